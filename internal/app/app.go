@@ -1,0 +1,138 @@
+// Package app wires the service together: configuration, logger, store and
+// migrations, catalog, operations, HTTP server, and graceful shutdown. It also runs
+// the command-line interface of cmd/parking.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"parking/internal/booking"
+	"parking/internal/pricing"
+	"parking/internal/store"
+	"parking/internal/web"
+)
+
+// App is a running service. Tests start one on 127.0.0.1:0 and read URL.
+type App struct {
+	Config  Config
+	Log     *slog.Logger
+	Store   *store.Store
+	Catalog *pricing.Holder
+	Booking *booking.Service
+	Web     *web.Server
+
+	URL      string
+	server   *http.Server
+	listener net.Listener
+	done     chan error
+	closing  sync.Once
+}
+
+// Open prepares a service without listening: database opened and migrated, catalog
+// seeded when empty and loaded into memory, operations and handlers built.
+func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
+	st, err := store.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{Config: cfg, Log: log, Store: st, Catalog: &pricing.Holder{}}
+	if err := a.prepare(ctx); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+func (a *App) prepare(ctx context.Context) error {
+	if err := a.Store.Migrate(ctx); err != nil {
+		return err
+	}
+	seeded, err := a.Store.SeedCatalog(ctx, pricing.Default())
+	if err != nil {
+		return fmt.Errorf("seed catalog: %w", err)
+	}
+	if seeded {
+		a.Log.Info("empty database: default catalog seeded")
+	}
+	cat, err := a.Store.LoadCatalog(ctx)
+	if err != nil {
+		return fmt.Errorf("load catalog: %w", err)
+	}
+	a.Catalog.Store(pricing.NewSnapshot(cat))
+	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log)
+	a.Web = web.New(web.Deps{
+		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL, Capacity: a.Config.Capacity},
+		Log:    a.Log, Store: a.Store, Booking: a.Booking, Catalog: a.Catalog,
+	})
+	return nil
+}
+
+// Start opens the service and serves it in the background on cfg.Addr.
+func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
+	a, err := Open(ctx, cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		a.Store.Close()
+		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	a.listener = ln
+	a.URL = "http://" + ln.Addr().String()
+	a.server = &http.Server{
+		Handler:           a.Web.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	a.done = make(chan error, 1)
+	go func() {
+		err := a.server.Serve(ln)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		}
+		a.done <- err
+	}()
+	log.Info("listening", "addr", ln.Addr().String(), "database", string(a.Store.Dialect()), "base_url", cfg.BaseURL, "timezone", cfg.Timezone)
+	return a, nil
+}
+
+// Close stops accepting, lets in-flight requests finish (up to 10 s), then closes
+// the database (CONTRACT §1).
+func (a *App) Close() error {
+	var err error
+	a.closing.Do(func() {
+		if a.server != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if serr := a.server.Shutdown(ctx); serr != nil {
+				err = errors.Join(err, fmt.Errorf("shutdown: %w", serr))
+			}
+			err = errors.Join(err, <-a.done)
+		}
+		err = errors.Join(err, a.Store.Close())
+	})
+	return err
+}
+
+// Wait blocks until ctx ends (a signal) or the server fails, then shuts down.
+func (a *App) Wait(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		a.Log.Info("shutting down")
+		return a.Close()
+	case err := <-a.done:
+		a.done <- err // let Close read it
+		return errors.Join(err, a.Close())
+	}
+}

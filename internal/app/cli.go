@@ -1,0 +1,99 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime/debug"
+)
+
+// Version is set at build time with -ldflags "-X parking/internal/app.Version=…".
+var Version = "dev"
+
+const usage = `parking — parking-facility reservation service
+
+Usage:
+  parking [serve] [flags]     run the service (the default command)
+  parking migrate             apply database migrations and exit
+  parking admin create --email E --password P [--name N]
+                              create an administrator account
+  parking version             print the version
+  parking help                show this help
+
+Configuration (environment variable, serve flag, default):
+`
+
+// Run is the command-line entry point: cmd/parking calls it with the process's
+// arguments (without the program name) and environment. It returns the exit code.
+func Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 && (len(args[0]) == 0 || args[0][0] != '-') {
+		cmd, args = args[0], args[1:]
+	}
+	var err error
+	switch cmd {
+	case "serve":
+		err = runServe(ctx, args, getenv, stderr)
+	case "migrate":
+		err = runMigrate(ctx, args, getenv, stderr)
+	case "admin":
+		err = runAdmin(ctx, args, getenv, stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, "parking", versionString())
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		WriteSettings(stdout)
+	default:
+		fmt.Fprintf(stderr, "parking: unknown command %q\n\n", cmd)
+		fmt.Fprint(stderr, usage)
+		WriteSettings(stderr)
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "parking %s: %v\n", cmd, err)
+		return 1
+	}
+	return 0
+}
+
+func versionString() string {
+	v := Version
+	if info, ok := debug.ReadBuildInfo(); ok {
+		v += " (" + info.GoVersion + ")"
+	}
+	return v
+}
+
+func runServe(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
+	cfg, err := LoadConfig(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	log := NewLogger(cfg, stderr)
+	a, err := Start(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	return a.Wait(ctx)
+}
+
+func runMigrate(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
+	cfg, err := LoadConfig(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	log := NewLogger(cfg, stderr)
+	a, err := Open(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	log.Info("database migrated", "database", string(a.Store.Dialect()))
+	return a.Store.Close()
+}
+
+func runAdmin(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "create" {
+		return fmt.Errorf("usage: parking admin create --email E --password P [--name N]")
+	}
+	return fmt.Errorf("administrator accounts are not available in this build")
+}

@@ -1,0 +1,177 @@
+package app
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	_ "time/tzdata" // the facility's zone must load on machines without zoneinfo
+)
+
+// Config is the service configuration (CONTRACT §1). Every field comes from a
+// PARKING_* variable and can be overridden by the serve flag of the same name.
+type Config struct {
+	Addr           string
+	DatabaseURL    string
+	BaseURL        string
+	Timezone       string
+	Location       *time.Location
+	WebhookURL     string
+	WebhookSecret  string
+	WebhookTimeout time.Duration
+	AdminEmail     string
+	AdminPassword  string
+	TokenTTL       time.Duration
+	LogFormat      string
+	LogLevel       string
+	Capacity       int
+}
+
+// setting describes one configuration entry; the README's table lists the same.
+type setting struct {
+	env, flag, def, usage string
+	set                   func(c *Config, v string) error
+}
+
+var settings = []setting{
+	{"PARKING_ADDR", "addr", ":8080", "listen address", func(c *Config, v string) error { c.Addr = v; return nil }},
+	{"PARKING_DATABASE_URL", "database-url", "sqlite:parking.db", "sqlite:PATH or postgres://…", func(c *Config, v string) error { c.DatabaseURL = v; return nil }},
+	{"PARKING_BASE_URL", "base-url", "http://localhost:8080", "public address (https makes cookies Secure)", func(c *Config, v string) error { c.BaseURL = strings.TrimRight(v, "/"); return nil }},
+	{"PARKING_TIMEZONE", "timezone", "Europe/Madrid", "the facility's IANA time zone", func(c *Config, v string) error { c.Timezone = v; return nil }},
+	{"PARKING_WEBHOOK_URL", "webhook-url", "", "notification webhook; empty: recorded, not sent", func(c *Config, v string) error { c.WebhookURL = v; return nil }},
+	{"PARKING_WEBHOOK_SECRET", "webhook-secret", "", "HMAC-SHA256 key for webhook signatures", func(c *Config, v string) error { c.WebhookSecret = v; return nil }},
+	{"PARKING_WEBHOOK_TIMEOUT", "webhook-timeout", "10s", "per-delivery timeout", durationSetter(func(c *Config) *time.Duration { return &c.WebhookTimeout })},
+	{"PARKING_ADMIN_EMAIL", "admin-email", "", "create this ADMIN at start if missing (with the password)", func(c *Config, v string) error { c.AdminEmail = v; return nil }},
+	{"PARKING_ADMIN_PASSWORD", "admin-password", "", "password of that ADMIN", func(c *Config, v string) error { c.AdminPassword = v; return nil }},
+	{"PARKING_TOKEN_TTL", "token-ttl", "12h", "lifetime of API tokens", durationSetter(func(c *Config) *time.Duration { return &c.TokenTTL })},
+	{"PARKING_LOG_FORMAT", "log-format", "text", "text or json", func(c *Config, v string) error { c.LogFormat = v; return nil }},
+	{"PARKING_LOG_LEVEL", "log-level", "info", "debug, info, warn or error", func(c *Config, v string) error { c.LogLevel = v; return nil }},
+	{"PARKING_CAPACITY", "capacity", "0", "places in the facility; 0 = not configured", func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return errors.New("must be a whole number")
+		}
+		c.Capacity = n
+		return nil
+	}},
+}
+
+func durationSetter(field func(*Config) *time.Duration) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return errors.New("must be a duration such as 10s, 5m or 12h")
+		}
+		*field(c) = d
+		return nil
+	}
+}
+
+// LoadConfig reads the variables through getenv, then the flags in args, and
+// validates the result. Errors name the variable and say what is expected.
+func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
+	values := map[string]*string{}
+	fs := flag.NewFlagSet("parking serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	for _, s := range settings {
+		v := s.def
+		if e := getenv(s.env); e != "" {
+			v = e
+		}
+		values[s.env] = fs.String(s.flag, v, s.usage+" ("+s.env+")")
+	}
+	if err := fs.Parse(args); err != nil {
+		return Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return Config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	var c Config
+	var errs []error
+	for _, s := range settings {
+		if err := s.set(&c, strings.TrimSpace(*values[s.env])); err != nil {
+			errs = append(errs, fmt.Errorf("%s (--%s): %w", s.env, s.flag, err))
+		}
+	}
+	if len(errs) == 0 {
+		errs = append(errs, c.validate()...)
+	}
+	return c, errors.Join(errs...)
+}
+
+func (c *Config) validate() []error {
+	var errs []error
+	bad := func(env, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: "+format, append([]any{env}, args...)...))
+	}
+	if c.Addr == "" {
+		bad("PARKING_ADDR", "must not be empty (e.g. :8080)")
+	}
+	if !strings.HasPrefix(c.DatabaseURL, "sqlite:") && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
+		bad("PARKING_DATABASE_URL", "%q must be sqlite:PATH or postgres://…", c.DatabaseURL)
+	}
+	if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("PARKING_BASE_URL", "%q must be an absolute http(s) address", c.BaseURL)
+	}
+	if loc, err := time.LoadLocation(c.Timezone); err != nil || c.Timezone == "" {
+		bad("PARKING_TIMEZONE", "%q is not an IANA time zone such as Europe/Madrid", c.Timezone)
+	} else {
+		c.Location = loc
+	}
+	if c.WebhookURL != "" {
+		if u, err := url.Parse(c.WebhookURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("PARKING_WEBHOOK_URL", "%q must be an absolute http(s) address", c.WebhookURL)
+		}
+	}
+	if c.WebhookTimeout <= 0 || c.WebhookTimeout > 5*time.Minute {
+		bad("PARKING_WEBHOOK_TIMEOUT", "must be between 1ms and 5m")
+	}
+	if (c.AdminEmail == "") != (c.AdminPassword == "") {
+		bad("PARKING_ADMIN_EMAIL", "and PARKING_ADMIN_PASSWORD must be set together")
+	}
+	if c.TokenTTL < time.Minute || c.TokenTTL > 30*24*time.Hour {
+		bad("PARKING_TOKEN_TTL", "must be between 1m and 720h")
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		bad("PARKING_LOG_FORMAT", "%q must be text or json", c.LogFormat)
+	}
+	if _, err := parseLevel(c.LogLevel); err != nil {
+		bad("PARKING_LOG_LEVEL", "%q must be debug, info, warn or error", c.LogLevel)
+	}
+	if c.Capacity < 0 || c.Capacity > 1_000_000 {
+		bad("PARKING_CAPACITY", "must be between 0 and 1000000")
+	}
+	return errs
+}
+
+func parseLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	err := l.UnmarshalText([]byte(s))
+	return l, err
+}
+
+// NewLogger builds the slog logger the configuration asks for.
+func NewLogger(c Config, w io.Writer) *slog.Logger {
+	level, _ := parseLevel(c.LogLevel)
+	opts := &slog.HandlerOptions{Level: level}
+	if c.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// WriteSettings prints the configuration table (parking help).
+func WriteSettings(w io.Writer) {
+	for _, s := range settings {
+		def := s.def
+		if def == "" {
+			def = `""`
+		}
+		fmt.Fprintf(w, "  %-24s --%-16s default %-24s %s\n", s.env, s.flag, def, s.usage)
+	}
+}

@@ -1,0 +1,59 @@
+// Package apptest starts the whole service on 127.0.0.1:0 against a fresh database,
+// for HTTP and browser tests that go through the real handler and middleware.
+package apptest
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"testing"
+	"time"
+
+	"parking/internal/app"
+	"parking/internal/store"
+	"parking/internal/storetest"
+)
+
+// Config returns a test configuration for dialect d: a fresh database, a random
+// port, Europe/Madrid, no webhook. Adjust it before StartWith.
+func Config(tb testing.TB, d store.Dialect) app.Config {
+	tb.Helper()
+	loc, err := time.LoadLocation("Europe/Madrid")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return app.Config{
+		Addr:           "127.0.0.1:0",
+		DatabaseURL:    storetest.URL(tb, d),
+		BaseURL:        "http://127.0.0.1",
+		Timezone:       "Europe/Madrid",
+		Location:       loc,
+		WebhookTimeout: 10 * time.Second,
+		TokenTTL:       12 * time.Hour,
+		LogFormat:      "text",
+		LogLevel:       "info",
+	}
+}
+
+// Start runs the service with the default test configuration for dialect d.
+func Start(tb testing.TB, d store.Dialect) *app.App {
+	tb.Helper()
+	return StartWith(tb, Config(tb, d))
+}
+
+// StartWith runs the service with cfg and stops it when the test ends. Logs are
+// discarded unless PARKING_TEST_LOG=1.
+func StartWith(tb testing.TB, cfg app.Config) *app.App {
+	tb.Helper()
+	var w io.Writer = io.Discard
+	if os.Getenv("PARKING_TEST_LOG") == "1" {
+		w = os.Stderr
+	}
+	a, err := app.Start(context.Background(), cfg, slog.New(slog.NewTextHandler(w, nil)))
+	if err != nil {
+		tb.Fatalf("start service: %v", err)
+	}
+	tb.Cleanup(func() { a.Close() })
+	return a
+}

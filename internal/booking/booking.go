@@ -1,0 +1,58 @@
+// Package booking carries out the service's operations. Each method is one
+// transaction that decides, writes and (from the Notifications issue on) enqueues
+// its notification; the web pages and the JSON API call the same methods.
+package booking
+
+import (
+	"errors"
+	"log/slog"
+	"time"
+
+	"parking/internal/fault"
+	"parking/internal/localtime"
+	"parking/internal/pricing"
+	"parking/internal/store"
+)
+
+// Service is the operations layer.
+type Service struct {
+	store   *store.Store
+	catalog *pricing.Holder
+	loc     *time.Location
+	log     *slog.Logger
+	now     func() time.Time
+}
+
+// New builds the service. loc is the facility's time zone.
+func New(st *store.Store, catalog *pricing.Holder, loc *time.Location, log *slog.Logger) *Service {
+	return &Service{store: st, catalog: catalog, loc: loc, log: log, now: store.Now}
+}
+
+// Location is the facility's time zone.
+func (s *Service) Location() *time.Location { return s.loc }
+
+// Catalog is the current pricing snapshot (nil before it is loaded).
+func (s *Service) Catalog() *pricing.Snapshot { return s.catalog.Load() }
+
+// Quote prices a request with the current snapshot (spec, price rule).
+func (s *Service) Quote(r pricing.Request) (pricing.Quote, error) {
+	return s.catalog.Load().Quote(r)
+}
+
+// pricingFault turns a price-rule failure into a refusal of the operation
+// (CONTRACT §8: in a booking, a pricing failure is a 400 with the pricing message).
+func pricingFault(err error) error {
+	if errors.Is(err, pricing.ErrNotLoaded) {
+		return &fault.Error{Kind: fault.Internal, Message: err.Error(), Err: err}
+	}
+	return &fault.Error{Kind: fault.Invalid, Message: err.Error(), Err: err}
+}
+
+// exitAfterEntry is the rule every create and edit checks (CONTRACT §7).
+func (s *Service) exitAfterEntry(entry time.Time, exit *time.Time) error {
+	if exit != nil && !exit.After(entry) {
+		return fault.Invalidf("La fecha de salida (%s) debe ser posterior a la fecha de entrada (%s).",
+			localtime.Spanish(*exit, s.loc), localtime.Spanish(entry, s.loc))
+	}
+	return nil
+}

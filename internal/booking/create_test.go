@@ -1,0 +1,220 @@
+package booking_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"parking/internal/booking"
+	"parking/internal/fault"
+	"parking/internal/money"
+	"parking/internal/pricing"
+	"parking/internal/store"
+	"parking/internal/storetest"
+)
+
+var madrid, _ = time.LoadLocation("Europe/Madrid")
+
+// newService returns a booking service on a fresh database with the default catalog.
+func newService(t *testing.T, d store.Dialect) (*booking.Service, *store.Store) {
+	t.Helper()
+	st := storetest.Open(t, d)
+	ctx := context.Background()
+	if _, err := st.SeedCatalog(ctx, pricing.Default()); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := st.LoadCatalog(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &pricing.Holder{}
+	h.Store(pricing.NewSnapshot(cat))
+	return booking.New(st, h, madrid, slog.New(slog.NewTextHandler(io.Discard, nil))), st
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func validBooking() booking.NewBooking {
+	entry := time.Date(2026, 12, 1, 10, 0, 0, 0, madrid)
+	return booking.NewBooking{
+		FullName: "Ana Pérez", Phone: " 600111222 ", Email: "ana@example.com",
+		LicensePlate: " 1234abc ", VehicleType: "suv",
+		Entry: entry, Exit: ptr(entry.Add(4*24*time.Hour + 3*time.Hour)),
+		MainService: 1, Extras: []int64{1, 1, 99},
+	}
+}
+
+func count(t *testing.T, st *store.Store, table string) int {
+	t.Helper()
+	var n int
+	if err := st.DB().QueryRow("SELECT COUNT(*) FROM " + table).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestCreatePublic(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		svc, st := newService(t, d)
+		ctx := context.Background()
+		got, err := svc.Create(ctx, booking.Public, validBooking())
+		if err != nil {
+			t.Fatalf("create: %v", err)
+		}
+		// 4 days 3 hours: remainder over the courtesy → 5 days, ECO band 4–10 at 8 €,
+		// SUV 1.25 → 50 €, plus "Lavado básico" once (duplicates and unknown ids skipped).
+		if got.Reservation.TotalPrice != 6500 {
+			t.Errorf("total = %v, want 65.00", got.Reservation.TotalPrice)
+		}
+		if got.Reservation.Status != "PENDIENTE" || got.Reservation.IsPaid {
+			t.Errorf("status = %s paid=%v, want PENDIENTE unpaid", got.Reservation.Status, got.Reservation.IsPaid)
+		}
+		if got.Vehicle.LicensePlate != "1234ABC" || got.Vehicle.Brand != "Desconocida" || got.Vehicle.Model != "Desconocido" || got.Vehicle.Color != "No color" || got.Vehicle.Type != "SUV" {
+			t.Errorf("vehicle = %+v, want normalised plate and defaults", got.Vehicle)
+		}
+		if got.Customer.Type != "NO-REGISTRADO" || *got.Customer.Phone != "600111222" {
+			t.Errorf("customer = %+v, want NO-REGISTRADO with trimmed phone", got.Customer)
+		}
+		if !got.Reservation.Entry.Equal(validBooking().Entry) {
+			t.Errorf("entry = %v, want %v", got.Reservation.Entry, validBooking().Entry)
+		}
+		extras, err := st.ReservationExtras(ctx, got.Reservation.ID)
+		if err != nil || len(extras) != 1 || extras[0].Price != 1500 {
+			t.Errorf("extras = %+v, %v; want one at 15.00", extras, err)
+		}
+
+		// Same phone and plate again: both reused, one link.
+		again, err := svc.Create(ctx, booking.Public, validBooking())
+		if err != nil {
+			t.Fatalf("second create: %v", err)
+		}
+		if again.Customer.ID != got.Customer.ID || again.Vehicle.ID != got.Vehicle.ID {
+			t.Errorf("second booking made a new customer or vehicle")
+		}
+		for table, want := range map[string]int{"customer": 1, "vehicle": 1, "customer_vehicle": 1, "reservation": 2} {
+			if n := count(t, st, table); n != want {
+				t.Errorf("%s rows = %d, want %d", table, n, want)
+			}
+		}
+	})
+}
+
+func TestCreateRefusalsSaveNothing(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		svc, st := newService(t, d)
+		ctx := context.Background()
+		if _, err := svc.Create(ctx, booking.Public, validBooking()); err != nil {
+			t.Fatal(err)
+		}
+		before := map[string]int{}
+		tables := []string{"customer", "vehicle", "customer_vehicle", "reservation", "reservation_additional_service"}
+		for _, tb := range tables {
+			before[tb] = count(t, st, tb)
+		}
+		long := "123456789012345678901"
+		cases := []struct {
+			name   string
+			change func(b *booking.NewBooking)
+			want   string
+		}{
+			{"missing phone", func(b *booking.NewBooking) { b.Phone = "  " }, "Faltan datos obligatorios."},
+			{"missing plate", func(b *booking.NewBooking) { b.LicensePlate = "" }, "Faltan datos obligatorios."},
+			{"missing entry", func(b *booking.NewBooking) { b.Entry = time.Time{} }, "Faltan datos obligatorios."},
+			{"missing exit", func(b *booking.NewBooking) { b.Exit = nil }, "Faltan datos obligatorios."},
+			{"missing type", func(b *booking.NewBooking) { b.VehicleType = "" }, "Faltan datos obligatorios."},
+			{"missing service", func(b *booking.NewBooking) { b.MainService = 0 }, "Faltan datos obligatorios."},
+			{"exit before entry", func(b *booking.NewBooking) { b.Exit = ptr(b.Entry.Add(-time.Hour)) },
+				"La fecha de salida (01/12/2026, 09:00:00) debe ser posterior a la fecha de entrada (01/12/2026, 10:00:00)."},
+			{"exit equal entry", func(b *booking.NewBooking) { b.Exit = ptr(b.Entry) },
+				"La fecha de salida (01/12/2026, 10:00:00) debe ser posterior a la fecha de entrada (01/12/2026, 10:00:00)."},
+			{"plate with another type", func(b *booking.NewBooking) { b.Phone = "699000000"; b.VehicleType = "MOTO" },
+				"La matrícula 1234ABC ya está registrada con el tipo de vehículo SUV."},
+			{"no coefficient", func(b *booking.NewBooking) { b.LicensePlate = "NEW1"; b.VehicleType = "TANQUE" },
+				"No existe coeficiente de precio para el tipo de vehículo TANQUE."},
+			{"no rate", func(b *booking.NewBooking) { b.LicensePlate = "NEW2"; b.MainService = 77 },
+				"No existe tarifa para el servicio 77 y 5 días."},
+			{"phone too long", func(b *booking.NewBooking) { b.Phone = long }, "El campo phone admite como máximo 20 caracteres."},
+			{"bad email", func(b *booking.NewBooking) { b.Email = "nope" }, `El correo electrónico "nope" no es válido.`},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				b := validBooking()
+				c.change(&b)
+				_, err := svc.Create(ctx, booking.Public, b)
+				var fe *fault.Error
+				if !errors.As(err, &fe) || fe.Kind != fault.Invalid {
+					t.Fatalf("err = %v, want an Invalid fault", err)
+				}
+				if fe.Message != c.want {
+					t.Errorf("message = %q, want %q", fe.Message, c.want)
+				}
+			})
+		}
+		for _, tb := range tables {
+			if n := count(t, st, tb); n != before[tb] {
+				t.Errorf("%s rows = %d after refusals, want %d", tb, n, before[tb])
+			}
+		}
+	})
+}
+
+func TestCreateWalkInDefaults(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		svc, _ := newService(t, d)
+		b := validBooking()
+		b.Entry, b.Exit, b.Spot, b.Extras = time.Time{}, nil, "  a-12 ", nil
+		start := time.Now()
+		got, err := svc.Create(context.Background(), booking.WalkIn, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Reservation.Entry.Before(start.Add(-time.Second)) || got.Reservation.Entry.After(time.Now().Add(time.Second)) {
+			t.Errorf("entry = %v, want now", got.Reservation.Entry)
+		}
+		if got.Reservation.Exit != nil {
+			t.Errorf("exit = %v, want open", got.Reservation.Exit)
+		}
+		// CONTRACT §7: priced for one day until an exit is set: ECO 12 € × SUV 1.25.
+		if got.Reservation.TotalPrice != money.Cents(1500) {
+			t.Errorf("total = %v, want 15.00", got.Reservation.TotalPrice)
+		}
+		if got.Reservation.Spot == nil || *got.Reservation.Spot != "A-12" {
+			t.Errorf("spot = %v, want A-12", got.Reservation.Spot)
+		}
+	})
+}
+
+// Fifty simultaneous bookings for one new phone and one new plate make fifty
+// reservations but one customer, one vehicle and one link (race-free find-or-create).
+func TestCreateConcurrentSameCustomer(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		svc, st := newService(t, d)
+		const n = 50
+		var wg sync.WaitGroup
+		errs := make(chan error, n)
+		for i := 0; i < n; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, err := svc.Create(context.Background(), booking.Public, validBooking())
+				errs <- err
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Errorf("create: %v", err)
+			}
+		}
+		for table, want := range map[string]int{"customer": 1, "vehicle": 1, "customer_vehicle": 1, "reservation": n} {
+			if got := count(t, st, table); got != want {
+				t.Errorf("%s rows = %d, want %d", table, got, want)
+			}
+		}
+	})
+}

@@ -1,0 +1,63 @@
+// Package fault is the service's one error type: a kind that decides the HTTP status
+// (in web, the only place that knows statuses) and a message fit to show a user.
+package fault
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Kind classifies an error for the caller.
+type Kind int
+
+const (
+	Internal     Kind = iota // a bug or an outage; the message is generic
+	Invalid                  // the request breaks a rule; the message says which
+	NotFound                 // the thing asked for does not exist
+	Forbidden                // the caller may not do this
+	Unauthorized             // the caller is not who they must be
+	Conflict                 // the request clashes with stored data (a taken spot, a used email)
+	TooMany                  // slow down (login throttling)
+)
+
+// Error carries a kind and a user-facing message (Spanish where the spec says so).
+type Error struct {
+	Kind    Kind
+	Message string
+	Err     error // the cause, for logs; never shown to users
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// New makes an error of a kind with a formatted message.
+func New(k Kind, format string, args ...any) *Error {
+	return &Error{Kind: k, Message: fmt.Sprintf(format, args...)}
+}
+
+// Invalidf is the common case: a broken rule.
+func Invalidf(format string, args ...any) *Error { return New(Invalid, format, args...) }
+
+// KindOf returns the kind of err: Internal when err carries no fault.Error.
+func KindOf(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return Internal
+}
+
+// MessageOf returns the user-facing message of err, or fallback for internal errors.
+func MessageOf(err error, fallback string) string {
+	var e *Error
+	if errors.As(err, &e) && e.Kind != Internal {
+		return e.Message
+	}
+	return fallback
+}

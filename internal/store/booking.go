@@ -1,0 +1,281 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"parking/internal/money"
+	"parking/internal/reservation"
+)
+
+// NewCustomer is what a booking flow knows of a customer it may have to create.
+type NewCustomer struct {
+	FullName string
+	Phone    string
+	Email    *string
+}
+
+// FindOrCreateCustomerByPhone returns the id of the customer with this phone,
+// creating a NO-REGISTRADO one if there is none. It is race-free: the unique index on
+// phone decides, and a concurrent insert of the same phone is read back after it.
+func (tx *Tx) FindOrCreateCustomerByPhone(ctx context.Context, c NewCustomer) (id int64, created bool, err error) {
+	err = tx.tx.QueryRowContext(ctx, `INSERT INTO customer (full_name, phone, email, type, created_at)
+		VALUES ($1, $2, $3, 'NO-REGISTRADO', $4)
+		ON CONFLICT (phone) DO NOTHING
+		RETURNING id_customer`, c.FullName, c.Phone, c.Email, tx.Now).Scan(&id)
+	if err == nil {
+		return id, true, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return 0, false, fmt.Errorf("insert customer: %w", err)
+	}
+	if err := tx.tx.QueryRowContext(ctx, `SELECT id_customer FROM customer WHERE phone = $1`, c.Phone).Scan(&id); err != nil {
+		return 0, false, fmt.Errorf("find customer by phone: %w", err)
+	}
+	return id, false, nil
+}
+
+// FindOrCreateVehicleByPlate returns the vehicle with this plate, creating it from v
+// if there is none. The returned vehicle is the stored one, so the caller can see
+// whether its type differs from the one asked for.
+func (tx *Tx) FindOrCreateVehicleByPlate(ctx context.Context, v reservation.Vehicle) (reservation.Vehicle, bool, error) {
+	out := v
+	err := tx.tx.QueryRowContext(ctx, `INSERT INTO vehicle (license_plate, brand, model, color, type, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6)
+		ON CONFLICT (license_plate) DO NOTHING
+		RETURNING id_vehicle`, v.LicensePlate, v.Brand, v.Model, v.Color, v.Type, tx.Now).Scan(&out.ID)
+	if err == nil {
+		return out, true, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return out, false, fmt.Errorf("insert vehicle: %w", err)
+	}
+	err = tx.tx.QueryRowContext(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE license_plate = $1`,
+		v.LicensePlate).Scan(&out.ID, &out.LicensePlate, &out.Brand, &out.Model, &out.Color, &out.Type)
+	if err != nil {
+		return out, false, fmt.Errorf("find vehicle by plate: %w", err)
+	}
+	return out, false, nil
+}
+
+// LinkCustomerVehicle records that the customer uses the vehicle, once.
+func (tx *Tx) LinkCustomerVehicle(ctx context.Context, customerID, vehicleID int64) error {
+	_, err := tx.tx.ExecContext(ctx, `INSERT INTO customer_vehicle (id_customer, id_vehicle, created_at) VALUES ($1, $2, $3)
+		ON CONFLICT (id_customer, id_vehicle) DO NOTHING`, customerID, vehicleID, tx.Now)
+	if err != nil {
+		return fmt.Errorf("link customer %d and vehicle %d: %w", customerID, vehicleID, err)
+	}
+	return nil
+}
+
+// NewReservation is a reservation about to be inserted.
+type NewReservation struct {
+	Entry         time.Time
+	Exit          *time.Time
+	TotalPrice    money.Cents
+	Notes         *string
+	Spot          *string
+	CustomerID    int64
+	VehicleID     int64
+	MainServiceID int64
+	Extras        []BookedExtra
+}
+
+// BookedExtra is a selected additional service with the price it had when booked.
+type BookedExtra struct {
+	ID    int64
+	Price money.Cents
+}
+
+// InsertReservation inserts a PENDIENTE reservation and its additional services.
+func (tx *Tx) InsertReservation(ctx context.Context, r NewReservation) (int64, error) {
+	var exit *time.Time
+	if r.Exit != nil {
+		e := Time(*r.Exit)
+		exit = &e
+	}
+	var id int64
+	err := tx.tx.QueryRowContext(ctx, `INSERT INTO reservation
+		(reservation_date, entry_date, exit_date, status, total_price_cents, is_paid, notes, cod_parking_spot,
+		 id_customer, id_vehicle, id_main_service, updated_at)
+		VALUES ($1, $2, $3, 'PENDIENTE', $4, $5, $6, $7, $8, $9, $10, $1)
+		RETURNING id_reservation`,
+		tx.Now, Time(r.Entry), exit, int64(r.TotalPrice), false, r.Notes, r.Spot,
+		r.CustomerID, r.VehicleID, r.MainServiceID).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("insert reservation: %w", err)
+	}
+	if err := tx.ReplaceReservationExtras(ctx, id, r.Extras); err != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
+// ReplaceReservationExtras makes the reservation's additional services exactly extras.
+func (tx *Tx) ReplaceReservationExtras(ctx context.Context, reservationID int64, extras []BookedExtra) error {
+	if _, err := tx.tx.ExecContext(ctx, `DELETE FROM reservation_additional_service WHERE id_reservation = $1`, reservationID); err != nil {
+		return fmt.Errorf("clear additional services of %d: %w", reservationID, err)
+	}
+	for _, e := range extras {
+		if _, err := tx.tx.ExecContext(ctx, `INSERT INTO reservation_additional_service (id_reservation, id_additional_service, price_cents)
+			VALUES ($1, $2, $3) ON CONFLICT (id_reservation, id_additional_service) DO NOTHING`, reservationID, e.ID, int64(e.Price)); err != nil {
+			return fmt.Errorf("add additional service %d to %d: %w", e.ID, reservationID, err)
+		}
+	}
+	return nil
+}
+
+const reservationColumns = `r.id_reservation, r.reservation_date, r.entry_date, r.exit_date, r.status, r.total_price_cents,
+	r.is_paid, r.payment_method, r.notes, r.cod_parking_spot, r.id_customer, r.id_vehicle, r.id_main_service, r.updated_at`
+
+type rowScanner interface{ Scan(dest ...any) error }
+
+func scanReservation(row rowScanner) (reservation.Reservation, error) {
+	var r reservation.Reservation
+	var exit sql.NullTime
+	var method, notes, spot sql.NullString
+	var status string
+	err := row.Scan(&r.ID, &r.ReservationDate, &r.Entry, &exit, &status, &r.TotalPrice,
+		&r.IsPaid, &method, &notes, &spot, &r.CustomerID, &r.VehicleID, &r.MainServiceID, &r.UpdatedAt)
+	if err != nil {
+		return r, err
+	}
+	r.Status = reservation.Status(status)
+	if exit.Valid {
+		t := exit.Time.UTC()
+		r.Exit = &t
+	}
+	if method.Valid {
+		m := reservation.PaymentMethod(method.String)
+		r.PaymentMethod = &m
+	}
+	if notes.Valid {
+		r.Notes = &notes.String
+	}
+	if spot.Valid {
+		r.Spot = &spot.String
+	}
+	r.ReservationDate = r.ReservationDate.UTC()
+	r.Entry = r.Entry.UTC()
+	r.UpdatedAt = r.UpdatedAt.UTC()
+	return r, nil
+}
+
+// Reservation reads one reservation by id; ErrNotFound if there is none.
+func (s *Store) Reservation(ctx context.Context, id int64) (reservation.Reservation, error) {
+	r, err := scanReservation(s.read.QueryRowContext(ctx, `SELECT `+reservationColumns+` FROM reservation r WHERE r.id_reservation = $1`, id))
+	if err != nil {
+		return r, fmt.Errorf("reservation %d: %w", id, notFound(err))
+	}
+	return r, nil
+}
+
+// Reservation reads one reservation inside the transaction; ErrNotFound if there is none.
+func (tx *Tx) Reservation(ctx context.Context, id int64) (reservation.Reservation, error) {
+	r, err := scanReservation(tx.tx.QueryRowContext(ctx, `SELECT `+reservationColumns+` FROM reservation r WHERE r.id_reservation = $1`, id))
+	if err != nil {
+		return r, fmt.Errorf("reservation %d: %w", id, notFound(err))
+	}
+	return r, nil
+}
+
+// Customer reads one customer by id.
+func (s *Store) Customer(ctx context.Context, id int64) (reservation.Customer, error) {
+	return scanCustomer(s.read.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, id))
+}
+
+// Customer reads one customer by id inside the transaction.
+func (tx *Tx) Customer(ctx context.Context, id int64) (reservation.Customer, error) {
+	return scanCustomer(tx.tx.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, id))
+}
+
+const customerColumns = `id_customer, full_name, phone, email, type, password_hash, created_at`
+
+func scanCustomer(row rowScanner) (reservation.Customer, error) {
+	var c reservation.Customer
+	var phone, email, hash sql.NullString
+	var typ string
+	if err := row.Scan(&c.ID, &c.FullName, &phone, &email, &typ, &hash, &c.CreatedAt); err != nil {
+		return c, fmt.Errorf("customer: %w", notFound(err))
+	}
+	c.Type = reservation.CustomerType(typ)
+	if phone.Valid {
+		c.Phone = &phone.String
+	}
+	if email.Valid {
+		c.Email = &email.String
+	}
+	if hash.Valid {
+		c.PasswordHash = &hash.String
+	}
+	c.CreatedAt = c.CreatedAt.UTC()
+	return c, nil
+}
+
+// Vehicle reads one vehicle by id.
+func (s *Store) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error) {
+	var v reservation.Vehicle
+	err := s.read.QueryRowContext(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE id_vehicle = $1`, id).
+		Scan(&v.ID, &v.LicensePlate, &v.Brand, &v.Model, &v.Color, &v.Type)
+	if err != nil {
+		return v, fmt.Errorf("vehicle %d: %w", id, notFound(err))
+	}
+	return v, nil
+}
+
+// Vehicle reads one vehicle by id inside the transaction.
+func (tx *Tx) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error) {
+	var v reservation.Vehicle
+	err := tx.tx.QueryRowContext(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE id_vehicle = $1`, id).
+		Scan(&v.ID, &v.LicensePlate, &v.Brand, &v.Model, &v.Color, &v.Type)
+	if err != nil {
+		return v, fmt.Errorf("vehicle %d: %w", id, notFound(err))
+	}
+	return v, nil
+}
+
+// ReservationExtras lists the additional services booked on a reservation with the
+// price each had when booked, and its name.
+func (s *Store) ReservationExtras(ctx context.Context, reservationID int64) ([]BookedExtraDetail, error) {
+	return reservationExtras(ctx, s.read, reservationID)
+}
+
+// ReservationExtras is the same inside the transaction.
+func (tx *Tx) ReservationExtras(ctx context.Context, reservationID int64) ([]BookedExtraDetail, error) {
+	return reservationExtras(ctx, tx.tx, reservationID)
+}
+
+// BookedExtraDetail is a booked additional service with its name.
+type BookedExtraDetail struct {
+	ID    int64
+	Name  string
+	Price money.Cents
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+func reservationExtras(ctx context.Context, q querier, reservationID int64) ([]BookedExtraDetail, error) {
+	rows, err := q.QueryContext(ctx, `SELECT a.id, a.name, ras.price_cents
+		FROM reservation_additional_service ras JOIN additional_service a ON a.id = ras.id_additional_service
+		WHERE ras.id_reservation = $1 ORDER BY a.id`, reservationID)
+	if err != nil {
+		return nil, fmt.Errorf("additional services of %d: %w", reservationID, err)
+	}
+	out := []BookedExtraDetail{}
+	for rows.Next() {
+		var e BookedExtraDetail
+		if err := rows.Scan(&e.ID, &e.Name, &e.Price); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, closeRows(rows)
+}

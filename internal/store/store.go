@@ -1,0 +1,182 @@
+// Package store is the only package that speaks SQL. It persists the service's data
+// on embedded SQLite (the default) or PostgreSQL, with one SQL text for both wherever
+// the dialects agree and the two variants side by side where they do not.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	_ "modernc.org/sqlite"             // registers the "sqlite" driver (pure Go)
+)
+
+// Dialect names the database behind a Store.
+type Dialect string
+
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// Store holds the connection pools. On SQLite, writes go through a single connection
+// whose transactions begin IMMEDIATE (SQLite has one writer anyway; queueing in Go
+// is cheaper than busy-waiting on the file lock), reads through a separate pool.
+// On PostgreSQL both are the same pool.
+type Store struct {
+	dialect Dialect
+	read    *sql.DB
+	write   *sql.DB
+}
+
+// Open connects to the database named by rawURL: "sqlite:PATH" or "postgres://…".
+// It does not migrate; call Migrate.
+func Open(ctx context.Context, rawURL string) (*Store, error) {
+	switch {
+	case strings.HasPrefix(rawURL, "sqlite:"):
+		return openSQLite(ctx, strings.TrimPrefix(rawURL, "sqlite:"))
+	case strings.HasPrefix(rawURL, "postgres://"), strings.HasPrefix(rawURL, "postgresql://"):
+		return openPostgres(ctx, rawURL)
+	default:
+		return nil, fmt.Errorf("database URL %q: want sqlite:PATH or postgres://…", rawURL)
+	}
+}
+
+func openSQLite(ctx context.Context, path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("database URL sqlite: needs a file path, e.g. sqlite:parking.db")
+	}
+	// busy_timeout first: the driver applies pragmas in order, and the others may
+	// need to wait for a lock. _time_format=sqlite stores times in a sortable text
+	// form; we only ever store UTC, so text order is time order.
+	base := "file:" + (&url.URL{Path: path}).EscapedPath() +
+		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
+		"&_pragma=synchronous(NORMAL)&_time_format=sqlite"
+	write, err := sql.Open("sqlite", base+"&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	write.SetMaxOpenConns(1)
+	write.SetMaxIdleConns(1)
+	write.SetConnMaxLifetime(0)
+	if err := write.PingContext(ctx); err != nil {
+		write.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	read, err := sql.Open("sqlite", base+"&_pragma=query_only(1)")
+	if err != nil {
+		write.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	read.SetMaxOpenConns(8)
+	read.SetMaxIdleConns(8)
+	read.SetConnMaxLifetime(0)
+	return &Store{dialect: SQLite, read: read, write: write}, nil
+}
+
+func openPostgres(ctx context.Context, rawURL string) (*Store, error) {
+	db, err := sql.Open("pgx", rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres: %w", err)
+	}
+	db.SetMaxOpenConns(40)
+	db.SetMaxIdleConns(40)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := db.PingContext(pingCtx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open postgres: %w", err)
+	}
+	return &Store{dialect: Postgres, read: db, write: db}, nil
+}
+
+// Dialect tells which database this is.
+func (s *Store) Dialect() Dialect { return s.dialect }
+
+// Ping checks that the database answers (readiness).
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.read.PingContext(ctx); err != nil {
+		return err
+	}
+	var one int
+	return s.read.QueryRowContext(ctx, "SELECT 1").Scan(&one)
+}
+
+// Close closes the pools.
+func (s *Store) Close() error {
+	err := s.write.Close()
+	if s.read != s.write {
+		err = errors.Join(err, s.read.Close())
+	}
+	return err
+}
+
+// DB exposes the read pool to tests and tools that need raw SQL (data generator, benchmarks).
+func (s *Store) DB() *sql.DB { return s.read }
+
+// WriteDB exposes the write pool to tools that load data in bulk.
+func (s *Store) WriteDB() *sql.DB { return s.write }
+
+// Tx is a write transaction. Its methods are the store's write operations; Now is the
+// clock fixed when the transaction began, so every row written in it agrees on the time.
+type Tx struct {
+	tx      *sql.Tx
+	dialect Dialect
+	Now     time.Time
+}
+
+// InTx runs fn in one write transaction and commits if fn returns nil; any error,
+// or a panic, rolls everything back, so a failed operation leaves no partial rows.
+func (s *Store) InTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
+	sqlTx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	tx := &Tx{tx: sqlTx, dialect: s.dialect, Now: Now()}
+	defer func() {
+		if p := recover(); p != nil {
+			_ = sqlTx.Rollback()
+			panic(p)
+		}
+		if err != nil {
+			_ = sqlTx.Rollback()
+		}
+	}()
+	if err = fn(tx); err != nil {
+		return err
+	}
+	if err = sqlTx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// Dialect tells which database the transaction runs on.
+func (tx *Tx) Dialect() Dialect { return tx.dialect }
+
+// Exec, QueryRow and Query give packages that own a table of their own (the outbox,
+// sessions) access to the transaction without another layer of wrappers.
+func (tx *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return tx.tx.ExecContext(ctx, query, args...)
+}
+
+func (tx *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	return tx.tx.QueryRowContext(ctx, query, args...)
+}
+
+func (tx *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return tx.tx.QueryContext(ctx, query, args...)
+}
+
+// Now is the store's clock: UTC, truncated to microseconds, the precision both
+// databases keep, so a value read back equals the value written.
+func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+
+// Time normalises a time for storage in the same way.
+func Time(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }

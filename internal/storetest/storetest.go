@@ -1,0 +1,106 @@
+// Package storetest gives tests a fresh, migrated database of each dialect: a SQLite
+// file in t.TempDir(), and, when PARKING_TEST_POSTGRES_URL is set, a PostgreSQL
+// schema of its own that is dropped afterwards. The same test body runs on both.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"parking/internal/store"
+)
+
+// EnvPostgres names the variable holding an administrative PostgreSQL URL for tests.
+const EnvPostgres = "PARKING_TEST_POSTGRES_URL"
+
+// Dialects are the databases tests run on.
+var Dialects = []store.Dialect{store.SQLite, store.Postgres}
+
+// Each runs fn once per database as subtests "sqlite" and "postgres"; the postgres
+// one is skipped, saying why, when PARKING_TEST_POSTGRES_URL is not set.
+func Each(t *testing.T, fn func(t *testing.T, d store.Dialect)) {
+	t.Helper()
+	for _, d := range Dialects {
+		t.Run(string(d), func(t *testing.T) {
+			if d == store.Postgres && os.Getenv(EnvPostgres) == "" {
+				t.Skip(EnvPostgres + " not set: PostgreSQL variant skipped")
+			}
+			fn(t, d)
+		})
+	}
+}
+
+// URL returns the database URL of a fresh, empty database of dialect d, removed when
+// the test ends.
+func URL(tb testing.TB, d store.Dialect) string {
+	tb.Helper()
+	if d == store.SQLite {
+		return "sqlite:" + filepath.Join(tb.TempDir(), "parking.db")
+	}
+	base := os.Getenv(EnvPostgres)
+	if base == "" {
+		tb.Skip(EnvPostgres + " not set")
+	}
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		tb.Fatalf("open postgres: %v", err)
+	}
+	ctx := context.Background()
+	// Extensions live in public, created once under a lock, so that a test schema
+	// being dropped never takes them along.
+	tx, err := admin.BeginTx(ctx, nil)
+	if err != nil {
+		tb.Fatalf("postgres: %v", err)
+	}
+	for _, q := range []string{
+		"SELECT pg_advisory_xact_lock(4242)",
+		"CREATE EXTENSION IF NOT EXISTS btree_gist SCHEMA public",
+		"CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public",
+	} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			tx.Rollback()
+			tb.Fatalf("postgres setup %q: %v", q, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		tb.Fatalf("postgres setup: %v", err)
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	schema := "t_" + hex.EncodeToString(b[:])
+	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+		tb.Fatalf("create schema: %v", err)
+	}
+	tb.Cleanup(func() {
+		_, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+		admin.Close()
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		tb.Fatalf("parse %s: %v", EnvPostgres, err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema+",public")
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// Open returns a fresh migrated store of dialect d, closed when the test ends.
+func Open(tb testing.TB, d store.Dialect) *store.Store {
+	tb.Helper()
+	s, err := store.Open(context.Background(), URL(tb, d))
+	if err != nil {
+		tb.Fatalf("open store: %v", err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	if err := s.Migrate(context.Background()); err != nil {
+		tb.Fatalf("migrate: %v", err)
+	}
+	return s
+}

@@ -1,0 +1,86 @@
+package web
+
+import (
+	"net/http"
+
+	"parking/internal/booking"
+	"parking/internal/localtime"
+	"parking/internal/money"
+)
+
+// bookingRequest is the public booking body (spec, POST /api/reservations/public-new).
+// A total_price sent by the client is not even decoded: the server prices.
+type bookingRequest struct {
+	FullName           string  `json:"full_name"`
+	Phone              string  `json:"phone"`
+	Email              string  `json:"email"`
+	LicensePlate       string  `json:"license_plate"`
+	Brand              string  `json:"brand"`
+	Model              string  `json:"model"`
+	VehicleType        string  `json:"vehicle_type"`
+	EntryDate          string  `json:"entry_date"`
+	ExitDate           string  `json:"exit_date"`
+	IDMainService      flexInt `json:"id_main_service"`
+	AdditionalServices flexIDs `json:"additional_services"`
+}
+
+type bookingCreatedData struct {
+	IDReservation int64       `json:"id_reservation"`
+	CustomerName  string      `json:"customer_name"`
+	Phone         string      `json:"phone"`
+	LicensePlate  string      `json:"license_plate"`
+	Brand         string      `json:"brand"`
+	Model         string      `json:"model"`
+	TotalPrice    money.Cents `json:"total_price"`
+	EntryDate     string      `json:"entry_date"`
+}
+
+// apiPublicBooking is POST /api/reservations/public-new and /api/reservations/public.
+func (s *Server) apiPublicBooking(w http.ResponseWriter, r *http.Request) {
+	var req bookingRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	in := booking.NewBooking{
+		FullName: req.FullName, Phone: req.Phone, Email: req.Email,
+		LicensePlate: req.LicensePlate, Brand: req.Brand, Model: req.Model, VehicleType: req.VehicleType,
+		MainService: req.IDMainService.Value, Extras: req.AdditionalServices,
+	}
+	var err error
+	if in.Entry, err = parseDateField("entry_date", req.EntryDate, s.cfg.Location); err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	exit, err := parseDateField("exit_date", req.ExitDate, s.cfg.Location)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	if !exit.IsZero() {
+		in.Exit = &exit
+	}
+	created, err := s.booking.Create(r.Context(), booking.Public, in)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	phone := ""
+	if created.Customer.Phone != nil {
+		phone = *created.Customer.Phone
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{
+		"success": true,
+		"message": "Reserva creada correctamente.",
+		"data": bookingCreatedData{
+			IDReservation: created.Reservation.ID,
+			CustomerName:  created.Customer.FullName,
+			Phone:         phone,
+			LicensePlate:  created.Vehicle.LicensePlate,
+			Brand:         created.Vehicle.Brand,
+			Model:         created.Vehicle.Model,
+			TotalPrice:    created.Reservation.TotalPrice,
+			EntryDate:     localtime.Spanish(created.Reservation.Entry, s.cfg.Location),
+		},
+	})
+}

@@ -1,0 +1,89 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"parking/internal/fault"
+	"parking/internal/money"
+	"parking/internal/pricing"
+)
+
+type pricingRequest struct {
+	EntryDate          string  `json:"entry_date"`
+	ExitDate           string  `json:"exit_date"`
+	VehicleType        string  `json:"vehicle_type"`
+	IDMainService      flexInt `json:"id_main_service"`
+	AdditionalServices flexIDs `json:"additional_services"`
+}
+
+type pricingResponse struct {
+	Success    bool             `json:"success"`
+	TotalPrice money.Cents      `json:"total_price"`
+	Breakdown  pricingBreakdown `json:"breakdown"`
+}
+
+// pricingBreakdown is an addition to the spec's body, for the booking summary.
+type pricingBreakdown struct {
+	Days        int64            `json:"days"`
+	DailyPrice  money.Cents      `json:"daily_price"`
+	Coefficient money.Multiplier `json:"coefficient"`
+	BasePrice   money.Cents      `json:"base_price"`
+	ExtrasPrice money.Cents      `json:"extras_price"`
+}
+
+// apiPricing is POST /api/pricing/dynamic (spec): 200 {success, total_price}; 400 when
+// a date is missing; 500 when no rate or coefficient matches or prices are not loaded.
+func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
+	var req pricingRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	if strings.TrimSpace(req.EntryDate) == "" || strings.TrimSpace(req.ExitDate) == "" {
+		s.writeSuccessFalse(w, r, fault.Invalidf("Las fechas de entrada y salida son obligatorias."))
+		return
+	}
+	entry, err := parseDateField("entry_date", req.EntryDate, s.cfg.Location)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	exit, err := parseDateField("exit_date", req.ExitDate, s.cfg.Location)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	if strings.TrimSpace(req.VehicleType) == "" {
+		s.writeSuccessFalse(w, r, fault.Invalidf("El tipo de vehículo es obligatorio."))
+		return
+	}
+	if !req.IDMainService.Set {
+		s.writeSuccessFalse(w, r, fault.Invalidf("El servicio principal es obligatorio."))
+		return
+	}
+	q, err := s.booking.Quote(pricing.Request{
+		Entry: entry, Exit: exit, VehicleType: req.VehicleType,
+		MainService: req.IDMainService.Value, Extras: req.AdditionalServices,
+	})
+	if err != nil {
+		// Spec, Errors: no rate, no coefficient or no pricing data are 500s here, with
+		// the message naming the service and days, or the type.
+		var noRate *pricing.NoRateError
+		var noCoef *pricing.NoCoefficientError
+		if errors.As(err, &noRate) || errors.As(err, &noCoef) || errors.Is(err, pricing.ErrNotLoaded) {
+			writeJSON(w, http.StatusInternalServerError, map[string]any{"success": false, "message": err.Error()})
+			return
+		}
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	if q.UnknownExtras > 0 {
+		s.log.WarnContext(r.Context(), "unknown additional services skipped in quote", "count", q.UnknownExtras)
+	}
+	writeJSON(w, http.StatusOK, pricingResponse{
+		Success: true, TotalPrice: q.Total,
+		Breakdown: pricingBreakdown{Days: q.Days, DailyPrice: q.DailyPrice, Coefficient: q.Multiplier, BasePrice: q.Base, ExtrasPrice: q.ExtrasTotal},
+	})
+}

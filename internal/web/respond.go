@@ -1,0 +1,100 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+
+	"parking/internal/fault"
+)
+
+// writeJSON writes v with status. It encodes into a buffer first, so an encoding
+// failure becomes a clean 500 instead of half a body.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		http.Error(w, `{"error":"Internal Server Error"}`, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// statusOf is the one mapping from error kind to HTTP status.
+func statusOf(err error) int {
+	switch fault.KindOf(err) {
+	case fault.Invalid:
+		return http.StatusBadRequest
+	case fault.NotFound:
+		return http.StatusNotFound
+	case fault.Forbidden:
+		return http.StatusForbidden
+	case fault.Unauthorized:
+		return http.StatusUnauthorized
+	case fault.Conflict:
+		return http.StatusConflict
+	case fault.TooMany:
+		return http.StatusTooManyRequests
+	default:
+		return http.StatusInternalServerError
+	}
+}
+
+// Generic messages for internal errors; the cause goes to the log only.
+const (
+	msgInternalES = "Error interno del servidor. Inténtelo de nuevo más tarde."
+	msgInternalEN = "Internal Server Error"
+)
+
+// The spec's three error shapes (spec, Errors).
+
+// writeErrorField writes {"error": …} (GET /api/reservations and the token API).
+func (s *Server) writeErrorField(w http.ResponseWriter, r *http.Request, err error) {
+	status := s.logIfInternal(r, err)
+	writeJSON(w, status, map[string]any{"error": fault.MessageOf(err, msgInternalEN)})
+}
+
+// writeSuccessFalse writes {"success": false, "message": …} (pricing, booking,
+// administrator and customer actions).
+func (s *Server) writeSuccessFalse(w http.ResponseWriter, r *http.Request, err error) {
+	status := s.logIfInternal(r, err)
+	writeJSON(w, status, map[string]any{"success": false, "message": fault.MessageOf(err, msgInternalES)})
+}
+
+// writeMessage writes {"message": …}.
+func (s *Server) writeMessage(w http.ResponseWriter, r *http.Request, err error) {
+	status := s.logIfInternal(r, err)
+	writeJSON(w, status, map[string]any{"message": fault.MessageOf(err, msgInternalES)})
+}
+
+func (s *Server) logIfInternal(r *http.Request, err error) int {
+	status := statusOf(err)
+	if status >= 500 {
+		s.log.ErrorContext(r.Context(), "request failed", "pattern", r.Pattern, "err", err)
+	}
+	return status
+}
+
+// wantsJSON reports whether the client prefers JSON to HTML (CONTRACT §6): an Accept
+// header naming application/json before (or without) text/html.
+func wantsJSON(r *http.Request) bool {
+	accept := r.Header.Get("Accept")
+	j := strings.Index(accept, "application/json")
+	if j < 0 {
+		return false
+	}
+	h := strings.Index(accept, "text/html")
+	return h < 0 || j < h
+}
+
+// isFault reports whether err carries a user-facing fault of kind k.
+func isFault(err error, k fault.Kind) bool {
+	var fe *fault.Error
+	return errors.As(err, &fe) && fe.Kind == k
+}

@@ -1,0 +1,53 @@
+// Package web is the HTTP surface: the JSON API under /api, the session-based web
+// routes under /admin, /users and /booking, and their middleware. It decodes and
+// validates the wire format, calls booking, and writes the spec's body shapes; it is
+// the only package that knows HTTP statuses.
+package web
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"parking/internal/booking"
+	"parking/internal/pricing"
+	"parking/internal/store"
+)
+
+// Config is what the web layer needs of the service configuration.
+type Config struct {
+	BaseURL  string
+	Location *time.Location
+	TokenTTL time.Duration
+	Capacity int
+}
+
+// Server holds the handlers' dependencies.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	store   *store.Store
+	booking *booking.Service
+	catalog *pricing.Holder
+}
+
+// Deps are the collaborators of a Server.
+type Deps struct {
+	Config  Config
+	Log     *slog.Logger
+	Store   *store.Store
+	Booking *booking.Service
+	Catalog *pricing.Holder
+}
+
+// New builds the server.
+func New(d Deps) *Server {
+	return &Server{cfg: d.Config, log: d.Log, store: d.Store, booking: d.Booking, catalog: d.Catalog}
+}
+
+// Handler returns the whole HTTP surface with its middleware.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	s.routes(mux)
+	return s.recoverPanics(s.logRequests(securityHeaders(mux)))
+}
