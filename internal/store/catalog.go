@@ -117,4 +117,3 @@ func (s *Store) SeedCatalog(ctx context.Context, c pricing.Catalog) (bool, error
 	})
 	return seeded, err
 }
-
