@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"parking/internal/account"
 	"parking/internal/booking"
 	"parking/internal/pricing"
 	"parking/internal/store"
@@ -25,8 +26,9 @@ type App struct {
 	Log     *slog.Logger
 	Store   *store.Store
 	Catalog *pricing.Holder
-	Booking *booking.Service
-	Web     *web.Server
+	Booking  *booking.Service
+	Accounts *account.Service
+	Web      *web.Server
 
 	URL      string
 	server   *http.Server
@@ -67,9 +69,19 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	a.Catalog.Store(pricing.NewSnapshot(cat))
 	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log)
+	a.Accounts = account.New(a.Store, a.Log)
+	if created, err := a.Accounts.EnsureAdmin(ctx, a.Config.AdminEmail, a.Config.AdminPassword); err != nil {
+		return fmt.Errorf("create administrator from PARKING_ADMIN_EMAIL: %w", err)
+	} else if created {
+		a.Log.Info("administrator account created", "email", a.Config.AdminEmail)
+	}
+	if ok, err := a.Accounts.HasAdmin(ctx); err == nil && !ok {
+		a.Log.Warn("no administrator account exists yet; create one with " +
+			"`parking admin create --email E --password P` or set PARKING_ADMIN_EMAIL and PARKING_ADMIN_PASSWORD")
+	}
 	a.Web = web.New(web.Deps{
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL, Capacity: a.Config.Capacity},
-		Log:    a.Log, Store: a.Store, Booking: a.Booking, Catalog: a.Catalog,
+		Log:    a.Log, Store: a.Store, Booking: a.Booking, Accounts: a.Accounts, Catalog: a.Catalog,
 	})
 	return nil
 }
