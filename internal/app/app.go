@@ -22,10 +22,10 @@ import (
 
 // App is a running service. Tests start one on 127.0.0.1:0 and read URL.
 type App struct {
-	Config  Config
-	Log     *slog.Logger
-	Store   *store.Store
-	Catalog *pricing.Holder
+	Config   Config
+	Log      *slog.Logger
+	Store    *store.Store
+	Catalog  *pricing.Holder
 	Booking  *booking.Service
 	Accounts *account.Service
 	Web      *web.Server

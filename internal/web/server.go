@@ -36,9 +36,9 @@ type Server struct {
 
 // Deps are the collaborators of a Server.
 type Deps struct {
-	Config  Config
-	Log     *slog.Logger
-	Store   *store.Store
+	Config   Config
+	Log      *slog.Logger
+	Store    *store.Store
 	Booking  *booking.Service
 	Accounts *account.Service
 	Catalog  *pricing.Holder

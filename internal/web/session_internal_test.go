@@ -54,8 +54,8 @@ func TestGuards(t *testing.T) {
 
 		cases := []struct {
 			name, method, path, token, accept, origin string
-			wantStatus                               int
-			wantLocation                             string
+			wantStatus                                int
+			wantLocation                              string
 		}{
 			{"admin route, no session, browser", "GET", "/admin/x", "", "text/html", "", 303, "/users/login"},
 			{"admin route, no session, JSON", "GET", "/admin/x", "", "application/json", "", 401, ""},
