@@ -107,6 +107,9 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	// Open live-board streams end when shutdown begins, so that in-flight requests
+	// can finish within the grace period.
+	a.server.RegisterOnShutdown(a.Booking.ParkingFeed().Close)
 	a.done = make(chan error, 1)
 	go func() {
 		err := a.server.Serve(ln)

@@ -21,6 +21,7 @@ type Service struct {
 	loc     *time.Location
 	log     *slog.Logger
 	now     func() time.Time
+	admin   adminState // administrator operations: parking feed, catalog writes (admin_state.go)
 }
 
 // New builds the service. loc is the facility's time zone.

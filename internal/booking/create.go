@@ -179,6 +179,9 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Create
 		if in.Spot != "" {
 			nr.Spot = &in.Spot
 		}
+		if err := s.ensureSpotFree(ctx, tx, 0, in.Spot, in.Entry, in.Exit); err != nil { // spots are physical (admin_spot.go)
+			return err
+		}
 		nr.Extras = priced.Extras
 		id, err := tx.InsertReservation(ctx, nr)
 		if err != nil {
@@ -196,6 +199,7 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Create
 		return nil
 	})
 	if err != nil {
+		err = s.spotViolation(ctx, err, 0, in.Spot, in.Entry, in.Exit)
 		return Created{}, fmt.Errorf("create booking: %w", err)
 	}
 	return out, nil

@@ -16,7 +16,35 @@ func (s *Server) routes(mux *http.ServeMux) {
 
 	// Accounts, sessions and API tokens.
 
-	// Administrators.
+	// Administrators (spec, Administrator web routes; CONTRACT §4, §6, §7). Every
+	// route needs an ADMIN session (requireAdmin).
+	admin := func(pattern string, h http.HandlerFunc) { mux.Handle(pattern, s.requireAdmin(h)) }
+	admin("GET /admin/reservations/new", s.adminWalkInForm)
+	admin("POST /admin/reservations/new", s.adminWalkIn)
+	admin("GET /admin/reservations/details/{id}", s.adminDetails)
+	admin("POST /admin/reservations/{id}/edit", s.adminEdit)
+	admin("PATCH /admin/reservations/{id}/start", s.adminStart)
+	admin("PATCH /admin/reservations/{id}/finalize", s.adminFinalize)
+	admin("PATCH /admin/reservations/{id}/cancel", s.adminCancel)
+	admin("POST /admin/reservations/{id}/photos", s.adminAddPhoto)
+	admin("GET /admin/history", s.adminHistory)
+	admin("GET /admin/parking", s.adminParking)
+	admin("GET /admin/parking/events", s.adminParkingEvents)
+	admin("GET /admin/catalog", s.adminCatalog)
+	admin("POST /admin/catalog/main-services", s.adminCreateMainService)
+	admin("POST /admin/catalog/main-services/{id}", s.adminUpdateMainService)
+	admin("PATCH /admin/catalog/main-services/{id}", s.adminUpdateMainService)
+	admin("POST /admin/catalog/rates", s.adminCreateRate)
+	admin("POST /admin/catalog/rates/{id}", s.adminUpdateRate)
+	admin("PATCH /admin/catalog/rates/{id}", s.adminUpdateRate)
+	admin("DELETE /admin/catalog/rates/{id}", s.adminDeleteRate)
+	admin("POST /admin/catalog/rates/{id}/delete", s.adminDeleteRate)
+	admin("POST /admin/catalog/vehicle-types", s.adminCreateVehicleType)
+	admin("POST /admin/catalog/vehicle-types/{type}", s.adminUpdateVehicleType)
+	admin("PATCH /admin/catalog/vehicle-types/{type}", s.adminUpdateVehicleType)
+	admin("POST /admin/catalog/additional-services", s.adminCreateExtra)
+	admin("POST /admin/catalog/additional-services/{id}", s.adminUpdateExtra)
+	admin("PATCH /admin/catalog/additional-services/{id}", s.adminUpdateExtra)
 
 	// Customers.
 

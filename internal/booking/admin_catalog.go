@@ -1,0 +1,357 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"parking/internal/fault"
+	"parking/internal/money"
+	"parking/internal/pricing"
+	"parking/internal/store"
+)
+
+// Catalog administration (CONTRACT §4). Each change is saved in one transaction;
+// then the catalog is read back and the in-memory pricing snapshot swapped
+// atomically, so the next quote uses it without a restart. Stored reservations keep
+// their total and the prices their extras were booked with.
+
+// Catalog bounds. They keep every price the rule can produce far inside the stored
+// total's range (decimal(10,2)): 9 999.99 €/day × 9 999 days × 10.
+const (
+	MaxDailyPrice  money.Cents      = 999_999
+	MaxExtraPrice  money.Cents      = 999_999
+	MaxBandDays                     = 9999
+	MaxCoefficient money.Multiplier = 10 * money.One
+	MaxServiceName                  = 100
+	MaxServiceDesc                  = 500
+)
+
+// MainServiceInput creates or changes a main service; nil fields are not sent.
+type MainServiceInput struct {
+	Name        *string
+	Description *string
+	Active      *bool
+}
+
+// RateInput creates or changes a rate band; nil fields are not sent.
+type RateInput struct {
+	MainService *int64
+	MinDays     *int64
+	MaxDays     *int64
+	DailyPrice  *money.Cents
+}
+
+// ExtraInput creates or changes an additional service; nil fields are not sent.
+type ExtraInput struct {
+	Name   *string
+	Price  *money.Cents
+	Active *bool
+}
+
+// changeCatalog runs fn in one transaction and, once it committed, installs a new
+// snapshot read from the database. The mutex orders change+reload pairs, so a
+// slower reload can never install an older catalog over a newer one.
+func (s *Service) changeCatalog(ctx context.Context, what string, fn func(tx *store.Tx) error) error {
+	s.admin.catalogMu.Lock()
+	defer s.admin.catalogMu.Unlock()
+	if err := s.store.InTx(ctx, fn); err != nil {
+		if store.IsUniqueViolation(err) {
+			return &fault.Error{Kind: fault.Conflict, Err: err, Message: "Ya existe un elemento del catálogo con ese nombre."}
+		}
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return s.ReloadCatalog(ctx)
+}
+
+// ReloadCatalog reads the catalog and swaps the pricing snapshot.
+func (s *Service) ReloadCatalog(ctx context.Context) error {
+	cat, err := s.store.LoadCatalog(ctx)
+	if err != nil {
+		s.log.ErrorContext(ctx, "catalog saved but not reloaded; quotes use the previous one until the next change or restart", "err", err)
+		return fmt.Errorf("reload catalog: %w", err)
+	}
+	s.catalog.Store(pricing.NewSnapshot(cat))
+	return nil
+}
+
+// CreateMainService adds a main service (active unless told otherwise).
+func (s *Service) CreateMainService(ctx context.Context, in MainServiceInput) (pricing.MainService, error) {
+	m := pricing.MainService{Active: true}
+	if err := applyMainService(&m, in, true); err != nil {
+		return m, err
+	}
+	err := s.changeCatalog(ctx, "create main service", func(tx *store.Tx) error {
+		var err error
+		m.ID, err = tx.InsertMainService(ctx, m)
+		return err
+	})
+	return m, s.nameTaken(err, "servicio principal", m.Name)
+}
+
+// UpdateMainService changes a main service's name, description or active flag.
+// A deactivated service is no longer offered to customers; administrators still
+// see and use it, and its reservations are untouched.
+func (s *Service) UpdateMainService(ctx context.Context, id int64, in MainServiceInput) (pricing.MainService, error) {
+	var m pricing.MainService
+	err := s.changeCatalog(ctx, "update main service", func(tx *store.Tx) error {
+		var err error
+		if m, err = tx.MainServiceForUpdate(ctx, id); err != nil {
+			return notFoundAs(err, "El servicio principal %d no existe.", id)
+		}
+		if err := applyMainService(&m, in, false); err != nil {
+			return err
+		}
+		return tx.UpdateMainService(ctx, m)
+	})
+	return m, s.nameTaken(err, "servicio principal", m.Name)
+}
+
+func applyMainService(m *pricing.MainService, in MainServiceInput, creating bool) error {
+	if in.Name != nil {
+		m.Name = strings.TrimSpace(*in.Name)
+	}
+	if in.Description != nil {
+		m.Description = strings.TrimSpace(*in.Description)
+	}
+	if in.Active != nil {
+		m.Active = *in.Active
+	}
+	if m.Name == "" && (creating || in.Name != nil) {
+		return fault.Invalidf("El nombre del servicio principal es obligatorio.")
+	}
+	if err := CheckLength("name", m.Name, MaxServiceName); err != nil {
+		return err
+	}
+	return CheckLength("description", m.Description, MaxServiceDesc)
+}
+
+// CreateRate adds a rate band to a main service. Spec, price rule 2: the band with
+// min_days <= days <= max_days gives the daily price, so the bands of one service
+// must not overlap (else the price would depend on which one is found first);
+// min_days >= 1, max_days >= min_days, daily price >= 0.
+func (s *Service) CreateRate(ctx context.Context, in RateInput) (pricing.Rate, error) {
+	var r pricing.Rate
+	if in.MainService == nil || in.MinDays == nil || in.MaxDays == nil || in.DailyPrice == nil {
+		return r, fault.Invalidf("Faltan datos de la tarifa: id_main_service, min_days, max_days y daily_price son obligatorios.")
+	}
+	applyRate(&r, in)
+	err := s.changeCatalog(ctx, "create rate", func(tx *store.Tx) error {
+		if err := s.checkRate(ctx, tx, r); err != nil {
+			return err
+		}
+		var err error
+		r.ID, err = tx.InsertRate(ctx, r)
+		return err
+	})
+	return r, err
+}
+
+// UpdateRate changes a rate band (same rules as CreateRate).
+func (s *Service) UpdateRate(ctx context.Context, id int64, in RateInput) (pricing.Rate, error) {
+	var r pricing.Rate
+	err := s.changeCatalog(ctx, "update rate", func(tx *store.Tx) error {
+		var err error
+		if r, err = tx.Rate(ctx, id); err != nil {
+			return notFoundAs(err, "La tarifa %d no existe.", id)
+		}
+		if in.MainService != nil && *in.MainService != r.MainService {
+			// Moving a band: lock the service it leaves as well.
+			if _, err := tx.MainServiceForUpdate(ctx, r.MainService); err != nil {
+				return err
+			}
+		}
+		applyRate(&r, in)
+		if err := s.checkRate(ctx, tx, r); err != nil {
+			return err
+		}
+		return tx.UpdateRate(ctx, r)
+	})
+	return r, err
+}
+
+// DeleteRate removes a rate band. Quotes for the days it covered fail until another
+// band covers them; stored reservations are untouched.
+func (s *Service) DeleteRate(ctx context.Context, id int64) error {
+	return s.changeCatalog(ctx, "delete rate", func(tx *store.Tx) error {
+		r, err := tx.Rate(ctx, id)
+		if err != nil {
+			return notFoundAs(err, "La tarifa %d no existe.", id)
+		}
+		if _, err := tx.MainServiceForUpdate(ctx, r.MainService); err != nil {
+			return err
+		}
+		_, err = tx.DeleteRate(ctx, id)
+		return err
+	})
+}
+
+func applyRate(r *pricing.Rate, in RateInput) {
+	if in.MainService != nil {
+		r.MainService = *in.MainService
+	}
+	if in.MinDays != nil {
+		r.MinDays = *in.MinDays
+	}
+	if in.MaxDays != nil {
+		r.MaxDays = *in.MaxDays
+	}
+	if in.DailyPrice != nil {
+		r.DailyPrice = *in.DailyPrice
+	}
+}
+
+// checkRate validates a band against the bounds and the other bands of its service
+// (read after locking the service row, so two edits cannot both pass).
+func (s *Service) checkRate(ctx context.Context, tx *store.Tx, r pricing.Rate) error {
+	switch {
+	case r.MinDays < 1:
+		return fault.Invalidf("min_days debe ser al menos 1 (es %d).", r.MinDays)
+	case r.MaxDays < r.MinDays:
+		return fault.Invalidf("max_days (%d) debe ser mayor o igual que min_days (%d).", r.MaxDays, r.MinDays)
+	case r.MaxDays > MaxBandDays:
+		return fault.Invalidf("max_days admite como máximo %d días.", MaxBandDays)
+	case r.DailyPrice < 0:
+		return fault.Invalidf("El precio diario no puede ser negativo.")
+	case r.DailyPrice > MaxDailyPrice:
+		return fault.Invalidf("El precio diario admite como máximo %s €.", MaxDailyPrice)
+	}
+	m, err := tx.MainServiceForUpdate(ctx, r.MainService)
+	if err != nil {
+		return notFoundAs(err, "El servicio principal %d no existe.", r.MainService)
+	}
+	others, err := tx.RatesOfService(ctx, r.MainService)
+	if err != nil {
+		return err
+	}
+	for _, o := range others {
+		if o.ID != r.ID && o.MinDays <= r.MaxDays && r.MinDays <= o.MaxDays {
+			return fault.New(fault.Conflict, "La tarifa de %d a %d días se solapa con la tarifa %d (de %d a %d días) del servicio %s.",
+				r.MinDays, r.MaxDays, o.ID, o.MinDays, o.MaxDays, m.Name)
+		}
+	}
+	return nil
+}
+
+// CreateCoefficient adds a vehicle type with its multiplier (> 0).
+func (s *Service) CreateCoefficient(ctx context.Context, vehicleType string, m money.Multiplier) (pricing.Coefficient, error) {
+	k := pricing.Coefficient{VehicleType: pricing.NormalizeVehicleType(vehicleType), Multiplier: m}
+	if err := checkCoefficient(k); err != nil {
+		return k, err
+	}
+	err := s.changeCatalog(ctx, "create coefficient", func(tx *store.Tx) error {
+		if _, err := tx.Coefficient(ctx, k.VehicleType); err == nil {
+			return fault.New(fault.Conflict, "El tipo de vehículo %s ya existe.", k.VehicleType)
+		}
+		return tx.InsertCoefficient(ctx, k)
+	})
+	return k, err
+}
+
+// UpdateCoefficient changes the multiplier of an existing vehicle type.
+func (s *Service) UpdateCoefficient(ctx context.Context, vehicleType string, m money.Multiplier) (pricing.Coefficient, error) {
+	k := pricing.Coefficient{VehicleType: pricing.NormalizeVehicleType(vehicleType), Multiplier: m}
+	if err := checkCoefficient(k); err != nil {
+		return k, err
+	}
+	err := s.changeCatalog(ctx, "update coefficient", func(tx *store.Tx) error {
+		if _, err := tx.Coefficient(ctx, k.VehicleType); err != nil {
+			return notFoundAs(err, "El tipo de vehículo %s no existe.", k.VehicleType)
+		}
+		return tx.UpdateCoefficient(ctx, k)
+	})
+	return k, err
+}
+
+func checkCoefficient(k pricing.Coefficient) error {
+	if k.VehicleType == "" {
+		return fault.Invalidf("El tipo de vehículo es obligatorio.")
+	}
+	if err := CheckLength("vehicle_type", k.VehicleType, MaxText); err != nil {
+		return err
+	}
+	if k.Multiplier <= 0 {
+		return fault.Invalidf("El coeficiente debe ser mayor que 0 (es %s).", k.Multiplier)
+	}
+	if k.Multiplier > MaxCoefficient {
+		return fault.Invalidf("El coeficiente admite como máximo %s.", MaxCoefficient)
+	}
+	return nil
+}
+
+// CreateExtra adds an additional service (active unless told otherwise).
+func (s *Service) CreateExtra(ctx context.Context, in ExtraInput) (pricing.Extra, error) {
+	e := pricing.Extra{Active: true}
+	if in.Name == nil || in.Price == nil {
+		return e, fault.Invalidf("Faltan datos del servicio adicional: name y price son obligatorios.")
+	}
+	if err := applyExtra(&e, in); err != nil {
+		return e, err
+	}
+	err := s.changeCatalog(ctx, "create additional service", func(tx *store.Tx) error {
+		var err error
+		e.ID, err = tx.InsertExtra(ctx, e)
+		return err
+	})
+	return e, s.nameTaken(err, "servicio adicional", e.Name)
+}
+
+// UpdateExtra changes an additional service. Reservations that booked it keep the
+// price it had then.
+func (s *Service) UpdateExtra(ctx context.Context, id int64, in ExtraInput) (pricing.Extra, error) {
+	var e pricing.Extra
+	err := s.changeCatalog(ctx, "update additional service", func(tx *store.Tx) error {
+		var err error
+		if e, err = tx.Extra(ctx, id); err != nil {
+			return notFoundAs(err, "El servicio adicional %d no existe.", id)
+		}
+		if err := applyExtra(&e, in); err != nil {
+			return err
+		}
+		return tx.UpdateExtra(ctx, e)
+	})
+	return e, s.nameTaken(err, "servicio adicional", e.Name)
+}
+
+func applyExtra(e *pricing.Extra, in ExtraInput) error {
+	if in.Name != nil {
+		e.Name = strings.TrimSpace(*in.Name)
+		if e.Name == "" {
+			return fault.Invalidf("El nombre del servicio adicional es obligatorio.")
+		}
+	}
+	if in.Price != nil {
+		e.Price = *in.Price
+	}
+	if in.Active != nil {
+		e.Active = *in.Active
+	}
+	if err := CheckLength("name", e.Name, MaxServiceName); err != nil {
+		return err
+	}
+	if e.Price < 0 {
+		return fault.Invalidf("El precio del servicio adicional no puede ser negativo.")
+	}
+	if e.Price > MaxExtraPrice {
+		return fault.Invalidf("El precio del servicio adicional admite como máximo %s €.", MaxExtraPrice)
+	}
+	return nil
+}
+
+// nameTaken words the unique-name Conflict of changeCatalog for the item at hand.
+func (s *Service) nameTaken(err error, what, name string) error {
+	var fe *fault.Error
+	if err != nil && errors.As(err, &fe) && fe.Kind == fault.Conflict && store.IsUniqueViolation(err) {
+		return &fault.Error{Kind: fault.Conflict, Err: err, Message: fmt.Sprintf("Ya existe un %s llamado %q.", what, name)}
+	}
+	return err
+}
+
+// notFoundAs turns the store's ErrNotFound into a NotFound fault with message.
+func notFoundAs(err error, format string, args ...any) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return fault.New(fault.NotFound, format, args...)
+	}
+	return err
+}

@@ -1,0 +1,63 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"parking/internal/fault"
+	"parking/internal/pricing"
+	"parking/internal/reservation"
+	"parking/internal/store"
+)
+
+// Detail is a reservation's full record (spec, Resources: Reservation; administrator
+// detail page): the reservation, its customer and vehicle, main service name,
+// selected additional services with their booked prices, photos, notification
+// history, and the whole catalog for the edit form's lists.
+type Detail struct {
+	Reservation     reservation.Reservation
+	Customer        reservation.Customer
+	Vehicle         reservation.Vehicle
+	MainServiceName string
+	Extras          []store.BookedExtraDetail
+	Photos          []store.Photo
+	Notifications   []store.NotificationEntry
+	Catalog         pricing.Catalog
+}
+
+// Detail reads reservation id's full record; NotFound when there is none.
+func (s *Service) Detail(ctx context.Context, id int64) (Detail, error) {
+	var d Detail
+	var err error
+	d.Reservation, err = s.store.Reservation(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return d, fault.New(fault.NotFound, "La reserva %d no existe.", id)
+	}
+	if err != nil {
+		return d, err
+	}
+	r := d.Reservation
+	if d.Customer, err = s.store.Customer(ctx, r.CustomerID); err != nil {
+		return d, fmt.Errorf("detail of %d: %w", id, err)
+	}
+	if d.Vehicle, err = s.store.Vehicle(ctx, r.VehicleID); err != nil {
+		return d, fmt.Errorf("detail of %d: %w", id, err)
+	}
+	if d.MainServiceName, err = s.store.MainServiceName(ctx, r.MainServiceID); err != nil {
+		return d, fmt.Errorf("detail of %d: %w", id, err)
+	}
+	if d.Extras, err = s.store.ReservationExtras(ctx, id); err != nil {
+		return d, err
+	}
+	if d.Photos, err = s.store.Photos(ctx, id); err != nil {
+		return d, err
+	}
+	if d.Notifications, err = s.store.ReservationNotifications(ctx, id); err != nil {
+		return d, err
+	}
+	if snap := s.catalog.Load(); snap != nil {
+		d.Catalog = snap.Catalog()
+	}
+	return d, nil
+}

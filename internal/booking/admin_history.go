@@ -1,0 +1,170 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"parking/internal/fault"
+	"parking/internal/localtime"
+	"parking/internal/reservation"
+	"parking/internal/store"
+)
+
+// HistoryPageSize is the spec's page size (Limits: history page size 15).
+const HistoryPageSize = 15
+
+// MaxSearch bounds the history search text (characters).
+const MaxSearch = 100
+
+// maxHistoryPage keeps (page - 1) × 15 far from overflow; any page past the data
+// is simply empty.
+const maxHistoryPage = 100_000_000
+
+// HistoryQuery is the history's query string as sent (spec, GET /admin/history).
+type HistoryQuery struct {
+	Status   string // one of the four states; "" for all
+	Search   string // part of the customer's name or plate
+	DateFrom string // YYYY-MM-DD, first local day of reservation_date included
+	DateTo   string // YYYY-MM-DD, last local day included
+	Page     int    // from 1; anything smaller is page 1
+}
+
+// HistoryPage is one page of the history.
+type HistoryPage struct {
+	Rows       []store.HistoryRow
+	Total      int
+	Page       int
+	PageSize   int
+	TotalPages int
+}
+
+// History lists reservations newest first (reservation_date, then id, descending),
+// 15 per page with offset (page - 1) × 15, with the total count (spec, GET
+// /admin/history). dateFrom and dateTo are local calendar days of the facility
+// (CONTRACT §2) applied to reservation_date, the day the reservation was made,
+// both inclusive. An unknown status or a malformed date is refused naming it.
+func (s *Service) History(ctx context.Context, q HistoryQuery) (HistoryPage, error) {
+	var f store.HistoryFilter
+	if st := strings.TrimSpace(q.Status); st != "" {
+		status, ok := reservation.ParseStatus(strings.ToUpper(st))
+		if !ok {
+			return HistoryPage{}, fault.Invalidf("El estado %q no existe: use PENDIENTE, EN CURSO, FINALIZADA o CANCELADA.", st)
+		}
+		f.Status = status
+	}
+	f.Search = strings.TrimSpace(q.Search)
+	if err := CheckLength("search", f.Search, MaxSearch); err != nil {
+		return HistoryPage{}, err
+	}
+	if d := strings.TrimSpace(q.DateFrom); d != "" {
+		_, from, _, err := localtime.ParseDay(d, s.loc)
+		if err != nil {
+			return HistoryPage{}, fault.Invalidf("dateFrom no es una fecha válida (%q): use AAAA-MM-DD.", d)
+		}
+		f.From = from
+	}
+	if d := strings.TrimSpace(q.DateTo); d != "" {
+		_, _, to, err := localtime.ParseDay(d, s.loc)
+		if err != nil {
+			return HistoryPage{}, fault.Invalidf("dateTo no es una fecha válida (%q): use AAAA-MM-DD.", d)
+		}
+		f.To = to
+	}
+	if !f.From.IsZero() && !f.To.IsZero() && !f.From.Before(f.To) {
+		return HistoryPage{}, fault.Invalidf("dateFrom (%s) es posterior a dateTo (%s).", q.DateFrom, q.DateTo)
+	}
+	page := min(max(q.Page, 1), maxHistoryPage)
+	f.Limit, f.Offset = HistoryPageSize, (page-1)*HistoryPageSize
+	rows, total, err := s.store.History(ctx, f)
+	if err != nil {
+		return HistoryPage{}, fmt.Errorf("history: %w", err)
+	}
+	return HistoryPage{
+		Rows: rows, Total: total, Page: page, PageSize: HistoryPageSize,
+		TotalPages: (total + HistoryPageSize - 1) / HistoryPageSize,
+	}, nil
+}
+
+// ParkingSpot is one spot on the board: occupied (a vehicle is in: EN CURSO) or
+// reserved (a PENDIENTE reservation holds it today).
+type ParkingSpot struct {
+	Code        string
+	Status      string // "occupied" or "reserved"
+	Reservation store.ParkingRow
+	// Upcoming are the other reservations holding the spot today (PENDIENTE),
+	// after the one shown.
+	Upcoming []store.ParkingRow
+}
+
+// Board statuses of a spot.
+const (
+	SpotOccupied = "occupied"
+	SpotReserved = "reserved"
+)
+
+// ParkingBoard is the real-time parking page's data.
+type ParkingBoard struct {
+	Spots     []ParkingSpot
+	Occupied  int
+	Reserved  int
+	Capacity  int  // 0: not configured
+	Free      *int // capacity − occupied, when a capacity is configured
+	Day       string
+	UpdatedAt time.Time
+}
+
+// ParkingBoard reads which spots are occupied now and which are reserved for today
+// (the facility's local day). capacity is the number of places (0: unknown).
+func (s *Service) ParkingBoard(ctx context.Context, capacity int) (ParkingBoard, error) {
+	now := s.now()
+	from, to := localtime.DayRange(now, s.loc)
+	rows, err := s.store.ParkingBoard(ctx, from, to)
+	if err != nil {
+		return ParkingBoard{}, err
+	}
+	b := ParkingBoard{Spots: []ParkingSpot{}, Capacity: capacity, Day: from.Format("2006-01-02"), UpdatedAt: now}
+	byCode := map[string]*ParkingSpot{}
+	var order []string
+	for _, r := range rows {
+		code := *r.Reservation.Spot
+		sp, ok := byCode[code]
+		if !ok {
+			sp = &ParkingSpot{Code: code, Upcoming: []store.ParkingRow{}}
+			byCode[code] = sp
+			order = append(order, code)
+		}
+		switch {
+		case sp.Status == "":
+			sp.Reservation, sp.Status = r, statusOnBoard(r)
+		case sp.Status == SpotReserved && r.Reservation.Status == reservation.InCourse:
+			// The vehicle in the spot comes first; the pending one waits.
+			sp.Upcoming = append([]store.ParkingRow{sp.Reservation}, sp.Upcoming...)
+			sp.Reservation, sp.Status = r, SpotOccupied
+		default:
+			sp.Upcoming = append(sp.Upcoming, r)
+		}
+	}
+	for _, code := range order {
+		sp := byCode[code]
+		if sp.Status == SpotOccupied {
+			b.Occupied++
+		} else {
+			b.Reserved++
+		}
+		b.Spots = append(b.Spots, *sp)
+	}
+	if capacity > 0 {
+		free := max(capacity-b.Occupied, 0)
+		b.Free = &free
+	}
+	return b, nil
+}
+
+func statusOnBoard(r store.ParkingRow) string {
+	if r.Reservation.Status == reservation.InCourse {
+		return SpotOccupied
+	}
+	return SpotReserved
+}

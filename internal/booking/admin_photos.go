@@ -1,0 +1,84 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"parking/internal/fault"
+	"parking/internal/store"
+)
+
+// Photo evidence limits (spec, Limits; schema).
+const (
+	MaxPhotoDescription = 255
+	MaxPhotoURL         = 2048
+)
+
+// AddPhoto records a photo of the vehicle on reservation id (spec, POST
+// /admin/reservations/{id}/photos): file_path must be an absolute http(s) URL
+// (CONTRACT §7), the description at most 255 characters, and the reservation
+// neither FINALIZADA nor CANCELADA. It returns the photo and the new photo count.
+func (s *Service) AddPhoto(ctx context.Context, id int64, filePath, description string) (store.Photo, int, error) {
+	filePath = strings.TrimSpace(filePath)
+	if err := checkPhotoURL(filePath); err != nil {
+		return store.Photo{}, 0, err
+	}
+	var desc *string
+	if d := strings.TrimSpace(description); d != "" {
+		if err := CheckLength("description", d, MaxPhotoDescription); err != nil {
+			return store.Photo{}, 0, err
+		}
+		desc = &d
+	}
+	var photo store.Photo
+	var count int
+	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+		r, err := lockForAdmin(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		// Spec, per-state rules: photos are addable in PENDIENTE and EN CURSO only.
+		if r.Status.Terminal() {
+			return fault.Invalidf("No se pueden añadir fotos a la reserva %d: está %s.", id, r.Status)
+		}
+		photo, count, err = tx.InsertPhoto(ctx, id, filePath, desc)
+		return err
+	})
+	if err != nil {
+		return store.Photo{}, 0, fmt.Errorf("add photo to reservation %d: %w", id, err)
+	}
+	return photo, count, nil
+}
+
+// checkPhotoURL accepts an absolute http or https URL with a host, and nothing that
+// a page could turn into script (javascript:, data:) or that points nowhere
+// (relative paths).
+func checkPhotoURL(raw string) error {
+	if raw == "" {
+		return fault.Invalidf("El campo file_path es obligatorio: indique la URL de la imagen.")
+	}
+	if utf8.RuneCountInString(raw) > MaxPhotoURL {
+		return fault.Invalidf("El campo file_path admite como máximo %d caracteres.", MaxPhotoURL)
+	}
+	bad := fault.Invalidf("El campo file_path debe ser una URL absoluta http o https de la imagen, por ejemplo https://fotos.example.com/1234ABC-1.jpg.")
+	if strings.IndexFunc(raw, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsControl(r) || r == '<' || r == '>' || r == '"'
+	}) >= 0 {
+		return bad
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.Opaque != "" {
+		return bad
+	}
+	if scheme := strings.ToLower(u.Scheme); scheme != "http" && scheme != "https" {
+		return bad
+	}
+	if u.User != nil {
+		return fault.Invalidf("El campo file_path no puede llevar usuario ni contraseña.")
+	}
+	return nil
+}

@@ -1,0 +1,38 @@
+package booking
+
+import (
+	"sync"
+
+	"parking/internal/feed"
+	"parking/internal/reservation"
+)
+
+// adminState is what the administrator operations keep beside the service; its zero
+// value is ready.
+type adminState struct {
+	// feed carries parking-board changes to the live page (GET /admin/parking/events).
+	feed feed.Broker
+	// catalogMu orders catalog changes with their snapshot reloads, so that two
+	// changes committed close together cannot install their snapshots out of order.
+	catalogMu sync.Mutex
+}
+
+// ParkingFeed is the broker of parking-board changes. Operations publish to it after
+// their transaction commits; the app closes it on shutdown to end open streams.
+func (s *Service) ParkingFeed() *feed.Broker { return &s.admin.feed }
+
+// publishParking tells the live board about a committed change of r's spot or state.
+// previous is the spot before the change.
+func (s *Service) publishParking(kind feed.Kind, r reservation.Reservation, previous *string) {
+	s.admin.feed.Publish(feed.Event{
+		Kind: kind, ReservationID: r.ID, Status: string(r.Status), Spot: r.Spot, PreviousSpot: previous,
+	})
+}
+
+// sameSpot compares two optional spot codes.
+func sameSpot(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}

@@ -1,0 +1,181 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"parking/internal/fault"
+	"parking/internal/feed"
+	"parking/internal/localtime"
+	"parking/internal/reservation"
+	"parking/internal/store"
+)
+
+// Administrator transitions (spec, States and transitions). Each is one transaction:
+// the row is read under LockReservation (FOR UPDATE on PostgreSQL; SQLite write
+// transactions are one at a time), the spec's conditions are checked in the spec's
+// order, and the change is one conditional UPDATE on the expected status. Of two
+// staff clicking at once, the second sees the first one's result and is refused.
+
+// lockForAdmin reads reservation id for a change; NotFound when there is none.
+func lockForAdmin(ctx context.Context, tx *store.Tx, id int64) (reservation.Reservation, error) {
+	r, err := tx.LockReservation(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return r, fault.New(fault.NotFound, "La reserva %d no existe.", id)
+	}
+	return r, err
+}
+
+// statusMoved is the refusal when the conditional UPDATE found the row in another
+// state than the one just read (kept for safety: the row lock makes it unreachable).
+func statusMoved(id int64) error {
+	return fault.Invalidf("La reserva %d ha cambiado de estado mientras se procesaba la petición; recargue e inténtelo de nuevo.", id)
+}
+
+// Start checks a vehicle in: PENDIENTE → EN CURSO. Spec, administrator start: the
+// checks run in this order — status PENDIENTE, at least 5 photos, a parking spot
+// assigned — and the first one broken is the refusal. The entry date becomes
+// non-editable; a vehicle-entry notification is triggered.
+func (s *Service) Start(ctx context.Context, id int64) (reservation.Reservation, error) {
+	var out reservation.Reservation
+	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+		r, err := lockForAdmin(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if r.Status != reservation.Pending {
+			return fault.Invalidf("No se puede iniciar la reserva %d: su estado es %s y debe ser %s.", id, r.Status, reservation.Pending)
+		}
+		n, err := tx.PhotoCount(ctx, id)
+		if err != nil {
+			return err
+		}
+		if n < reservation.MinPhotosToStart {
+			return fault.Invalidf("No se puede iniciar la reserva %d: tiene %d fotos y se necesitan al menos %d.", id, n, reservation.MinPhotosToStart)
+		}
+		if r.Spot == nil || strings.TrimSpace(*r.Spot) == "" {
+			return fault.Invalidf("No se puede iniciar la reserva %d: no tiene plaza de aparcamiento asignada.", id)
+		}
+		ok, err := tx.MarkStarted(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return statusMoved(id)
+		}
+		if out, err = tx.Reservation(ctx, id); err != nil {
+			return err
+		}
+		// NOTIFY vehicle_entry (issue 6) — the enqueue goes on the next line, inside this transaction:
+		return nil // → return s.enqueue(ctx, tx, notify.VehicleEntry, id, nil)
+	})
+	if err != nil {
+		return out, fmt.Errorf("start reservation %d: %w", id, err)
+	}
+	s.publishParking(feed.Started, out, out.Spot)
+	return out, nil
+}
+
+// Finalize checks a vehicle out: EN CURSO → FINALIZADA, paid with method (spec,
+// administrator finalize; checks in the spec's order: status, then payment method).
+// is_paid becomes true and the spot stays assigned. A reservation without exit date
+// gets now as its exit and is repriced before it is paid (CONTRACT §7).
+func (s *Service) Finalize(ctx context.Context, id int64, method string) (reservation.Reservation, error) {
+	var out reservation.Reservation
+	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+		r, err := lockForAdmin(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if r.Status != reservation.InCourse {
+			return fault.Invalidf("No se puede finalizar la reserva %d: su estado es %s y debe ser %s.", id, r.Status, reservation.InCourse)
+		}
+		m, ok := reservation.ParsePaymentMethod(strings.TrimSpace(method))
+		if !ok {
+			if strings.TrimSpace(method) == "" {
+				return fault.Invalidf("Falta el método de pago (paymentMethod): use EFECTIVO o TARJETA.")
+			}
+			return fault.Invalidf("El método de pago %q no es válido: use EFECTIVO o TARJETA.", method)
+		}
+		f := store.Finalization{Method: m, TotalPrice: r.TotalPrice}
+		if r.Exit != nil {
+			f.Exit = *r.Exit
+		} else {
+			now := tx.Now
+			if !now.After(r.Entry) {
+				return fault.Invalidf("La reserva %d no tiene fecha de salida y su fecha de entrada (%s) es posterior a este momento: indique la fecha de salida antes de finalizar.",
+					id, localtime.Spanish(r.Entry, s.loc))
+			}
+			v, err := tx.Vehicle(ctx, r.VehicleID)
+			if err != nil {
+				return err
+			}
+			booked, err := tx.ReservationExtras(ctx, id)
+			if err != nil {
+				return err
+			}
+			priced, err := s.priceStay(WalkIn, r.Entry, &now, v.Type, r.MainServiceID, extraIDs(booked))
+			if err != nil {
+				return err
+			}
+			f.Exit, f.TotalPrice, f.Extras, f.Repriced = now, priced.Quote.Total, priced.Extras, true
+		}
+		applied, err := tx.MarkFinalized(ctx, id, f)
+		if err != nil {
+			return err
+		}
+		if !applied {
+			return statusMoved(id)
+		}
+		if out, err = tx.Reservation(ctx, id); err != nil {
+			return err
+		}
+		// NOTIFY invoice (issue 6) — the enqueue goes on the next line, inside this transaction:
+		return nil // → return s.enqueue(ctx, tx, notify.Invoice, id, nil)
+	})
+	if err != nil {
+		return out, fmt.Errorf("finalize reservation %d: %w", id, err)
+	}
+	s.publishParking(feed.Finalized, out, out.Spot)
+	return out, nil
+}
+
+// AdminCancel cancels a reservation: PENDIENTE → CANCELADA, spot set to null (spec,
+// administrator cancel). EN CURSO cannot be cancelled; the terminal states neither.
+func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reservation, error) {
+	var out, before reservation.Reservation
+	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+		r, err := lockForAdmin(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		before = r
+		if r.Status != reservation.Pending {
+			return fault.Invalidf("No se puede cancelar la reserva %d: su estado es %s; solo se cancelan reservas %s.", id, r.Status, reservation.Pending)
+		}
+		ok, err := tx.MarkCancelled(ctx, id, reservation.Pending)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return statusMoved(id)
+		}
+		out, err = tx.Reservation(ctx, id)
+		return err
+	})
+	if err != nil {
+		return out, fmt.Errorf("cancel reservation %d: %w", id, err)
+	}
+	s.publishParking(feed.Cancelled, out, before.Spot)
+	return out, nil
+}
+
+func extraIDs(booked []store.BookedExtraDetail) []int64 {
+	ids := make([]int64, len(booked))
+	for i, e := range booked {
+		ids[i] = e.ID
+	}
+	return ids
+}

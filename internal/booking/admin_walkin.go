@@ -1,0 +1,32 @@
+package booking
+
+import (
+	"context"
+	"strings"
+
+	"parking/internal/fault"
+	"parking/internal/feed"
+)
+
+// WalkIn creates a booking for a customer at the counter (spec, POST
+// /admin/reservations/new): the same atomic creation as the public booking, with
+// entry defaulting to now, an optional exit (priced for one day until set), and an
+// optional spot, which must be free over the stay. Blank phone or plate and a plate
+// registered with another vehicle type are refused (spec, Errors: administrator
+// walk-in), each with its own message.
+func (s *Service) WalkIn(ctx context.Context, in NewBooking) (Created, error) {
+	if strings.TrimSpace(in.Phone) == "" {
+		return Created{}, fault.Invalidf("Faltan datos obligatorios: el teléfono (phone) es obligatorio.")
+	}
+	if strings.TrimSpace(in.LicensePlate) == "" {
+		return Created{}, fault.Invalidf("Faltan datos obligatorios: la matrícula (license_plate) es obligatoria.")
+	}
+	c, err := s.Create(ctx, WalkIn, in)
+	if err != nil {
+		return c, err
+	}
+	if c.Reservation.Spot != nil {
+		s.publishParking(feed.SpotChanged, c.Reservation, nil)
+	}
+	return c, nil
+}

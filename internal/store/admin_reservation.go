@@ -1,0 +1,203 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"parking/internal/money"
+	"parking/internal/reservation"
+)
+
+// The administrator's writes on a reservation. Every state change is one
+// conditional UPDATE (… WHERE id_reservation = $1 AND status = <expected>) that
+// reports whether it applied, so two concurrent clicks cannot both win: the caller
+// reads the row under LockReservation, decides, and the UPDATE re-checks.
+
+// MarkStarted moves a PENDIENTE reservation that holds a spot to EN CURSO
+// (spec, States and transitions: administrator start).
+func (tx *Tx) MarkStarted(ctx context.Context, id int64) (bool, error) {
+	res, err := tx.tx.ExecContext(ctx, `UPDATE reservation SET status = 'EN CURSO', updated_at = $2
+		WHERE id_reservation = $1 AND status = 'PENDIENTE' AND cod_parking_spot IS NOT NULL`, id, tx.Now)
+	return applied(res, err, "start reservation %d", id)
+}
+
+// Finalization is what check-out records.
+type Finalization struct {
+	Method reservation.PaymentMethod
+	// Exit and TotalPrice replace the stored ones (an open exit is closed at
+	// check-out and repriced, CONTRACT §7); pass the stored values otherwise.
+	Exit       time.Time
+	TotalPrice money.Cents
+	Extras     []BookedExtra // replaced when Repriced
+	Repriced   bool
+}
+
+// MarkFinalized moves an EN CURSO reservation to FINALIZADA, paid with f.Method;
+// the spot stays assigned (spec, States and transitions: administrator finalize).
+func (tx *Tx) MarkFinalized(ctx context.Context, id int64, f Finalization) (bool, error) {
+	res, err := tx.tx.ExecContext(ctx, `UPDATE reservation
+		SET status = 'FINALIZADA', is_paid = $2, payment_method = $3, exit_date = $4, total_price_cents = $5, updated_at = $6
+		WHERE id_reservation = $1 AND status = 'EN CURSO'`,
+		id, true, string(f.Method), Time(f.Exit), int64(f.TotalPrice), tx.Now)
+	ok, err := applied(res, err, "finalize reservation %d", id)
+	if !ok || err != nil || !f.Repriced {
+		return ok, err
+	}
+	return true, tx.ReplaceReservationExtras(ctx, id, f.Extras)
+}
+
+// MarkCancelled moves a reservation from status from to CANCELADA and frees its spot
+// (spec, States and transitions: cancel sets cod_parking_spot to null).
+func (tx *Tx) MarkCancelled(ctx context.Context, id int64, from reservation.Status) (bool, error) {
+	res, err := tx.tx.ExecContext(ctx, `UPDATE reservation SET status = 'CANCELADA', cod_parking_spot = NULL, updated_at = $3
+		WHERE id_reservation = $1 AND status = $2`, id, string(from), tx.Now)
+	return applied(res, err, "cancel reservation %d", id)
+}
+
+// AdminStay is everything of a reservation an administrator's update replaces.
+type AdminStay struct {
+	Stay
+	Spot  *string
+	Notes *string
+	// KeepExtras leaves the stored additional services (and their booked prices)
+	// untouched, when neither they nor anything else that prices changed.
+	KeepExtras bool
+}
+
+// UpdateAdminStay replaces dates, main service, total, spot, notes and (unless
+// KeepExtras) the additional services, provided the status is still status.
+func (tx *Tx) UpdateAdminStay(ctx context.Context, id int64, status reservation.Status, st AdminStay) (bool, error) {
+	var exit *time.Time
+	if st.Exit != nil {
+		e := Time(*st.Exit)
+		exit = &e
+	}
+	res, err := tx.tx.ExecContext(ctx, `UPDATE reservation
+		SET entry_date = $3, exit_date = $4, id_main_service = $5, total_price_cents = $6,
+		    cod_parking_spot = $7, notes = $8, updated_at = $9
+		WHERE id_reservation = $1 AND status = $2`,
+		id, string(status), Time(st.Entry), exit, st.MainServiceID, int64(st.TotalPrice), st.Spot, st.Notes, tx.Now)
+	ok, err := applied(res, err, "update reservation %d", id)
+	if !ok || err != nil || st.KeepExtras {
+		return ok, err
+	}
+	return true, tx.ReplaceReservationExtras(ctx, id, st.Extras)
+}
+
+// CustomerContact is the customer data an administrator edits.
+type CustomerContact struct {
+	FullName string
+	Phone    string
+	Email    *string
+}
+
+// UpdateCustomerContact rewrites a customer's name, phone and email. A phone (or an
+// account email) used by another customer is a unique violation.
+func (tx *Tx) UpdateCustomerContact(ctx context.Context, id int64, c CustomerContact) error {
+	if _, err := tx.tx.ExecContext(ctx, `UPDATE customer SET full_name = $2, phone = $3, email = $4 WHERE id_customer = $1`,
+		id, c.FullName, c.Phone, c.Email); err != nil {
+		return fmt.Errorf("update customer %d: %w", id, err)
+	}
+	return nil
+}
+
+// CustomerWithPhone returns the id of the customer other than exclude that has
+// phone; ErrNotFound if none.
+func (tx *Tx) CustomerWithPhone(ctx context.Context, phone string, exclude int64) (int64, error) {
+	var id int64
+	err := tx.tx.QueryRowContext(ctx, `SELECT id_customer FROM customer WHERE phone = $1 AND id_customer <> $2`, phone, exclude).Scan(&id)
+	if err != nil {
+		return 0, notFound(err)
+	}
+	return id, nil
+}
+
+// AccountWithEmail returns the id of the account (ADMIN or REGISTRADO) other than
+// exclude whose login email is email, ignoring case; ErrNotFound if none.
+func (tx *Tx) AccountWithEmail(ctx context.Context, email string, exclude int64) (int64, error) {
+	var id int64
+	err := tx.tx.QueryRowContext(ctx, `SELECT id_customer FROM customer
+		WHERE lower(email) = lower($1) AND type <> 'NO-REGISTRADO' AND id_customer <> $2`, email, exclude).Scan(&id)
+	if err != nil {
+		return 0, notFound(err)
+	}
+	return id, nil
+}
+
+// UpdateVehicleDetails rewrites brand, model, color and type; never the plate
+// (spec, Vehicle: not editable by an administrator after creation).
+func (tx *Tx) UpdateVehicleDetails(ctx context.Context, v reservation.Vehicle) error {
+	if _, err := tx.tx.ExecContext(ctx, `UPDATE vehicle SET brand = $2, model = $3, color = $4, type = $5 WHERE id_vehicle = $1`,
+		v.ID, v.Brand, v.Model, v.Color, v.Type); err != nil {
+		return fmt.Errorf("update vehicle %d: %w", v.ID, err)
+	}
+	return nil
+}
+
+// Photo is a photo evidence record (spec, Resources: Photo evidence).
+type Photo struct {
+	ID            int64
+	ReservationID int64
+	FilePath      string
+	Description   *string
+	TakenAt       time.Time
+}
+
+// InsertPhoto adds a photo to a reservation, taken now, and returns it with the
+// reservation's photo count after the insert.
+func (tx *Tx) InsertPhoto(ctx context.Context, reservationID int64, filePath string, description *string) (Photo, int, error) {
+	p := Photo{ReservationID: reservationID, FilePath: filePath, Description: description, TakenAt: tx.Now}
+	if err := tx.tx.QueryRowContext(ctx, `INSERT INTO photo_evidence (id_reservation, file_path, description, taken_at)
+		VALUES ($1, $2, $3, $4) RETURNING id_photo`, reservationID, filePath, description, tx.Now).Scan(&p.ID); err != nil {
+		return p, 0, fmt.Errorf("add photo to %d: %w", reservationID, err)
+	}
+	n, err := tx.PhotoCount(ctx, reservationID)
+	return p, n, err
+}
+
+// PhotoCount counts a reservation's photos.
+func (tx *Tx) PhotoCount(ctx context.Context, reservationID int64) (int, error) {
+	var n int
+	if err := tx.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM photo_evidence WHERE id_reservation = $1`, reservationID).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count photos of %d: %w", reservationID, err)
+	}
+	return n, nil
+}
+
+// Photos lists a reservation's photos in the order they were taken.
+func (s *Store) Photos(ctx context.Context, reservationID int64) ([]Photo, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT id_photo, id_reservation, file_path, description, taken_at
+		FROM photo_evidence WHERE id_reservation = $1 ORDER BY taken_at, id_photo`, reservationID)
+	if err != nil {
+		return nil, fmt.Errorf("photos of %d: %w", reservationID, err)
+	}
+	out := []Photo{}
+	for rows.Next() {
+		var p Photo
+		var desc sql.NullString
+		if err := rows.Scan(&p.ID, &p.ReservationID, &p.FilePath, &desc, &p.TakenAt); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if desc.Valid {
+			p.Description = &desc.String
+		}
+		p.TakenAt = p.TakenAt.UTC()
+		out = append(out, p)
+	}
+	return out, closeRows(rows)
+}
+
+// applied turns the result of a conditional UPDATE into "did it match a row".
+func applied(res sql.Result, err error, format string, args ...any) (bool, error) {
+	if err != nil {
+		return false, fmt.Errorf(format+": %w", append(args, err)...)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf(format+": %w", append(args, err)...)
+	}
+	return n > 0, nil
+}

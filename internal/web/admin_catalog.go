@@ -1,0 +1,230 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"parking/internal/booking"
+	"parking/internal/fault"
+	"parking/internal/money"
+	"parking/internal/pricing"
+)
+
+// Catalog administration (CONTRACT §4), JSON or form bodies. Creation answers 201,
+// a change 200, both {success:true, message, <item>}; refusals {success:false,
+// message} with 400 (invalid), 404 (unknown item) or 409 (name taken, overlapping
+// rate band). Every change swaps the pricing snapshot: the next quote uses it.
+// Stored reservations keep their price.
+
+// adminCatalog is GET /admin/catalog: everything, inactive entries included.
+func (s *Server) adminCatalog(w http.ResponseWriter, r *http.Request) {
+	snap := s.catalog.Load()
+	if snap == nil {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "message": "El catálogo no está cargado."})
+		return
+	}
+	writeJSON(w, http.StatusOK, catalogView(snap.Catalog(), true))
+}
+
+// catalogID reads a numeric {id} path value; anything else names nothing (404).
+func catalogID(r *http.Request, what string) (int64, error) {
+	raw := r.PathValue("id")
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, fault.New(fault.NotFound, "%s %q no existe.", what, raw)
+	}
+	return id, nil
+}
+
+// catalogWrite decodes the body, runs do, and answers status with the item.
+func (s *Server) catalogWrite(w http.ResponseWriter, r *http.Request, status int, key, message string,
+	do func(in adminInput) (any, error)) {
+	in, err := readAdminInput(w, r)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	item, err := do(in)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	writeJSON(w, status, map[string]any{"success": true, "message": message, key: item})
+}
+
+func mainServiceInput(in adminInput) (booking.MainServiceInput, error) {
+	active, err := in.optBool("active")
+	return booking.MainServiceInput{Name: in.opt("name"), Description: in.opt("description"), Active: active}, err
+}
+
+func mainServiceView(m pricing.MainService) mainServiceJSON {
+	return mainServiceJSON{ID: m.ID, Name: m.Name, Description: m.Description, Active: m.Active}
+}
+
+// adminCreateMainService is POST /admin/catalog/main-services {name, description, active}.
+func (s *Server) adminCreateMainService(w http.ResponseWriter, r *http.Request) {
+	s.catalogWrite(w, r, http.StatusCreated, "main_service", "Servicio principal creado.", func(in adminInput) (any, error) {
+		mi, err := mainServiceInput(in)
+		if err != nil {
+			return nil, err
+		}
+		m, err := s.booking.CreateMainService(r.Context(), mi)
+		return mainServiceView(m), err
+	})
+}
+
+// adminUpdateMainService is POST or PATCH /admin/catalog/main-services/{id}.
+func (s *Server) adminUpdateMainService(w http.ResponseWriter, r *http.Request) {
+	s.catalogWrite(w, r, http.StatusOK, "main_service", "Servicio principal actualizado.", func(in adminInput) (any, error) {
+		id, err := catalogID(r, "El servicio principal")
+		if err != nil {
+			return nil, err
+		}
+		mi, err := mainServiceInput(in)
+		if err != nil {
+			return nil, err
+		}
+		m, err := s.booking.UpdateMainService(r.Context(), id, mi)
+		return mainServiceView(m), err
+	})
+}
+
+func rateInput(in adminInput) (booking.RateInput, error) {
+	var ri booking.RateInput
+	var err error
+	if ri.MainService, err = in.optInt("id_main_service"); err != nil {
+		return ri, err
+	}
+	if ri.MinDays, err = in.optInt("min_days"); err != nil {
+		return ri, err
+	}
+	if ri.MaxDays, err = in.optInt("max_days"); err != nil {
+		return ri, err
+	}
+	ri.DailyPrice, err = in.optCents("daily_price")
+	return ri, err
+}
+
+func rateView(r pricing.Rate) rateJSON {
+	return rateJSON{ID: r.ID, MainService: r.MainService, MinDays: r.MinDays, MaxDays: r.MaxDays, DailyPrice: r.DailyPrice}
+}
+
+// adminCreateRate is POST /admin/catalog/rates {id_main_service, min_days, max_days, daily_price}.
+func (s *Server) adminCreateRate(w http.ResponseWriter, r *http.Request) {
+	s.catalogWrite(w, r, http.StatusCreated, "rate", "Tarifa creada.", func(in adminInput) (any, error) {
+		ri, err := rateInput(in)
+		if err != nil {
+			return nil, err
+		}
+		rate, err := s.booking.CreateRate(r.Context(), ri)
+		return rateView(rate), err
+	})
+}
+
+// adminUpdateRate is POST or PATCH /admin/catalog/rates/{id}.
+func (s *Server) adminUpdateRate(w http.ResponseWriter, r *http.Request) {
+	s.catalogWrite(w, r, http.StatusOK, "rate", "Tarifa actualizada.", func(in adminInput) (any, error) {
+		id, err := catalogID(r, "La tarifa")
+		if err != nil {
+			return nil, err
+		}
+		ri, err := rateInput(in)
+		if err != nil {
+			return nil, err
+		}
+		rate, err := s.booking.UpdateRate(r.Context(), id, ri)
+		return rateView(rate), err
+	})
+}
+
+// adminDeleteRate is DELETE /admin/catalog/rates/{id} (and POST …/{id}/delete for forms).
+func (s *Server) adminDeleteRate(w http.ResponseWriter, r *http.Request) {
+	id, err := catalogID(r, "La tarifa")
+	if err == nil {
+		err = s.booking.DeleteRate(r.Context(), id)
+	}
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Tarifa eliminada."})
+}
+
+func coefficientInput(in adminInput) (money.Multiplier, error) {
+	raw := strings.TrimSpace(in.str("coefficient"))
+	if raw == "" {
+		return 0, fault.Invalidf("El coeficiente (coefficient) es obligatorio.")
+	}
+	m, err := money.ParseMultiplier(raw)
+	if err != nil {
+		return 0, fault.Invalidf("El coeficiente debe ser un número con hasta 4 decimales (%q no lo es).", raw)
+	}
+	return m, nil
+}
+
+// adminCreateVehicleType is POST /admin/catalog/vehicle-types {vehicle_type, coefficient}.
+func (s *Server) adminCreateVehicleType(w http.ResponseWriter, r *http.Request) {
+	s.catalogWrite(w, r, http.StatusCreated, "vehicle_type", "Tipo de vehículo creado.", func(in adminInput) (any, error) {
+		m, err := coefficientInput(in)
+		if err != nil {
+			return nil, err
+		}
+		k, err := s.booking.CreateCoefficient(r.Context(), in.str(in.first("vehicle_type", "type")), m)
+		return vehicleTypeJSON{Type: k.VehicleType, Coefficient: k.Multiplier}, err
+	})
+}
+
+// adminUpdateVehicleType is POST or PATCH /admin/catalog/vehicle-types/{type} {coefficient}.
+func (s *Server) adminUpdateVehicleType(w http.ResponseWriter, r *http.Request) {
+	s.catalogWrite(w, r, http.StatusOK, "vehicle_type", "Coeficiente actualizado.", func(in adminInput) (any, error) {
+		m, err := coefficientInput(in)
+		if err != nil {
+			return nil, err
+		}
+		k, err := s.booking.UpdateCoefficient(r.Context(), r.PathValue("type"), m)
+		return vehicleTypeJSON{Type: k.VehicleType, Coefficient: k.Multiplier}, err
+	})
+}
+
+func extraInput(in adminInput) (booking.ExtraInput, error) {
+	ei := booking.ExtraInput{Name: in.opt("name")}
+	var err error
+	if ei.Price, err = in.optCents("price"); err != nil {
+		return ei, err
+	}
+	ei.Active, err = in.optBool("active")
+	return ei, err
+}
+
+func extraView(e pricing.Extra) extraJSON {
+	return extraJSON{ID: e.ID, Name: e.Name, Price: e.Price, Active: e.Active}
+}
+
+// adminCreateExtra is POST /admin/catalog/additional-services {name, price, active}.
+func (s *Server) adminCreateExtra(w http.ResponseWriter, r *http.Request) {
+	s.catalogWrite(w, r, http.StatusCreated, "additional_service", "Servicio adicional creado.", func(in adminInput) (any, error) {
+		ei, err := extraInput(in)
+		if err != nil {
+			return nil, err
+		}
+		e, err := s.booking.CreateExtra(r.Context(), ei)
+		return extraView(e), err
+	})
+}
+
+// adminUpdateExtra is POST or PATCH /admin/catalog/additional-services/{id}.
+func (s *Server) adminUpdateExtra(w http.ResponseWriter, r *http.Request) {
+	s.catalogWrite(w, r, http.StatusOK, "additional_service", "Servicio adicional actualizado.", func(in adminInput) (any, error) {
+		id, err := catalogID(r, "El servicio adicional")
+		if err != nil {
+			return nil, err
+		}
+		ei, err := extraInput(in)
+		if err != nil {
+			return nil, err
+		}
+		e, err := s.booking.UpdateExtra(r.Context(), id, ei)
+		return extraView(e), err
+	})
+}

@@ -1,0 +1,179 @@
+package web
+
+import (
+	"time"
+
+	"parking/internal/booking"
+	"parking/internal/localtime"
+	"parking/internal/money"
+	"parking/internal/reservation"
+	"parking/internal/store"
+)
+
+// Wire shapes of the administrator routes, with the spec's field names.
+
+// adminReservationJSON is a reservation record (spec, Resources: Reservation).
+type adminReservationJSON struct {
+	ID              int64       `json:"id_reservation"`
+	ReservationDate string      `json:"reservation_date"`
+	EntryDate       string      `json:"entry_date"`
+	ExitDate        *string     `json:"exit_date"`
+	Status          string      `json:"status"`
+	TotalPrice      money.Cents `json:"total_price"`
+	IsPaid          bool        `json:"is_paid"`
+	PaymentMethod   *string     `json:"payment_method"`
+	Notes           *string     `json:"notes"`
+	Spot            *string     `json:"cod_parking_spot"`
+	CustomerID      int64       `json:"id_customer"`
+	VehicleID       int64       `json:"id_vehicle"`
+	MainServiceID   int64       `json:"id_main_service"`
+}
+
+func (s *Server) adminReservation(r reservation.Reservation) adminReservationJSON {
+	loc := s.cfg.Location
+	out := adminReservationJSON{
+		ID: r.ID, ReservationDate: localtime.JSON(r.ReservationDate, loc), EntryDate: localtime.JSON(r.Entry, loc),
+		ExitDate: s.adminTime(r.Exit), Status: string(r.Status), TotalPrice: r.TotalPrice, IsPaid: r.IsPaid,
+		Notes: r.Notes, Spot: r.Spot, CustomerID: r.CustomerID, VehicleID: r.VehicleID, MainServiceID: r.MainServiceID,
+	}
+	if r.PaymentMethod != nil {
+		m := string(*r.PaymentMethod)
+		out.PaymentMethod = &m
+	}
+	return out
+}
+
+// adminTime formats an optional instant (CONTRACT §2), null when absent.
+func (s *Server) adminTime(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	v := localtime.JSON(*t, s.cfg.Location)
+	return &v
+}
+
+type adminCustomerJSON struct {
+	ID       int64   `json:"id_customer"`
+	FullName string  `json:"full_name"`
+	Phone    *string `json:"phone"`
+	Email    *string `json:"email"`
+	Type     string  `json:"type"`
+}
+
+func adminCustomer(c reservation.Customer) adminCustomerJSON {
+	return adminCustomerJSON{ID: c.ID, FullName: c.FullName, Phone: c.Phone, Email: c.Email, Type: string(c.Type)}
+}
+
+type adminVehicleJSON struct {
+	ID           int64  `json:"id_vehicle"`
+	LicensePlate string `json:"license_plate"`
+	Brand        string `json:"brand"`
+	Model        string `json:"model"`
+	Color        string `json:"color"`
+	Type         string `json:"type"`
+}
+
+func adminVehicle(v reservation.Vehicle) adminVehicleJSON {
+	return adminVehicleJSON{ID: v.ID, LicensePlate: v.LicensePlate, Brand: v.Brand, Model: v.Model, Color: v.Color, Type: v.Type}
+}
+
+type adminPhotoJSON struct {
+	ID            int64   `json:"id_photo"`
+	ReservationID int64   `json:"id_reservation"`
+	FilePath      string  `json:"file_path"`
+	Description   *string `json:"description"`
+	TakenAt       string  `json:"taken_at"`
+}
+
+func (s *Server) adminPhoto(p store.Photo) adminPhotoJSON {
+	return adminPhotoJSON{ID: p.ID, ReservationID: p.ReservationID, FilePath: p.FilePath, Description: p.Description,
+		TakenAt: localtime.JSON(p.TakenAt, s.cfg.Location)}
+}
+
+// adminNotificationJSON is one row of the notification history (CONTRACT §9).
+type adminNotificationJSON struct {
+	ID        int64   `json:"id"`
+	Type      string  `json:"type"`
+	Status    string  `json:"status"`
+	Attempts  int     `json:"attempts"`
+	CreatedAt string  `json:"created_at"`
+	SentAt    *string `json:"sent_at"`
+	LastError *string `json:"last_error"`
+}
+
+type adminExtraJSON struct {
+	ID    int64       `json:"id"`
+	Name  string      `json:"name"`
+	Price money.Cents `json:"price"`
+}
+
+// adminDetailJSON is the detail record (spec, administrator detail page; CONTRACT
+// §6): the reservation with its main service name and selected additional services,
+// customer, vehicle, photos with count, notification history, and the lists the
+// edit form offers (vehicle types, all main services, all additional services).
+type adminDetailJSON struct {
+	Reservation struct {
+		adminReservationJSON
+		MainServiceName    string           `json:"main_service_name"`
+		AdditionalServices []adminExtraJSON `json:"additional_services"`
+	} `json:"reservation"`
+	Customer           adminCustomerJSON       `json:"customer"`
+	Vehicle            adminVehicleJSON        `json:"vehicle"`
+	Photos             []adminPhotoJSON        `json:"photos"`
+	PhotoCount         int                     `json:"photo_count"`
+	Notifications      []adminNotificationJSON `json:"notifications"`
+	VehicleTypes       []vehicleTypeJSON       `json:"vehicle_types"`
+	MainServices       []mainServiceJSON       `json:"main_services"`
+	AdditionalServices []extraJSON             `json:"additional_services"`
+}
+
+func (s *Server) adminDetail(d booking.Detail) adminDetailJSON {
+	var out adminDetailJSON
+	out.Reservation.adminReservationJSON = s.adminReservation(d.Reservation)
+	out.Reservation.MainServiceName = d.MainServiceName
+	out.Reservation.AdditionalServices = make([]adminExtraJSON, len(d.Extras))
+	for i, e := range d.Extras {
+		out.Reservation.AdditionalServices[i] = adminExtraJSON{ID: e.ID, Name: e.Name, Price: e.Price}
+	}
+	out.Customer = adminCustomer(d.Customer)
+	out.Vehicle = adminVehicle(d.Vehicle)
+	out.Photos = make([]adminPhotoJSON, len(d.Photos))
+	for i, p := range d.Photos {
+		out.Photos[i] = s.adminPhoto(p)
+	}
+	out.PhotoCount = len(d.Photos)
+	out.Notifications = make([]adminNotificationJSON, len(d.Notifications))
+	for i, n := range d.Notifications {
+		out.Notifications[i] = adminNotificationJSON{ID: n.ID, Type: n.Type, Status: n.Status, Attempts: n.Attempts,
+			CreatedAt: localtime.JSON(n.CreatedAt, s.cfg.Location), SentAt: s.adminTime(n.SentAt), LastError: n.LastError}
+	}
+	cat := catalogView(d.Catalog, true)
+	out.VehicleTypes, out.MainServices, out.AdditionalServices = cat.VehicleTypes, cat.MainServices, cat.AdditionalServices
+	return out
+}
+
+// adminListItemJSON is a reservation in the history and on the parking board: the
+// record plus what the lists show of its customer and vehicle.
+type adminListItemJSON struct {
+	adminReservationJSON
+	CustomerName string  `json:"customer_name"`
+	Phone        *string `json:"phone"`
+	LicensePlate string  `json:"license_plate"`
+	Brand        string  `json:"brand"`
+	Model        string  `json:"model"`
+	Color        string  `json:"color"`
+	VehicleType  string  `json:"vehicle_type"`
+	ServiceName  string  `json:"service_name,omitempty"`
+}
+
+func (s *Server) adminHistoryItem(h store.HistoryRow) adminListItemJSON {
+	return adminListItemJSON{adminReservationJSON: s.adminReservation(h.Reservation),
+		CustomerName: h.CustomerName, Phone: h.Phone, LicensePlate: h.LicensePlate, Brand: h.Brand, Model: h.Model,
+		Color: h.Color, VehicleType: h.VehicleType, ServiceName: h.MainServiceName}
+}
+
+func (s *Server) adminParkingItem(p store.ParkingRow) adminListItemJSON {
+	return adminListItemJSON{adminReservationJSON: s.adminReservation(p.Reservation),
+		CustomerName: p.CustomerName, Phone: p.Phone, LicensePlate: p.LicensePlate, Brand: p.Brand, Model: p.Model,
+		Color: p.Color, VehicleType: p.VehicleType}
+}

@@ -1,0 +1,275 @@
+package web
+
+import (
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"parking/internal/booking"
+	"parking/internal/fault"
+	"parking/internal/localtime"
+	"parking/internal/reservation"
+)
+
+// Administrator reservation routes (spec, Administrator web routes; CONTRACT §6, §7).
+// They answer JSON; the pages of a later issue render the same data. Refusals use
+// {success:false, message} with the status of the fault: 400 a broken rule,
+// 404 an unknown reservation, 409 a clash with stored data (spot taken, phone used).
+
+// reservationID reads the {id} path value; anything but a positive integer names
+// no reservation (404).
+func reservationID(r *http.Request) (int64, error) {
+	raw := r.PathValue("id")
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, fault.New(fault.NotFound, "La reserva %q no existe.", raw)
+	}
+	return id, nil
+}
+
+// adminWalkInForm is GET /admin/reservations/new: what the walk-in form needs — the
+// whole catalog (inactive main services included: staff may use them) and the
+// default entry date (now).
+func (s *Server) adminWalkInForm(w http.ResponseWriter, r *http.Request) {
+	snap := s.catalog.Load()
+	if snap == nil {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "message": "El catálogo no está cargado."})
+		return
+	}
+	cat := catalogView(snap.Catalog(), true)
+	writeJSON(w, http.StatusOK, map[string]any{
+		"main_services": cat.MainServices, "additional_services": cat.AdditionalServices,
+		"vehicle_types": cat.VehicleTypes, "rates": cat.Rates,
+		"entry_date": localtime.JSON(time.Now(), s.cfg.Location),
+	})
+}
+
+// adminWalkIn is POST /admin/reservations/new (form or JSON): the walk-in booking.
+// 201 {success, message, data: {id_reservation, customer_name, license_plate,
+// entry_date (es-ES text), total_price}} as the spec shows.
+func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
+	in, err := readAdminInput(w, r)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	nb := booking.NewBooking{
+		FullName: in.str("full_name"), Phone: in.str("phone"), Email: in.str("email"),
+		LicensePlate: in.str("license_plate"), Brand: in.str("brand"), Model: in.str("model"), Color: in.str("color"),
+		VehicleType: in.str("vehicle_type"), Spot: in.str("cod_parking_spot"), Notes: in.str("notes"),
+	}
+	if nb.Entry, err = parseDateField("entry_date", in.str("entry_date"), s.cfg.Location); err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	exit, err := in.optDate("exit_date", s.cfg.Location)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	nb.Exit = exit
+	svc, err := in.optInt("id_main_service")
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	if svc != nil {
+		nb.MainService = *svc
+	}
+	extras, err := in.ids(in.first("additional_services", "extras"))
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	if extras != nil {
+		nb.Extras = *extras
+	}
+	created, err := s.booking.WalkIn(r.Context(), nb)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{
+		"success": true,
+		"message": "Reserva creada correctamente.",
+		"data": map[string]any{
+			"id_reservation": created.Reservation.ID,
+			"customer_name":  created.Customer.FullName,
+			"license_plate":  created.Vehicle.LicensePlate,
+			"entry_date":     localtime.Spanish(created.Reservation.Entry, s.cfg.Location),
+			"total_price":    created.Reservation.TotalPrice,
+		},
+	})
+}
+
+// adminDetails is GET /admin/reservations/details/{id}: the full record (CONTRACT §6).
+func (s *Server) adminDetails(w http.ResponseWriter, r *http.Request) {
+	id, err := reservationID(r)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	d, err := s.booking.Detail(r.Context(), id)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, s.adminDetail(d))
+}
+
+// adminEdit is POST /admin/reservations/{id}/edit, the update of the detail page
+// (CONTRACT §7). A browser form gets 303 to the detail page with ?updated=true, or
+// with ?error=<message> when refused; a JSON client (JSON body, or Accept preferring
+// JSON) gets 200 {success, message, reservation, customer, vehicle, repriced} or the
+// refusal's status with {success:false, message}.
+func (s *Server) adminEdit(w http.ResponseWriter, r *http.Request) {
+	jsonClient := wantsJSON(r) || isJSONBody(r)
+	id, err := reservationID(r)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	fail := func(err error) {
+		if jsonClient || fault.KindOf(err) == fault.NotFound {
+			s.writeSuccessFalse(w, r, err)
+			return
+		}
+		s.logIfInternal(r, err)
+		msg := fault.MessageOf(err, msgInternalES)
+		http.Redirect(w, r, "/admin/reservations/details/"+strconv.FormatInt(id, 10)+"?error="+url.QueryEscape(msg), http.StatusSeeOther)
+	}
+	in, err := readAdminInput(w, r)
+	if err != nil {
+		fail(err)
+		return
+	}
+	c, err := s.adminChange(in)
+	if err != nil {
+		fail(err)
+		return
+	}
+	up, err := s.booking.AdminUpdate(r.Context(), id, c)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if !jsonClient {
+		http.Redirect(w, r, "/admin/reservations/details/"+strconv.FormatInt(id, 10)+"?updated=true", http.StatusSeeOther)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"success":     true,
+		"message":     "Reserva actualizada correctamente.",
+		"reservation": s.adminReservation(up.Reservation),
+		"customer":    adminCustomer(up.Customer),
+		"vehicle":     adminVehicle(up.Vehicle),
+		"repriced":    up.Repriced,
+	})
+}
+
+// adminChange maps the update's fields (spec: customer full name, phone, email;
+// vehicle brand, model, color, type; reservation entry, exit, main service,
+// additional services, cod_parking_spot) to a booking.AdminChange. Only the fields
+// sent change. A form that lets staff untick every additional service must send the
+// field anyway (a hidden empty additional_services input), or the selection is kept.
+func (s *Server) adminChange(in adminInput) (booking.AdminChange, error) {
+	c := booking.AdminChange{
+		FullName: in.opt("full_name"), Phone: in.opt("phone"), Email: in.opt("email"),
+		LicensePlate: in.opt("license_plate"),
+		Brand:        in.opt("brand"), Model: in.opt("model"), Color: in.opt("color"), VehicleType: in.opt("vehicle_type"),
+		Spot: in.opt("cod_parking_spot"), Notes: in.opt("notes"),
+	}
+	var err error
+	if c.Entry, err = in.optDate("entry_date", s.cfg.Location); err != nil {
+		return c, err
+	}
+	if in.has("exit_date") {
+		c.ExitSet = true
+		if c.Exit, err = in.optDate("exit_date", s.cfg.Location); err != nil {
+			return c, err
+		}
+	}
+	if c.MainService, err = in.optInt("id_main_service"); err != nil {
+		return c, err
+	}
+	if c.Extras, err = in.ids(in.first("additional_services", "extras")); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// isJSONBody reports whether the request body is JSON.
+func isJSONBody(r *http.Request) bool {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}
+
+// adminTransition answers the three state changes alike (CONTRACT §7): 200
+// {success:true, message, reservation}, or {success:false, message} with 400 (a
+// rule broken) or 404 (unknown id).
+func (s *Server) adminTransition(w http.ResponseWriter, r *http.Request, do func(id int64, in adminInput) (reservation.Reservation, error), done string) {
+	id, err := reservationID(r)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	in, err := readAdminInput(w, r)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	res, err := do(id, in)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"success": true, "message": strings.Replace(done, "%d", strconv.FormatInt(id, 10), 1), "reservation": s.adminReservation(res),
+	})
+}
+
+// adminStart is PATCH /admin/reservations/{id}/start (check-in).
+func (s *Server) adminStart(w http.ResponseWriter, r *http.Request) {
+	s.adminTransition(w, r, func(id int64, _ adminInput) (reservation.Reservation, error) {
+		return s.booking.Start(r.Context(), id)
+	}, "Reserva %d iniciada: el vehículo está en el aparcamiento.")
+}
+
+// adminFinalize is PATCH /admin/reservations/{id}/finalize (check-out) with
+// paymentMethod EFECTIVO or TARJETA, in a JSON or form body.
+func (s *Server) adminFinalize(w http.ResponseWriter, r *http.Request) {
+	s.adminTransition(w, r, func(id int64, in adminInput) (reservation.Reservation, error) {
+		return s.booking.Finalize(r.Context(), id, in.str(in.first("paymentMethod", "payment_method")))
+	}, "Reserva %d finalizada y pagada.")
+}
+
+// adminCancel is PATCH /admin/reservations/{id}/cancel.
+func (s *Server) adminCancel(w http.ResponseWriter, r *http.Request) {
+	s.adminTransition(w, r, func(id int64, _ adminInput) (reservation.Reservation, error) {
+		return s.booking.AdminCancel(r.Context(), id)
+	}, "Reserva %d cancelada.")
+}
+
+// adminAddPhoto is POST /admin/reservations/{id}/photos: 201 {success, photo,
+// photo_count} (CONTRACT §7).
+func (s *Server) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
+	id, err := reservationID(r)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	in, err := readAdminInput(w, r)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	photo, count, err := s.booking.AddPhoto(r.Context(), id, in.str("file_path"), in.str("description"))
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"success": true, "photo": s.adminPhoto(photo), "photo_count": count})
+}
