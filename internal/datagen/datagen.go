@@ -211,7 +211,7 @@ func Generate(ctx context.Context, st *store.Store, o Options, log *slog.Logger)
 			if err != nil {
 				return fmt.Errorf("price generated reservation: %w", err)
 			}
-			booked := entry.Add(-time.Duration(rng.Int64N(int64(45*24*time.Hour)))).Add(-time.Hour)
+			booked := entry.Add(-time.Duration(rng.Int64N(int64(45 * 24 * time.Hour)))).Add(-time.Hour)
 			status, paid := "FINALIZADA", true
 			var method, spot any = "TARJETA", spotCode(rng.IntN(o.Places))
 			if rng.IntN(3) == 0 {
