@@ -19,7 +19,7 @@ const HistoryPageSize = 15
 const MaxSearch = 100
 
 // maxHistoryPage keeps (page - 1) × 15 far from overflow; any page past the data
-// is simply empty.
+// is simply empty (1.5 billion rows of offset).
 const maxHistoryPage = 100_000_000
 
 // HistoryQuery is the history's query string as sent (spec, GET /admin/history).
@@ -75,8 +75,10 @@ func (s *Service) History(ctx context.Context, q HistoryQuery) (HistoryPage, err
 	if !f.From.IsZero() && !f.To.IsZero() && !f.From.Before(f.To) {
 		return HistoryPage{}, fault.Invalidf("dateFrom (%s) es posterior a dateTo (%s).", q.DateFrom, q.DateTo)
 	}
-	page := min(max(q.Page, 1), maxHistoryPage)
-	f.Limit, f.Offset = HistoryPageSize, (page-1)*HistoryPageSize
+	page := max(q.Page, 1)
+	// Pages past maxHistoryPage are past any data: the offset is capped, not the
+	// page number the caller asked for.
+	f.Limit, f.Offset = HistoryPageSize, (min(page, maxHistoryPage)-1)*HistoryPageSize
 	rows, total, err := s.store.History(ctx, f)
 	if err != nil {
 		return HistoryPage{}, fmt.Errorf("history: %w", err)
