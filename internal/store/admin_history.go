@@ -3,10 +3,12 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"parking/internal/reservation"
 )
@@ -42,53 +44,48 @@ type HistoryRow struct {
 // History returns one page of the reservations that match f, newest first
 // (reservation_date, then id, descending), and how many match in all.
 //
-// The search is the costly part on a large database. The customers and vehicles
-// whose name or plate contains the text are found first, by their own index
-// (PostgreSQL: pg_trgm GIN indexes; SQLite: FTS5 trigram tables, migration 0003),
-// then their reservations by reservation_customer / reservation_vehicle. The page and
-// the count read the same candidate set.
+// Without a search, the count is a sum over reservation_tally (per status, kept by
+// triggers, migration 0003) or, with dates, a range of the date index; the page is
+// read from the (status,) reservation_date index. A search is the costly part on a
+// large database:
+//
+//  1. The matching customers and vehicles are found by their own index (PostgreSQL:
+//     trigram GIN indexes on the lower-cased customer_search.name and
+//     vehicle_search.plate; SQLite: FTS5 trigram tables), and their reservation
+//     tallies added up (customer_search/vehicle_search, customer_tally/vehicle_tally:
+//     per status, kept by triggers): a common surname with tens of thousands of
+//     reservations costs one pass over its customers, not a visit to each
+//     reservation. Reservations matching both by customer and by vehicle are
+//     subtracted once. The tallies know no dates: with dateFrom/dateTo the
+//     reservations in the range are counted, through the matching ids when they are
+//     few, else by testing each reservation of the range.
+//  2. The page is read by whichever of two plans reads less. When the matches are
+//     dense (a common surname), walking the date index backwards and testing each
+//     reservation's own customer and vehicle finds the newest 15 after a few hundred
+//     rows; when they are sparse (a plate), gathering the matches through the id
+//     indexes and sorting them is a few dozen rows. The count says which.
 func (s *Store) History(ctx context.Context, f HistoryFilter) ([]HistoryRow, int, error) {
-	var where []string
-	var args []any
-	arg := func(v any) string {
-		args = append(args, v)
-		return "$" + strconv.Itoa(len(args))
-	}
-	if f.Status != "" {
-		where = append(where, "r.status = "+arg(string(f.Status)))
-	}
-	if !f.From.IsZero() {
-		where = append(where, "r.reservation_date >= "+arg(Time(f.From)))
-	}
-	if !f.To.IsZero() {
-		where = append(where, "r.reservation_date < "+arg(Time(f.To)))
-	}
-	if f.Search != "" {
-		where = append(where, s.searchCondition(f.Search, arg))
-	}
-	cond := ""
-	if len(where) > 0 {
-		cond = " WHERE " + strings.Join(where, " AND ")
-	}
-
-	var total int
-	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM reservation r`+cond, args...).Scan(&total); err != nil {
+	h := historyQuery{dialect: s.dialect, f: f}
+	total, err := h.count(ctx, s, nil)
+	if err != nil {
 		return nil, 0, fmt.Errorf("count history: %w", err)
 	}
 	out := []HistoryRow{}
 	if total == 0 || f.Offset >= total {
 		return out, total, nil
 	}
-	limit, offset := arg(f.Limit), arg(f.Offset)
+	page, err := h.page(ctx, s, total)
+	if err != nil {
+		return nil, 0, err
+	}
 	rows, err := s.read.QueryContext(ctx, `SELECT `+reservationColumns+`,
 			c.full_name, c.phone, c.email, v.license_plate, v.brand, v.model, v.color, v.type, m.name
-		FROM (SELECT r.id_reservation FROM reservation r`+cond+`
-		      ORDER BY r.reservation_date DESC, r.id_reservation DESC LIMIT `+limit+` OFFSET `+offset+`) page
+		FROM (`+page.text+`) page
 		JOIN reservation r ON r.id_reservation = page.id_reservation
 		JOIN customer c ON c.id_customer = r.id_customer
 		JOIN vehicle v ON v.id_vehicle = r.id_vehicle
 		JOIN main_service m ON m.id_main_service = r.id_main_service
-		ORDER BY r.reservation_date DESC, r.id_reservation DESC`, args...)
+		ORDER BY r.reservation_date DESC, r.id_reservation DESC`, page.args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("history page: %w", err)
 	}
@@ -113,16 +110,362 @@ func (s *Store) History(ctx context.Context, f HistoryFilter) ([]HistoryRow, int
 	return out, total, closeRows(rows)
 }
 
-// searchCondition is the SQL condition "the reservation's customer name or plate
-// contains text", for each dialect.
-func (s *Store) searchCondition(text string, arg func(any) string) string {
-	p := arg(likePattern(text))
-	if s.dialect == Postgres {
-		// ILIKE with a pg_trgm GIN index on each column: the planner reads the
-		// matching customers and vehicles from the indexes, then their reservations.
-		return `(r.id_customer IN (SELECT id_customer FROM customer WHERE full_name ILIKE ` + p + ` ESCAPE '\')
-			OR r.id_vehicle IN (SELECT id_vehicle FROM vehicle WHERE license_plate ILIKE ` + p + ` ESCAPE '\'))`
+// ExplainHistory returns the database's plans for the queries History runs for f
+// (EXPLAIN ANALYZE on PostgreSQL, EXPLAIN QUERY PLAN on SQLite), for the benchmark.
+func (s *Store) ExplainHistory(ctx context.Context, f HistoryFilter) (string, error) {
+	var b strings.Builder
+	explain := func(title string, q *sqlQuery) error {
+		prefix := "EXPLAIN QUERY PLAN "
+		if s.dialect == Postgres {
+			prefix = "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) "
+		}
+		rows, err := s.read.QueryContext(ctx, prefix+q.text, q.args...)
+		if err != nil {
+			return fmt.Errorf("explain %s: %w", title, err)
+		}
+		defer rows.Close()
+		cols, _ := rows.Columns()
+		fmt.Fprintf(&b, "-- %s\n", title)
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, "%v\n", vals[len(vals)-1]) // SQLite: id, parent, notused, detail
+		}
+		return rows.Err()
 	}
-	return `(r.id_customer IN (SELECT id_customer FROM customer WHERE lower(full_name) LIKE ` + p + ` ESCAPE '\')
-		OR r.id_vehicle IN (SELECT id_vehicle FROM vehicle WHERE lower(license_plate) LIKE ` + p + ` ESCAPE '\'))`
+	h := historyQuery{dialect: s.dialect, f: f}
+	total, err := h.count(ctx, s, explain)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(&b, "-- total %d\n", total)
+	if total > 0 && f.Offset < total {
+		page, err := h.page(ctx, s, total)
+		if err != nil {
+			return "", err
+		}
+		if err := explain("page: "+h.strategy, page); err != nil {
+			return "", err
+		}
+	}
+	return b.String(), nil
+}
+
+// sqlQuery is a query text with its arguments, numbered as they are added.
+type sqlQuery struct {
+	text string
+	args []any
+}
+
+func (q *sqlQuery) arg(v any) string {
+	q.args = append(q.args, v)
+	return "$" + strconv.Itoa(len(q.args))
+}
+
+// historyQuery builds History's queries for one filter.
+type historyQuery struct {
+	dialect   Dialect
+	f         HistoryFilter
+	learnt    bool    // count found the matching sides (searches without dates)
+	customers matched // what it found
+	vehicles  matched
+	strategy  string // the page plan chosen, for ExplainHistory
+}
+
+// filters is the condition on r of the status and the dates, " AND …".
+func (h *historyQuery) filters(q *sqlQuery) string {
+	s := ""
+	if h.f.Status != "" {
+		s += " AND r.status = " + q.arg(string(h.f.Status))
+	}
+	if !h.f.From.IsZero() {
+		s += " AND r.reservation_date >= " + q.arg(Time(h.f.From))
+	}
+	if !h.f.To.IsZero() {
+		s += " AND r.reservation_date < " + q.arg(Time(h.f.To))
+	}
+	return s
+}
+
+// fts reports whether SQLite answers the search from its FTS5 trigram tables: the
+// trigram tokenizer matches nothing shorter than three characters.
+func (h *historyQuery) fts() bool {
+	return h.dialect == SQLite && utf8.RuneCountInString(h.f.Search) >= 3
+}
+
+// matching returns "FROM table WHERE <the search matches>" over the table that
+// holds the tallies of the customers ("c") or vehicles ("v"), so that one query
+// reads the matching rows' ids and tallies (migration 0003).
+func (h *historyQuery) matching(q *sqlQuery, side string) string {
+	if h.dialect == Postgres {
+		// customer_search.name and vehicle_search.plate are lower-cased, with pg_trgm
+		// GIN indexes that answer LIKE '%…%'.
+		table, column := "customer_search", "name"
+		if side == "v" {
+			table, column = "vehicle_search", "plate"
+		}
+		return "FROM " + table + " WHERE " + column + " LIKE lower(" + q.arg(likePattern(h.f.Search)) + `) ESCAPE '\'`
+	}
+	table, key, source, column, fts := "customer_tally", "id_customer", "customer", "full_name", "customer_name_fts"
+	if side == "v" {
+		table, key, source, column, fts = "vehicle_tally", "id_vehicle", "vehicle", "license_plate", "vehicle_plate_fts"
+	}
+	if h.fts() {
+		// FTS5 trigram: a quoted phrase is a case-insensitive substring match; inside
+		// it only the double quote is special (doubled), so %, _ and \ are plain.
+		phrase := `"` + strings.ReplaceAll(h.f.Search, `"`, `""`) + `"`
+		return "FROM " + table + " WHERE " + key + " IN (SELECT rowid FROM " + fts + " WHERE " + fts + " MATCH " + q.arg(phrase) + ")"
+	}
+	// One or two characters: a scan. SQLite's LIKE ignores case for ASCII only.
+	return "FROM " + table + " WHERE " + key + " IN (SELECT " + key + " FROM " + source + " WHERE " + column +
+		" LIKE " + q.arg(likePattern(h.f.Search)) + ` ESCAPE '\')`
+}
+
+// ids is the subquery of the ids of the matching customers or vehicles.
+func (h *historyQuery) ids(q *sqlQuery, side string) string {
+	key := "id_customer"
+	if side == "v" {
+		key = "id_vehicle"
+	}
+	return "SELECT " + key + " " + h.matching(q, side)
+}
+
+// tallyColumns is the sum of tally columns that counts reservations of the filter's status.
+func (h *historyQuery) tallyColumns() string {
+	switch h.f.Status {
+	case reservation.Pending:
+		return "tally_pendiente"
+	case reservation.InCourse:
+		return "tally_en_curso"
+	case reservation.Finalized:
+		return "tally_finalizada"
+	case reservation.Cancelled:
+		return "tally_cancelada"
+	}
+	return "tally_pendiente + tally_en_curso + tally_finalizada + tally_cancelada"
+}
+
+// matched is what step one learns of one side (customers or vehicles): how many
+// match, how many reservations of the filter's status they hold, and their ids
+// when there are few enough to pass to the page query.
+type matched struct {
+	n, reservations int
+	ids             []int64 // nil when more than maxPassedIDs matched
+}
+
+// maxPassedIDs bounds the ids carried from the count to the page query; beyond it
+// the page is read in date order anyway (the matches are dense).
+var maxPassedIDs = 5000
+
+// count returns how many reservations match. explain, when set, is given each query
+// before it runs.
+func (h *historyQuery) count(ctx context.Context, s *Store, explain func(string, *sqlQuery) error) (int, error) {
+	one := func(title string, q *sqlQuery, dest ...any) error {
+		if explain != nil {
+			if err := explain(title, q); err != nil {
+				return err
+			}
+		}
+		return s.read.QueryRowContext(ctx, q.text, q.args...).Scan(dest...)
+	}
+	dated := !h.f.From.IsZero() || !h.f.To.IsZero()
+	var total int
+	switch {
+	case h.f.Search == "" && !dated:
+		// reservation_tally: at most 16 rows per status.
+		q := &sqlQuery{}
+		q.text = `SELECT COALESCE(SUM(n), 0) FROM reservation_tally`
+		if h.f.Status != "" {
+			q.text += ` WHERE status = ` + q.arg(string(h.f.Status))
+		}
+		return total, one("count (tallies)", q, &total)
+	case h.f.Search == "":
+		// A range of the date index (or of the status and date index).
+		q := &sqlQuery{}
+		q.text = `SELECT COUNT(*) FROM reservation r WHERE 1 = 1` + h.filters(q)
+		return total, one("count (date range)", q, &total)
+	}
+
+	// Step one: the matching customers and vehicles, with their tallies.
+	for _, side := range []string{"c", "v"} {
+		key := map[string]string{"c": "id_customer", "v": "id_vehicle"}[side]
+		list := "group_concat(" + key + ")"
+		if h.dialect == Postgres {
+			list = "string_agg(" + key + "::text, ',')"
+		}
+		q := &sqlQuery{}
+		q.text = `SELECT COUNT(*), COALESCE(SUM(` + h.tallyColumns() + `), 0), ` + list + ` ` + h.matching(q, side)
+		var m matched
+		var ids sql.NullString
+		if err := one(map[string]string{"c": "customers", "v": "vehicles"}[side]+" matching, with their tallies", q, &m.n, &m.reservations, &ids); err != nil {
+			return 0, err
+		}
+		if m.n <= maxPassedIDs {
+			m.ids = make([]int64, 0, m.n)
+			for _, f := range strings.Split(ids.String, ",") {
+				if id, err := strconv.ParseInt(f, 10, 64); err == nil {
+					m.ids = append(m.ids, id)
+				}
+			}
+		}
+		if side == "c" {
+			h.customers = m
+		} else {
+			h.vehicles = m
+		}
+		total += m.reservations
+	}
+	h.learnt = true
+	if h.customers.n == 0 && h.vehicles.n == 0 {
+		return 0, nil
+	}
+
+	if dated {
+		// The tallies know no dates: count the reservations in the range. With few
+		// matching customers and vehicles, through their id indexes; with many, by
+		// testing each reservation of the range.
+		q := &sqlQuery{}
+		if h.customers.ids != nil && h.vehicles.ids != nil {
+			q.text = `SELECT COUNT(*) FROM reservation r WHERE (` + h.anySide(q) + `)` + h.filters(q)
+			return total, one("count (date range, by the matching ids)", q, &total)
+		}
+		joins, test := h.rowTest(q)
+		q.text = `SELECT COUNT(*) FROM reservation r` + h.dateIndex() + joins + ` WHERE (` + test + `)` + h.filters(q)
+		return total, one("count (date range, each reservation tested)", q, &total)
+	}
+
+	if h.customers.n > 0 && h.vehicles.n > 0 {
+		// Reservations of a matching customer with a matching vehicle were counted
+		// twice. Read them from the side with fewer reservations.
+		q := &sqlQuery{}
+		drive, test := "v", "c"
+		if h.customers.reservations < h.vehicles.reservations {
+			drive, test = "c", "v"
+		}
+		col := map[string]string{"c": "id_customer", "v": "id_vehicle"}
+		q.text = `SELECT COUNT(*) FROM reservation r WHERE r.` + col[drive] + h.in(q, drive) +
+			` AND r.` + col[test] + h.in(q, test) + h.filters(q)
+		var both int
+		if err := one("reservations matching both ways", q, &both); err != nil {
+			return 0, err
+		}
+		total -= both
+	}
+	return total, nil
+}
+
+// anySide is "the reservation's customer or vehicle matches" by the ids found,
+// leaving out a side that matched nothing.
+func (h *historyQuery) anySide(q *sqlQuery) string {
+	var parts []string
+	if !h.learnt || h.customers.n > 0 {
+		parts = append(parts, "r.id_customer"+h.in(q, "c"))
+	}
+	if !h.learnt || h.vehicles.n > 0 {
+		parts = append(parts, "r.id_vehicle"+h.in(q, "v"))
+	}
+	return strings.Join(parts, " OR ")
+}
+
+// rowTest returns the joins and the condition that test one reservation's own
+// customer and vehicle against the search (two primary-key reads), exactly as the
+// matching indexes would: PostgreSQL reads the lower-cased search tables; SQLite
+// folds case the way its FTS5 trigram tokenizer does (foldcontains.go).
+func (h *historyQuery) rowTest(q *sqlQuery) (joins, test string) {
+	switch {
+	case h.dialect == Postgres:
+		p := likePattern(h.f.Search)
+		return ` JOIN customer_search c ON c.id_customer = r.id_customer JOIN vehicle_search v ON v.id_vehicle = r.id_vehicle`,
+			`c.name LIKE lower(` + q.arg(p) + `) ESCAPE '\' OR v.plate LIKE lower(` + q.arg(p) + `) ESCAPE '\'`
+	case h.fts():
+		t := q.arg(h.f.Search)
+		return ` JOIN customer c ON c.id_customer = r.id_customer JOIN vehicle v ON v.id_vehicle = r.id_vehicle`,
+			`parking_contains(c.full_name, ` + t + `) OR parking_contains(v.license_plate, ` + t + `)`
+	default:
+		p := likePattern(h.f.Search)
+		return ` JOIN customer c ON c.id_customer = r.id_customer JOIN vehicle v ON v.id_vehicle = r.id_vehicle`,
+			`c.full_name LIKE ` + q.arg(p) + ` ESCAPE '\' OR v.license_plate LIKE ` + q.arg(p) + ` ESCAPE '\'`
+	}
+}
+
+// dateIndex makes SQLite walk the reservations in date order (its planner would
+// otherwise start from the joined tables).
+func (h *historyQuery) dateIndex() string {
+	switch {
+	case h.dialect != SQLite:
+		return ""
+	case h.f.Status != "":
+		return " INDEXED BY reservation_status_created"
+	default:
+		return " INDEXED BY reservation_created"
+	}
+}
+
+// in is the membership test " IN (…)" of a side's matching ids: the ids found by
+// the count when they were few, else the matching subquery again.
+func (h *historyQuery) in(q *sqlQuery, side string) string {
+	m := h.customers
+	if side == "v" {
+		m = h.vehicles
+	}
+	switch {
+	case m.ids == nil:
+		return " IN (" + h.ids(q, side) + ")"
+	case h.dialect == Postgres:
+		return " = ANY(" + q.arg(m.ids) + ")"
+	default:
+		b, _ := json.Marshal(m.ids)
+		return " IN (SELECT value FROM json_each(" + q.arg(string(b)) + "))"
+	}
+}
+
+// scanBudget is how many reservations, tested one by one in date order, the page
+// may expect to read before gathering the matches through the id indexes and
+// sorting them is the cheaper plan. Each tested row costs a customer and a vehicle
+// look-up, about as much as gathering one match.
+var scanBudget = 1500
+
+// page returns the query of the page's ids in order; count ran before.
+func (h *historyQuery) page(ctx context.Context, s *Store, total int) (*sqlQuery, error) {
+	q := &sqlQuery{}
+	order := ` ORDER BY r.reservation_date DESC, r.id_reservation DESC`
+	limits := func() string { return ` LIMIT ` + q.arg(h.f.Limit) + ` OFFSET ` + q.arg(h.f.Offset) }
+	if h.f.Search == "" {
+		h.strategy = "date index"
+		q.text = `SELECT r.id_reservation FROM reservation r WHERE 1 = 1` + h.filters(q) + order
+		q.text += limits()
+		return q, nil
+	}
+	// Matches spread over time: reading (offset + limit) × all / total rows in date
+	// order finds the page. With many matching customers or vehicles (their ids were
+	// not kept) the matches are dense anyway.
+	var all sql.NullInt64
+	if err := s.read.QueryRowContext(ctx, `SELECT MAX(id_reservation) FROM reservation`).Scan(&all); err != nil {
+		return nil, fmt.Errorf("history size: %w", err)
+	}
+	expected := int64(h.f.Offset+h.f.Limit) * all.Int64 / int64(total)
+	if expected <= int64(scanBudget) || h.customers.ids == nil || h.vehicles.ids == nil {
+		h.strategy = fmt.Sprintf("date order, about %d rows tested", expected)
+		joins, test := h.rowTest(q)
+		q.text = `SELECT r.id_reservation, r.reservation_date FROM reservation r` + h.dateIndex() + joins +
+			` WHERE (` + test + `)` + h.filters(q) + order + limits()
+		return q, nil
+	}
+	h.strategy = "gather by customer and vehicle"
+	var parts []string
+	if h.customers.n > 0 {
+		parts = append(parts, `SELECT r.id_reservation, r.reservation_date FROM reservation r WHERE r.id_customer`+h.in(q, "c")+h.filters(q))
+	}
+	if h.vehicles.n > 0 {
+		parts = append(parts, `SELECT r.id_reservation, r.reservation_date FROM reservation r WHERE r.id_vehicle`+h.in(q, "v")+h.filters(q))
+	}
+	q.text = `SELECT id_reservation, reservation_date FROM (` + strings.Join(parts, " UNION ") + `) m
+		ORDER BY reservation_date DESC, id_reservation DESC` + limits()
+	return q, nil
 }

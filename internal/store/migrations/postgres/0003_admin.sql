@@ -15,8 +15,127 @@ ALTER TABLE reservation ADD CONSTRAINT reservation_spot_no_overlap
     EXCLUDE USING gist (cod_parking_spot WITH =, tstzrange(entry_date, exit_date, '[)') WITH &&)
     WHERE (cod_parking_spot IS NOT NULL AND status IN ('PENDIENTE', 'EN CURSO'));
 
--- History search (GET /admin/history?search=): partial, case-insensitive match on the
--- customer's name or the plate. Trigram indexes answer ILIKE '%…%' for terms of three
--- characters or more without scanning the tables.
-CREATE INDEX customer_name_trgm ON customer USING gin (full_name gin_trgm_ops);
-CREATE INDEX vehicle_plate_trgm ON vehicle USING gin (license_plate gin_trgm_ops);
+-- History search (GET /admin/history?search=): partial, case-insensitive match on
+-- the customer's name or the plate, with the number of matching reservations.
+-- customer_search and vehicle_search are narrow companions of customer and vehicle:
+-- the lower-cased text, with a trigram GIN index that answers LIKE '%…%' for terms
+-- of three characters or more, and the reservation tallies per status, kept by a
+-- trigger in the same transaction as every reservation write. A search counts its
+-- matches by adding up the tallies of the matching rows, which the index recheck
+-- reads anyway, instead of visiting each reservation: a common surname matches tens
+-- of thousands of them. Keeping them apart leaves customer and vehicle (and their
+-- indexes) untouched by the tally updates, which stay HOT thanks to the fillfactor.
+CREATE TABLE customer_search (
+    id_customer      BIGINT  PRIMARY KEY REFERENCES customer (id_customer) ON DELETE CASCADE,
+    name             TEXT    NOT NULL,
+    tally_pendiente  INTEGER NOT NULL DEFAULT 0,
+    tally_en_curso   INTEGER NOT NULL DEFAULT 0,
+    tally_finalizada INTEGER NOT NULL DEFAULT 0,
+    tally_cancelada  INTEGER NOT NULL DEFAULT 0
+) WITH (fillfactor = 80);
+CREATE TABLE vehicle_search (
+    id_vehicle       BIGINT  PRIMARY KEY REFERENCES vehicle (id_vehicle) ON DELETE CASCADE,
+    plate            TEXT    NOT NULL,
+    tally_pendiente  INTEGER NOT NULL DEFAULT 0,
+    tally_en_curso   INTEGER NOT NULL DEFAULT 0,
+    tally_finalizada INTEGER NOT NULL DEFAULT 0,
+    tally_cancelada  INTEGER NOT NULL DEFAULT 0
+) WITH (fillfactor = 80);
+
+INSERT INTO customer_search (id_customer, name, tally_pendiente, tally_en_curso, tally_finalizada, tally_cancelada)
+SELECT c.id_customer, lower(c.full_name), coalesce(t.p, 0), coalesce(t.e, 0), coalesce(t.f, 0), coalesce(t.x, 0)
+FROM customer c LEFT JOIN (
+    SELECT id_customer,
+           count(*) FILTER (WHERE status = 'PENDIENTE') AS p, count(*) FILTER (WHERE status = 'EN CURSO') AS e,
+           count(*) FILTER (WHERE status = 'FINALIZADA') AS f, count(*) FILTER (WHERE status = 'CANCELADA') AS x
+    FROM reservation GROUP BY id_customer) t ON t.id_customer = c.id_customer;
+INSERT INTO vehicle_search (id_vehicle, plate, tally_pendiente, tally_en_curso, tally_finalizada, tally_cancelada)
+SELECT v.id_vehicle, lower(v.license_plate), coalesce(t.p, 0), coalesce(t.e, 0), coalesce(t.f, 0), coalesce(t.x, 0)
+FROM vehicle v LEFT JOIN (
+    SELECT id_vehicle,
+           count(*) FILTER (WHERE status = 'PENDIENTE') AS p, count(*) FILTER (WHERE status = 'EN CURSO') AS e,
+           count(*) FILTER (WHERE status = 'FINALIZADA') AS f, count(*) FILTER (WHERE status = 'CANCELADA') AS x
+    FROM reservation GROUP BY id_vehicle) t ON t.id_vehicle = v.id_vehicle;
+
+CREATE INDEX customer_search_name ON customer_search USING gin (name gin_trgm_ops);
+CREATE INDEX vehicle_search_plate ON vehicle_search USING gin (plate gin_trgm_ops);
+
+CREATE FUNCTION customer_search_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO customer_search (id_customer, name) VALUES (NEW.id_customer, lower(NEW.full_name))
+    ON CONFLICT (id_customer) DO UPDATE SET name = excluded.name;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER customer_search_sync AFTER INSERT OR UPDATE OF full_name ON customer
+    FOR EACH ROW EXECUTE FUNCTION customer_search_sync();
+
+CREATE FUNCTION vehicle_search_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO vehicle_search (id_vehicle, plate) VALUES (NEW.id_vehicle, lower(NEW.license_plate))
+    ON CONFLICT (id_vehicle) DO UPDATE SET plate = excluded.plate;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER vehicle_search_sync AFTER INSERT OR UPDATE OF license_plate ON vehicle
+    FOR EACH ROW EXECUTE FUNCTION vehicle_search_sync();
+
+-- The whole history's count, per status, split over 16 shards (by reservation id)
+-- so that concurrent bookings rarely wait for the same row: the history without a
+-- search or dates is one SUM of at most 16 rows, not a count of a million.
+CREATE TABLE reservation_tally (
+    status TEXT     NOT NULL,
+    shard  SMALLINT NOT NULL,
+    n      BIGINT   NOT NULL DEFAULT 0,
+    PRIMARY KEY (status, shard)
+);
+INSERT INTO reservation_tally (status, shard)
+SELECT s, g FROM unnest(ARRAY['PENDIENTE', 'EN CURSO', 'FINALIZADA', 'CANCELADA']) s, generate_series(0, 15) g;
+UPDATE reservation_tally t SET n = c.n
+FROM (SELECT status, (id_reservation % 16)::smallint AS shard, count(*) AS n FROM reservation GROUP BY 1, 2) c
+WHERE t.status = c.status AND t.shard = c.shard;
+
+-- Every status change moves one unit between tallies in the order of the life cycle
+-- (PENDIENTE → EN CURSO → FINALIZADA, PENDIENTE → CANCELADA): old row first, so
+-- that two transactions never take the same two shard rows in opposite orders.
+CREATE FUNCTION reservation_tally() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'UPDATE' AND OLD.status = NEW.status AND OLD.id_customer = NEW.id_customer
+            AND OLD.id_vehicle = NEW.id_vehicle THEN
+        RETURN NULL;
+    END IF;
+    IF TG_OP IN ('UPDATE', 'DELETE') THEN
+        UPDATE customer_search SET
+            tally_pendiente  = tally_pendiente  - (OLD.status = 'PENDIENTE')::int,
+            tally_en_curso   = tally_en_curso   - (OLD.status = 'EN CURSO')::int,
+            tally_finalizada = tally_finalizada - (OLD.status = 'FINALIZADA')::int,
+            tally_cancelada  = tally_cancelada  - (OLD.status = 'CANCELADA')::int
+        WHERE id_customer = OLD.id_customer;
+        UPDATE vehicle_search SET
+            tally_pendiente  = tally_pendiente  - (OLD.status = 'PENDIENTE')::int,
+            tally_en_curso   = tally_en_curso   - (OLD.status = 'EN CURSO')::int,
+            tally_finalizada = tally_finalizada - (OLD.status = 'FINALIZADA')::int,
+            tally_cancelada  = tally_cancelada  - (OLD.status = 'CANCELADA')::int
+        WHERE id_vehicle = OLD.id_vehicle;
+        UPDATE reservation_tally SET n = n - 1 WHERE status = OLD.status AND shard = OLD.id_reservation % 16;
+    END IF;
+    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+        UPDATE customer_search SET
+            tally_pendiente  = tally_pendiente  + (NEW.status = 'PENDIENTE')::int,
+            tally_en_curso   = tally_en_curso   + (NEW.status = 'EN CURSO')::int,
+            tally_finalizada = tally_finalizada + (NEW.status = 'FINALIZADA')::int,
+            tally_cancelada  = tally_cancelada  + (NEW.status = 'CANCELADA')::int
+        WHERE id_customer = NEW.id_customer;
+        UPDATE vehicle_search SET
+            tally_pendiente  = tally_pendiente  + (NEW.status = 'PENDIENTE')::int,
+            tally_en_curso   = tally_en_curso   + (NEW.status = 'EN CURSO')::int,
+            tally_finalizada = tally_finalizada + (NEW.status = 'FINALIZADA')::int,
+            tally_cancelada  = tally_cancelada  + (NEW.status = 'CANCELADA')::int
+        WHERE id_vehicle = NEW.id_vehicle;
+        UPDATE reservation_tally SET n = n + 1 WHERE status = NEW.status AND shard = NEW.id_reservation % 16;
+    END IF;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER reservation_tally AFTER INSERT OR DELETE OR UPDATE OF status, id_customer, id_vehicle
+    ON reservation FOR EACH ROW EXECUTE FUNCTION reservation_tally();

@@ -1,0 +1,308 @@
+// Command histbench measures the administrators' history search (GET /admin/history
+// ?search=) on a large database, such as the 1,000,000 reservations written by
+// `parking generate`. It samples real plates and names from the database, builds a
+// mix of the searches staff type (parts of plates, full names, name and surname,
+// a lone surname or first name), runs them one after the other, and prints the
+// latency percentiles per kind and overall. With -http it goes through the whole
+// service (session, handler, JSON) on 127.0.0.1; with -explain it prints the query
+// plans of one search of each kind.
+//
+//	go run ./cmd/histbench -database-url sqlite:/var/tmp/bench.db -queries 600
+//	go run ./cmd/histbench -database-url 'postgres://…' -http -explain
+//
+// scripts/bench-history.sh runs it on both databases.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"parking/internal/app"
+	"parking/internal/booking"
+	"parking/internal/pricing"
+	"parking/internal/store"
+)
+
+// kind is one sort of search, with its share of the mix.
+type kind struct {
+	name   string
+	weight int
+	make   func(plate, fullName string, rng *rand.Rand) string
+}
+
+var kinds = []kind{
+	{"plate, 4 digits", 15, func(p, _ string, _ *rand.Rand) string { return p[:4] }},
+	{"plate, 5-6 chars", 15, func(p, _ string, rng *rand.Rand) string {
+		n := 5 + rng.IntN(2)
+		start := rng.IntN(len(p) - n + 1)
+		return strings.ToLower(p[start : start+n])
+	}},
+	{"plate, whole", 15, func(p, _ string, _ *rand.Rand) string { return strings.ToLower(p) }},
+	{"full name", 10, func(_, n string, _ *rand.Rand) string { return n }},
+	{"first name + surname", 15, func(_, n string, _ *rand.Rand) string {
+		w := strings.Fields(n)
+		return strings.ToLower(w[0] + " " + w[1])
+	}},
+	{"two surnames", 10, func(_, n string, _ *rand.Rand) string {
+		w := strings.Fields(n)
+		return strings.Join(w[1:], " ")
+	}},
+	{"surname alone", 15, func(_, n string, _ *rand.Rand) string { return strings.ToLower(strings.Fields(n)[1]) }},
+	{"first name alone", 5, func(_, n string, _ *rand.Rand) string { return strings.Fields(n)[0] }},
+}
+
+type query struct {
+	kind   int
+	search string
+	page   int
+}
+
+func main() {
+	dbURL := flag.String("database-url", os.Getenv("PARKING_DATABASE_URL"), "database to measure (sqlite:PATH or postgres://…)")
+	n := flag.Int("queries", 600, "searches to time")
+	warm := flag.Int("warmup", 60, "searches run first, untimed")
+	seed := flag.Uint64("seed", 1, "random seed of the mix")
+	viaHTTP := flag.Bool("http", false, "go through the HTTP service instead of calling the operation")
+	explain := flag.Bool("explain", false, "print the query plans of one search of each kind")
+	others := flag.Bool("others", false, "also time the history without search, with filters, and the parking board")
+	pages := flag.Int("deep-page-share", 10, "percent of searches asking for page 2 or 3")
+	flag.Parse()
+	if *dbURL == "" {
+		fmt.Fprintln(os.Stderr, "histbench: -database-url is required")
+		os.Exit(2)
+	}
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	loc, _ := time.LoadLocation("Europe/Madrid")
+
+	st, err := store.Open(ctx, *dbURL)
+	check(err)
+	defer st.Close()
+	check(st.Migrate(ctx))
+	cat, err := st.LoadCatalog(ctx)
+	check(err)
+	holder := &pricing.Holder{}
+	holder.Store(pricing.NewSnapshot(cat))
+	svc := booking.New(st, holder, loc, log)
+
+	rng := rand.New(rand.NewPCG(*seed, *seed+1))
+	queries := sample(ctx, st, rng, *warm+*n, *pages)
+
+	run := func(q query) (int, error) {
+		p, err := svc.History(ctx, booking.HistoryQuery{Search: q.search, Page: q.page})
+		return p.Total, err
+	}
+	mode := "operation (booking.History → store)"
+	if *viaHTTP {
+		run, mode = httpRunner(ctx, *dbURL, loc, log)
+	}
+
+	fmt.Printf("histbench: %s, %s, %d searches (+%d warm-up), GOMAXPROCS=%d\n", redact(*dbURL), mode, *n, *warm, runtime.GOMAXPROCS(0))
+	fmt.Printf("load average before: %s\n", loadAverage())
+	for _, q := range queries[:*warm] {
+		_, err := run(q)
+		check(err)
+	}
+	byKind := make([][]time.Duration, len(kinds))
+	matches := make([][]int, len(kinds))
+	var all []time.Duration
+	start := time.Now()
+	for _, q := range queries[*warm:] {
+		t := time.Now()
+		total, err := run(q)
+		d := time.Since(t)
+		check(err)
+		byKind[q.kind] = append(byKind[q.kind], d)
+		matches[q.kind] = append(matches[q.kind], total)
+		all = append(all, d)
+	}
+	elapsed := time.Since(start)
+	fmt.Printf("load average after:  %s\n\n", loadAverage())
+	fmt.Printf("%-22s %5s %9s %9s %9s %9s %9s\n", "kind", "n", "matches", "p50", "p95", "p99", "max")
+	for i, k := range kinds {
+		if len(byKind[i]) == 0 {
+			continue
+		}
+		fmt.Printf("%-22s %5d %9d %9s %9s %9s %9s\n", k.name, len(byKind[i]), median(matches[i]),
+			ms(pct(byKind[i], 50)), ms(pct(byKind[i], 95)), ms(pct(byKind[i], 99)), ms(pct(byKind[i], 100)))
+	}
+	fmt.Printf("%-22s %5d %9s %9s %9s %9s %9s\n", "ALL", len(all), "", ms(pct(all, 50)), ms(pct(all, 95)), ms(pct(all, 99)), ms(pct(all, 100)))
+	fmt.Printf("throughput: %.0f searches/s, one at a time\n", float64(len(all))/elapsed.Seconds())
+
+	if *others {
+		// The history's other views and the parking board, 20 times each.
+		month := time.Now().In(loc).AddDate(0, -2, 0)
+		from, to := month.Format("2006-01-02"), month.AddDate(0, 1, -1).Format("2006-01-02")
+		surname := kinds[6].make("0000BBB", queries[0].search+" Pérez López", rng)
+		for _, o := range []struct {
+			name string
+			q    booking.HistoryQuery
+		}{
+			{"no filter, page 1", booking.HistoryQuery{Page: 1}},
+			{"no filter, page 1000", booking.HistoryQuery{Page: 1000}},
+			{"status FINALIZADA", booking.HistoryQuery{Status: "FINALIZADA", Page: 1}},
+			{"one month (dateFrom/To)", booking.HistoryQuery{DateFrom: from, DateTo: to, Page: 1}},
+			{"surname + status", booking.HistoryQuery{Search: surname, Status: "CANCELADA", Page: 1}},
+			{"surname + one month", booking.HistoryQuery{Search: surname, DateFrom: from, DateTo: to, Page: 1}},
+			{"plate + one month", booking.HistoryQuery{Search: queries[1].search[:min(4, len(queries[1].search))], DateFrom: from, DateTo: to, Page: 1}},
+		} {
+			var ds []time.Duration
+			var total int
+			for i := 0; i < 20; i++ {
+				t := time.Now()
+				p, err := svc.History(ctx, o.q)
+				check(err)
+				ds = append(ds, time.Since(t))
+				total = p.Total
+			}
+			fmt.Printf("%-28s %8d matches  p50 %8s  max %8s\n", o.name, total, ms(pct(ds, 50)), ms(pct(ds, 100)))
+		}
+		var ds []time.Duration
+		for i := 0; i < 20; i++ {
+			t := time.Now()
+			_, err := svc.ParkingBoard(ctx, 1000)
+			check(err)
+			ds = append(ds, time.Since(t))
+		}
+		fmt.Printf("%-28s %8s          p50 %8s  max %8s\n", "parking board", "", ms(pct(ds, 50)), ms(pct(ds, 100)))
+	}
+
+	if *explain {
+		seen := map[int]bool{}
+		for _, q := range queries {
+			if seen[q.kind] {
+				continue
+			}
+			seen[q.kind] = true
+			plan, err := st.ExplainHistory(ctx, store.HistoryFilter{Search: q.search, Limit: booking.HistoryPageSize, Offset: (q.page - 1) * booking.HistoryPageSize})
+			check(err)
+			fmt.Printf("\n=== %s: search %q, page %d\n%s", kinds[q.kind].name, q.search, q.page, plan)
+		}
+	}
+}
+
+// sample draws n searches from real vehicles and customers of the database.
+func sample(ctx context.Context, st *store.Store, rng *rand.Rand, n, deepShare int) []query {
+	var maxV, maxC int64
+	check(st.DB().QueryRowContext(ctx, `SELECT MAX(id_vehicle) FROM vehicle`).Scan(&maxV))
+	check(st.DB().QueryRowContext(ctx, `SELECT MAX(id_customer) FROM customer`).Scan(&maxC))
+	total := 0
+	for _, k := range kinds {
+		total += k.weight
+	}
+	out := make([]query, 0, n)
+	for len(out) < n {
+		var plate, name string
+		if err := st.DB().QueryRowContext(ctx, `SELECT license_plate FROM vehicle WHERE id_vehicle = $1`, 1+rng.Int64N(maxV)).Scan(&plate); err != nil {
+			continue
+		}
+		if err := st.DB().QueryRowContext(ctx, `SELECT full_name FROM customer WHERE id_customer = $1`, 1+rng.Int64N(maxC)).Scan(&name); err != nil {
+			continue
+		}
+		if len(strings.Fields(name)) < 3 || utf8.RuneCountInString(plate) < 7 {
+			continue
+		}
+		w := rng.IntN(total)
+		k := 0
+		for ; w >= kinds[k].weight; k++ {
+			w -= kinds[k].weight
+		}
+		q := query{kind: k, search: kinds[k].make(plate, name, rng), page: 1}
+		if rng.IntN(100) < deepShare {
+			q.page = 2 + rng.IntN(2)
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// httpRunner starts the service on the same database and returns a runner that
+// asks GET /admin/history as a logged-in administrator.
+func httpRunner(ctx context.Context, dbURL string, loc *time.Location, log *slog.Logger) (func(query) (int, error), string) {
+	cfg := app.Config{Addr: "127.0.0.1:0", DatabaseURL: dbURL, BaseURL: "http://127.0.0.1", Timezone: loc.String(), Location: loc,
+		WebhookTimeout: 10 * time.Second, TokenTTL: time.Hour, LogFormat: "text", LogLevel: "error"}
+	a, err := app.Start(ctx, cfg, log)
+	check(err)
+	const email, password = "histbench@example.com", "histbench-password"
+	if _, err := a.Accounts.EnsureAdmin(ctx, email, password); err != nil {
+		check(err)
+	}
+	u, err := a.Accounts.Authenticate(ctx, email, password)
+	check(err)
+	token, err := a.Accounts.StartSession(ctx, u.ID)
+	check(err)
+	jar, _ := cookiejar.New(nil)
+	base, _ := url.Parse(a.URL)
+	jar.SetCookies(base, []*http.Cookie{{Name: "parking_session", Value: token, Path: "/"}})
+	client := &http.Client{Jar: jar, Timeout: 30 * time.Second}
+	return func(q query) (int, error) {
+		req, _ := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("%s/admin/history?search=%s&page=%d", a.URL, url.QueryEscape(q.search), q.page), nil)
+		req.Header.Set("Accept", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			return 0, fmt.Errorf("GET /admin/history?search=%q: %d %s", q.search, resp.StatusCode, body)
+		}
+		var total int
+		if i := strings.Index(string(body), `"total_count":`); i >= 0 {
+			fmt.Sscanf(string(body[i+len(`"total_count":`):]), "%d", &total)
+		}
+		return total, nil
+	}, "HTTP GET /admin/history (session, handler, JSON)"
+}
+
+func pct(ds []time.Duration, p int) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := (len(s)*p + 99) / 100
+	return s[max(min(i, len(s))-1, 0)]
+}
+
+func median(v []int) int {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000) }
+
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	return strings.Join(f[:3], " ")
+}
+
+func redact(u string) string {
+	if p, err := url.Parse(u); err == nil && p.User != nil {
+		p.User = url.User(p.User.Username())
+		return p.String()
+	}
+	return u
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "histbench:", err)
+		os.Exit(1)
+	}
+}

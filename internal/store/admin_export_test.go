@@ -1,0 +1,11 @@
+package store
+
+// SetHistoryPlan forces History's plan choices in tests: scan 0 always gathers
+// the page's matches, a huge one always walks the date index; ids bounds the
+// matching ids carried from the count to the page (0: never, the subquery runs
+// again). It returns the restorer.
+func SetHistoryPlan(scan, ids int) (restore func()) {
+	oldScan, oldIDs := scanBudget, maxPassedIDs
+	scanBudget, maxPassedIDs = scan, ids
+	return func() { scanBudget, maxPassedIDs = oldScan, oldIDs }
+}
