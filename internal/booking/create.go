@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"parking/internal/fault"
+	"parking/internal/notify"
 	"parking/internal/pricing"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -204,9 +205,9 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Create
 			return err
 		}
 		out.Vehicle = vehicle
-		// The booking_confirmation notification is enqueued here, inside this
-		// transaction (Notifications issue), so it exists exactly when the booking does.
-		return nil
+		// Spec, Events: booking confirmation, in this transaction, so that the
+		// notification exists exactly when the booking does (CONTRACT §9).
+		return s.enqueue(ctx, tx, notify.BookingConfirmation, id, nil)
 	})
 	if err != nil {
 		return Created{}, fmt.Errorf("create booking: %w", err)

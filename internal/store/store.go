@@ -126,9 +126,10 @@ func (s *Store) WriteDB() *sql.DB { return s.write }
 // Tx is a write transaction. Its methods are the store's write operations; Now is the
 // clock fixed when the transaction began, so every row written in it agrees on the time.
 type Tx struct {
-	tx      *sql.Tx
-	dialect Dialect
-	Now     time.Time
+	tx          *sql.Tx
+	dialect     Dialect
+	Now         time.Time
+	afterCommit []func()
 }
 
 // InTx runs fn in one write transaction and commits if fn returns nil; any error,
@@ -154,8 +155,16 @@ func (s *Store) InTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if err = sqlTx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	for _, f := range tx.afterCommit {
+		f()
+	}
 	return nil
 }
+
+// AfterCommit registers f to run once the transaction has committed, never after a
+// rollback: it is how the outbox wakes the notification dispatcher only for rows
+// that exist. f runs on the caller's goroutine and must not block.
+func (tx *Tx) AfterCommit(f func()) { tx.afterCommit = append(tx.afterCommit, f) }
 
 // Dialect tells which database the transaction runs on.
 func (tx *Tx) Dialect() Dialect { return tx.dialect }
