@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"parking/internal/account"
 	"parking/internal/booking"
 	"parking/internal/notify"
 	"parking/internal/pricing"
@@ -22,12 +23,13 @@ import (
 
 // App is a running service. Tests start one on 127.0.0.1:0 and read URL.
 type App struct {
-	Config  Config
-	Log     *slog.Logger
-	Store   *store.Store
-	Catalog *pricing.Holder
-	Booking *booking.Service
-	Web     *web.Server
+	Config   Config
+	Log      *slog.Logger
+	Store    *store.Store
+	Catalog  *pricing.Holder
+	Booking  *booking.Service
+	Accounts *account.Service
+	Web      *web.Server
 	// Outbox records notifications inside operations; Dispatcher delivers them
 	// (nil when no webhook is configured, or before Start).
 	Outbox     *notify.Outbox
@@ -73,9 +75,19 @@ func (a *App) prepare(ctx context.Context) error {
 	a.Catalog.Store(pricing.NewSnapshot(cat))
 	a.Outbox = notify.NewOutbox(a.Config.Location, a.Config.WebhookURL != "")
 	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox))
+	a.Accounts = account.New(a.Store, a.Log)
+	if created, err := a.Accounts.EnsureAdmin(ctx, a.Config.AdminEmail, a.Config.AdminPassword); err != nil {
+		return fmt.Errorf("create administrator from PARKING_ADMIN_EMAIL: %w", err)
+	} else if created {
+		a.Log.Info("administrator account created", "email", a.Config.AdminEmail)
+	}
+	if ok, err := a.Accounts.HasAdmin(ctx); err == nil && !ok {
+		a.Log.Warn("no administrator account exists yet; create one with " +
+			"`parking admin create --email E --password P` or set PARKING_ADMIN_EMAIL and PARKING_ADMIN_PASSWORD")
+	}
 	a.Web = web.New(web.Deps{
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL, Capacity: a.Config.Capacity},
-		Log:    a.Log, Store: a.Store, Booking: a.Booking, Catalog: a.Catalog,
+		Log:    a.Log, Store: a.Store, Booking: a.Booking, Accounts: a.Accounts, Catalog: a.Catalog,
 	})
 	return nil
 }

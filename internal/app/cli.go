@@ -2,9 +2,13 @@ package app
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"runtime/debug"
+
+	"parking/internal/fault"
 )
 
 // Version is set at build time with -ldflags "-X parking/internal/app.Version=…".
@@ -21,6 +25,8 @@ Usage:
                               list notifications (newest first)
   parking notifications retry ID | --failed
                               queue failed notifications again
+  parking generate [--reservations N] [--seed S]
+                              fill the database with a realistic history (measurements)
   parking version             print the version
   parking help                show this help
 
@@ -44,6 +50,8 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = runAdmin(ctx, args, getenv, stdout, stderr)
 	case "notifications":
 		err = runNotifications(ctx, args, getenv, stdout, stderr)
+	case "generate":
+		err = runGenerate(ctx, args, getenv, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "parking", versionString())
 	case "help", "-h", "--help":
@@ -97,9 +105,41 @@ func runMigrate(ctx context.Context, args []string, getenv func(string) string, 
 	return a.Store.Close()
 }
 
+// runAdmin is `parking admin create --email E --password P [--name N]`; the database
+// comes from PARKING_DATABASE_URL (or --database-url).
 func runAdmin(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "create" {
 		return fmt.Errorf("usage: parking admin create --email E --password P [--name N]")
 	}
-	return fmt.Errorf("administrator accounts are not available in this build")
+	fs := flag.NewFlagSet("parking admin create", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	email := fs.String("email", "", "administrator email (required)")
+	password := fs.String("password", "", "administrator password, at least 8 characters (required)")
+	name := fs.String("name", "Administrador", "full name")
+	dbURL := fs.String("database-url", "", "database URL (default PARKING_DATABASE_URL or sqlite:parking.db)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if *email == "" || *password == "" {
+		return fmt.Errorf("--email and --password are required")
+	}
+	var cfgArgs []string
+	if *dbURL != "" {
+		cfgArgs = []string{"--database-url", *dbURL}
+	}
+	cfg, err := LoadConfig(cfgArgs, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	a, err := Open(ctx, cfg, NewLogger(cfg, stderr))
+	if err != nil {
+		return err
+	}
+	defer a.Store.Close()
+	u, err := a.Accounts.CreateAdmin(ctx, *email, *password, *name)
+	if err != nil {
+		return errors.New(fault.MessageOf(err, err.Error()))
+	}
+	fmt.Fprintf(stdout, "administrator %s created (id %d)\n", u.Email, u.ID)
+	return nil
 }

@@ -10,3 +10,14 @@ func closeRows(rows *sql.Rows) error {
 	}
 	return err
 }
+
+// nullString scans a nullable text column into an optional string.
+type nullString struct{ sql.NullString }
+
+func (n nullString) ptr() *string {
+	if !n.Valid {
+		return nil
+	}
+	s := n.String
+	return &s
+}

@@ -2,6 +2,8 @@ package web
 
 import "net/http"
 
-// viewerIsAdmin reports whether the request comes from an administrator, by session
-// or by Bearer token. Until accounts exist, nobody is.
-func (s *Server) viewerIsAdmin(r *http.Request) bool { return false }
+// viewerIsAdmin reports whether the request comes from an administrator's session.
+func (s *Server) viewerIsAdmin(r *http.Request) bool {
+	u, ok := s.currentUser(r)
+	return ok && u.IsAdmin()
+}

@@ -17,9 +17,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// Accounts, sessions and API tokens.
 
 	// Administrators.
-	// NOT YET PROTECTED: wrap with the administrator session middleware (requireAdmin)
-	// when it lands on main; until then this route is open to anyone.
-	mux.HandleFunc("POST /admin/reservations/{id}/invoice", s.adminRequestInvoice)
+	mux.Handle("POST /admin/reservations/{id}/invoice", s.requireAdmin(s.adminRequestInvoice))
 
 	// Customers.
 

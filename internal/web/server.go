@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"parking/internal/account"
 	"parking/internal/booking"
 	"parking/internal/pricing"
 	"parking/internal/store"
@@ -24,25 +25,31 @@ type Config struct {
 
 // Server holds the handlers' dependencies.
 type Server struct {
-	cfg     Config
-	log     *slog.Logger
-	store   *store.Store
-	booking *booking.Service
-	catalog *pricing.Holder
+	cfg         Config
+	log         *slog.Logger
+	store       *store.Store
+	booking     *booking.Service
+	accounts    *account.Service
+	catalog     *pricing.Holder
+	crossOrigin *http.CrossOriginProtection
 }
 
 // Deps are the collaborators of a Server.
 type Deps struct {
-	Config  Config
-	Log     *slog.Logger
-	Store   *store.Store
-	Booking *booking.Service
-	Catalog *pricing.Holder
+	Config   Config
+	Log      *slog.Logger
+	Store    *store.Store
+	Booking  *booking.Service
+	Accounts *account.Service
+	Catalog  *pricing.Holder
 }
 
 // New builds the server.
 func New(d Deps) *Server {
-	return &Server{cfg: d.Config, log: d.Log, store: d.Store, booking: d.Booking, catalog: d.Catalog}
+	return &Server{
+		cfg: d.Config, log: d.Log, store: d.Store, booking: d.Booking, accounts: d.Accounts, catalog: d.Catalog,
+		crossOrigin: http.NewCrossOriginProtection(),
+	}
 }
 
 // Handler returns the whole HTTP surface with its middleware.

@@ -1,0 +1,196 @@
+// Package account manages customer and staff accounts: password hashing, login
+// checks, the first administrator, and server-side sessions stored in the database
+// (so several instances share them). Only hashes of secrets are ever stored.
+package account
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"parking/internal/fault"
+	"parking/internal/reservation"
+	"parking/internal/store"
+)
+
+// Session timeouts (CONTRACT §5).
+const (
+	SessionIdle     = 2 * time.Hour
+	SessionAbsolute = 24 * time.Hour
+)
+
+// BcryptCost is above CONTRACT §5's minimum of 10 without making logins slow.
+const BcryptCost = 11
+
+// MinPasswordLength is the minimum strength of a new password.
+const MinPasswordLength = 8
+
+// SocialLoginPrefix marks accounts created by third-party login: such a hash never
+// matches a password (spec, Customer: password_hash).
+const SocialLoginPrefix = "SOCIAL_LOGIN_"
+
+// User is the session user (spec, Authentication 5): id, nombre, email, numero, role.
+type User struct {
+	ID     int64
+	Nombre string
+	Email  string
+	Numero string
+	Role   reservation.CustomerType
+}
+
+// IsAdmin reports whether the user is staff.
+func (u User) IsAdmin() bool { return u.Role == reservation.Admin }
+
+// Service is the account operations layer.
+type Service struct {
+	store *store.Store
+	log   *slog.Logger
+	now   func() time.Time
+}
+
+// New builds the service.
+func New(st *store.Store, log *slog.Logger) *Service {
+	return &Service{store: st, log: log, now: store.Now}
+}
+
+// HashPassword hashes a password with bcrypt.
+func HashPassword(pw string) (string, error) {
+	h, err := bcrypt.GenerateFromPassword([]byte(pw), BcryptCost)
+	if err != nil {
+		return "", fmt.Errorf("hash password: %w", err)
+	}
+	return string(h), nil
+}
+
+// dummyHash is compared against when an account does not exist, so that a wrong
+// email costs as much time as a wrong password and emails cannot be probed by timing.
+var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("no account has this password"), BcryptCost)
+
+// PasswordMatches reports whether pw matches hash; social-login and empty hashes never match.
+func PasswordMatches(hash *string, pw string) bool {
+	if hash == nil || *hash == "" || strings.HasPrefix(*hash, SocialLoginPrefix) {
+		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(pw))
+		return false
+	}
+	return bcrypt.CompareHashAndPassword([]byte(*hash), []byte(pw)) == nil
+}
+
+// ErrBadCredentials is the one answer for a wrong email or a wrong password.
+var ErrBadCredentials = fault.New(fault.Unauthorized, "Correo electrónico o contraseña incorrectos.")
+
+// NormalizeEmail is the stored form of an account email: trimmed; lookups ignore case.
+func NormalizeEmail(e string) string { return strings.TrimSpace(e) }
+
+// Authenticate checks an email and password and returns the account's user.
+func (s *Service) Authenticate(ctx context.Context, email, password string) (User, error) {
+	c, err := s.store.AccountByEmail(ctx, NormalizeEmail(email))
+	if errors.Is(err, store.ErrNotFound) {
+		PasswordMatches(nil, password)
+		return User{}, ErrBadCredentials
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("authenticate: %w", err)
+	}
+	if !PasswordMatches(c.PasswordHash, password) {
+		return User{}, ErrBadCredentials
+	}
+	return UserOf(c), nil
+}
+
+// UserOf makes the session user of a stored customer.
+func UserOf(c reservation.Customer) User {
+	u := User{ID: c.ID, Nombre: c.FullName, Role: c.Type}
+	if c.Email != nil {
+		u.Email = *c.Email
+	}
+	if c.Phone != nil {
+		u.Numero = *c.Phone
+	}
+	return u
+}
+
+// CreateAdmin creates an ADMIN account (parking admin create, PARKING_ADMIN_*).
+// An existing account with that email is refused with a Conflict.
+func (s *Service) CreateAdmin(ctx context.Context, email, password, name string) (User, error) {
+	email = NormalizeEmail(email)
+	if !validEmail(email) {
+		return User{}, fault.Invalidf("El correo electrónico %q no es válido.", email)
+	}
+	if len(password) < MinPasswordLength {
+		return User{}, fault.Invalidf("La contraseña debe tener al menos %d caracteres.", MinPasswordLength)
+	}
+	if strings.TrimSpace(name) == "" {
+		name = "Administrador"
+	}
+	hash, err := HashPassword(password)
+	if err != nil {
+		return User{}, err
+	}
+	var c reservation.Customer
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
+		id, err := tx.InsertAccount(ctx, store.NewAccount{FullName: strings.TrimSpace(name), Email: email, Type: reservation.Admin, PasswordHash: hash})
+		if err != nil {
+			return err
+		}
+		c, err = tx.Customer(ctx, id)
+		return err
+	})
+	if store.IsUniqueViolation(err) {
+		return User{}, fault.New(fault.Conflict, "Ya existe una cuenta con el correo %s.", email)
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("create admin: %w", err)
+	}
+	return UserOf(c), nil
+}
+
+// EnsureAdmin creates the administrator named by PARKING_ADMIN_EMAIL/PASSWORD when no
+// account has that email yet; it reports whether it created one.
+func (s *Service) EnsureAdmin(ctx context.Context, email, password string) (bool, error) {
+	if email == "" || password == "" {
+		return false, nil
+	}
+	if _, err := s.store.AccountByEmail(ctx, NormalizeEmail(email)); err == nil {
+		return false, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return false, err
+	}
+	_, err := s.CreateAdmin(ctx, email, password, "Administrador")
+	if fault.KindOf(err) == fault.Conflict { // another instance created it first
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// HasAdmin reports whether any ADMIN account exists.
+func (s *Service) HasAdmin(ctx context.Context) (bool, error) { return s.store.HasAdmin(ctx) }
+
+func validEmail(e string) bool {
+	at := strings.LastIndexByte(e, '@')
+	return at > 0 && at < len(e)-1 && !strings.ContainsAny(e, " \t\r\n<>") && strings.Contains(e[at+1:], ".") && len(e) <= 254
+}
+
+// NewToken returns a random secret (32 bytes, base64url) and the hex SHA-256 that is stored.
+func NewToken() (token, hash string) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	token = base64.RawURLEncoding.EncodeToString(b[:])
+	return token, HashToken(token)
+}
+
+// HashToken is the stored form of a session or API token.
+func HashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}

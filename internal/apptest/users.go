@@ -1,0 +1,81 @@
+package apptest
+
+import (
+	"context"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"testing"
+
+	"parking/internal/account"
+	"parking/internal/app"
+	"parking/internal/reservation"
+	"parking/internal/store"
+)
+
+// Client returns an HTTP client with a cookie jar that does not follow redirects,
+// so tests see the 303s themselves.
+func Client(tb testing.TB) *http.Client {
+	tb.Helper()
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// Account creates an account of type typ directly in the database (phone may be "").
+func Account(tb testing.TB, a *app.App, typ reservation.CustomerType, name, email, phone, password string) account.User {
+	tb.Helper()
+	ctx := context.Background()
+	hash, err := account.HashPassword(password)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var id int64
+	err = a.Store.InTx(ctx, func(tx *store.Tx) error {
+		na := store.NewAccount{FullName: name, Email: email, Type: typ, PasswordHash: hash}
+		if phone != "" {
+			na.Phone = &phone
+		}
+		id, err = tx.InsertAccount(ctx, na)
+		return err
+	})
+	if err != nil {
+		tb.Fatalf("create account %s: %v", email, err)
+	}
+	c, err := a.Store.Customer(ctx, id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return account.UserOf(c)
+}
+
+// LoggedIn returns a client holding a live session of the user (a session created
+// directly, without the login page).
+func LoggedIn(tb testing.TB, a *app.App, u account.User) *http.Client {
+	tb.Helper()
+	token, err := a.Accounts.StartSession(context.Background(), u.ID)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c := Client(tb)
+	base, _ := url.Parse(a.URL)
+	c.Jar.SetCookies(base, []*http.Cookie{{Name: "parking_session", Value: token, Path: "/"}})
+	return c
+}
+
+// Admin creates an administrator and returns it with a logged-in client.
+func Admin(tb testing.TB, a *app.App) (*http.Client, account.User) {
+	tb.Helper()
+	u := Account(tb, a, reservation.Admin, "Admin Test", "admin@example.com", "", "admin-password")
+	return LoggedIn(tb, a, u), u
+}
+
+// Customer creates a REGISTRADO customer with that phone and returns it with a
+// logged-in client.
+func Customer(tb testing.TB, a *app.App, email, phone string) (*http.Client, account.User) {
+	tb.Helper()
+	u := Account(tb, a, reservation.Registered, "Cliente "+phone, email, phone, "customer-password")
+	return LoggedIn(tb, a, u), u
+}
