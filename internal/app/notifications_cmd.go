@@ -113,6 +113,10 @@ func runNotifications(ctx context.Context, args []string, getenv func(string) st
 
 // writeNotifications prints rows as a table, times in the facility's zone.
 func writeNotifications(w io.Writer, rows []store.Notification, loc *time.Location) {
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "(no notifications)")
+		return
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tRESERVATION\tTYPE\tSTATUS\tATTEMPTS\tCREATED\tSENT / NEXT ATTEMPT\tLAST ERROR")
 	const layout = "2006-01-02 15:04:05"
@@ -132,7 +136,4 @@ func writeNotifications(w io.Writer, rows []store.Notification, loc *time.Locati
 			n.CreatedAt.In(loc).Format(layout), when, lastErr)
 	}
 	tw.Flush()
-	if len(rows) == 0 {
-		fmt.Fprintln(w, "(no notifications)")
-	}
 }

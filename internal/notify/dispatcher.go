@@ -67,7 +67,7 @@ func (t Tuning) withDefaults() Tuning {
 // processes on one PostgreSQL share the outbox safely (each row is claimed by one
 // of them at a time, see store.ClaimNotifications).
 //
-// It is a small pipeline: a claimer leases due rows (up to twice the worker count
+// It is a small pipeline: a claimer leases due rows (up to four times the worker count
 // in flight), workers post them, and a recorder writes the outcomes in batches, one
 // transaction for many rows. A slow receiver therefore holds up only the workers
 // posting to it, never the triggering requests, and a fast one is fed as fast as
@@ -105,7 +105,7 @@ func NewDispatcher(st *store.Store, sender Sender, wake <-chan struct{}, log *sl
 	t = t.withDefaults()
 	d := &Dispatcher{
 		store: st, sender: sender, wake: wake, log: log, t: t, now: store.Now,
-		maxIn:   int64(2 * t.Workers),
+		maxIn:   int64(4 * t.Workers),
 		freed:   make(chan struct{}, 1),
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),

@@ -391,3 +391,23 @@ func TestRetryByHand(t *testing.T) {
 		}
 	})
 }
+
+// A receiver that cannot be reached is a retryable failure, and the recorded error
+// does not repeat the webhook address (it may hold a secret path).
+func TestUnreachableWebhook(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		e := newEnv(t, d, true)
+		rc := newReceiver(t, ok)
+		url := rc.URL + "/hook/s3cr3t-path"
+		rc.Close() // nothing listens there any more
+		tune := fast()
+		tune.Backoff = func(int) time.Duration { return time.Hour }
+		startDispatcher(t, e.st, url, "", e.outbox.Wake(), tune)
+		id := e.book(t, "ana@example.com")
+		waitFor(t, 5*time.Second, "the failed attempt", func() bool { return history(t, e, id)[0].Attempts == 1 })
+		h := history(t, e, id)[0]
+		if h.Status != "pending" || !strings.HasPrefix(deref(h.LastError), "POST webhook: dial tcp") || strings.Contains(deref(h.LastError), "s3cr3t") {
+			t.Errorf("history = %+v (%s), want pending with a connection error and no URL", h, deref(h.LastError))
+		}
+	})
+}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -65,10 +66,10 @@ type HTTPSender struct {
 	client  *http.Client
 }
 
-// NewHTTPSender posts to url with a per-delivery timeout; with a non-empty secret
+// NewHTTPSender posts to webhookURL with a per-delivery timeout; with a non-empty secret
 // every delivery is signed. conns bounds the kept-alive connections to the receiver
 // (the dispatcher's worker count).
-func NewHTTPSender(url, secret string, timeout time.Duration, conns int) *HTTPSender {
+func NewHTTPSender(webhookURL, secret string, timeout time.Duration, conns int) *HTTPSender {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	if conns < 2 {
 		conns = 2
@@ -76,7 +77,7 @@ func NewHTTPSender(url, secret string, timeout time.Duration, conns int) *HTTPSe
 	tr.MaxIdleConns = conns
 	tr.MaxIdleConnsPerHost = conns
 	return &HTTPSender{
-		url: url, secret: []byte(secret), timeout: timeout,
+		url: webhookURL, secret: []byte(secret), timeout: timeout,
 		client: &http.Client{
 			Transport: tr,
 			// A redirect means the configured address is wrong; following it would
@@ -109,6 +110,12 @@ func (h *HTTPSender) Send(ctx context.Context, m Message) error {
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
 			return fmt.Errorf("timeout after %s", h.timeout)
+		}
+		// Drop the URL from the message: webhook addresses often carry a secret
+		// path, and this text is logged and shown in the history.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			return fmt.Errorf("POST webhook: %w", ue.Err)
 		}
 		return err
 	}

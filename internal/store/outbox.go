@@ -320,20 +320,37 @@ type DeliveryOutcome struct {
 var ErrLeaseLost = errors.New("lease lost")
 
 // RecordDeliveries records a batch of outcomes in one transaction (one commit for
-// many rows keeps the dispatcher fast). Each update only applies while the caller's
-// lease token is still on the row; the ids of outcomes that did not apply are
-// returned in lost.
+// many rows keeps the dispatcher fast; deliveries, the common case, are one
+// statement per claim). Each update only applies while the caller's lease token is
+// still on the row; the ids of outcomes that did not apply are returned in lost.
 func (s *Store) RecordDeliveries(ctx context.Context, outcomes []DeliveryOutcome) (lost []int64, err error) {
 	err = s.InTx(ctx, func(tx *Tx) error {
 		lost = lost[:0]
+		// Deliveries grouped by claim: one UPDATE … WHERE id IN (…) each.
+		delivered := map[string][]DeliveryOutcome{}
+		var tokens []string
+		for _, o := range outcomes {
+			if o.Kind != Delivered {
+				continue
+			}
+			if _, ok := delivered[o.LeaseToken]; !ok {
+				tokens = append(tokens, o.LeaseToken)
+			}
+			delivered[o.LeaseToken] = append(delivered[o.LeaseToken], o)
+		}
+		for _, tok := range tokens {
+			missing, err := tx.markSent(ctx, tok, delivered[tok])
+			if err != nil {
+				return err
+			}
+			lost = append(lost, missing...)
+		}
 		for _, o := range outcomes {
 			var res sql.Result
 			var err error
 			switch o.Kind {
 			case Delivered:
-				res, err = tx.tx.ExecContext(ctx, `UPDATE notification
-					SET status = 'sent', attempts = attempts + 1, sent_at = $3, locked_until = NULL, lease_token = NULL
-					WHERE id = $1 AND lease_token = $2 AND status = 'pending'`, o.ID, o.LeaseToken, Time(o.At))
+				continue
 			case RetryLater:
 				res, err = tx.tx.ExecContext(ctx, `UPDATE notification
 					SET attempts = attempts + 1, next_attempt_at = $3, last_error = $4, locked_until = NULL, lease_token = NULL
@@ -364,4 +381,47 @@ func (s *Store) RecordDeliveries(ctx context.Context, outcomes []DeliveryOutcome
 		return nil, fmt.Errorf("record deliveries: %w", err)
 	}
 	return lost, nil
+}
+
+// markSent records the deliveries of one claim in one statement; sent_at is the
+// latest end among them (they finished within the same moment). It returns the ids
+// that were not updated.
+func (tx *Tx) markSent(ctx context.Context, token string, os []DeliveryOutcome) ([]int64, error) {
+	at := os[0].At
+	args := []any{token, nil}
+	marks := make([]string, len(os))
+	for i, o := range os {
+		if o.At.After(at) {
+			at = o.At
+		}
+		args = append(args, o.ID)
+		marks[i] = fmt.Sprintf("$%d", i+3)
+	}
+	args[1] = Time(at)
+	rows, err := tx.tx.QueryContext(ctx, `UPDATE notification
+		SET status = 'sent', attempts = attempts + 1, sent_at = $2, locked_until = NULL, lease_token = NULL
+		WHERE lease_token = $1 AND status = 'pending' AND id IN (`+strings.Join(marks, ", ")+`)
+		RETURNING id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("record deliveries: %w", err)
+	}
+	done := make(map[int64]bool, len(os))
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		done[id] = true
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+	var missing []int64
+	for _, o := range os {
+		if !done[o.ID] {
+			missing = append(missing, o.ID)
+		}
+	}
+	return missing, nil
 }
