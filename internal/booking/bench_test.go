@@ -34,4 +34,3 @@ func BenchmarkCreate(b *testing.B) {
 		})
 	}
 }
-
