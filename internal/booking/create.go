@@ -152,10 +152,11 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Create
 		if in.Email != "" {
 			email = &in.Email
 		}
-		customerID, _, err := tx.FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: in.FullName, Phone: in.Phone, Email: email})
+		customer, _, err := tx.FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: in.FullName, Phone: in.Phone, Email: email})
 		if err != nil {
 			return err
 		}
+		customerID := customer.ID
 		vehicle, _, err := tx.FindOrCreateVehicleByPlate(ctx, reservation.Vehicle{
 			LicensePlate: in.LicensePlate, Brand: in.Brand, Model: in.Model, Color: in.Color, Type: in.VehicleType,
 		})
@@ -181,20 +182,13 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Create
 			nr.Spot = &in.Spot
 		}
 		nr.Extras = priced.Extras
-		id, err := tx.InsertReservation(ctx, nr)
-		if err != nil {
+		if out.Reservation, err = tx.InsertReservation(ctx, nr); err != nil {
 			return err
 		}
-		if out.Reservation, err = tx.Reservation(ctx, id); err != nil {
-			return err
-		}
-		if out.Customer, err = tx.Customer(ctx, customerID); err != nil {
-			return err
-		}
-		out.Vehicle = vehicle
+		out.Customer, out.Vehicle = customer, vehicle
 		// Spec, Events: booking confirmation, in this transaction, so that the
 		// notification exists exactly when the booking does (CONTRACT §9).
-		return s.enqueue(ctx, tx, notify.BookingConfirmation, id, nil)
+		return s.enqueue(ctx, tx, notify.BookingConfirmation, out.Reservation.ID, nil)
 	})
 	if err != nil {
 		return Created{}, fmt.Errorf("create booking: %w", err)

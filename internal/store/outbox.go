@@ -48,7 +48,7 @@ func (tx *Tx) NotificationSubject(ctx context.Context, reservationID int64) (Not
 	if sub.Vehicle, err = tx.Vehicle(ctx, sub.Reservation.VehicleID); err != nil {
 		return sub, err
 	}
-	err = tx.tx.QueryRowContext(ctx, `SELECT name FROM main_service WHERE id_main_service = $1`, sub.Reservation.MainServiceID).
+	err = tx.QueryRow(ctx, `SELECT name FROM main_service WHERE id_main_service = $1`, sub.Reservation.MainServiceID).
 		Scan(&sub.MainServiceName)
 	if err != nil {
 		return sub, fmt.Errorf("main service %d: %w", sub.Reservation.MainServiceID, notFound(err))
@@ -72,7 +72,7 @@ type NewNotification struct {
 // InsertNotification adds an outbox row, due at once, created at the transaction's clock.
 func (tx *Tx) InsertNotification(ctx context.Context, n NewNotification) (int64, error) {
 	var id int64
-	err := tx.tx.QueryRowContext(ctx, `INSERT INTO notification
+	err := tx.QueryRow(ctx, `INSERT INTO notification
 		(id_reservation, type, delivery_id, payload, status, attempts, next_attempt_at, created_at, last_error)
 		VALUES ($1, $2, $3, $4, $5, 0, $6, $6, $7)
 		RETURNING id`,
@@ -130,6 +130,10 @@ func queryNotifications(ctx context.Context, q querier, query string, args ...an
 	if err != nil {
 		return nil, err
 	}
+	return scanNotifications(rows)
+}
+
+func scanNotifications(rows *sql.Rows) ([]Notification, error) {
 	out := []Notification{}
 	for rows.Next() {
 		n, err := scanNotification(rows)
@@ -144,8 +148,12 @@ func queryNotifications(ctx context.Context, q querier, query string, args ...an
 
 // NotificationHistory lists a reservation's notifications, oldest first.
 func (s *Store) NotificationHistory(ctx context.Context, reservationID int64) ([]Notification, error) {
-	out, err := queryNotifications(ctx, s.read, `SELECT `+notificationColumns+` FROM notification
+	rows, err := s.query(ctx, `SELECT `+notificationColumns+` FROM notification
 		WHERE id_reservation = $1 ORDER BY created_at, id`, reservationID)
+	if err != nil {
+		return nil, fmt.Errorf("notification history of reservation %d: %w", reservationID, err)
+	}
+	out, err := scanNotifications(rows)
 	if err != nil {
 		return nil, fmt.Errorf("notification history of reservation %d: %w", reservationID, err)
 	}
@@ -189,7 +197,7 @@ func (s *Store) ListNotifications(ctx context.Context, f NotificationFilter) ([]
 
 // Notification reads one outbox row inside the transaction; ErrNotFound if none.
 func (tx *Tx) Notification(ctx context.Context, id int64) (Notification, error) {
-	n, err := scanNotification(tx.tx.QueryRowContext(ctx, `SELECT `+notificationColumns+` FROM notification WHERE id = $1`, id))
+	n, err := scanNotification(tx.QueryRow(ctx, `SELECT `+notificationColumns+` FROM notification WHERE id = $1`, id))
 	if err != nil {
 		return n, fmt.Errorf("notification %d: %w", id, notFound(err))
 	}
@@ -199,7 +207,7 @@ func (tx *Tx) Notification(ctx context.Context, id int64) (Notification, error) 
 // NotificationPayload reads the stored body of one outbox row inside the transaction.
 func (tx *Tx) NotificationPayload(ctx context.Context, id int64) ([]byte, error) {
 	var p string
-	if err := tx.tx.QueryRowContext(ctx, `SELECT payload FROM notification WHERE id = $1`, id).Scan(&p); err != nil {
+	if err := tx.QueryRow(ctx, `SELECT payload FROM notification WHERE id = $1`, id).Scan(&p); err != nil {
 		return nil, fmt.Errorf("notification %d payload: %w", id, notFound(err))
 	}
 	return []byte(p), nil
@@ -209,7 +217,7 @@ func (tx *Tx) NotificationPayload(ctx context.Context, id int64) ([]byte, error)
 // its attempts count and delivery id. It reports false when the row is in another
 // status (pending rows are already queued; sent rows were delivered).
 func (tx *Tx) RequeueNotification(ctx context.Context, id int64) (bool, error) {
-	res, err := tx.tx.ExecContext(ctx, `UPDATE notification
+	res, err := tx.Exec(ctx, `UPDATE notification
 		SET status = 'pending', next_attempt_at = $2, locked_until = NULL, lease_token = NULL
 		WHERE id = $1 AND status IN ('failed', 'skipped')`, id, tx.Now)
 	if err != nil {
@@ -221,7 +229,7 @@ func (tx *Tx) RequeueNotification(ctx context.Context, id int64) (bool, error) {
 
 // RequeueFailedNotifications makes every failed row pending and due now.
 func (tx *Tx) RequeueFailedNotifications(ctx context.Context) (int64, error) {
-	res, err := tx.tx.ExecContext(ctx, `UPDATE notification
+	res, err := tx.Exec(ctx, `UPDATE notification
 		SET status = 'pending', next_attempt_at = $1, locked_until = NULL, lease_token = NULL
 		WHERE status = 'failed'`, tx.Now)
 	if err != nil {
@@ -267,7 +275,7 @@ func (s *Store) ClaimNotifications(ctx context.Context, now time.Time, lease tim
 		RETURNING id, COALESCE(id_reservation, 0), type, delivery_id, payload, attempts`
 	var out []ClaimedNotification
 	err := s.InTx(ctx, func(tx *Tx) error {
-		rows, err := tx.tx.QueryContext(ctx, q, until, token, now, limit)
+		rows, err := tx.Query(ctx, q, until, token, now, limit)
 		if err != nil {
 			return err
 		}
@@ -352,15 +360,15 @@ func (s *Store) RecordDeliveries(ctx context.Context, outcomes []DeliveryOutcome
 			case Delivered:
 				continue
 			case RetryLater:
-				res, err = tx.tx.ExecContext(ctx, `UPDATE notification
+				res, err = tx.Exec(ctx, `UPDATE notification
 					SET attempts = attempts + 1, next_attempt_at = $3, last_error = $4, locked_until = NULL, lease_token = NULL
 					WHERE id = $1 AND lease_token = $2 AND status = 'pending'`, o.ID, o.LeaseToken, Time(o.NextAttempt), o.Error)
 			case GaveUp:
-				res, err = tx.tx.ExecContext(ctx, `UPDATE notification
+				res, err = tx.Exec(ctx, `UPDATE notification
 					SET status = 'failed', attempts = attempts + 1, last_error = $3, locked_until = NULL, lease_token = NULL
 					WHERE id = $1 AND lease_token = $2 AND status = 'pending'`, o.ID, o.LeaseToken, o.Error)
 			case Released:
-				res, err = tx.tx.ExecContext(ctx, `UPDATE notification
+				res, err = tx.Exec(ctx, `UPDATE notification
 					SET locked_until = NULL, lease_token = NULL
 					WHERE id = $1 AND lease_token = $2`, o.ID, o.LeaseToken)
 			default:
@@ -398,6 +406,7 @@ func (tx *Tx) markSent(ctx context.Context, token string, os []DeliveryOutcome) 
 		marks[i] = fmt.Sprintf("$%d", i+3)
 	}
 	args[1] = Time(at)
+	// The id list varies in length: run unprepared, keeping it out of the statement cache.
 	rows, err := tx.tx.QueryContext(ctx, `UPDATE notification
 		SET status = 'sent', attempts = attempts + 1, sent_at = $2, locked_until = NULL, lease_token = NULL
 		WHERE lease_token = $1 AND status = 'pending' AND id IN (`+strings.Join(marks, ", ")+`)
