@@ -19,7 +19,7 @@ import (
 // Measurements (README: Notifications). Run them short, one database at a time:
 //
 //	go test ./internal/notify/ -run '^$' -bench Drain -benchtime 5000x
-//	go test ./internal/notify/ -run '^$' -bench CommitToDelivery -benchtime 2000x
+//	go test ./internal/notify/ -run '^$' -bench CommitToDelivery -benchtime 5000x
 
 // BenchmarkDrain: b.N committed rows are waiting; how fast does one dispatcher post
 // them to a local receiver and record them sent? Reports notifications/s.
