@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"parking/internal/fault"
-	"parking/internal/notify"
 	"parking/internal/pricing"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -188,7 +187,7 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Create
 		out.Customer, out.Vehicle = customer, vehicle
 		// Spec, Events: booking confirmation, in this transaction, so that the
 		// notification exists exactly when the booking does (CONTRACT §9).
-		return s.enqueue(ctx, tx, notify.BookingConfirmation, out.Reservation.ID, nil)
+		return s.enqueueBooked(ctx, tx, out, priced.Extras)
 	})
 	if err != nil {
 		return Created{}, fmt.Errorf("create booking: %w", err)

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 
 	"parking/internal/fault"
 	"parking/internal/notify"
+	"parking/internal/pricing"
 	"parking/internal/reservation"
 	"parking/internal/store"
 )
@@ -26,6 +28,35 @@ import (
 func (s *Service) enqueue(ctx context.Context, tx *store.Tx, kind notify.Kind, id int64, original *notify.Original) error {
 	if _, err := s.outbox.Enqueue(ctx, tx, kind, id, notify.Options{Original: original}); err != nil {
 		return fmt.Errorf("enqueue %s for reservation %d: %w", kind, id, err)
+	}
+	return nil
+}
+
+// enqueueBooked enqueues the booking confirmation of a reservation Create has just
+// inserted, from what Create already holds rather than reading it back: the
+// reservation, customer and vehicle as stored, and the names of the main service and
+// extras from the catalog snapshot it was priced with.
+func (s *Service) enqueueBooked(ctx context.Context, tx *store.Tx, c Created, extras []store.BookedExtra) error {
+	sub := store.NotificationSubject{Reservation: c.Reservation, Customer: c.Customer, Vehicle: c.Vehicle}
+	snap := s.catalog.Load()
+	if snap == nil {
+		return pricingFault(pricing.ErrNotLoaded) // Create priced with it: cannot happen
+	}
+	if m, ok := snap.MainService(c.Reservation.MainServiceID); ok {
+		sub.MainServiceName = m.Name
+	}
+	sub.Extras = make([]store.BookedExtraDetail, 0, len(extras))
+	for _, e := range extras {
+		d := store.BookedExtraDetail{ID: e.ID, Price: e.Price}
+		if x, ok := snap.Extra(e.ID); ok {
+			d.Name = x.Name
+		}
+		sub.Extras = append(sub.Extras, d)
+	}
+	// The order a read gives (store.ReservationExtras): by id.
+	sort.Slice(sub.Extras, func(i, j int) bool { return sub.Extras[i].ID < sub.Extras[j].ID })
+	if _, err := s.outbox.EnqueueSubject(ctx, tx, notify.BookingConfirmation, sub, notify.Options{}); err != nil {
+		return fmt.Errorf("enqueue booking_confirmation for reservation %d: %w", c.Reservation.ID, err)
 	}
 	return nil
 }

@@ -40,6 +40,7 @@ func TestBookingEnqueuesConfirmation(t *testing.T) {
 		if err := json.Unmarshal([]byte(payload), &p); err != nil {
 			t.Fatal(err)
 		}
+		matchesStoredRows(t, e, id, payload)
 		// 4 days 3 h → 5 days of ECO at 8 € × SUV 1.25 = 50 €, plus a 15 € wash.
 		want := notify.Reserva{IDReservation: strconv.FormatInt(id, 10), Matricula: p.Reserva.Matricula,
 			FechaEntrada: "01/12/2026, 10:00:00", FechaSalida: "05/12/2026, 13:00:00",
@@ -50,6 +51,57 @@ func TestBookingEnqueuesConfirmation(t *testing.T) {
 			t.Errorf("payload = %+v", p)
 		}
 	})
+}
+
+// A walk-in (open exit, extras given out of order) is confirmed too.
+func TestWalkInEnqueuesConfirmation(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		e := newEnv(t, d, true)
+		c, err := e.svc.Create(context.Background(), booking.WalkIn, booking.NewBooking{
+			FullName: "Luis", Phone: "655000111", Email: "luis@example.com", LicensePlate: "W1",
+			VehicleType: "COCHE", MainService: 2, Extras: []int64{3, 1},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var payload string
+		if err := e.st.DB().QueryRow("SELECT payload FROM notification WHERE id_reservation = $1 AND type = 'booking_confirmation' AND status = 'pending'",
+			c.Reservation.ID).Scan(&payload); err != nil {
+			t.Fatal(err)
+		}
+		matchesStoredRows(t, e, c.Reservation.ID, payload)
+		var p notify.Nested
+		if err := json.Unmarshal([]byte(payload), &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Reserva.FechaSalida != "" || len(p.AdditionalServices) != 2 || p.AdditionalServices[0].Name != "Lavado básico" ||
+			p.MainService != (notify.Line{Name: "TRANSFER", Price: 1500}) {
+			t.Errorf("walk-in payload = %+v", p)
+		}
+	})
+}
+
+// matchesStoredRows: Create builds the confirmation from what it holds; it must equal
+// the payload built from the rows read back (what every other trigger does).
+func matchesStoredRows(t *testing.T, e *env, id int64, payload string) {
+	t.Helper()
+	err := e.st.InTx(context.Background(), func(tx *store.Tx) error {
+		sub, err := tx.NotificationSubject(context.Background(), id)
+		if err != nil {
+			return err
+		}
+		want, err := notify.Build(notify.BookingConfirmation, sub, nil, time.Now(), madrid)
+		if err != nil {
+			return err
+		}
+		if payload != string(want) {
+			t.Errorf("payload from Create:\n%s\nbuilt from the stored rows:\n%s", payload, want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // CONTRACT §9: a customer without an email still gets a history row, skipped.
