@@ -139,7 +139,7 @@ func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
 // matches the owner's PENDIENTE reservation. It reports whether it matched; when it
 // did not, the caller reads the row to say why.
 func (tx *Tx) CancelOwnReservation(ctx context.Context, id, customerID int64) (bool, error) {
-	res, err := tx.tx.ExecContext(ctx, `UPDATE reservation
+	res, err := tx.Exec(ctx, `UPDATE reservation
 		SET status = 'CANCELADA', cod_parking_spot = NULL, updated_at = $3
 		WHERE id_reservation = $1 AND id_customer = $2 AND status = 'PENDIENTE'`, id, customerID, tx.Now)
 	if err != nil {
@@ -162,7 +162,7 @@ type ProfileUpdate struct {
 // UpdateProfile stores a customer's name, email and phone. An email used by another
 // account or a phone used by any other customer is a unique violation.
 func (tx *Tx) UpdateProfile(ctx context.Context, customerID int64, p ProfileUpdate) error {
-	res, err := tx.tx.ExecContext(ctx, `UPDATE customer SET full_name = $2, email = $3, phone = $4 WHERE id_customer = $1`,
+	res, err := tx.Exec(ctx, `UPDATE customer SET full_name = $2, email = $3, phone = $4 WHERE id_customer = $1`,
 		customerID, p.FullName, p.Email, p.Phone)
 	if err != nil {
 		return fmt.Errorf("update profile of %d: %w", customerID, err)
@@ -178,7 +178,7 @@ func (tx *Tx) UpdateProfile(ctx context.Context, customerID int64, p ProfileUpda
 // unique index customer_account_email is what decides.
 func (tx *Tx) EmailTakenByOtherAccount(ctx context.Context, customerID int64, email string) (bool, error) {
 	var n int
-	err := tx.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM customer
+	err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM customer
 		WHERE lower(email) = lower($1) AND type <> 'NO-REGISTRADO' AND email IS NOT NULL AND id_customer <> $2`,
 		email, customerID).Scan(&n)
 	if err != nil {
@@ -190,7 +190,7 @@ func (tx *Tx) EmailTakenByOtherAccount(ctx context.Context, customerID int64, em
 // PhoneTakenByOther reports whether another customer (of any type) has this phone.
 func (tx *Tx) PhoneTakenByOther(ctx context.Context, customerID int64, phone string) (bool, error) {
 	var n int
-	if err := tx.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM customer WHERE phone = $1 AND id_customer <> $2`,
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM customer WHERE phone = $1 AND id_customer <> $2`,
 		phone, customerID).Scan(&n); err != nil {
 		return false, fmt.Errorf("check phone: %w", err)
 	}
@@ -201,7 +201,7 @@ func (tx *Tx) PhoneTakenByOther(ctx context.Context, customerID int64, phone str
 // (a compare-and-swap: of two concurrent changes made with the same current
 // password, one wins). It reports whether it replaced it.
 func (tx *Tx) SetPasswordHash(ctx context.Context, customerID int64, oldHash, newHash string) (bool, error) {
-	res, err := tx.tx.ExecContext(ctx, `UPDATE customer SET password_hash = $3 WHERE id_customer = $1 AND password_hash = $2`,
+	res, err := tx.Exec(ctx, `UPDATE customer SET password_hash = $3 WHERE id_customer = $1 AND password_hash = $2`,
 		customerID, oldHash, newHash)
 	if err != nil {
 		return false, fmt.Errorf("set password of %d: %w", customerID, err)
@@ -217,7 +217,7 @@ func (tx *Tx) SetPasswordHash(ctx context.Context, customerID int64, oldHash, ne
 // password (not tied to a web session): after a password change, they were obtained
 // with a credential that no longer holds.
 func (tx *Tx) RevokeLoginTokens(ctx context.Context, customerID int64) error {
-	_, err := tx.tx.ExecContext(ctx, `UPDATE api_token SET revoked_at = $2
+	_, err := tx.Exec(ctx, `UPDATE api_token SET revoked_at = $2
 		WHERE id_customer = $1 AND session_hash IS NULL AND revoked_at IS NULL`, customerID, tx.Now)
 	if err != nil {
 		return fmt.Errorf("revoke tokens of %d: %w", customerID, err)

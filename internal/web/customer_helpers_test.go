@@ -15,12 +15,12 @@ import (
 	"parking/internal/store"
 )
 
-// call sends a request as a JSON client (Accept: application/json) with body
+// custCall sends a request as a JSON client (Accept: application/json) with body
 // marshalled as JSON unless it is a string (sent as a form). It returns the status
 // and the decoded body.
-func call(t *testing.T, c *http.Client, method, url string, body any) (int, map[string]any) {
+func custCall(t *testing.T, c *http.Client, method, url string, body any) (int, map[string]any) {
 	t.Helper()
-	status, raw := callRaw(t, c, method, url, body, nil)
+	status, raw := custCallRaw(t, c, method, url, body, nil)
 	var out map[string]any
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &out); err != nil {
@@ -30,7 +30,7 @@ func call(t *testing.T, c *http.Client, method, url string, body any) (int, map[
 	return status, out
 }
 
-func callRaw(t *testing.T, c *http.Client, method, url string, body any, header http.Header) (int, []byte) {
+func custCallRaw(t *testing.T, c *http.Client, method, url string, body any, header http.Header) (int, []byte) {
 	t.Helper()
 	var rd io.Reader
 	ctype := ""
@@ -71,8 +71,8 @@ func callRaw(t *testing.T, c *http.Client, method, url string, body any, header 
 	return resp.StatusCode, raw
 }
 
-// wantBody fails unless got equals want exactly (as decoded JSON).
-func wantBody(t *testing.T, got map[string]any, want map[string]any) {
+// custWantBody fails unless got equals want exactly (as decoded JSON).
+func custWantBody(t *testing.T, got map[string]any, want map[string]any) {
 	t.Helper()
 	w, _ := json.Marshal(want)
 	var norm map[string]any
@@ -83,10 +83,10 @@ func wantBody(t *testing.T, got map[string]any, want map[string]any) {
 	}
 }
 
-// book makes a public booking with this phone and returns its id.
-func book(t *testing.T, a *app.App, phone, plate, vehicleType, entry, exit string, service int, extras []int) int64 {
+// custBook makes a public booking with this phone and returns its id.
+func custBook(t *testing.T, a *app.App, phone, plate, vehicleType, entry, exit string, service int, extras []int) int64 {
 	t.Helper()
-	status, body := call(t, nil, "POST", a.URL+"/api/reservations/public-new", map[string]any{
+	status, body := custCall(t, nil, "POST", a.URL+"/api/reservations/public-new", map[string]any{
 		"full_name": "Reserva " + phone, "phone": phone, "license_plate": plate, "vehicle_type": vehicleType,
 		"entry_date": entry, "exit_date": exit, "id_main_service": service, "additional_services": extras,
 	})
@@ -96,10 +96,10 @@ func book(t *testing.T, a *app.App, phone, plate, vehicleType, entry, exit strin
 	return int64(body["data"].(map[string]any)["id_reservation"].(float64))
 }
 
-// setStatus moves a reservation to a state directly in the database (the
+// custSetStatus moves a reservation to a state directly in the database (the
 // administrator routes are tested elsewhere). EN CURSO keeps or assigns a spot;
 // FINALIZADA is paid by card.
-func setStatus(t *testing.T, a *app.App, id int64, st reservation.Status) {
+func custSetStatus(t *testing.T, a *app.App, id int64, st reservation.Status) {
 	t.Helper()
 	q := `UPDATE reservation SET status = $2 WHERE id_reservation = $1`
 	switch st {
@@ -110,10 +110,10 @@ func setStatus(t *testing.T, a *app.App, id int64, st reservation.Status) {
 	case reservation.Cancelled:
 		q = `UPDATE reservation SET status = $2, cod_parking_spot = NULL WHERE id_reservation = $1`
 	}
-	exec(t, a, q, id, string(st))
+	custExec(t, a, q, id, string(st))
 }
 
-func exec(t *testing.T, a *app.App, q string, args ...any) {
+func custExec(t *testing.T, a *app.App, q string, args ...any) {
 	t.Helper()
 	ctx := context.Background()
 	if err := a.Store.InTx(ctx, func(tx *store.Tx) error {
@@ -124,13 +124,13 @@ func exec(t *testing.T, a *app.App, q string, args ...any) {
 	}
 }
 
-// snapshotReservation is a reservation with its extras, to show a refusal changed nothing.
-type snapshotReservation struct {
+// custSnapshotReservation is a reservation with its extras, to show a refusal changed nothing.
+type custSnapshotReservation struct {
 	R      reservation.Reservation
 	Extras []store.BookedExtraDetail
 }
 
-func snapshot(t *testing.T, a *app.App, id int64) snapshotReservation {
+func custSnapshot(t *testing.T, a *app.App, id int64) custSnapshotReservation {
 	t.Helper()
 	ctx := context.Background()
 	r, err := a.Store.Reservation(ctx, id)
@@ -141,12 +141,12 @@ func snapshot(t *testing.T, a *app.App, id int64) snapshotReservation {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return snapshotReservation{R: r, Extras: ex}
+	return custSnapshotReservation{R: r, Extras: ex}
 }
 
-func wantUnchanged(t *testing.T, a *app.App, before snapshotReservation) {
+func custWantUnchanged(t *testing.T, a *app.App, before custSnapshotReservation) {
 	t.Helper()
-	if after := snapshot(t, a, before.R.ID); !reflect.DeepEqual(after, before) {
+	if after := custSnapshot(t, a, before.R.ID); !reflect.DeepEqual(after, before) {
 		t.Errorf("reservation %d changed by a refused request:\n before %+v\n after  %+v", before.R.ID, before, after)
 	}
 }

@@ -22,16 +22,16 @@ func TestCustomerProfile(t *testing.T) {
 		ana, u := apptest.Customer(t, a, "ana@example.com", "600000001")
 		bob, _ := apptest.Customer(t, a, "bob@example.com", "600000002")
 		// Public bookings made with Ana's phone are hers (the booking flow reuses her row).
-		active1 := book(t, a, "600000001", "1111AAA", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, []int{1})
-		active2 := book(t, a, "600000001", "2222BBB", "SUV", "2026-12-20T10:00", "2026-12-22T10:00", 2, nil)
-		setStatus(t, a, active2, reservation.InCourse)
-		past1 := book(t, a, "600000001", "1111AAA", "COCHE", "2026-10-01T10:00", "2026-10-02T10:00", 1, nil)
-		setStatus(t, a, past1, reservation.Finalized)
-		past2 := book(t, a, "600000001", "1111AAA", "COCHE", "2026-11-01T10:00", "2026-11-02T10:00", 1, nil)
-		setStatus(t, a, past2, reservation.Cancelled)
-		book(t, a, "600000002", "3333CCC", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, nil)
+		active1 := custBook(t, a, "600000001", "1111AAA", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, []int{1})
+		active2 := custBook(t, a, "600000001", "2222BBB", "SUV", "2026-12-20T10:00", "2026-12-22T10:00", 2, nil)
+		custSetStatus(t, a, active2, reservation.InCourse)
+		past1 := custBook(t, a, "600000001", "1111AAA", "COCHE", "2026-10-01T10:00", "2026-10-02T10:00", 1, nil)
+		custSetStatus(t, a, past1, reservation.Finalized)
+		past2 := custBook(t, a, "600000001", "1111AAA", "COCHE", "2026-11-01T10:00", "2026-11-02T10:00", 1, nil)
+		custSetStatus(t, a, past2, reservation.Cancelled)
+		custBook(t, a, "600000002", "3333CCC", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, nil)
 
-		status, body := call(t, ana, "GET", a.URL+"/users/profile", nil)
+		status, body := custCall(t, ana, "GET", a.URL+"/users/profile", nil)
 		if status != http.StatusOK {
 			t.Fatalf("status = %d (%v), want 200", status, body)
 		}
@@ -40,14 +40,14 @@ func TestCustomerProfile(t *testing.T) {
 				t.Errorf("body lacks %q", k)
 			}
 		}
-		wantBody(t, body["user"].(map[string]any), map[string]any{"id": u.ID, "nombre": "Cliente 600000001",
+		custWantBody(t, body["user"].(map[string]any), map[string]any{"id": u.ID, "nombre": "Cliente 600000001",
 			"email": "ana@example.com", "numero": "600000001", "role": "REGISTRADO", "can_change_password": true})
 
 		vehicles := body["vehicles"].([]any)
 		if len(vehicles) != 2 {
 			t.Fatalf("vehicles = %v, want 1111AAA and 2222BBB", vehicles)
 		}
-		wantBody(t, vehicles[0].(map[string]any), map[string]any{"id_vehicle": 1, "license_plate": "1111AAA",
+		custWantBody(t, vehicles[0].(map[string]any), map[string]any{"id_vehicle": 1, "license_plate": "1111AAA",
 			"brand": "Desconocida", "model": "Desconocido", "color": "No color", "type": "COCHE"})
 
 		ids := func(list []any) []int64 {
@@ -66,7 +66,7 @@ func TestCustomerProfile(t *testing.T) {
 		}
 		first := body["active_reservations"].([]any)[1].(map[string]any)
 		delete(first, "reservation_date")
-		wantBody(t, first, map[string]any{
+		custWantBody(t, first, map[string]any{
 			"id_reservation": active1, "entry_date": "2026-12-01T10:00:00+01:00", "exit_date": "2026-12-04T10:00:00+01:00",
 			"status": "PENDIENTE", "total_price": 51, "is_paid": false, "payment_method": nil, "cod_parking_spot": nil,
 			"id_vehicle": 1, "license_plate": "1111AAA", "brand": "Desconocida", "model": "Desconocido", "color": "No color",
@@ -95,9 +95,9 @@ func TestCustomerProfile(t *testing.T) {
 		}
 
 		// A customer with nothing booked gets empty lists, not nulls.
-		exec(t, a, `DELETE FROM reservation WHERE id_customer = (SELECT id_customer FROM customer WHERE phone = '600000002')`)
-		exec(t, a, `DELETE FROM customer_vehicle WHERE id_customer = (SELECT id_customer FROM customer WHERE phone = '600000002')`)
-		_, raw := callRaw(t, bob, "GET", a.URL+"/users/profile", nil, nil)
+		custExec(t, a, `DELETE FROM reservation WHERE id_customer = (SELECT id_customer FROM customer WHERE phone = '600000002')`)
+		custExec(t, a, `DELETE FROM customer_vehicle WHERE id_customer = (SELECT id_customer FROM customer WHERE phone = '600000002')`)
+		_, raw := custCallRaw(t, bob, "GET", a.URL+"/users/profile", nil, nil)
 		for _, want := range []string{`"vehicles":[]`, `"active_reservations":[]`, `"past_reservations":[]`} {
 			if !strings.Contains(string(raw), want) {
 				t.Errorf("empty profile lacks %s: %s", want, raw)
@@ -105,11 +105,11 @@ func TestCustomerProfile(t *testing.T) {
 		}
 
 		// No session: browsers are sent to the login page, JSON clients get 401.
-		status, _ = callRaw(t, apptest.Client(t), "GET", a.URL+"/users/profile", nil, http.Header{"Accept": {"text/html"}})
+		status, _ = custCallRaw(t, apptest.Client(t), "GET", a.URL+"/users/profile", nil, http.Header{"Accept": {"text/html"}})
 		if status != http.StatusSeeOther {
 			t.Errorf("browser without session: status %d, want 303", status)
 		}
-		status, body = call(t, apptest.Client(t), "GET", a.URL+"/users/profile", nil)
+		status, body = custCall(t, apptest.Client(t), "GET", a.URL+"/users/profile", nil)
 		if status != http.StatusUnauthorized || body["success"] != false {
 			t.Errorf("JSON without session: %d %v, want 401", status, body)
 		}
@@ -122,32 +122,32 @@ func TestCustomerUpdateProfile(t *testing.T) {
 		ana, u := apptest.Customer(t, a, "ana@example.com", "600000001")
 		apptest.Customer(t, a, "bob@example.com", "600000002")
 		// A booking-flow customer (NO-REGISTRADO) holds 611111111.
-		book(t, a, "611111111", "9999ZZZ", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, nil)
+		custBook(t, a, "611111111", "9999ZZZ", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, nil)
 		updateURL := a.URL + "/users/profile/update"
 		ok := map[string]any{"success": true, "message": "Datos personales actualizados correctamente."}
 		user := func() map[string]any {
 			t.Helper()
-			status, body := call(t, ana, "GET", a.URL+"/users/profile", nil)
+			status, body := custCall(t, ana, "GET", a.URL+"/users/profile", nil)
 			if status != http.StatusOK {
 				t.Fatalf("profile: %d", status)
 			}
 			return body["user"].(map[string]any)
 		}
 
-		status, body := call(t, ana, "PUT", updateURL, map[string]any{"nombre": "  Ana García ", "email": "Ana.Garcia@example.com", "telefono": " +34 600 000 009 "})
+		status, body := custCall(t, ana, "PUT", updateURL, map[string]any{"nombre": "  Ana García ", "email": "Ana.Garcia@example.com", "telefono": " +34 600 000 009 "})
 		if status != http.StatusOK {
 			t.Fatalf("status = %d (%v), want 200", status, body)
 		}
-		wantBody(t, body, ok)
+		custWantBody(t, body, ok)
 		// The session user is read from the database per request: the session copy follows.
-		wantBody(t, user(), map[string]any{"id": u.ID, "nombre": "Ana García", "email": "Ana.Garcia@example.com",
+		custWantBody(t, user(), map[string]any{"id": u.ID, "nombre": "Ana García", "email": "Ana.Garcia@example.com",
 			"numero": "+34 600 000 009", "role": "REGISTRADO", "can_change_password": true})
 		if _, err := a.Accounts.Authenticate(context.Background(), "ana.garcia@example.com", "customer-password"); err != nil {
 			t.Errorf("login with the new email: %v", err)
 		}
 
 		// A form works too, and a field not sent is kept.
-		status, body = call(t, ana, "PUT", updateURL, url.Values{"nombre": {"Ana G."}}.Encode())
+		status, body = custCall(t, ana, "PUT", updateURL, url.Values{"nombre": {"Ana G."}}.Encode())
 		if status != http.StatusOK {
 			t.Fatalf("form: status = %d (%v), want 200", status, body)
 		}
@@ -156,7 +156,7 @@ func TestCustomerUpdateProfile(t *testing.T) {
 		}
 
 		// A public booking with the new phone lands on her account.
-		id := book(t, a, "+34 600 000 009", "5555EEE", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, nil)
+		id := custBook(t, a, "+34 600 000 009", "5555EEE", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, nil)
 		if r, err := a.Store.Reservation(context.Background(), id); err != nil || r.CustomerID != u.ID {
 			t.Errorf("booking with the new phone: customer %d (%v), want %d", r.CustomerID, err, u.ID)
 		}
@@ -188,21 +188,21 @@ func TestCustomerUpdateProfile(t *testing.T) {
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				status, body := call(t, ana, "PUT", updateURL, c.body)
+				status, body := custCall(t, ana, "PUT", updateURL, c.body)
 				if status != c.status {
 					t.Fatalf("status = %d (%v), want %d", status, body, c.status)
 				}
-				wantBody(t, body, map[string]any{"success": false, "message": c.msg})
+				custWantBody(t, body, map[string]any{"success": false, "message": c.msg})
 			})
 		}
-		wantBody(t, user(), before)
+		custWantBody(t, user(), before)
 
 		// Cross-origin writes are refused before the handler (CONTRACT §5).
-		status, _ = callRaw(t, ana, "PUT", updateURL, map[string]any{"nombre": "Mallory"}, http.Header{"Origin": {"https://evil.example"}})
+		status, _ = custCallRaw(t, ana, "PUT", updateURL, map[string]any{"nombre": "Mallory"}, http.Header{"Origin": {"https://evil.example"}})
 		if status != http.StatusForbidden {
 			t.Errorf("cross-origin update: status %d, want 403", status)
 		}
-		wantBody(t, user(), before)
+		custWantBody(t, user(), before)
 	})
 }
 
@@ -214,7 +214,7 @@ func TestCustomerChangePassword(t *testing.T) {
 		pwURL := a.URL + "/users/profile/password"
 		ctx := context.Background()
 		// An API token obtained with email and password (not tied to a session).
-		exec(t, a, `INSERT INTO api_token (token_hash, id_customer, session_hash, created_at, expires_at) VALUES ('h1', $1, NULL, $2, $3)`,
+		custExec(t, a, `INSERT INTO api_token (token_hash, id_customer, session_hash, created_at, expires_at) VALUES ('h1', $1, NULL, $2, $3)`,
 			u.ID, store.Now(), store.Now().Add(12*time.Hour))
 
 		body := func(cur, nw, conf string) map[string]any {
@@ -235,28 +235,28 @@ func TestCustomerChangePassword(t *testing.T) {
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				status, got := call(t, ana, "PUT", pwURL, c.body)
+				status, got := custCall(t, ana, "PUT", pwURL, c.body)
 				if status != c.status {
 					t.Fatalf("status = %d (%v), want %d", status, got, c.status)
 				}
-				wantBody(t, got, map[string]any{"success": false, "message": c.msg})
+				custWantBody(t, got, map[string]any{"success": false, "message": c.msg})
 			})
 		}
 		// Nothing changed: the old password still works and both sessions live.
 		if _, err := a.Accounts.Authenticate(ctx, "ana@example.com", "customer-password"); err != nil {
 			t.Fatalf("after refusals the old password fails: %v", err)
 		}
-		if status, _ := call(t, other, "GET", a.URL+"/users/profile", nil); status != http.StatusOK {
+		if status, _ := custCall(t, other, "GET", a.URL+"/users/profile", nil); status != http.StatusOK {
 			t.Fatalf("other session after refusals: %d", status)
 		}
 
 		// Success, as a form this time.
-		status, got := call(t, ana, "PUT", pwURL, url.Values{"currentPassword": {"customer-password"},
+		status, got := custCall(t, ana, "PUT", pwURL, url.Values{"currentPassword": {"customer-password"},
 			"newPassword": {"brand-new-pass"}, "confirmPassword": {"brand-new-pass"}}.Encode())
 		if status != http.StatusOK {
 			t.Fatalf("status = %d (%v), want 200", status, got)
 		}
-		wantBody(t, got, map[string]any{"success": true, "message": "Contraseña actualizada correctamente. Se han cerrado las demás sesiones de la cuenta."})
+		custWantBody(t, got, map[string]any{"success": true, "message": "Contraseña actualizada correctamente. Se han cerrado las demás sesiones de la cuenta."})
 		if _, err := a.Accounts.Authenticate(ctx, "ana@example.com", "brand-new-pass"); err != nil {
 			t.Errorf("new password refused: %v", err)
 		}
@@ -264,13 +264,13 @@ func TestCustomerChangePassword(t *testing.T) {
 			t.Errorf("old password: err = %v, want bad credentials", err)
 		}
 		// The other session is over: browser → login page, JSON → 401; this one still works.
-		if status, _ := callRaw(t, other, "GET", a.URL+"/users/profile", nil, http.Header{"Accept": {"text/html"}}); status != http.StatusSeeOther {
+		if status, _ := custCallRaw(t, other, "GET", a.URL+"/users/profile", nil, http.Header{"Accept": {"text/html"}}); status != http.StatusSeeOther {
 			t.Errorf("other session (browser): status %d, want 303 to login", status)
 		}
-		if status, _ := call(t, other, "GET", a.URL+"/users/profile", nil); status != http.StatusUnauthorized {
+		if status, _ := custCall(t, other, "GET", a.URL+"/users/profile", nil); status != http.StatusUnauthorized {
 			t.Errorf("other session (JSON): status %d, want 401", status)
 		}
-		if status, _ := call(t, ana, "GET", a.URL+"/users/profile", nil); status != http.StatusOK {
+		if status, _ := custCall(t, ana, "GET", a.URL+"/users/profile", nil); status != http.StatusOK {
 			t.Errorf("current session: status %d, want 200", status)
 		}
 		var revoked bool
@@ -285,14 +285,14 @@ func TestCustomerChangePasswordSocialLogin(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		a := apptest.Start(t, d)
 		c, u := apptest.Customer(t, a, "social@example.com", "600000003")
-		exec(t, a, `UPDATE customer SET password_hash = 'SOCIAL_LOGIN_google_12345' WHERE id_customer = $1`, u.ID)
-		status, got := call(t, c, "PUT", a.URL+"/users/profile/password",
+		custExec(t, a, `UPDATE customer SET password_hash = 'SOCIAL_LOGIN_google_12345' WHERE id_customer = $1`, u.ID)
+		status, got := custCall(t, c, "PUT", a.URL+"/users/profile/password",
 			map[string]any{"currentPassword": "anything1", "newPassword": "new-password-1", "confirmPassword": "new-password-1"})
 		if status != http.StatusBadRequest {
 			t.Fatalf("status = %d (%v), want 400", status, got)
 		}
-		wantBody(t, got, map[string]any{"success": false, "message": account.MsgSocialLoginPassword})
-		status, got = call(t, c, "GET", a.URL+"/users/profile", nil)
+		custWantBody(t, got, map[string]any{"success": false, "message": account.MsgSocialLoginPassword})
+		status, got = custCall(t, c, "GET", a.URL+"/users/profile", nil)
 		if status != http.StatusOK || got["user"].(map[string]any)["can_change_password"] != false {
 			t.Errorf("profile of a social account: %d %v, want can_change_password false", status, got["user"])
 		}
