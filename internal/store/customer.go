@@ -39,14 +39,15 @@ func (s *Store) CustomerArea(ctx context.Context, customerID int64) (CustomerAre
 		return out, fmt.Errorf("customer area %d: %w", customerID, err)
 	}
 	defer rtx.Rollback()
+	q := cachedTx{tx: rtx, stmts: s.readStmts}
 
-	if out.Customer, err = scanCustomer(rtx.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, customerID)); err != nil {
+	if out.Customer, err = scanCustomer(q.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, customerID)); err != nil {
 		return out, fmt.Errorf("customer area %d: %w", customerID, err)
 	}
-	if out.Vehicles, err = customerVehicles(ctx, rtx, customerID); err != nil {
+	if out.Vehicles, err = customerVehicles(ctx, q, customerID); err != nil {
 		return out, err
 	}
-	if out.Reservations, err = customerReservations(ctx, rtx, customerID); err != nil {
+	if out.Reservations, err = customerReservations(ctx, q, customerID); err != nil {
 		return out, err
 	}
 	return out, rtx.Commit()
@@ -127,6 +128,34 @@ func customerReservations(ctx context.Context, q querier, customerID int64) ([]C
 		}
 	}
 	return out, closeRows(rows)
+}
+
+// cachedTx runs a read transaction's fixed queries with the store's cached
+// prepared statements (SQLite would otherwise parse each one on every call).
+type cachedTx struct {
+	tx    *sql.Tx
+	stmts *stmtCache
+}
+
+func (c cachedTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if st := c.stmts.get(q); st != nil {
+		return c.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	}
+	return c.tx.QueryContext(ctx, q, args...)
+}
+
+func (c cachedTx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	if st := c.stmts.get(q); st != nil {
+		return c.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	}
+	return c.tx.QueryRowContext(ctx, q, args...)
+}
+
+func (c cachedTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if st := c.stmts.get(q); st != nil {
+		return c.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	}
+	return c.tx.ExecContext(ctx, q, args...)
 }
 
 // scanFunc adapts a function to rowScanner, to scan a reservation plus extra columns.

@@ -18,7 +18,7 @@ import (
 // custCall sends a request as a JSON client (Accept: application/json) with body
 // marshalled as JSON unless it is a string (sent as a form). It returns the status
 // and the decoded body.
-func custCall(t *testing.T, c *http.Client, method, url string, body any) (int, map[string]any) {
+func custCall(t testing.TB, c *http.Client, method, url string, body any) (int, map[string]any) {
 	t.Helper()
 	status, raw := custCallRaw(t, c, method, url, body, nil)
 	var out map[string]any
@@ -30,7 +30,7 @@ func custCall(t *testing.T, c *http.Client, method, url string, body any) (int, 
 	return status, out
 }
 
-func custCallRaw(t *testing.T, c *http.Client, method, url string, body any, header http.Header) (int, []byte) {
+func custCallRaw(t testing.TB, c *http.Client, method, url string, body any, header http.Header) (int, []byte) {
 	t.Helper()
 	var rd io.Reader
 	ctype := ""
@@ -84,7 +84,7 @@ func custWantBody(t *testing.T, got map[string]any, want map[string]any) {
 }
 
 // custBook makes a public booking with this phone and returns its id.
-func custBook(t *testing.T, a *app.App, phone, plate, vehicleType, entry, exit string, service int, extras []int) int64 {
+func custBook(t testing.TB, a *app.App, phone, plate, vehicleType, entry, exit string, service int, extras []int) int64 {
 	t.Helper()
 	status, body := custCall(t, nil, "POST", a.URL+"/api/reservations/public-new", map[string]any{
 		"full_name": "Reserva " + phone, "phone": phone, "license_plate": plate, "vehicle_type": vehicleType,
