@@ -275,7 +275,7 @@ func TestCustomerEdit(t *testing.T) {
 				{"bad id_main_service type", ana, id, with("id_main_service", "uno"), 400, map[string]any{"success": false,
 					"message": "El campo id_main_service tiene un tipo no válido: se esperaba un número."}},
 				{"not JSON", ana, id, "exit_date=2026-12-05", 400, map[string]any{"success": false,
-					"message": "JSON mal formado: invalid character 'e' looking for beginning of value."}},
+					"message": "El cuerpo no es un JSON válido (error de sintaxis en la posición 1)."}},
 				{"no session", apptest.Client(t), id, good, 401, map[string]any{"success": false, "message": "Debe iniciar sesión para continuar."}},
 			}
 			watched := []int64{id, bobs, final, cancelled}
