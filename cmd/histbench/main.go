@@ -32,7 +32,9 @@ import (
 
 	"parking/internal/app"
 	"parking/internal/booking"
+	"parking/internal/localtime"
 	"parking/internal/pricing"
+	"parking/internal/reservation"
 	"parking/internal/store"
 )
 
@@ -77,6 +79,10 @@ func main() {
 	seed := flag.Uint64("seed", 1, "random seed of the mix")
 	viaHTTP := flag.Bool("http", false, "go through the HTTP service instead of calling the operation")
 	explain := flag.Bool("explain", false, "print the query plans of one search of each kind")
+	explainSearch := flag.String("explain-search", "", "print the plans of this one search (with -explain-status, -explain-from, -explain-to)")
+	explainStatus := flag.String("explain-status", "", "status filter of -explain-search")
+	explainFrom := flag.String("explain-from", "", "dateFrom (YYYY-MM-DD) of -explain-search")
+	explainTo := flag.String("explain-to", "", "dateTo (YYYY-MM-DD) of -explain-search")
 	others := flag.Bool("others", false, "also time the history without search, with filters, and the parking board")
 	pages := flag.Int("deep-page-share", 10, "percent of searches asking for page 2 or 3")
 	flag.Parse()
@@ -146,7 +152,7 @@ func main() {
 		// The history's other views and the parking board, 20 times each.
 		month := time.Now().In(loc).AddDate(0, -2, 0)
 		from, to := month.Format("2006-01-02"), month.AddDate(0, 1, -1).Format("2006-01-02")
-		surname := kinds[6].make("0000BBB", queries[0].search+" Pérez López", rng)
+		const surname, plate = "garcía", "1234"
 		for _, o := range []struct {
 			name string
 			q    booking.HistoryQuery
@@ -157,7 +163,8 @@ func main() {
 			{"one month (dateFrom/To)", booking.HistoryQuery{DateFrom: from, DateTo: to, Page: 1}},
 			{"surname + status", booking.HistoryQuery{Search: surname, Status: "CANCELADA", Page: 1}},
 			{"surname + one month", booking.HistoryQuery{Search: surname, DateFrom: from, DateTo: to, Page: 1}},
-			{"plate + one month", booking.HistoryQuery{Search: queries[1].search[:min(4, len(queries[1].search))], DateFrom: from, DateTo: to, Page: 1}},
+			{"plate + one month", booking.HistoryQuery{Search: plate, DateFrom: from, DateTo: to, Page: 1}},
+			{"surname, page 50", booking.HistoryQuery{Search: surname, Page: 50}},
 		} {
 			var ds []time.Duration
 			var total int
@@ -178,6 +185,19 @@ func main() {
 			ds = append(ds, time.Since(t))
 		}
 		fmt.Printf("%-28s %8s          p50 %8s  max %8s\n", "parking board", "", ms(pct(ds, 50)), ms(pct(ds, 100)))
+	}
+
+	if *explainSearch != "" {
+		f := store.HistoryFilter{Search: *explainSearch, Status: reservationStatus(*explainStatus), Limit: booking.HistoryPageSize}
+		if *explainFrom != "" {
+			_, f.From, _, _ = localtimeDay(*explainFrom, loc)
+		}
+		if *explainTo != "" {
+			_, _, f.To, _ = localtimeDay(*explainTo, loc)
+		}
+		plan, err := st.ExplainHistory(ctx, f)
+		check(err)
+		fmt.Printf("\n=== search %q status %q from %q to %q\n%s", *explainSearch, *explainStatus, *explainFrom, *explainTo, plan)
 	}
 
 	if *explain {
@@ -305,4 +325,10 @@ func check(err error) {
 		fmt.Fprintln(os.Stderr, "histbench:", err)
 		os.Exit(1)
 	}
+}
+
+func reservationStatus(s string) reservation.Status { return reservation.Status(s) }
+
+func localtimeDay(s string, loc *time.Location) (string, time.Time, time.Time, error) {
+	return localtime.ParseDay(s, loc)
 }

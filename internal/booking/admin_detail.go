@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"parking/internal/fault"
+	"parking/internal/notify"
 	"parking/internal/pricing"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -22,7 +23,7 @@ type Detail struct {
 	MainServiceName string
 	Extras          []store.BookedExtraDetail
 	Photos          []store.Photo
-	Notifications   []store.NotificationEntry
+	Notifications   []notify.HistoryItem
 	Catalog         pricing.Catalog
 }
 
@@ -53,7 +54,7 @@ func (s *Service) Detail(ctx context.Context, id int64) (Detail, error) {
 	if d.Photos, err = s.store.Photos(ctx, id); err != nil {
 		return d, err
 	}
-	if d.Notifications, err = s.store.ReservationNotifications(ctx, id); err != nil {
+	if d.Notifications, err = s.NotificationHistory(ctx, id); err != nil {
 		return d, err
 	}
 	if snap := s.catalog.Load(); snap != nil {

@@ -8,6 +8,7 @@ import (
 
 	"parking/internal/fault"
 	"parking/internal/localtime"
+	"parking/internal/reservation"
 	"parking/internal/store"
 )
 
@@ -58,4 +59,19 @@ func (s *Service) spotViolation(ctx context.Context, err error, id int64, spot s
 	}
 	return &fault.Error{Kind: fault.Conflict, Err: err,
 		Message: "La plaza " + spot + " ya está asignada a otra reserva en fechas que se solapan."}
+}
+
+// keepSpotFree is ensureSpotFree for an edit that keeps r's spot but may move its
+// dates (the customer's edit): the refusal does not name the other reservation,
+// which belongs to someone else.
+func (s *Service) keepSpotFree(ctx context.Context, tx *store.Tx, r reservation.Reservation, entry time.Time, exit *time.Time) error {
+	if r.Spot == nil {
+		return nil
+	}
+	err := s.ensureSpotFree(ctx, tx, r.ID, *r.Spot, entry, exit)
+	if fault.KindOf(err) == fault.Conflict {
+		return &fault.Error{Kind: fault.Conflict, Err: err,
+			Message: "Las nuevas fechas coinciden con otra reserva en la misma plaza de aparcamiento; elija otras fechas o contacte con el aparcamiento."}
+	}
+	return err
 }

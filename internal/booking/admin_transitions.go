@@ -9,6 +9,7 @@ import (
 	"parking/internal/fault"
 	"parking/internal/feed"
 	"parking/internal/localtime"
+	"parking/internal/notify"
 	"parking/internal/reservation"
 	"parking/internal/store"
 )
@@ -68,8 +69,8 @@ func (s *Service) Start(ctx context.Context, id int64) (reservation.Reservation,
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
-		// NOTIFY vehicle_entry (issue 6) — the enqueue goes on the next line, inside this transaction:
-		return nil // → return s.enqueue(ctx, tx, notify.VehicleEntry, id, nil)
+		// Spec: a vehicle-entry notification is triggered, in this transaction (CONTRACT §9).
+		return s.enqueue(ctx, tx, notify.VehicleEntry, id, nil)
 	})
 	if err != nil {
 		return out, fmt.Errorf("start reservation %d: %w", id, err)
@@ -132,8 +133,8 @@ func (s *Service) Finalize(ctx context.Context, id int64, method string) (reserv
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
-		// NOTIFY invoice (issue 6) — the enqueue goes on the next line, inside this transaction:
-		return nil // → return s.enqueue(ctx, tx, notify.Invoice, id, nil)
+		// CONTRACT §9: finalize triggers the invoice, in this transaction.
+		return s.enqueue(ctx, tx, notify.Invoice, id, nil)
 	})
 	if err != nil {
 		return out, fmt.Errorf("finalize reservation %d: %w", id, err)

@@ -11,14 +11,14 @@ import (
 // AccountByEmail finds an account (ADMIN or REGISTRADO) by email, ignoring case.
 // Booking-flow customers (NO-REGISTRADO) have no login and are not returned.
 func (s *Store) AccountByEmail(ctx context.Context, email string) (reservation.Customer, error) {
-	return scanCustomer(s.read.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customer
+	return scanCustomer(s.queryRow(ctx, `SELECT `+customerColumns+` FROM customer
 		WHERE lower(email) = lower($1) AND type <> 'NO-REGISTRADO' AND email IS NOT NULL`, email))
 }
 
 // HasAdmin reports whether any ADMIN account exists.
 func (s *Store) HasAdmin(ctx context.Context) (bool, error) {
 	var n int
-	err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM customer WHERE type = 'ADMIN'`).Scan(&n)
+	err := s.queryRow(ctx, `SELECT COUNT(*) FROM customer WHERE type = 'ADMIN'`).Scan(&n)
 	return n > 0, err
 }
 
@@ -34,7 +34,7 @@ type NewAccount struct {
 // InsertAccount inserts an account; a used email or phone is a unique violation.
 func (tx *Tx) InsertAccount(ctx context.Context, a NewAccount) (int64, error) {
 	var id int64
-	err := tx.tx.QueryRowContext(ctx, `INSERT INTO customer (full_name, phone, email, type, password_hash, created_at)
+	err := tx.QueryRow(ctx, `INSERT INTO customer (full_name, phone, email, type, password_hash, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id_customer`,
 		a.FullName, a.Phone, a.Email, string(a.Type), a.PasswordHash, tx.Now).Scan(&id)
 	if err != nil {
@@ -54,7 +54,7 @@ type SessionRecord struct {
 // Session reads a session by token hash.
 func (s *Store) Session(ctx context.Context, hash string) (SessionRecord, error) {
 	var rec SessionRecord
-	row := s.read.QueryRowContext(ctx, `SELECT ws.created_at, ws.last_seen_at, ws.expires_at,
+	row := s.queryRow(ctx, `SELECT ws.created_at, ws.last_seen_at, ws.expires_at,
 		c.id_customer, c.full_name, c.phone, c.email, c.type, c.password_hash, c.created_at
 		FROM web_session ws JOIN customer c ON c.id_customer = ws.id_customer
 		WHERE ws.token_hash = $1`, hash)
@@ -74,33 +74,33 @@ func (s *Store) Session(ctx context.Context, hash string) (SessionRecord, error)
 
 // InsertSession stores a new session.
 func (tx *Tx) InsertSession(ctx context.Context, hash string, customerID int64, now, expires time.Time) error {
-	_, err := tx.tx.ExecContext(ctx, `INSERT INTO web_session (token_hash, id_customer, created_at, last_seen_at, expires_at)
+	_, err := tx.Exec(ctx, `INSERT INTO web_session (token_hash, id_customer, created_at, last_seen_at, expires_at)
 		VALUES ($1, $2, $3, $3, $4)`, hash, customerID, Time(now), Time(expires))
 	return err
 }
 
 // TouchSession moves a session's idle clock.
 func (tx *Tx) TouchSession(ctx context.Context, hash string, now time.Time) error {
-	_, err := tx.tx.ExecContext(ctx, `UPDATE web_session SET last_seen_at = $2 WHERE token_hash = $1`, hash, Time(now))
+	_, err := tx.Exec(ctx, `UPDATE web_session SET last_seen_at = $2 WHERE token_hash = $1`, hash, Time(now))
 	return err
 }
 
 // DeleteSession removes a session and revokes the API tokens issued for it.
 func (tx *Tx) DeleteSession(ctx context.Context, hash string) error {
-	if _, err := tx.tx.ExecContext(ctx, `UPDATE api_token SET revoked_at = $2 WHERE session_hash = $1 AND revoked_at IS NULL`, hash, tx.Now); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE api_token SET revoked_at = $2 WHERE session_hash = $1 AND revoked_at IS NULL`, hash, tx.Now); err != nil {
 		return fmt.Errorf("revoke session tokens: %w", err)
 	}
-	_, err := tx.tx.ExecContext(ctx, `DELETE FROM web_session WHERE token_hash = $1`, hash)
+	_, err := tx.Exec(ctx, `DELETE FROM web_session WHERE token_hash = $1`, hash)
 	return err
 }
 
 // DeleteSessionsOf removes every session of a customer except keepHash ("" keeps none),
 // revoking their API tokens too.
 func (tx *Tx) DeleteSessionsOf(ctx context.Context, customerID int64, keepHash string) error {
-	if _, err := tx.tx.ExecContext(ctx, `UPDATE api_token SET revoked_at = $3
+	if _, err := tx.Exec(ctx, `UPDATE api_token SET revoked_at = $3
 		WHERE id_customer = $1 AND session_hash IS NOT NULL AND session_hash <> $2 AND revoked_at IS NULL`, customerID, keepHash, tx.Now); err != nil {
 		return fmt.Errorf("revoke tokens of %d: %w", customerID, err)
 	}
-	_, err := tx.tx.ExecContext(ctx, `DELETE FROM web_session WHERE id_customer = $1 AND token_hash <> $2`, customerID, keepHash)
+	_, err := tx.Exec(ctx, `DELETE FROM web_session WHERE id_customer = $1 AND token_hash <> $2`, customerID, keepHash)
 	return err
 }

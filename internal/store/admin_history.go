@@ -172,8 +172,7 @@ func (q *sqlQuery) arg(v any) string {
 type historyQuery struct {
 	dialect   Dialect
 	f         HistoryFilter
-	learnt    bool    // count found the matching sides (searches without dates)
-	customers matched // what it found
+	customers matched // found by count, for the page
 	vehicles  matched
 	strategy  string // the page plan chosen, for ExplainHistory
 }
@@ -217,15 +216,30 @@ func (h *historyQuery) matching(q *sqlQuery, side string) string {
 		table, key, source, column, fts = "vehicle_tally", "id_vehicle", "vehicle", "license_plate", "vehicle_plate_fts"
 	}
 	if h.fts() {
-		// FTS5 trigram: a quoted phrase is a case-insensitive substring match; inside
-		// it only the double quote is special (doubled), so %, _ and \ are plain.
-		phrase := `"` + strings.ReplaceAll(h.f.Search, `"`, `""`) + `"`
-		return "FROM " + table + " WHERE " + key + " IN (SELECT rowid FROM " + fts + " WHERE " + fts + " MATCH " + q.arg(phrase) + ")"
+		// FTS5 trigram: a quoted phrase is a case-insensitive substring match.
+		return "FROM " + table + " WHERE " + key + " IN (SELECT rowid FROM " + fts + " WHERE " + fts + " MATCH " + q.arg(h.phrase()) + ")"
 	}
 	// One or two characters: a scan. SQLite's LIKE ignores case for ASCII only.
 	return "FROM " + table + " WHERE " + key + " IN (SELECT " + key + " FROM " + source + " WHERE " + column +
 		" LIKE " + q.arg(likePattern(h.f.Search)) + ` ESCAPE '\')`
 }
+
+// tallied is matching for the count's first step: on SQLite the FTS5 rows drive a
+// join to the tallies, cheaper than materialising the matching ids first.
+func (h *historyQuery) tallied(q *sqlQuery, side string) string {
+	if !h.fts() {
+		return h.matching(q, side)
+	}
+	table, key, fts := "customer_tally", "id_customer", "customer_name_fts"
+	if side == "v" {
+		table, key, fts = "vehicle_tally", "id_vehicle", "vehicle_plate_fts"
+	}
+	return "FROM " + fts + " f CROSS JOIN " + table + " t ON t." + key + " = f.rowid WHERE " + fts + " MATCH " + q.arg(h.phrase())
+}
+
+// phrase is the search as an FTS5 phrase: a quoted string, in which only the double
+// quote is special (doubled), so %, _ and \ are plain characters.
+func (h *historyQuery) phrase() string { return `"` + strings.ReplaceAll(h.f.Search, `"`, `""`) + `"` }
 
 // ids is the subquery of the ids of the matching customers or vehicles.
 func (h *historyQuery) ids(q *sqlQuery, side string) string {
@@ -300,7 +314,7 @@ func (h *historyQuery) count(ctx context.Context, s *Store, explain func(string,
 			list = "string_agg(" + key + "::text, ',')"
 		}
 		q := &sqlQuery{}
-		q.text = `SELECT COUNT(*), COALESCE(SUM(` + h.tallyColumns() + `), 0), ` + list + ` ` + h.matching(q, side)
+		q.text = `SELECT COUNT(*), COALESCE(SUM(` + h.tallyColumns() + `), 0), ` + list + ` ` + h.tallied(q, side)
 		var m matched
 		var ids sql.NullString
 		if err := one(map[string]string{"c": "customers", "v": "vehicles"}[side]+" matching, with their tallies", q, &m.n, &m.reservations, &ids); err != nil {
@@ -321,23 +335,22 @@ func (h *historyQuery) count(ctx context.Context, s *Store, explain func(string,
 		}
 		total += m.reservations
 	}
-	h.learnt = true
 	if h.customers.n == 0 && h.vehicles.n == 0 {
 		return 0, nil
 	}
 
 	if dated {
-		// The tallies know no dates: count the reservations in the range. With few
-		// matching customers and vehicles, through their id indexes; with many, by
-		// testing each reservation of the range.
+		// The tallies know no dates: count the reservations in the range whose
+		// customer or vehicle matches. With few matching customers and vehicles, from
+		// their ids through the id indexes; with many, the range is walked and each
+		// reservation looked up in the set of matching ids (a hash on PostgreSQL).
 		q := &sqlQuery{}
-		if h.customers.ids != nil && h.vehicles.ids != nil {
-			q.text = `SELECT COUNT(*) FROM reservation r WHERE (` + h.anySide(q) + `)` + h.filters(q)
-			return total, one("count (date range, by the matching ids)", q, &total)
+		index, title := "", "count (date range, by the matching ids)"
+		if h.customers.ids == nil || h.vehicles.ids == nil {
+			index, title = h.dateIndex(), "count (date range, walked)"
 		}
-		joins, test := h.rowTest(q)
-		q.text = `SELECT COUNT(*) FROM reservation r` + h.dateIndex() + joins + ` WHERE (` + test + `)` + h.filters(q)
-		return total, one("count (date range, each reservation tested)", q, &total)
+		q.text = `SELECT COUNT(*) FROM reservation r` + index + ` WHERE (` + h.anySide(q) + `)` + h.filters(q)
+		return total, one(title, q, &total)
 	}
 
 	if h.customers.n > 0 && h.vehicles.n > 0 {
@@ -360,14 +373,14 @@ func (h *historyQuery) count(ctx context.Context, s *Store, explain func(string,
 	return total, nil
 }
 
-// anySide is "the reservation's customer or vehicle matches" by the ids found,
-// leaving out a side that matched nothing.
+// anySide is "the reservation's customer or vehicle matches", leaving out a side
+// that matched nothing (count returns 0 early when both did).
 func (h *historyQuery) anySide(q *sqlQuery) string {
 	var parts []string
-	if !h.learnt || h.customers.n > 0 {
+	if h.customers.n > 0 {
 		parts = append(parts, "r.id_customer"+h.in(q, "c"))
 	}
-	if !h.learnt || h.vehicles.n > 0 {
+	if h.vehicles.n > 0 {
 		parts = append(parts, "r.id_vehicle"+h.in(q, "v"))
 	}
 	return strings.Join(parts, " OR ")

@@ -39,7 +39,7 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 			}
 			for i := 0; i < 160; i++ {
 				name, plate := names[rng.IntN(len(names))], plates[rng.IntN(len(plates))]
-				cid, _, err := tx.FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: name, Phone: fmt.Sprintf("6%02d", slices.Index(names, name))})
+				c, _, err := tx.FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: name, Phone: fmt.Sprintf("6%02d", slices.Index(names, name))})
 				if err != nil {
 					return err
 				}
@@ -47,10 +47,11 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				id, err := tx.InsertReservation(ctx, store.NewReservation{Entry: base, TotalPrice: 100, CustomerID: cid, VehicleID: v.ID, MainServiceID: 1})
+				res, err := tx.InsertReservation(ctx, store.NewReservation{Entry: base, TotalPrice: 100, CustomerID: c.ID, VehicleID: v.ID, MainServiceID: 1})
 				if err != nil {
 					return err
 				}
+				id := res.ID
 				made := base.Add(time.Duration(rng.IntN(60*24)) * time.Hour)
 				if _, err := tx.Exec(ctx, `UPDATE reservation SET reservation_date = $1 WHERE id_reservation = $2`, made, id); err != nil {
 					return err

@@ -6,6 +6,7 @@ import (
 	"parking/internal/booking"
 	"parking/internal/localtime"
 	"parking/internal/money"
+	"parking/internal/notify"
 	"parking/internal/reservation"
 	"parking/internal/store"
 )
@@ -90,17 +91,6 @@ func (s *Server) adminPhoto(p store.Photo) adminPhotoJSON {
 		TakenAt: localtime.JSON(p.TakenAt, s.cfg.Location)}
 }
 
-// adminNotificationJSON is one row of the notification history (CONTRACT §9).
-type adminNotificationJSON struct {
-	ID        int64   `json:"id"`
-	Type      string  `json:"type"`
-	Status    string  `json:"status"`
-	Attempts  int     `json:"attempts"`
-	CreatedAt string  `json:"created_at"`
-	SentAt    *string `json:"sent_at"`
-	LastError *string `json:"last_error"`
-}
-
 type adminExtraJSON struct {
 	ID    int64       `json:"id"`
 	Name  string      `json:"name"`
@@ -117,14 +107,14 @@ type adminDetailJSON struct {
 		MainServiceName    string           `json:"main_service_name"`
 		AdditionalServices []adminExtraJSON `json:"additional_services"`
 	} `json:"reservation"`
-	Customer           adminCustomerJSON       `json:"customer"`
-	Vehicle            adminVehicleJSON        `json:"vehicle"`
-	Photos             []adminPhotoJSON        `json:"photos"`
-	PhotoCount         int                     `json:"photo_count"`
-	Notifications      []adminNotificationJSON `json:"notifications"`
-	VehicleTypes       []vehicleTypeJSON       `json:"vehicle_types"`
-	MainServices       []mainServiceJSON       `json:"main_services"`
-	AdditionalServices []extraJSON             `json:"additional_services"`
+	Customer           adminCustomerJSON    `json:"customer"`
+	Vehicle            adminVehicleJSON     `json:"vehicle"`
+	Photos             []adminPhotoJSON     `json:"photos"`
+	PhotoCount         int                  `json:"photo_count"`
+	Notifications      []notify.HistoryItem `json:"notifications"`
+	VehicleTypes       []vehicleTypeJSON    `json:"vehicle_types"`
+	MainServices       []mainServiceJSON    `json:"main_services"`
+	AdditionalServices []extraJSON          `json:"additional_services"`
 }
 
 func (s *Server) adminDetail(d booking.Detail) adminDetailJSON {
@@ -142,11 +132,7 @@ func (s *Server) adminDetail(d booking.Detail) adminDetailJSON {
 		out.Photos[i] = s.adminPhoto(p)
 	}
 	out.PhotoCount = len(d.Photos)
-	out.Notifications = make([]adminNotificationJSON, len(d.Notifications))
-	for i, n := range d.Notifications {
-		out.Notifications[i] = adminNotificationJSON{ID: n.ID, Type: n.Type, Status: n.Status, Attempts: n.Attempts,
-			CreatedAt: localtime.JSON(n.CreatedAt, s.cfg.Location), SentAt: s.adminTime(n.SentAt), LastError: n.LastError}
-	}
+	out.Notifications = d.Notifications // CONTRACT §9: the outbox rows, as the notifications package words them
 	cat := catalogView(d.Catalog, true)
 	out.VehicleTypes, out.MainServices, out.AdditionalServices = cat.VehicleTypes, cat.MainServices, cat.AdditionalServices
 	return out

@@ -2,9 +2,13 @@ package web_test
 
 import (
 	"fmt"
+	"io"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
+	"parking/internal/apptest"
 	"parking/internal/store"
 	"parking/internal/storetest"
 )
@@ -88,6 +92,59 @@ func TestSpotExclusionConstraint(t *testing.T) {
 			VALUES ($1, $2, NULL, 'CANCELADA', 100, 'A-1', $3, $4, 1, $1)`, time.Now(), r.Entry.Add(-time.Hour), r.CustomerID, r.VehicleID)
 		if err != nil {
 			t.Errorf("a terminal reservation may share the spot: %v", err)
+		}
+	})
+}
+
+// The customer's own edit keeps the spot but moves the dates: it must not land on
+// another stay of the same spot (both databases), and the refusal does not name
+// someone else's reservation. The live board hears of the customer's cancel.
+func TestCustomerEditKeepsSpotFree(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		e := newAdminEnv(t, d)
+		customer, _ := apptest.Customer(t, e.a, "cliente@example.com", "611000111")
+		mine := booking(1, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 2, "A-1") // [1 Mar, 3 Mar)
+		mine["phone"] = "611000111"
+		id := e.walkIn(mine)
+		e.walkIn(booking(2, time.Date(2027, 3, 5, 10, 0, 0, 0, madrid), 2, "A-1")) // [5 Mar, 7 Mar)
+
+		edit := func(body string) (int, string) {
+			req, _ := http.NewRequest("PUT", fmt.Sprintf("%s/users/profile/reservation/%d/edit", e.a.URL, id), strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := customer.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			return resp.StatusCode, string(b)
+		}
+		status, body := edit(`{"exit_date":"2027-03-06T10:00"}`)
+		if status != 409 || !strings.Contains(body, "Las nuevas fechas coinciden con otra reserva en la misma plaza") {
+			t.Errorf("overlapping edit: %d %s", status, body)
+		}
+		if r := e.stored(id); !r.Exit.Equal(time.Date(2027, 3, 3, 10, 0, 0, 0, madrid)) {
+			t.Errorf("refused edit moved the exit to %v", r.Exit)
+		}
+		if status, body := edit(`{"exit_date":"2027-03-05T10:00"}`); status != 200 {
+			t.Errorf("touching edit: %d %s", status, body)
+		}
+
+		sub := e.a.Booking.ParkingFeed().Subscribe()
+		defer sub.Close()
+		req, _ := http.NewRequest("DELETE", fmt.Sprintf("%s/users/profile/reservation/%d/cancel", e.a.URL, id), nil)
+		resp, err := customer.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		select {
+		case ev := <-sub.C:
+			if ev.Kind != "cancelled" || ev.ReservationID != id {
+				t.Errorf("event = %+v", ev)
+			}
+		case <-time.After(5 * time.Second):
+			t.Error("no feed event for the customer's cancel")
 		}
 	})
 }

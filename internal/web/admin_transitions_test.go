@@ -51,6 +51,17 @@ func TestAdminTransitionsTable(t *testing.T) {
 			t.Errorf("finalize: %d %v", status, body)
 		}
 
+		// Spec, Events: the start triggered the vehicle-entry notification and the
+		// finalize the invoice (CONTRACT §9), each in its own transaction.
+		_, detail := e.json("GET", "/admin/reservations/details/1", nil)
+		var types []string
+		for _, n := range detail["notifications"].([]any) {
+			types = append(types, n.(map[string]any)["type"].(string))
+		}
+		if fmt.Sprint(types) != "[booking_confirmation vehicle_entry invoice]" {
+			t.Errorf("notifications = %v, want booking_confirmation, vehicle_entry, invoice", types)
+		}
+
 		// PENDIENTE → CANCELADA: the spot is set to null.
 		id := e.walkIn(booking(2, entry, 3, "B-7"))
 		status, body = e.json("PATCH", fmt.Sprintf("/admin/reservations/%d/cancel", id), nil)

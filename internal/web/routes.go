@@ -45,8 +45,14 @@ func (s *Server) routes(mux *http.ServeMux) {
 	admin("POST /admin/catalog/additional-services", s.adminCreateExtra)
 	admin("POST /admin/catalog/additional-services/{id}", s.adminUpdateExtra)
 	admin("PATCH /admin/catalog/additional-services/{id}", s.adminUpdateExtra)
+	admin("POST /admin/reservations/{id}/invoice", s.adminRequestInvoice)
 
-	// Customers.
+	// Customers (spec, Customer web routes; CONTRACT §6, §7).
+	mux.Handle("GET /users/profile", s.requireUser(s.customerProfile))
+	mux.Handle("PUT /users/profile/update", s.requireUser(s.customerUpdateProfile))
+	mux.Handle("PUT /users/profile/password", s.requireUser(s.customerChangePassword))
+	mux.Handle("DELETE /users/profile/reservation/{id}/cancel", s.requireUser(s.customerCancel))
+	mux.Handle("PUT /users/profile/reservation/{id}/edit", s.requireUser(s.customerEdit))
 
 	// Pages and static files.
 }

@@ -95,47 +95,121 @@ UPDATE reservation_tally t SET n = c.n
 FROM (SELECT status, (id_reservation % 16)::smallint AS shard, count(*) AS n FROM reservation GROUP BY 1, 2) c
 WHERE t.status = c.status AND t.shard = c.shard;
 
--- Every status change moves one unit between tallies in the order of the life cycle
--- (PENDIENTE → EN CURSO → FINALIZADA, PENDIENTE → CANCELADA): old row first, so
--- that two transactions never take the same two shard rows in opposite orders.
-CREATE FUNCTION reservation_tally() RETURNS trigger LANGUAGE plpgsql AS $$
+-- The tallies move by statement-level triggers over the statement's transition
+-- tables: one UPDATE per table however many reservations a statement writes (a
+-- bulk load updates each row once per statement, not once per reservation), and an
+-- UPDATE of reservation that changes no status, customer or vehicle writes nothing.
+-- A status change takes the old tally row before the new one, in the order of the
+-- life cycle (PENDIENTE → EN CURSO → FINALIZADA, PENDIENTE → CANCELADA), so two
+-- transactions never wait for each other's shard rows in opposite orders.
+CREATE FUNCTION reservation_tally_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP = 'UPDATE' AND OLD.status = NEW.status AND OLD.id_customer = NEW.id_customer
-            AND OLD.id_vehicle = NEW.id_vehicle THEN
-        RETURN NULL;
-    END IF;
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-        UPDATE customer_search SET
-            tally_pendiente  = tally_pendiente  - (OLD.status = 'PENDIENTE')::int,
-            tally_en_curso   = tally_en_curso   - (OLD.status = 'EN CURSO')::int,
-            tally_finalizada = tally_finalizada - (OLD.status = 'FINALIZADA')::int,
-            tally_cancelada  = tally_cancelada  - (OLD.status = 'CANCELADA')::int
-        WHERE id_customer = OLD.id_customer;
-        UPDATE vehicle_search SET
-            tally_pendiente  = tally_pendiente  - (OLD.status = 'PENDIENTE')::int,
-            tally_en_curso   = tally_en_curso   - (OLD.status = 'EN CURSO')::int,
-            tally_finalizada = tally_finalizada - (OLD.status = 'FINALIZADA')::int,
-            tally_cancelada  = tally_cancelada  - (OLD.status = 'CANCELADA')::int
-        WHERE id_vehicle = OLD.id_vehicle;
-        UPDATE reservation_tally SET n = n - 1 WHERE status = OLD.status AND shard = OLD.id_reservation % 16;
-    END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN
-        UPDATE customer_search SET
-            tally_pendiente  = tally_pendiente  + (NEW.status = 'PENDIENTE')::int,
-            tally_en_curso   = tally_en_curso   + (NEW.status = 'EN CURSO')::int,
-            tally_finalizada = tally_finalizada + (NEW.status = 'FINALIZADA')::int,
-            tally_cancelada  = tally_cancelada  + (NEW.status = 'CANCELADA')::int
-        WHERE id_customer = NEW.id_customer;
-        UPDATE vehicle_search SET
-            tally_pendiente  = tally_pendiente  + (NEW.status = 'PENDIENTE')::int,
-            tally_en_curso   = tally_en_curso   + (NEW.status = 'EN CURSO')::int,
-            tally_finalizada = tally_finalizada + (NEW.status = 'FINALIZADA')::int,
-            tally_cancelada  = tally_cancelada  + (NEW.status = 'CANCELADA')::int
-        WHERE id_vehicle = NEW.id_vehicle;
-        UPDATE reservation_tally SET n = n + 1 WHERE status = NEW.status AND shard = NEW.id_reservation % 16;
-    END IF;
+    UPDATE customer_search t SET
+        tally_pendiente  = t.tally_pendiente  + d.p,
+        tally_en_curso   = t.tally_en_curso   + d.e,
+        tally_finalizada = t.tally_finalizada + d.f,
+        tally_cancelada  = t.tally_cancelada  + d.x
+    FROM (SELECT id_customer, count(*) FILTER (WHERE status = 'PENDIENTE') AS p, count(*) FILTER (WHERE status = 'EN CURSO') AS e,
+                 count(*) FILTER (WHERE status = 'FINALIZADA') AS f, count(*) FILTER (WHERE status = 'CANCELADA') AS x
+          FROM new_rows GROUP BY id_customer) d
+    WHERE t.id_customer = d.id_customer;
+    UPDATE vehicle_search t SET
+        tally_pendiente  = t.tally_pendiente  + d.p,
+        tally_en_curso   = t.tally_en_curso   + d.e,
+        tally_finalizada = t.tally_finalizada + d.f,
+        tally_cancelada  = t.tally_cancelada  + d.x
+    FROM (SELECT id_vehicle, count(*) FILTER (WHERE status = 'PENDIENTE') AS p, count(*) FILTER (WHERE status = 'EN CURSO') AS e,
+                 count(*) FILTER (WHERE status = 'FINALIZADA') AS f, count(*) FILTER (WHERE status = 'CANCELADA') AS x
+          FROM new_rows GROUP BY id_vehicle) d
+    WHERE t.id_vehicle = d.id_vehicle;
+    UPDATE reservation_tally t SET n = t.n + d.n
+    FROM (SELECT status, (id_reservation % 16)::smallint AS shard, count(*) AS n FROM new_rows GROUP BY 1, 2) d
+    WHERE t.status = d.status AND t.shard = d.shard;
     RETURN NULL;
 END
 $$;
-CREATE TRIGGER reservation_tally AFTER INSERT OR DELETE OR UPDATE OF status, id_customer, id_vehicle
-    ON reservation FOR EACH ROW EXECUTE FUNCTION reservation_tally();
+CREATE FUNCTION reservation_tally_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE customer_search t SET
+        tally_pendiente  = t.tally_pendiente  - d.p,
+        tally_en_curso   = t.tally_en_curso   - d.e,
+        tally_finalizada = t.tally_finalizada - d.f,
+        tally_cancelada  = t.tally_cancelada  - d.x
+    FROM (SELECT id_customer, count(*) FILTER (WHERE status = 'PENDIENTE') AS p, count(*) FILTER (WHERE status = 'EN CURSO') AS e,
+                 count(*) FILTER (WHERE status = 'FINALIZADA') AS f, count(*) FILTER (WHERE status = 'CANCELADA') AS x
+          FROM old_rows GROUP BY id_customer) d
+    WHERE t.id_customer = d.id_customer;
+    UPDATE vehicle_search t SET
+        tally_pendiente  = t.tally_pendiente  - d.p,
+        tally_en_curso   = t.tally_en_curso   - d.e,
+        tally_finalizada = t.tally_finalizada - d.f,
+        tally_cancelada  = t.tally_cancelada  - d.x
+    FROM (SELECT id_vehicle, count(*) FILTER (WHERE status = 'PENDIENTE') AS p, count(*) FILTER (WHERE status = 'EN CURSO') AS e,
+                 count(*) FILTER (WHERE status = 'FINALIZADA') AS f, count(*) FILTER (WHERE status = 'CANCELADA') AS x
+          FROM old_rows GROUP BY id_vehicle) d
+    WHERE t.id_vehicle = d.id_vehicle;
+    UPDATE reservation_tally t SET n = t.n - d.n
+    FROM (SELECT status, (id_reservation % 16)::smallint AS shard, count(*) AS n FROM old_rows GROUP BY 1, 2) d
+    WHERE t.status = d.status AND t.shard = d.shard;
+    RETURN NULL;
+END
+$$;
+CREATE FUNCTION reservation_tally_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE customer_search t SET
+        tally_pendiente  = t.tally_pendiente  - d.p,
+        tally_en_curso   = t.tally_en_curso   - d.e,
+        tally_finalizada = t.tally_finalizada - d.f,
+        tally_cancelada  = t.tally_cancelada  - d.x
+    FROM (SELECT id_customer, count(*) FILTER (WHERE status = 'PENDIENTE') AS p, count(*) FILTER (WHERE status = 'EN CURSO') AS e,
+                 count(*) FILTER (WHERE status = 'FINALIZADA') AS f, count(*) FILTER (WHERE status = 'CANCELADA') AS x
+          FROM (SELECT o.* FROM old_rows o JOIN new_rows n USING (id_reservation)
+          WHERE o.status <> n.status OR o.id_customer <> n.id_customer OR o.id_vehicle <> n.id_vehicle) c GROUP BY id_customer) d
+    WHERE t.id_customer = d.id_customer;
+    UPDATE vehicle_search t SET
+        tally_pendiente  = t.tally_pendiente  - d.p,
+        tally_en_curso   = t.tally_en_curso   - d.e,
+        tally_finalizada = t.tally_finalizada - d.f,
+        tally_cancelada  = t.tally_cancelada  - d.x
+    FROM (SELECT id_vehicle, count(*) FILTER (WHERE status = 'PENDIENTE') AS p, count(*) FILTER (WHERE status = 'EN CURSO') AS e,
+                 count(*) FILTER (WHERE status = 'FINALIZADA') AS f, count(*) FILTER (WHERE status = 'CANCELADA') AS x
+          FROM (SELECT o.* FROM old_rows o JOIN new_rows n USING (id_reservation)
+          WHERE o.status <> n.status OR o.id_customer <> n.id_customer OR o.id_vehicle <> n.id_vehicle) c GROUP BY id_vehicle) d
+    WHERE t.id_vehicle = d.id_vehicle;
+    UPDATE reservation_tally t SET n = t.n - d.n
+    FROM (SELECT status, (id_reservation % 16)::smallint AS shard, count(*) AS n FROM (SELECT o.* FROM old_rows o JOIN new_rows n USING (id_reservation)
+          WHERE o.status <> n.status OR o.id_customer <> n.id_customer OR o.id_vehicle <> n.id_vehicle) c GROUP BY 1, 2) d
+    WHERE t.status = d.status AND t.shard = d.shard;
+    UPDATE customer_search t SET
+        tally_pendiente  = t.tally_pendiente  + d.p,
+        tally_en_curso   = t.tally_en_curso   + d.e,
+        tally_finalizada = t.tally_finalizada + d.f,
+        tally_cancelada  = t.tally_cancelada  + d.x
+    FROM (SELECT id_customer, count(*) FILTER (WHERE status = 'PENDIENTE') AS p, count(*) FILTER (WHERE status = 'EN CURSO') AS e,
+                 count(*) FILTER (WHERE status = 'FINALIZADA') AS f, count(*) FILTER (WHERE status = 'CANCELADA') AS x
+          FROM (SELECT n.* FROM old_rows o JOIN new_rows n USING (id_reservation)
+          WHERE o.status <> n.status OR o.id_customer <> n.id_customer OR o.id_vehicle <> n.id_vehicle) c GROUP BY id_customer) d
+    WHERE t.id_customer = d.id_customer;
+    UPDATE vehicle_search t SET
+        tally_pendiente  = t.tally_pendiente  + d.p,
+        tally_en_curso   = t.tally_en_curso   + d.e,
+        tally_finalizada = t.tally_finalizada + d.f,
+        tally_cancelada  = t.tally_cancelada  + d.x
+    FROM (SELECT id_vehicle, count(*) FILTER (WHERE status = 'PENDIENTE') AS p, count(*) FILTER (WHERE status = 'EN CURSO') AS e,
+                 count(*) FILTER (WHERE status = 'FINALIZADA') AS f, count(*) FILTER (WHERE status = 'CANCELADA') AS x
+          FROM (SELECT n.* FROM old_rows o JOIN new_rows n USING (id_reservation)
+          WHERE o.status <> n.status OR o.id_customer <> n.id_customer OR o.id_vehicle <> n.id_vehicle) c GROUP BY id_vehicle) d
+    WHERE t.id_vehicle = d.id_vehicle;
+    UPDATE reservation_tally t SET n = t.n + d.n
+    FROM (SELECT status, (id_reservation % 16)::smallint AS shard, count(*) AS n FROM (SELECT n.* FROM old_rows o JOIN new_rows n USING (id_reservation)
+          WHERE o.status <> n.status OR o.id_customer <> n.id_customer OR o.id_vehicle <> n.id_vehicle) c GROUP BY 1, 2) d
+    WHERE t.status = d.status AND t.shard = d.shard;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER reservation_tally_insert AFTER INSERT ON reservation
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION reservation_tally_insert();
+CREATE TRIGGER reservation_tally_delete AFTER DELETE ON reservation
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION reservation_tally_delete();
+CREATE TRIGGER reservation_tally_update AFTER UPDATE ON reservation
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION reservation_tally_update();
