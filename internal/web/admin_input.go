@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -24,21 +25,33 @@ type adminInput struct {
 	json   bool // the body was JSON
 }
 
-// readAdminInput decodes the request body by its Content-Type. An empty body is an
-// empty input (PATCH …/start needs none).
+// readAdminInput decodes the request body by its Content-Type; a body that starts
+// with "{" and is not declared a form is read as JSON (curl -d sends JSON as a form).
+// An empty body is an empty input (PATCH …/start needs none).
 func readAdminInput(w http.ResponseWriter, r *http.Request) (adminInput, error) {
 	in := adminInput{values: map[string][]string{}}
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	switch {
-	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
-		in.json = true
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-		if err != nil {
+	if mt == "multipart/form-data" {
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		if err := r.ParseMultipartForm(maxBody); err != nil {
 			return in, formError(err)
 		}
-		if len(bytes.TrimSpace(body)) == 0 {
-			return in, nil
+		for k, v := range r.MultipartForm.Value {
+			in.values[strings.TrimSuffix(k, "[]")] = append(in.values[strings.TrimSuffix(k, "[]")], v...)
 		}
+		return in, nil
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		return in, formError(err)
+	}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		in.json = mt == "application/json"
+		return in, nil
+	}
+	if mt == "application/json" || strings.HasSuffix(mt, "+json") || (mt != "application/x-www-form-urlencoded" && trimmed[0] == '{') {
+		in.json = true
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		var raw map[string]json.RawMessage
 		if err := decodeJSON(w, r, &raw); err != nil {
@@ -52,18 +65,12 @@ func readAdminInput(w http.ResponseWriter, r *http.Request) (adminInput, error) 
 			in.values[k] = vals
 		}
 		return in, nil
-	case mt == "multipart/form-data":
-		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
-		if err := r.ParseMultipartForm(maxBody); err != nil {
-			return in, formError(err)
-		}
-	default:
-		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
-		if err := r.ParseForm(); err != nil {
-			return in, formError(err)
-		}
 	}
-	for k, v := range r.PostForm {
+	form, err := url.ParseQuery(string(body))
+	if err != nil {
+		return in, fault.Invalidf("No se pudo leer el formulario enviado.")
+	}
+	for k, v := range form {
 		in.values[strings.TrimSuffix(k, "[]")] = append(in.values[strings.TrimSuffix(k, "[]")], v...)
 	}
 	return in, nil

@@ -126,12 +126,13 @@ func (s *Server) adminDetails(w http.ResponseWriter, r *http.Request) {
 // JSON) gets 200 {success, message, reservation, customer, vehicle, repriced} or the
 // refusal's status with {success:false, message}.
 func (s *Server) adminEdit(w http.ResponseWriter, r *http.Request) {
-	jsonClient := wantsJSON(r) || isJSONBody(r)
 	id, err := reservationID(r)
 	if err != nil {
 		s.writeSuccessFalse(w, r, err)
 		return
 	}
+	in, inErr := readAdminInput(w, r)
+	jsonClient := wantsJSON(r) || isJSONBody(r) || in.json
 	fail := func(err error) {
 		if jsonClient || fault.KindOf(err) == fault.NotFound {
 			s.writeSuccessFalse(w, r, err)
@@ -141,9 +142,8 @@ func (s *Server) adminEdit(w http.ResponseWriter, r *http.Request) {
 		msg := fault.MessageOf(err, msgInternalES)
 		http.Redirect(w, r, "/admin/reservations/details/"+strconv.FormatInt(id, 10)+"?error="+url.QueryEscape(msg), http.StatusSeeOther)
 	}
-	in, err := readAdminInput(w, r)
-	if err != nil {
-		fail(err)
+	if inErr != nil {
+		fail(inErr)
 		return
 	}
 	c, err := s.adminChange(in)

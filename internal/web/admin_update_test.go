@@ -174,3 +174,33 @@ func TestAdminUpdateConflictsAndStablePrice(t *testing.T) {
 		}
 	})
 }
+
+// The encodings the routes accept: JSON declared, JSON sent without a type (curl -d),
+// an urlencoded form and a multipart form (FormData) all reach the same update.
+func TestAdminInputEncodings(t *testing.T) {
+	e := newAdminEnv(t, store.SQLite)
+	id := e.startedReservation(1, "A-1")
+	p := fmt.Sprintf("/admin/reservations/%d/edit", id)
+	cases := []struct {
+		name, contentType, body string
+		wantStatus              int
+		wantColor               string
+	}{
+		{"json", "application/json", `{"color":"Rojo"}`, 200, "Rojo"},
+		{"json without a type", "", `{"color":"Verde"}`, 200, "Verde"},
+		{"form", "application/x-www-form-urlencoded", "color=Azul", 303, "Azul"},
+		{"multipart", "multipart/form-data; boundary=XX", "--XX\r\nContent-Disposition: form-data; name=\"color\"\r\n\r\nGris\r\n--XX--\r\n", 303, "Gris"},
+		{"malformed json", "application/json", `{"color":`, 400, "Gris"},
+	}
+	for _, tc := range cases {
+		status, _, body := e.send("POST", p, tc.contentType, tc.body)
+		v, _ := e.a.Store.Vehicle(context.Background(), e.stored(id).VehicleID)
+		if status != tc.wantStatus || v.Color != tc.wantColor {
+			t.Errorf("%s: %d %s, color %q; want %d and %q", tc.name, status, body, v.Color, tc.wantStatus, tc.wantColor)
+		}
+	}
+	// finalize reads paymentMethod from a form body too, and from JSON sent untyped.
+	if status, _, body := e.send("PATCH", fmt.Sprintf("/admin/reservations/%d/finalize", id), "", `{"paymentMethod":"TARJETA"}`); status != 200 {
+		t.Errorf("untyped JSON finalize: %d %s", status, body)
+	}
+}
