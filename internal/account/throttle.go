@@ -97,10 +97,15 @@ func (s *Service) throttled(ctx context.Context, accountKey, addressKey string, 
 // throttleFault is the refusal of a throttled attempt (HTTP 429, Retry-After).
 func throttleFault(wait time.Duration) error {
 	var when string
-	if wait <= time.Minute {
-		when = fmt.Sprintf("%d segundos", int(math.Ceil(wait.Seconds())))
-	} else {
-		when = fmt.Sprintf("%d minutos", int(math.Ceil(wait.Minutes())))
+	switch secs, mins := int(math.Ceil(wait.Seconds())), int(math.Ceil(wait.Minutes())); {
+	case secs == 1:
+		when = "1 segundo"
+	case secs < 60:
+		when = fmt.Sprintf("%d segundos", secs)
+	case mins == 1:
+		when = "1 minuto"
+	default:
+		when = fmt.Sprintf("%d minutos", mins)
 	}
 	return &fault.Error{
 		Kind:    fault.TooMany,

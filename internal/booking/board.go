@@ -31,12 +31,17 @@ func (s *Service) ParseBoardDay(date string) (day string, from, to time.Time, er
 		from, to = localtime.DayRange(s.now(), s.loc)
 		return from.Format("2006-01-02"), from, to, nil
 	}
+	invalid := fault.Invalidf("Invalid date %q: expected YYYY-MM-DD.", date)
 	if day, from, to, err = localtime.ParseDay(date, s.loc); err == nil {
+		// The same years localtime.Parse accepts: nobody parks in 1800.
+		if from.Year() < 1900 || from.Year() > 2200 {
+			return "", time.Time{}, time.Time{}, invalid
+		}
 		return day, from, to, nil
 	}
 	t, perr := localtime.Parse(date, s.loc)
 	if perr != nil {
-		return "", time.Time{}, time.Time{}, fault.Invalidf("Invalid date %q: expected YYYY-MM-DD.", date)
+		return "", time.Time{}, time.Time{}, invalid
 	}
 	from, to = localtime.DayRange(t, s.loc)
 	return from.Format("2006-01-02"), from, to, nil
