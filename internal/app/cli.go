@@ -21,6 +21,8 @@ Usage:
   parking migrate             apply database migrations and exit
   parking admin create --email E --password P [--name N]
                               create an administrator account
+  parking generate [--reservations N] [--seed S]
+                              fill the database with a realistic history (measurements)
   parking version             print the version
   parking help                show this help
 
@@ -42,6 +44,8 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = runMigrate(ctx, args, getenv, stderr)
 	case "admin":
 		err = runAdmin(ctx, args, getenv, stdout, stderr)
+	case "generate":
+		err = runGenerate(ctx, args, getenv, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "parking", versionString())
 	case "help", "-h", "--help":

@@ -133,27 +133,16 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Create
 		return Created{}, err
 	}
 
-	snap := s.catalog.Load()
-	if snap == nil {
-		return Created{}, pricingFault(pricing.ErrNotLoaded)
+	if snap := s.catalog.Load(); snap != nil && ch == Public {
+		if m, ok := snap.MainService(in.MainService); ok && !m.Active {
+			return Created{}, fault.Invalidf("El servicio %s no está disponible.", m.Name)
+		}
 	}
-	if m, ok := snap.MainService(in.MainService); ok && !m.Active && ch == Public {
-		return Created{}, fault.Invalidf("El servicio %s no está disponible.", m.Name)
-	}
-	extras := s.selectExtras(snap, ch, in.Extras)
-	ids := make([]int64, len(extras))
-	for i, e := range extras {
-		ids[i] = e.ID
-	}
-	// CONTRACT §7: a walk-in without an exit date is priced for the minimum one day.
-	priceExit := in.Entry
-	if in.Exit != nil {
-		priceExit = *in.Exit
-	}
-	quote, err := snap.Quote(pricing.Request{Entry: in.Entry, Exit: priceExit, VehicleType: in.VehicleType, MainService: in.MainService, Extras: ids})
+	priced, err := s.priceStay(ch, in.Entry, in.Exit, in.VehicleType, in.MainService, in.Extras)
 	if err != nil {
-		return Created{}, pricingFault(err)
+		return Created{}, err
 	}
+	quote := priced.Quote
 
 	var out Created
 	out.Quote = quote
@@ -190,9 +179,7 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Create
 		if in.Spot != "" {
 			nr.Spot = &in.Spot
 		}
-		for _, e := range extras {
-			nr.Extras = append(nr.Extras, store.BookedExtra{ID: e.ID, Price: e.Price})
-		}
+		nr.Extras = priced.Extras
 		id, err := tx.InsertReservation(ctx, nr)
 		if err != nil {
 			return err

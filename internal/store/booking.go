@@ -279,3 +279,51 @@ func reservationExtras(ctx context.Context, q querier, reservationID int64) ([]B
 	}
 	return out, closeRows(rows)
 }
+
+// LockReservation reads a reservation for a read-modify-write inside the transaction.
+// PostgreSQL takes the row lock (FOR UPDATE) so a concurrent edit waits and then sees
+// this one's result; SQLite needs nothing more, as its write transactions are
+// IMMEDIATE and so already one at a time.
+func (tx *Tx) LockReservation(ctx context.Context, id int64) (reservation.Reservation, error) {
+	q := `SELECT ` + reservationColumns + ` FROM reservation r WHERE r.id_reservation = $1`
+	if tx.dialect == Postgres {
+		q += ` FOR UPDATE`
+	}
+	r, err := scanReservation(tx.tx.QueryRowContext(ctx, q, id))
+	if err != nil {
+		return r, fmt.Errorf("reservation %d: %w", id, notFound(err))
+	}
+	return r, nil
+}
+
+// Stay is the priced part of a reservation that edits replace: dates, main service,
+// total and additional services.
+type Stay struct {
+	Entry         time.Time
+	Exit          *time.Time
+	MainServiceID int64
+	TotalPrice    money.Cents
+	Extras        []BookedExtra
+}
+
+// UpdateStay replaces a reservation's stay, provided its status is still status
+// (the caller read it under LockReservation); it reports false when the status had
+// changed, so the caller can refuse instead of overwriting a concurrent transition.
+func (tx *Tx) UpdateStay(ctx context.Context, id int64, status reservation.Status, st Stay) (bool, error) {
+	var exit *time.Time
+	if st.Exit != nil {
+		e := Time(*st.Exit)
+		exit = &e
+	}
+	res, err := tx.tx.ExecContext(ctx, `UPDATE reservation
+		SET entry_date = $3, exit_date = $4, id_main_service = $5, total_price_cents = $6, updated_at = $7
+		WHERE id_reservation = $1 AND status = $2`,
+		id, string(status), Time(st.Entry), exit, st.MainServiceID, int64(st.TotalPrice), tx.Now)
+	if err != nil {
+		return false, fmt.Errorf("update stay of %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return false, nil
+	}
+	return true, tx.ReplaceReservationExtras(ctx, id, st.Extras)
+}

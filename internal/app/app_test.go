@@ -1,0 +1,144 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestLoadConfigDefaults(t *testing.T) {
+	c, err := LoadConfig(nil, env(nil), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != ":8080" || c.DatabaseURL != "sqlite:parking.db" || c.BaseURL != "http://localhost:8080" ||
+		c.Location.String() != "Europe/Madrid" || c.WebhookTimeout != 10*time.Second || c.TokenTTL != 12*time.Hour ||
+		c.LogFormat != "text" || c.Capacity != 0 || c.WebhookURL != "" {
+		t.Errorf("defaults: %+v", c)
+	}
+}
+
+func TestLoadConfigEnvThenFlags(t *testing.T) {
+	c, err := LoadConfig([]string{"--addr", "127.0.0.1:9000", "--capacity", "1000"}, env(map[string]string{
+		"PARKING_ADDR": ":7000", "PARKING_TIMEZONE": "Atlantic/Canary", "PARKING_WEBHOOK_URL": "https://n8n.example/webhook/x",
+		"PARKING_LOG_FORMAT": "json", "PARKING_BASE_URL": "https://parking.example/",
+	}), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:9000" || c.Capacity != 1000 || c.Location.String() != "Atlantic/Canary" ||
+		c.WebhookURL != "https://n8n.example/webhook/x" || c.LogFormat != "json" || c.BaseURL != "https://parking.example" {
+		t.Errorf("env then flags: %+v", c)
+	}
+}
+
+func TestLoadConfigRefusals(t *testing.T) {
+	cases := map[string]struct {
+		env  map[string]string
+		want string
+	}{
+		"database":   {map[string]string{"PARKING_DATABASE_URL": "mysql://x"}, `PARKING_DATABASE_URL: "mysql://x" must be sqlite:PATH or postgres://…`},
+		"zone":       {map[string]string{"PARKING_TIMEZONE": "Mars/Olympus"}, `PARKING_TIMEZONE: "Mars/Olympus" is not an IANA time zone`},
+		"timeout":    {map[string]string{"PARKING_WEBHOOK_TIMEOUT": "soon"}, `PARKING_WEBHOOK_TIMEOUT (--webhook-timeout): must be a duration`},
+		"webhook":    {map[string]string{"PARKING_WEBHOOK_URL": "ftp://x"}, `PARKING_WEBHOOK_URL: "ftp://x" must be an absolute http(s) address`},
+		"admin pair": {map[string]string{"PARKING_ADMIN_EMAIL": "a@b.es"}, `PARKING_ADMIN_EMAIL: and PARKING_ADMIN_PASSWORD must be set together`},
+		"capacity":   {map[string]string{"PARKING_CAPACITY": "-3"}, `PARKING_CAPACITY: must be between 0 and 1000000`},
+		"log":        {map[string]string{"PARKING_LOG_FORMAT": "xml"}, `PARKING_LOG_FORMAT: "xml" must be text or json`},
+		"base url":   {map[string]string{"PARKING_BASE_URL": "parking.example"}, `PARKING_BASE_URL: "parking.example" must be an absolute http(s) address`},
+	}
+	for name, c := range cases {
+		_, err := LoadConfig(nil, env(c.env), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", name, err, c.want)
+		}
+	}
+}
+
+func TestRunCommands(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := Run(context.Background(), []string{"help"}, env(nil), &out, &errOut); code != 0 || !strings.Contains(out.String(), "PARKING_DATABASE_URL") {
+		t.Errorf("help: code %d, output %q", code, out.String())
+	}
+	out.Reset()
+	if code := Run(context.Background(), []string{"version"}, env(nil), &out, &errOut); code != 0 || !strings.HasPrefix(out.String(), "parking ") {
+		t.Errorf("version: code %d, output %q", code, out.String())
+	}
+	if code := Run(context.Background(), []string{"fly"}, env(nil), &out, &errOut); code != 2 {
+		t.Errorf("unknown command: code %d, want 2", code)
+	}
+
+	db := "sqlite:" + filepath.Join(t.TempDir(), "p.db")
+	e := env(map[string]string{"PARKING_DATABASE_URL": db})
+	errOut.Reset()
+	if code := Run(context.Background(), []string{"migrate"}, e, &out, &errOut); code != 0 {
+		t.Fatalf("migrate: code %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "parking admin create --email E --password P") {
+		t.Errorf("no start-up hint on how to create the first administrator:\n%s", errOut.String())
+	}
+	out.Reset()
+	if code := Run(context.Background(), []string{"admin", "create", "--email", "jefe@parking.es", "--password", "s3cret-pass"}, e, &out, &errOut); code != 0 {
+		t.Fatalf("admin create: code %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "administrator jefe@parking.es created") {
+		t.Errorf("admin create output %q", out.String())
+	}
+	errOut.Reset()
+	if code := Run(context.Background(), []string{"admin", "create", "--email", "JEFE@parking.es", "--password", "s3cret-pass"}, e, &out, &errOut); code != 1 ||
+		!strings.Contains(errOut.String(), "Ya existe una cuenta con el correo") {
+		t.Errorf("duplicate admin: code %d, %q", code, errOut.String())
+	}
+	errOut.Reset()
+	if code := Run(context.Background(), []string{"admin", "create", "--email", "x@parking.es", "--password", "short"}, e, &out, &errOut); code != 1 ||
+		!strings.Contains(errOut.String(), "al menos 8 caracteres") {
+		t.Errorf("short password: code %d, %q", code, errOut.String())
+	}
+}
+
+// serve starts, answers, and shuts down cleanly when its context ends (a signal).
+func TestServeGracefulShutdown(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	db := "sqlite:" + filepath.Join(t.TempDir(), "p.db")
+	var errOut bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:18631", "--database-url", db}, env(map[string]string{
+			"PARKING_ADMIN_EMAIL": "boss@parking.es", "PARKING_ADMIN_PASSWORD": "password-1",
+		}), io.Discard, &errOut)
+	}()
+	var resp *http.Response
+	var err error
+	for i := 0; i < 100; i++ {
+		if resp, err = http.Get("http://127.0.0.1:18631/readyz"); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("server never answered: %v\n%s", err, errOut.String())
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("readyz = %d", resp.StatusCode)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("serve exited %d: %s", code, errOut.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop after its context ended")
+	}
+	log := errOut.String()
+	if !strings.Contains(log, "administrator account created") || !strings.Contains(log, "shutting down") {
+		t.Errorf("log lacks admin bootstrap or shutdown lines:\n%s", log)
+	}
+}
