@@ -14,6 +14,7 @@ import (
 // Board is the administrators' daily board (spec, GET /api/reservations): the
 // reservations entering and leaving on one calendar day of the facility.
 type Board struct {
+	Version int64     // the board version read with it (store.BoardVersion)
 	Day     string    // YYYY-MM-DD, the day used
 	From    time.Time // local midnight starting the day
 	To      time.Time // next local midnight (23 or 25 hours later on a DST change)
@@ -57,9 +58,15 @@ func (s *Service) DailyBoard(ctx context.Context, date string) (Board, error) {
 	if err != nil {
 		return Board{}, err
 	}
-	entries, exits, err := s.store.DayMovements(ctx, from, to)
+	m, err := s.store.DayMovements(ctx, from, to)
 	if err != nil {
 		return Board{}, fmt.Errorf("daily board %s: %w", day, err)
 	}
-	return Board{Day: day, From: from, To: to, Entries: entries, Exits: exits}, nil
+	return Board{Version: m.Version, Day: day, From: from, To: to, Entries: m.Entries, Exits: m.Exits}, nil
+}
+
+// BoardVersion is the current board version: while it stays the same, every day's
+// board stays the same, so a board read at this version may be served again.
+func (s *Service) BoardVersion(ctx context.Context) (int64, error) {
+	return s.store.BoardVersion(ctx)
 }

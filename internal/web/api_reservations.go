@@ -1,7 +1,10 @@
 package web
 
 import (
+	"context"
 	"net/http"
+	"strconv"
+	"time"
 
 	"parking/internal/booking"
 	"parking/internal/localtime"
@@ -62,12 +65,39 @@ func (s *Server) boardView(b booking.Board) boardJSON {
 // apiReservations is GET /api/reservations (spec; administrator bearer token, see
 // requireAdminToken): the reservations entering and leaving on ?date= (default
 // today), as local calendar days of the facility (CONTRACT §2). Invalid date: 400
-// {error}; a failed query: 500 {error} with a generic message.
+// {error}; a failed query: 500 {error} with a generic message. Bodies are cached
+// per day while the board version stands (boardCache).
 func (s *Server) apiReservations(w http.ResponseWriter, r *http.Request) {
-	b, err := s.booking.DailyBoard(r.Context(), r.URL.Query().Get("date"))
+	ctx := r.Context()
+	day, _, _, err := s.booking.ParseBoardDay(r.URL.Query().Get("date"))
 	if err != nil {
 		s.writeErrorField(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.boardView(b))
+	version, err := s.booking.BoardVersion(ctx)
+	if err != nil {
+		s.writeErrorField(w, r, err)
+		return
+	}
+	body, err := s.boards.load(day, version, func() (int64, []byte, error) {
+		// Requests waiting for this read share it: it runs to its end even if
+		// the client that started it goes away.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		b, err := s.booking.DailyBoard(ctx, day)
+		if err != nil {
+			return 0, nil, err
+		}
+		return b.Version, appendBoardJSON(make([]byte, 0, 256+300*(len(b.Entries)+len(b.Exits))), b, s.cfg.Location), nil
+	})
+	if err != nil {
+		s.writeErrorField(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
 }

@@ -248,3 +248,69 @@ func TestDailyBoardDateParameter(t *testing.T) {
 		}
 	})
 }
+
+// The board is cached per day, but never served after a change that alters it,
+// whoever made the change: the service itself, another instance, or a script
+// writing to the database directly (here, raw SQL).
+func TestDailyBoardFollowsChanges(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		a := apptest.Start(t, d)
+		tok := adminToken(t, a)
+		id := seedStay(t, a, "CHG1", "2026-11-21T08:00:00+01:00", "2026-11-21T18:00:00+01:00")
+		item := func(list string) map[string]any {
+			t.Helper()
+			b, _ := boardOf(t, a, tok, "2026-11-21")
+			items := b[list].([]any)
+			if len(items) != 1 {
+				t.Fatalf("%s = %v, want one item", list, items)
+			}
+			return items[0].(map[string]any)
+		}
+		item("entries") // cached now
+		for _, c := range []struct {
+			name, sql, field, want string
+		}{
+			{"status", `UPDATE reservation SET status = 'EN CURSO' WHERE id_reservation = $1`, "status", "EN CURSO"},
+			{"customer name", `UPDATE customer SET full_name = 'Nombre Nuevo' WHERE id_customer = (SELECT id_customer FROM reservation WHERE id_reservation = $1)`, "customer_name", "Nombre Nuevo"},
+			{"customer phone", `UPDATE customer SET phone = '699999999' WHERE id_customer = (SELECT id_customer FROM reservation WHERE id_reservation = $1)`, "phone", "699999999"},
+			{"vehicle colour", `UPDATE vehicle SET color = 'Verde' WHERE id_vehicle = (SELECT id_vehicle FROM reservation WHERE id_reservation = $1)`, "color", "Verde"},
+			{"vehicle plate", `UPDATE vehicle SET license_plate = 'CHG1X' WHERE id_vehicle = (SELECT id_vehicle FROM reservation WHERE id_reservation = $1)`, "license_plate", "CHG1X"},
+			{"service name", `UPDATE main_service SET name = 'TRANSFER PLUS' WHERE id_main_service = (SELECT id_main_service FROM reservation WHERE id_reservation = $1)`, "service_name", "TRANSFER PLUS"},
+			{"exit date", `UPDATE reservation SET exit_date = exit_date WHERE id_reservation = $1`, "exit_date", "2026-11-21T18:00:00+01:00"},
+		} {
+			exec(t, a, c.sql, id)
+			for _, list := range []string{"entries", "exits"} {
+				if got := item(list)[c.field]; got != c.want {
+					t.Errorf("after the %s change, %s %s = %v, want %v", c.name, list, c.field, got, c.want)
+				}
+			}
+		}
+		// Moving the exit to another day takes it off this day's exits.
+		exec(t, a, `UPDATE reservation SET exit_date = $1 WHERE id_reservation = $2`, store.Time(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)), id)
+		b, _ := boardOf(t, a, tok, "2026-11-21")
+		if len(b["exits"].([]any)) != 0 || len(b["entries"].([]any)) != 1 {
+			t.Errorf("after moving the exit: %v", b)
+		}
+		// A new reservation appears at once.
+		id2 := seedStay(t, a, "CHG2", "2026-11-21T07:00:00+01:00", "")
+		b, _ = boardOf(t, a, tok, "2026-11-21")
+		if got := ids(t, b["entries"]); !sameIDs(got, []int64{id2, id}) {
+			t.Errorf("entries after a new booking = %v", got)
+		}
+		// Deleting one too.
+		exec(t, a, `DELETE FROM reservation WHERE id_reservation = $1`, id2)
+		b, _ = boardOf(t, a, tok, "2026-11-21")
+		if got := ids(t, b["entries"]); !sameIDs(got, []int64{id}) {
+			t.Errorf("entries after a deletion = %v", got)
+		}
+		// Changes that cannot alter any board leave the version alone.
+		var before, after int64
+		a.Store.DB().QueryRow(`SELECT version FROM board_version`).Scan(&before)
+		exec(t, a, `UPDATE reservation SET notes = 'nota' WHERE id_reservation = $1`, id)
+		exec(t, a, `UPDATE customer SET email = 'x@example.com' WHERE id_customer = (SELECT id_customer FROM reservation WHERE id_reservation = $1)`, id)
+		a.Store.DB().QueryRow(`SELECT version FROM board_version`).Scan(&after)
+		if after != before {
+			t.Errorf("version moved from %d to %d on changes the board does not show", before, after)
+		}
+	})
+}

@@ -50,10 +50,10 @@ func TestAPITokens(t *testing.T) {
 			t.Errorf("expires_at %q not in the facility's offset", tok["expires_at"])
 		}
 		adminToken := tok["token"].(string)
-		if n := count(t, a, `SELECT COUNT(*) FROM api_token WHERE token_hash = $1 AND id_customer = $2 AND session_hash IS NULL`, account.HashToken(adminToken), admin.ID); n != 1 {
+		if n := countRows(t, a, `SELECT COUNT(*) FROM api_token WHERE token_hash = $1 AND id_customer = $2 AND session_hash IS NULL`, account.HashToken(adminToken), admin.ID); n != 1 {
 			t.Error("token not stored as its hash")
 		}
-		if n := count(t, a, `SELECT COUNT(*) FROM api_token WHERE token_hash = $1`, adminToken); n != 0 {
+		if n := countRows(t, a, `SELECT COUNT(*) FROM api_token WHERE token_hash = $1`, adminToken); n != 0 {
 			t.Error("token stored in clear")
 		}
 		customerToken := issueToken(t, cl, a.URL, "carlos@example.com", "customer-password")
@@ -144,7 +144,7 @@ func TestAPITokens(t *testing.T) {
 			if m["role"] != "ADMIN" || m["token_type"] != "Bearer" {
 				t.Errorf("body = %s", res.Body)
 			}
-			if n := count(t, a, `SELECT COUNT(*) FROM api_token WHERE token_hash = $1 AND session_hash IS NOT NULL`, account.HashToken(tk)); n != 1 {
+			if n := countRows(t, a, `SELECT COUNT(*) FROM api_token WHERE token_hash = $1 AND session_hash IS NOT NULL`, account.HashToken(tk)); n != 1 {
 				t.Error("session token not bound to its session")
 			}
 			wantStatus(t, do(t, cl, "GET", board, nil, "Authorization: Bearer "+tk), 200)

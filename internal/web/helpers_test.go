@@ -97,8 +97,8 @@ func sessionCookie(r response) *http.Cookie {
 	return nil
 }
 
-// count runs SELECT COUNT(*) with args on the app's database.
-func count(t *testing.T, a *app.App, query string, args ...any) int {
+// countRows runs SELECT COUNT(*) with args on the app's database.
+func countRows(t *testing.T, a *app.App, query string, args ...any) int {
 	t.Helper()
 	var n int
 	if err := a.Store.DB().QueryRow(query, args...).Scan(&n); err != nil {

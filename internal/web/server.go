@@ -34,6 +34,7 @@ type Server struct {
 	crossOrigin *http.CrossOriginProtection
 	assets      *assets
 	pages       pages
+	boards      *boardCache
 }
 
 // Deps are the collaborators of a Server.
@@ -45,6 +46,9 @@ type Deps struct {
 	Accounts *account.Service
 	Catalog  *pricing.Holder
 }
+
+// boardCacheBytes bounds the daily-board cache: about 70 busy days.
+const boardCacheBytes = 32 << 20
 
 // New builds the server. It parses the embedded templates and static files; as
 // they are part of the binary, a failure there is a programming error and panics.
@@ -58,6 +62,7 @@ func New(d Deps) *Server {
 	s := &Server{
 		cfg: d.Config, log: d.Log, store: d.Store, booking: d.Booking, accounts: d.Accounts, catalog: d.Catalog,
 		crossOrigin: http.NewCrossOriginProtection(),
+		boards:      newBoardCache(boardCacheBytes),
 	}
 	var err error
 	if s.assets, err = loadAssets(); err != nil {

@@ -78,7 +78,7 @@ func TestLogin(t *testing.T) {
 		// The worker refusal grants no session at all: no row for that customer.
 		// Three customer logins above succeeded ("customer", "email ignores case",
 		// "loginType omitted"), each with its own client.
-		if n := count(t, a, `SELECT COUNT(*) FROM web_session WHERE id_customer = $1`, cust.ID); n != 3 {
+		if n := countRows(t, a, `SELECT COUNT(*) FROM web_session WHERE id_customer = $1`, cust.ID); n != 3 {
 			t.Errorf("customer sessions = %d, want 3 (none from the refused worker login)", n)
 		}
 		// The refused worker keeps the worker tab selected.
@@ -136,7 +136,7 @@ func TestSessionLifecycle(t *testing.T) {
 		old.Jar.SetCookies(base, []*http.Cookie{{Name: "parking_session", Value: ck.Value}})
 		res := do(t, old, "GET", a.URL+"/admin/dashboard", nil)
 		wantStatus(t, res, 303)
-		if n := count(t, a, `SELECT COUNT(*) FROM web_session WHERE id_customer = $1`, admin.ID); n != 1 {
+		if n := countRows(t, a, `SELECT COUNT(*) FROM web_session WHERE id_customer = $1`, admin.ID); n != 1 {
 			t.Errorf("sessions after re-login = %d, want 1", n)
 		}
 
@@ -151,7 +151,7 @@ func TestSessionLifecycle(t *testing.T) {
 			if c := sessionCookie(res); c == nil || c.MaxAge >= 0 || c.Value != "" {
 				t.Errorf("%s logout did not clear the cookie: %v", method, c)
 			}
-			if n := count(t, a, `SELECT COUNT(*) FROM web_session WHERE id_customer = $1`, admin.ID); n != 0 {
+			if n := countRows(t, a, `SELECT COUNT(*) FROM web_session WHERE id_customer = $1`, admin.ID); n != 0 {
 				t.Errorf("%s logout left %d sessions", method, n)
 			}
 			wantStatus(t, do(t, cl, "GET", a.URL+"/admin/dashboard", nil), 303)
@@ -189,7 +189,7 @@ func TestSessionLifecycle(t *testing.T) {
 				}
 				exec(t, a, c.update, store.Time(at), admin.ID)
 				wantStatus(t, do(t, cl, "GET", a.URL+"/admin/dashboard", nil, "Accept: application/json"), 401)
-				if n := count(t, a, `SELECT COUNT(*) FROM web_session WHERE id_customer = $1`, admin.ID); n != 0 {
+				if n := countRows(t, a, `SELECT COUNT(*) FROM web_session WHERE id_customer = $1`, admin.ID); n != 0 {
 					t.Errorf("expired session still stored (%d)", n)
 				}
 			})
@@ -200,7 +200,7 @@ func TestSessionLifecycle(t *testing.T) {
 			wantStatus(t, login(t, cl, a, "admin@example.com", "admin-password", "worker"), 303)
 			exec(t, a, `UPDATE web_session SET last_seen_at = $1 WHERE id_customer = $2`, store.Time(time.Now().Add(-2*time.Hour+time.Minute)), admin.ID)
 			wantStatus(t, do(t, cl, "GET", a.URL+"/admin/dashboard", nil, "Accept: application/json"), 200)
-			if n := count(t, a, `SELECT COUNT(*) FROM web_session WHERE id_customer = $1 AND last_seen_at > $2`, admin.ID, store.Time(time.Now().Add(-time.Minute))); n != 1 {
+			if n := countRows(t, a, `SELECT COUNT(*) FROM web_session WHERE id_customer = $1 AND last_seen_at > $2`, admin.ID, store.Time(time.Now().Add(-time.Minute))); n != 1 {
 				t.Error("using the session did not move its idle clock")
 			}
 		})
@@ -304,7 +304,7 @@ func TestLoginThrottling(t *testing.T) {
 		}
 		wantStatus(t, login(t, cl, a, "dora@example.com", "customer-password", "customer"), 429)
 		// Nothing identifying is stored: only hashes of the keys.
-		if n := count(t, a, `SELECT COUNT(*) FROM login_failure WHERE key_hash LIKE '%@%'`); n != 0 {
+		if n := countRows(t, a, `SELECT COUNT(*) FROM login_failure WHERE key_hash LIKE '%@%'`); n != 0 {
 			t.Errorf("login_failure stores %d clear keys", n)
 		}
 	})
@@ -330,10 +330,10 @@ func TestRegister(t *testing.T) {
 			if sessionCookie(res) == nil {
 				t.Fatal("registration did not log in")
 			}
-			if n := count(t, a, `SELECT COUNT(*) FROM customer WHERE email = 'Eva@Example.com' AND phone = '611000111' AND full_name = 'Eva Nueva' AND type = 'REGISTRADO' AND password_hash LIKE '$2%'`); n != 1 {
+			if n := countRows(t, a, `SELECT COUNT(*) FROM customer WHERE email = 'Eva@Example.com' AND phone = '611000111' AND full_name = 'Eva Nueva' AND type = 'REGISTRADO' AND password_hash LIKE '$2%'`); n != 1 {
 				t.Errorf("stored account not found as expected (%d)", n)
 			}
-			if n := count(t, a, `SELECT COUNT(*) FROM web_session ws JOIN customer c ON c.id_customer = ws.id_customer WHERE c.phone = '611000111'`); n != 1 {
+			if n := countRows(t, a, `SELECT COUNT(*) FROM web_session ws JOIN customer c ON c.id_customer = ws.id_customer WHERE c.phone = '611000111'`); n != 1 {
 				t.Errorf("sessions = %d, want 1", n)
 			}
 			// The new account logs in with its password; it is no administrator.
@@ -402,16 +402,16 @@ func TestRegister(t *testing.T) {
 			cl := apptest.Client(t)
 			res := postForm(t, cl, a.URL+"/users/register", form("Pilar Registrada", "pilar@example.com", "622000111", "pilar-password", "pilar-password"))
 			wantStatus(t, res, 303)
-			if n := count(t, a, `SELECT COUNT(*) FROM customer WHERE id_customer = $1 AND type = 'REGISTRADO' AND full_name = 'Pilar Registrada' AND email = 'pilar@example.com'`, before); n != 1 {
+			if n := countRows(t, a, `SELECT COUNT(*) FROM customer WHERE id_customer = $1 AND type = 'REGISTRADO' AND full_name = 'Pilar Registrada' AND email = 'pilar@example.com'`, before); n != 1 {
 				t.Error("customer not upgraded in place")
 			}
-			if n := count(t, a, `SELECT COUNT(*) FROM customer WHERE phone = '622000111'`); n != 1 {
+			if n := countRows(t, a, `SELECT COUNT(*) FROM customer WHERE phone = '622000111'`); n != 1 {
 				t.Errorf("customers with that phone = %d, want 1", n)
 			}
-			if n := count(t, a, `SELECT COUNT(*) FROM reservation WHERE id_reservation = $1 AND id_customer = $2`, resID, before); n != 1 {
+			if n := countRows(t, a, `SELECT COUNT(*) FROM reservation WHERE id_reservation = $1 AND id_customer = $2`, resID, before); n != 1 {
 				t.Error("the upgraded account lost its reservation")
 			}
-			if n := count(t, a, `SELECT COUNT(*) FROM web_session WHERE id_customer = $1`, before); n != 1 {
+			if n := countRows(t, a, `SELECT COUNT(*) FROM web_session WHERE id_customer = $1`, before); n != 1 {
 				t.Error("upgraded account not logged in")
 			}
 		})
@@ -426,10 +426,10 @@ func TestRegister(t *testing.T) {
 			if !strings.Contains(res.Body, `id="phone-error">Este teléfono ya está asociado`) {
 				t.Errorf("no phone error in place:\n%.2000s", res.Body)
 			}
-			if n := count(t, a, `SELECT COUNT(*) FROM customer WHERE phone = '622000222' AND type = 'NO-REGISTRADO' AND email = 'owner@example.com' AND password_hash IS NULL`); n != 1 {
+			if n := countRows(t, a, `SELECT COUNT(*) FROM customer WHERE phone = '622000222' AND type = 'NO-REGISTRADO' AND email = 'owner@example.com' AND password_hash IS NULL`); n != 1 {
 				t.Error("the booking customer was changed")
 			}
-			if n := count(t, a, `SELECT COUNT(*) FROM customer WHERE email = 'attacker@example.com'`); n != 0 {
+			if n := countRows(t, a, `SELECT COUNT(*) FROM customer WHERE email = 'attacker@example.com'`); n != 0 {
 				t.Error("refused registration left a row")
 			}
 		})
@@ -463,7 +463,7 @@ func TestRegister(t *testing.T) {
 					}
 				})
 			}
-			if n := count(t, a, `SELECT COUNT(*) FROM customer WHERE email = 'a@example.com'`); n != 0 {
+			if n := countRows(t, a, `SELECT COUNT(*) FROM customer WHERE email = 'a@example.com'`); n != 0 {
 				t.Error("invalid registration stored a row")
 			}
 		})
@@ -494,7 +494,7 @@ func TestRegister(t *testing.T) {
 					t.Errorf("status %d", s)
 				}
 			}
-			if won != 1 || count(t, a, `SELECT COUNT(*) FROM customer WHERE lower(email) = 'race@example.com'`) != 1 {
+			if won != 1 || countRows(t, a, `SELECT COUNT(*) FROM customer WHERE lower(email) = 'race@example.com'`) != 1 {
 				t.Errorf("winners = %d (statuses %v), want exactly 1", won, statuses)
 			}
 		})

@@ -99,6 +99,11 @@
       return iso.slice(8, 10) + '/' + iso.slice(5, 7) + '/' + iso.slice(0, 4) + ' ' + iso.slice(11, 16);
     }
 
+    // "2026-03-29" → "29/03/2026".
+    function dayText(d) {
+      return d.slice(8, 10) + '/' + d.slice(5, 7) + '/' + d.slice(0, 4);
+    }
+
     function cell(tr, label, content) {
       var td = document.createElement('td');
       td.setAttribute('data-label', label);
@@ -152,7 +157,7 @@
         fill('entries', b.entries);
         fill('exits', b.exits);
         setStatus('');
-        if (liveEl) { liveEl.textContent = b.stats.total_entries + ' entradas y ' + b.stats.total_exits + ' salidas el ' + localText(b.date + 'T').slice(0, 10) + '.'; }
+        if (liveEl) { liveEl.textContent = b.stats.total_entries + ' entradas y ' + b.stats.total_exits + ' salidas el ' + dayText(b.date) + '.'; }
       }).catch(function (err) {
         if (mine !== loading || err.message === 'session') { return; }
         setStatus('No se pudieron cargar los movimientos: ' + err.message, true);
