@@ -58,7 +58,7 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 	// form; we only ever store UTC, so text order is time order.
 	base := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
-		"&_pragma=synchronous(NORMAL)&_time_format=sqlite"
+		"&_pragma=synchronous(NORMAL)&_pragma=mmap_size(1073741824)&_time_format=sqlite"
 	write, err := sql.Open("sqlite", base+"&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
