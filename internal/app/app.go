@@ -15,6 +15,7 @@ import (
 
 	"parking/internal/account"
 	"parking/internal/booking"
+	"parking/internal/notify"
 	"parking/internal/pricing"
 	"parking/internal/store"
 	"parking/internal/web"
@@ -29,6 +30,10 @@ type App struct {
 	Booking  *booking.Service
 	Accounts *account.Service
 	Web      *web.Server
+	// Outbox records notifications inside operations; Dispatcher delivers them
+	// (nil when no webhook is configured, or before Start).
+	Outbox     *notify.Outbox
+	Dispatcher *notify.Dispatcher
 
 	URL      string
 	server   *http.Server
@@ -68,7 +73,8 @@ func (a *App) prepare(ctx context.Context) error {
 		return fmt.Errorf("load catalog: %w", err)
 	}
 	a.Catalog.Store(pricing.NewSnapshot(cat))
-	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log)
+	a.Outbox = notify.NewOutbox(a.Config.Location, a.Config.WebhookURL != "")
+	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox))
 	a.Accounts = account.New(a.Store, a.Log)
 	if created, err := a.Accounts.EnsureAdmin(ctx, a.Config.AdminEmail, a.Config.AdminPassword); err != nil {
 		return fmt.Errorf("create administrator from PARKING_ADMIN_EMAIL: %w", err)
@@ -92,8 +98,10 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.startDispatcher()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
+		a.stopDispatcher()
 		a.Store.Close()
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
@@ -132,6 +140,8 @@ func (a *App) Close() error {
 			}
 			err = errors.Join(err, <-a.done)
 		}
+		// After the requests (which may enqueue), before the database closes.
+		a.stopDispatcher()
 		err = errors.Join(err, a.Store.Close())
 	})
 	return err
@@ -146,5 +156,28 @@ func (a *App) Wait(ctx context.Context) error {
 	case err := <-a.done:
 		a.done <- err // let Close read it
 		return errors.Join(err, a.Close())
+	}
+}
+
+// dispatcherGrace is how long an in-flight delivery may finish at shutdown; after it
+// the delivery is cancelled and left pending, to be sent again (CONTRACT §1).
+const dispatcherGrace = 5 * time.Second
+
+// startDispatcher starts notification delivery when a webhook is configured.
+func (a *App) startDispatcher() {
+	if a.Config.WebhookURL == "" {
+		a.Log.Info("PARKING_WEBHOOK_URL not set: notifications are recorded (status skipped), not sent")
+		return
+	}
+	t := notify.Tuning{Timeout: a.Config.WebhookTimeout, Workers: 16, Grace: dispatcherGrace}
+	sender := notify.NewHTTPSender(a.Config.WebhookURL, a.Config.WebhookSecret, a.Config.WebhookTimeout, t.Workers)
+	a.Dispatcher = notify.NewDispatcher(a.Store, sender, a.Outbox.Wake(), a.Log, t)
+	a.Dispatcher.Start()
+	a.Log.Info("notification delivery started", "signed", a.Config.WebhookSecret != "", "timeout", a.Config.WebhookTimeout.String())
+}
+
+func (a *App) stopDispatcher() {
+	if a.Dispatcher != nil {
+		a.Dispatcher.Stop()
 	}
 }

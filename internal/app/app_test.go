@@ -115,7 +115,7 @@ func TestServeGracefulShutdown(t *testing.T) {
 	}()
 	var resp *http.Response
 	var err error
-	for i := 0; i < 100; i++ {
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); {
 		if resp, err = http.Get("http://127.0.0.1:18631/readyz"); err == nil {
 			break
 		}

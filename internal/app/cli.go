@@ -21,6 +21,10 @@ Usage:
   parking migrate             apply database migrations and exit
   parking admin create --email E --password P [--name N]
                               create an administrator account
+  parking notifications list [--status failed] [--reservation ID] [--limit N]
+                              list notifications (newest first)
+  parking notifications retry ID | --failed
+                              queue failed notifications again
   parking generate [--reservations N] [--seed S]
                               fill the database with a realistic history (measurements)
   parking version             print the version
@@ -44,6 +48,8 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = runMigrate(ctx, args, getenv, stderr)
 	case "admin":
 		err = runAdmin(ctx, args, getenv, stdout, stderr)
+	case "notifications":
+		err = runNotifications(ctx, args, getenv, stdout, stderr)
 	case "generate":
 		err = runGenerate(ctx, args, getenv, stdout, stderr)
 	case "version":

@@ -4,7 +4,6 @@ package apptest
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"os"
 	"testing"
@@ -52,11 +51,11 @@ func Start(tb testing.TB, d store.Dialect) *app.App {
 // discarded unless PARKING_TEST_LOG=1.
 func StartWith(tb testing.TB, cfg app.Config) *app.App {
 	tb.Helper()
-	var w io.Writer = io.Discard
+	log := slog.New(slog.DiscardHandler)
 	if os.Getenv("PARKING_TEST_LOG") == "1" {
-		w = os.Stderr
+		log = app.NewLogger(cfg, os.Stderr)
 	}
-	a, err := app.Start(context.Background(), cfg, slog.New(slog.NewTextHandler(w, nil)))
+	a, err := app.Start(context.Background(), cfg, log)
 	if err != nil {
 		tb.Fatalf("start service: %v", err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"parking/internal/fault"
 	"parking/internal/localtime"
+	"parking/internal/notify"
 	"parking/internal/pricing"
 	"parking/internal/store"
 )
@@ -21,11 +22,26 @@ type Service struct {
 	loc     *time.Location
 	log     *slog.Logger
 	now     func() time.Time
+	outbox  *notify.Outbox
 }
 
+// Option adjusts a Service at construction.
+type Option func(*Service)
+
+// WithOutbox sets the notification outbox (the app passes the one its dispatcher
+// listens to). Without it, notifications are recorded as skipped: no webhook.
+func WithOutbox(o *notify.Outbox) Option { return func(s *Service) { s.outbox = o } }
+
 // New builds the service. loc is the facility's time zone.
-func New(st *store.Store, catalog *pricing.Holder, loc *time.Location, log *slog.Logger) *Service {
-	return &Service{store: st, catalog: catalog, loc: loc, log: log, now: store.Now}
+func New(st *store.Store, catalog *pricing.Holder, loc *time.Location, log *slog.Logger, opts ...Option) *Service {
+	s := &Service{store: st, catalog: catalog, loc: loc, log: log, now: store.Now}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.outbox == nil {
+		s.outbox = notify.NewOutbox(loc, false)
+	}
+	return s
 }
 
 // Location is the facility's time zone.

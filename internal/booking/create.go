@@ -151,10 +151,11 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Create
 		if in.Email != "" {
 			email = &in.Email
 		}
-		customerID, _, err := tx.FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: in.FullName, Phone: in.Phone, Email: email})
+		customer, _, err := tx.FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: in.FullName, Phone: in.Phone, Email: email})
 		if err != nil {
 			return err
 		}
+		customerID := customer.ID
 		vehicle, _, err := tx.FindOrCreateVehicleByPlate(ctx, reservation.Vehicle{
 			LicensePlate: in.LicensePlate, Brand: in.Brand, Model: in.Model, Color: in.Color, Type: in.VehicleType,
 		})
@@ -180,20 +181,13 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Create
 			nr.Spot = &in.Spot
 		}
 		nr.Extras = priced.Extras
-		id, err := tx.InsertReservation(ctx, nr)
-		if err != nil {
+		if out.Reservation, err = tx.InsertReservation(ctx, nr); err != nil {
 			return err
 		}
-		if out.Reservation, err = tx.Reservation(ctx, id); err != nil {
-			return err
-		}
-		if out.Customer, err = tx.Customer(ctx, customerID); err != nil {
-			return err
-		}
-		out.Vehicle = vehicle
-		// The booking_confirmation notification is enqueued here, inside this
-		// transaction (Notifications issue), so it exists exactly when the booking does.
-		return nil
+		out.Customer, out.Vehicle = customer, vehicle
+		// Spec, Events: booking confirmation, in this transaction, so that the
+		// notification exists exactly when the booking does (CONTRACT §9).
+		return s.enqueueBooked(ctx, tx, out, priced.Extras)
 	})
 	if err != nil {
 		return Created{}, fmt.Errorf("create booking: %w", err)

@@ -21,6 +21,10 @@ var madrid, _ = time.LoadLocation("Europe/Madrid")
 
 // newService returns a booking service on a fresh database with the default catalog.
 func newService(t *testing.T, d store.Dialect) (*booking.Service, *store.Store) {
+	return newServiceTB(t, d)
+}
+
+func newServiceTB(t testing.TB, d store.Dialect) (*booking.Service, *store.Store) {
 	t.Helper()
 	st := storetest.Open(t, d)
 	ctx := context.Background()

@@ -11,34 +11,61 @@ import (
 // ErrFormat is returned for text that is none of the accepted date forms.
 var ErrFormat = errors.New("fecha no válida")
 
-var withOffset = []string{time.RFC3339Nano, "2006-01-02T15:04Z07:00", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05.999999999Z07:00"}
-
-var withoutOffset = []string{
-	"2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-02T15:04:05.999999999",
-	"2006-01-02 15:04", "2006-01-02 15:04:05", "2006-01-02 15:04:05.999999999",
-	"2006-01-02",
-}
-
 // Parse reads an ISO 8601 instant. With an offset it is that instant; without one
 // (datetime-local text, "2026-11-21 10:00:00", a bare date) it is read in loc.
 // Years outside 1900–2200 are refused: nobody parks that long, and it keeps day
-// arithmetic far from overflow.
+// arithmetic far from overflow. The layout is chosen from the text's shape, so a
+// valid date is parsed once (failed attempts allocate errors, and this is on the
+// path of every price quote).
 func Parse(s string, loc *time.Location) (time.Time, error) {
 	s = strings.TrimSpace(s)
-	if s == "" {
+	if len(s) < 10 {
 		return time.Time{}, ErrFormat
 	}
-	for _, layout := range withOffset {
-		if t, err := time.Parse(layout, s); err == nil {
-			return checkYear(t)
-		}
+	if len(s) == 10 {
+		return parseIn("2006-01-02", s, loc)
 	}
-	for _, layout := range withoutOffset {
-		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
-			return checkYear(t)
-		}
+	if s[10] == ' ' { // "2026-11-21 10:00:00" is the same instant as with a T
+		s = s[:10] + "T" + s[11:]
 	}
-	return time.Time{}, ErrFormat
+	if hasOffset(s) {
+		layout := time.RFC3339Nano
+		if len(s) >= 17 && s[16] != ':' { // no seconds: 2026-11-21T10:00+01:00
+			layout = "2006-01-02T15:04Z07:00"
+		}
+		t, err := time.Parse(layout, s)
+		if err != nil {
+			return time.Time{}, ErrFormat
+		}
+		return checkYear(t)
+	}
+	switch {
+	case len(s) == 16:
+		return parseIn("2006-01-02T15:04", s, loc)
+	case len(s) == 19:
+		return parseIn("2006-01-02T15:04:05", s, loc)
+	default:
+		return parseIn("2006-01-02T15:04:05.999999999", s, loc)
+	}
+}
+
+// hasOffset reports whether s ends with Z or a ±hh:mm offset.
+func hasOffset(s string) bool {
+	if n := len(s); s[n-1] == 'Z' || s[n-1] == 'z' {
+		return true
+	} else if n >= 16 {
+		c := s[n-6]
+		return (c == '+' || c == '-') && s[n-3] == ':'
+	}
+	return false
+}
+
+func parseIn(layout, s string, loc *time.Location) (time.Time, error) {
+	t, err := time.ParseInLocation(layout, s, loc)
+	if err != nil {
+		return time.Time{}, ErrFormat
+	}
+	return checkYear(t)
 }
 
 func checkYear(t time.Time) (time.Time, error) {

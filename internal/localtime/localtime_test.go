@@ -9,15 +9,15 @@ var madrid, _ = time.LoadLocation("Europe/Madrid")
 
 func TestParse(t *testing.T) {
 	cases := map[string]time.Time{
-		"2026-11-21T10:00:00Z":          time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC),
-		"2026-11-21T10:00:00+01:00":     time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC),
-		"2026-11-21T10:00:00.250Z":      time.Date(2026, 11, 21, 10, 0, 0, 250e6, time.UTC),
-		"2026-11-21T10:00":              time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC), // CET, +01:00
-		"2026-07-21T10:00":              time.Date(2026, 7, 21, 8, 0, 0, 0, time.UTC),  // CEST, +02:00
-		"2026-11-21 10:00:00":           time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC),
-		"2026-11-21T10:00:30":           time.Date(2026, 11, 21, 9, 0, 30, 0, time.UTC),
-		"2026-11-21":                    time.Date(2026, 11, 20, 23, 0, 0, 0, time.UTC), // local midnight
-		" 2026-11-21T10:00 ":            time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC),
+		"2026-11-21T10:00:00Z":           time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC),
+		"2026-11-21T10:00:00+01:00":      time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC),
+		"2026-11-21T10:00:00.250Z":       time.Date(2026, 11, 21, 10, 0, 0, 250e6, time.UTC),
+		"2026-11-21T10:00":               time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC), // CET, +01:00
+		"2026-07-21T10:00":               time.Date(2026, 7, 21, 8, 0, 0, 0, time.UTC),  // CEST, +02:00
+		"2026-11-21 10:00:00":            time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC),
+		"2026-11-21T10:00:30":            time.Date(2026, 11, 21, 9, 0, 30, 0, time.UTC),
+		"2026-11-21":                     time.Date(2026, 11, 20, 23, 0, 0, 0, time.UTC), // local midnight
+		" 2026-11-21T10:00 ":             time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC),
 		"2026-11-21T10:00:00.123456789Z": time.Date(2026, 11, 21, 10, 0, 0, 123456789, time.UTC),
 	}
 	for in, want := range cases {

@@ -13,14 +13,14 @@ import (
 // AccountByEmail finds an account (ADMIN or REGISTRADO) by email, ignoring case.
 // Booking-flow customers (NO-REGISTRADO) have no login and are not returned.
 func (s *Store) AccountByEmail(ctx context.Context, email string) (reservation.Customer, error) {
-	return scanCustomer(s.read.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customer
+	return scanCustomer(s.queryRow(ctx, `SELECT `+customerColumns+` FROM customer
 		WHERE lower(email) = lower($1) AND type <> 'NO-REGISTRADO' AND email IS NOT NULL`, email))
 }
 
 // HasAdmin reports whether any ADMIN account exists.
 func (s *Store) HasAdmin(ctx context.Context) (bool, error) {
 	var n int
-	err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM customer WHERE type = 'ADMIN'`).Scan(&n)
+	err := s.queryRow(ctx, `SELECT COUNT(*) FROM customer WHERE type = 'ADMIN'`).Scan(&n)
 	return n > 0, err
 }
 
@@ -36,7 +36,7 @@ type NewAccount struct {
 // InsertAccount inserts an account; a used email or phone is a unique violation.
 func (tx *Tx) InsertAccount(ctx context.Context, a NewAccount) (int64, error) {
 	var id int64
-	err := tx.tx.QueryRowContext(ctx, `INSERT INTO customer (full_name, phone, email, type, password_hash, created_at)
+	err := tx.QueryRow(ctx, `INSERT INTO customer (full_name, phone, email, type, password_hash, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id_customer`,
 		a.FullName, a.Phone, a.Email, string(a.Type), a.PasswordHash, tx.Now).Scan(&id)
 	if err != nil {
@@ -56,7 +56,7 @@ type SessionRecord struct {
 // Session reads a session by token hash.
 func (s *Store) Session(ctx context.Context, hash string) (SessionRecord, error) {
 	var rec SessionRecord
-	row := s.read.QueryRowContext(ctx, `SELECT ws.created_at, ws.last_seen_at, ws.expires_at,
+	row := s.queryRow(ctx, `SELECT ws.created_at, ws.last_seen_at, ws.expires_at,
 		c.id_customer, c.full_name, c.phone, c.email, c.type, c.password_hash, c.created_at
 		FROM web_session ws JOIN customer c ON c.id_customer = ws.id_customer
 		WHERE ws.token_hash = $1`, hash)
@@ -76,34 +76,34 @@ func (s *Store) Session(ctx context.Context, hash string) (SessionRecord, error)
 
 // InsertSession stores a new session.
 func (tx *Tx) InsertSession(ctx context.Context, hash string, customerID int64, now, expires time.Time) error {
-	_, err := tx.tx.ExecContext(ctx, `INSERT INTO web_session (token_hash, id_customer, created_at, last_seen_at, expires_at)
+	_, err := tx.Exec(ctx, `INSERT INTO web_session (token_hash, id_customer, created_at, last_seen_at, expires_at)
 		VALUES ($1, $2, $3, $3, $4)`, hash, customerID, Time(now), Time(expires))
 	return err
 }
 
 // TouchSession moves a session's idle clock.
 func (tx *Tx) TouchSession(ctx context.Context, hash string, now time.Time) error {
-	_, err := tx.tx.ExecContext(ctx, `UPDATE web_session SET last_seen_at = $2 WHERE token_hash = $1`, hash, Time(now))
+	_, err := tx.Exec(ctx, `UPDATE web_session SET last_seen_at = $2 WHERE token_hash = $1`, hash, Time(now))
 	return err
 }
 
 // DeleteSession removes a session and revokes the API tokens issued for it.
 func (tx *Tx) DeleteSession(ctx context.Context, hash string) error {
-	if _, err := tx.tx.ExecContext(ctx, `UPDATE api_token SET revoked_at = $2 WHERE session_hash = $1 AND revoked_at IS NULL`, hash, tx.Now); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE api_token SET revoked_at = $2 WHERE session_hash = $1 AND revoked_at IS NULL`, hash, tx.Now); err != nil {
 		return fmt.Errorf("revoke session tokens: %w", err)
 	}
-	_, err := tx.tx.ExecContext(ctx, `DELETE FROM web_session WHERE token_hash = $1`, hash)
+	_, err := tx.Exec(ctx, `DELETE FROM web_session WHERE token_hash = $1`, hash)
 	return err
 }
 
 // DeleteSessionsOf removes every session of a customer except keepHash ("" keeps none),
 // revoking their API tokens too.
 func (tx *Tx) DeleteSessionsOf(ctx context.Context, customerID int64, keepHash string) error {
-	if _, err := tx.tx.ExecContext(ctx, `UPDATE api_token SET revoked_at = $3
+	if _, err := tx.Exec(ctx, `UPDATE api_token SET revoked_at = $3
 		WHERE id_customer = $1 AND session_hash IS NOT NULL AND session_hash <> $2 AND revoked_at IS NULL`, customerID, keepHash, tx.Now); err != nil {
 		return fmt.Errorf("revoke tokens of %d: %w", customerID, err)
 	}
-	_, err := tx.tx.ExecContext(ctx, `DELETE FROM web_session WHERE id_customer = $1 AND token_hash <> $2`, customerID, keepHash)
+	_, err := tx.Exec(ctx, `DELETE FROM web_session WHERE id_customer = $1 AND token_hash <> $2`, customerID, keepHash)
 	return err
 }
 
@@ -111,7 +111,7 @@ func (tx *Tx) DeleteSessionsOf(ctx context.Context, customerID int64, keepHash s
 // case) or its phone is already taken; then it returns ok=false and writes nothing.
 // The unique indexes decide, so two concurrent registrations cannot both win.
 func (tx *Tx) InsertAccountIfFree(ctx context.Context, a NewAccount) (id int64, ok bool, err error) {
-	err = tx.tx.QueryRowContext(ctx, `INSERT INTO customer (full_name, phone, email, type, password_hash, created_at)
+	err = tx.QueryRow(ctx, `INSERT INTO customer (full_name, phone, email, type, password_hash, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT DO NOTHING
 		RETURNING id_customer`,
@@ -128,7 +128,7 @@ func (tx *Tx) InsertAccountIfFree(ctx context.Context, a NewAccount) (id int64, 
 // AccountEmailTaken reports whether an account (ADMIN or REGISTRADO) uses this email, ignoring case.
 func (tx *Tx) AccountEmailTaken(ctx context.Context, email string) (bool, error) {
 	var n int
-	err := tx.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM customer
+	err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM customer
 		WHERE lower(email) = lower($1) AND type <> 'NO-REGISTRADO' AND email IS NOT NULL`, email).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("account email taken: %w", err)
@@ -138,7 +138,7 @@ func (tx *Tx) AccountEmailTaken(ctx context.Context, email string) (bool, error)
 
 // CustomerByPhone reads the customer with this phone inside the transaction.
 func (tx *Tx) CustomerByPhone(ctx context.Context, phone string) (reservation.Customer, error) {
-	return scanCustomer(tx.tx.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customer WHERE phone = $1`, phone))
+	return scanCustomer(tx.QueryRow(ctx, `SELECT `+customerColumns+` FROM customer WHERE phone = $1`, phone))
 }
 
 // UpgradeToRegistered turns a booking-flow customer (NO-REGISTRADO) into a REGISTRADO
@@ -147,7 +147,7 @@ func (tx *Tx) CustomerByPhone(ctx context.Context, phone string) (reservation.Cu
 // condition is part of the UPDATE, so a concurrent change cannot slip in between a
 // check and the write. It reports whether the row was upgraded.
 func (tx *Tx) UpgradeToRegistered(ctx context.Context, id int64, fullName, email, passwordHash string) (bool, error) {
-	res, err := tx.tx.ExecContext(ctx, `UPDATE customer
+	res, err := tx.Exec(ctx, `UPDATE customer
 		SET type = 'REGISTRADO', full_name = $2, email = $3, password_hash = $4
 		WHERE id_customer = $1 AND type = 'NO-REGISTRADO' AND email IS NOT NULL AND lower(trim(email)) = lower($3)`,
 		id, fullName, email, passwordHash)
@@ -163,7 +163,7 @@ func (tx *Tx) UpgradeToRegistered(ctx context.Context, id int64, fullName, email
 
 // PruneSessions deletes sessions past their absolute lifetime.
 func (tx *Tx) PruneSessions(ctx context.Context, now time.Time) error {
-	_, err := tx.tx.ExecContext(ctx, `DELETE FROM web_session WHERE expires_at <= $1`, Time(now))
+	_, err := tx.Exec(ctx, `DELETE FROM web_session WHERE expires_at <= $1`, Time(now))
 	if err != nil {
 		return fmt.Errorf("prune sessions: %w", err)
 	}

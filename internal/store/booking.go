@@ -18,24 +18,25 @@ type NewCustomer struct {
 	Email    *string
 }
 
-// FindOrCreateCustomerByPhone returns the id of the customer with this phone,
-// creating a NO-REGISTRADO one if there is none. It is race-free: the unique index on
-// phone decides, and a concurrent insert of the same phone is read back after it.
-func (tx *Tx) FindOrCreateCustomerByPhone(ctx context.Context, c NewCustomer) (id int64, created bool, err error) {
-	err = tx.tx.QueryRowContext(ctx, `INSERT INTO customer (full_name, phone, email, type, created_at)
+// FindOrCreateCustomerByPhone returns the customer with this phone, creating a
+// NO-REGISTRADO one if there is none. It is race-free: the unique index on phone
+// decides, and a concurrent insert of the same phone is read back after it commits.
+func (tx *Tx) FindOrCreateCustomerByPhone(ctx context.Context, c NewCustomer) (reservation.Customer, bool, error) {
+	out, err := scanCustomer(tx.QueryRow(ctx, `INSERT INTO customer (full_name, phone, email, type, created_at)
 		VALUES ($1, $2, $3, 'NO-REGISTRADO', $4)
 		ON CONFLICT (phone) DO NOTHING
-		RETURNING id_customer`, c.FullName, c.Phone, c.Email, tx.Now).Scan(&id)
+		RETURNING `+customerColumns, c.FullName, c.Phone, c.Email, tx.Now))
 	if err == nil {
-		return id, true, nil
+		return out, true, nil
 	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return 0, false, fmt.Errorf("insert customer: %w", err)
+	if !errors.Is(err, ErrNotFound) {
+		return out, false, fmt.Errorf("insert customer: %w", err)
 	}
-	if err := tx.tx.QueryRowContext(ctx, `SELECT id_customer FROM customer WHERE phone = $1`, c.Phone).Scan(&id); err != nil {
-		return 0, false, fmt.Errorf("find customer by phone: %w", err)
+	out, err = scanCustomer(tx.QueryRow(ctx, `SELECT `+customerColumns+` FROM customer WHERE phone = $1`, c.Phone))
+	if err != nil {
+		return out, false, fmt.Errorf("find customer by phone: %w", err)
 	}
-	return id, false, nil
+	return out, false, nil
 }
 
 // FindOrCreateVehicleByPlate returns the vehicle with this plate, creating it from v
@@ -43,7 +44,7 @@ func (tx *Tx) FindOrCreateCustomerByPhone(ctx context.Context, c NewCustomer) (i
 // whether its type differs from the one asked for.
 func (tx *Tx) FindOrCreateVehicleByPlate(ctx context.Context, v reservation.Vehicle) (reservation.Vehicle, bool, error) {
 	out := v
-	err := tx.tx.QueryRowContext(ctx, `INSERT INTO vehicle (license_plate, brand, model, color, type, created_at)
+	err := tx.QueryRow(ctx, `INSERT INTO vehicle (license_plate, brand, model, color, type, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT (license_plate) DO NOTHING
 		RETURNING id_vehicle`, v.LicensePlate, v.Brand, v.Model, v.Color, v.Type, tx.Now).Scan(&out.ID)
@@ -53,7 +54,7 @@ func (tx *Tx) FindOrCreateVehicleByPlate(ctx context.Context, v reservation.Vehi
 	if !errors.Is(err, sql.ErrNoRows) {
 		return out, false, fmt.Errorf("insert vehicle: %w", err)
 	}
-	err = tx.tx.QueryRowContext(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE license_plate = $1`,
+	err = tx.QueryRow(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE license_plate = $1`,
 		v.LicensePlate).Scan(&out.ID, &out.LicensePlate, &out.Brand, &out.Model, &out.Color, &out.Type)
 	if err != nil {
 		return out, false, fmt.Errorf("find vehicle by plate: %w", err)
@@ -63,7 +64,7 @@ func (tx *Tx) FindOrCreateVehicleByPlate(ctx context.Context, v reservation.Vehi
 
 // LinkCustomerVehicle records that the customer uses the vehicle, once.
 func (tx *Tx) LinkCustomerVehicle(ctx context.Context, customerID, vehicleID int64) error {
-	_, err := tx.tx.ExecContext(ctx, `INSERT INTO customer_vehicle (id_customer, id_vehicle, created_at) VALUES ($1, $2, $3)
+	_, err := tx.Exec(ctx, `INSERT INTO customer_vehicle (id_customer, id_vehicle, created_at) VALUES ($1, $2, $3)
 		ON CONFLICT (id_customer, id_vehicle) DO NOTHING`, customerID, vehicleID, tx.Now)
 	if err != nil {
 		return fmt.Errorf("link customer %d and vehicle %d: %w", customerID, vehicleID, err)
@@ -90,37 +91,45 @@ type BookedExtra struct {
 	Price money.Cents
 }
 
-// InsertReservation inserts a PENDIENTE reservation and its additional services.
-func (tx *Tx) InsertReservation(ctx context.Context, r NewReservation) (int64, error) {
-	var exit *time.Time
+// InsertReservation inserts a PENDIENTE reservation and its additional services,
+// and returns the stored record (built from what was written: no read-back).
+func (tx *Tx) InsertReservation(ctx context.Context, r NewReservation) (reservation.Reservation, error) {
+	out := reservation.Reservation{
+		ReservationDate: tx.Now, Entry: Time(r.Entry), Status: reservation.Pending, TotalPrice: r.TotalPrice,
+		Notes: r.Notes, Spot: r.Spot, CustomerID: r.CustomerID, VehicleID: r.VehicleID, MainServiceID: r.MainServiceID,
+		UpdatedAt: tx.Now,
+	}
 	if r.Exit != nil {
 		e := Time(*r.Exit)
-		exit = &e
+		out.Exit = &e
 	}
-	var id int64
-	err := tx.tx.QueryRowContext(ctx, `INSERT INTO reservation
+	err := tx.QueryRow(ctx, `INSERT INTO reservation
 		(reservation_date, entry_date, exit_date, status, total_price_cents, is_paid, notes, cod_parking_spot,
 		 id_customer, id_vehicle, id_main_service, updated_at)
 		VALUES ($1, $2, $3, 'PENDIENTE', $4, $5, $6, $7, $8, $9, $10, $1)
 		RETURNING id_reservation`,
-		tx.Now, Time(r.Entry), exit, int64(r.TotalPrice), false, r.Notes, r.Spot,
-		r.CustomerID, r.VehicleID, r.MainServiceID).Scan(&id)
+		tx.Now, out.Entry, out.Exit, int64(r.TotalPrice), false, r.Notes, r.Spot,
+		r.CustomerID, r.VehicleID, r.MainServiceID).Scan(&out.ID)
 	if err != nil {
-		return 0, fmt.Errorf("insert reservation: %w", err)
+		return out, fmt.Errorf("insert reservation: %w", err)
 	}
-	if err := tx.ReplaceReservationExtras(ctx, id, r.Extras); err != nil {
-		return 0, err
+	if err := tx.insertExtras(ctx, out.ID, r.Extras); err != nil {
+		return out, err
 	}
-	return id, nil
+	return out, nil
 }
 
 // ReplaceReservationExtras makes the reservation's additional services exactly extras.
 func (tx *Tx) ReplaceReservationExtras(ctx context.Context, reservationID int64, extras []BookedExtra) error {
-	if _, err := tx.tx.ExecContext(ctx, `DELETE FROM reservation_additional_service WHERE id_reservation = $1`, reservationID); err != nil {
+	if _, err := tx.Exec(ctx, `DELETE FROM reservation_additional_service WHERE id_reservation = $1`, reservationID); err != nil {
 		return fmt.Errorf("clear additional services of %d: %w", reservationID, err)
 	}
+	return tx.insertExtras(ctx, reservationID, extras)
+}
+
+func (tx *Tx) insertExtras(ctx context.Context, reservationID int64, extras []BookedExtra) error {
 	for _, e := range extras {
-		if _, err := tx.tx.ExecContext(ctx, `INSERT INTO reservation_additional_service (id_reservation, id_additional_service, price_cents)
+		if _, err := tx.Exec(ctx, `INSERT INTO reservation_additional_service (id_reservation, id_additional_service, price_cents)
 			VALUES ($1, $2, $3) ON CONFLICT (id_reservation, id_additional_service) DO NOTHING`, reservationID, e.ID, int64(e.Price)); err != nil {
 			return fmt.Errorf("add additional service %d to %d: %w", e.ID, reservationID, err)
 		}
@@ -166,7 +175,7 @@ func scanReservation(row rowScanner) (reservation.Reservation, error) {
 
 // Reservation reads one reservation by id; ErrNotFound if there is none.
 func (s *Store) Reservation(ctx context.Context, id int64) (reservation.Reservation, error) {
-	r, err := scanReservation(s.read.QueryRowContext(ctx, `SELECT `+reservationColumns+` FROM reservation r WHERE r.id_reservation = $1`, id))
+	r, err := scanReservation(s.queryRow(ctx, `SELECT `+reservationColumns+` FROM reservation r WHERE r.id_reservation = $1`, id))
 	if err != nil {
 		return r, fmt.Errorf("reservation %d: %w", id, notFound(err))
 	}
@@ -175,7 +184,7 @@ func (s *Store) Reservation(ctx context.Context, id int64) (reservation.Reservat
 
 // Reservation reads one reservation inside the transaction; ErrNotFound if there is none.
 func (tx *Tx) Reservation(ctx context.Context, id int64) (reservation.Reservation, error) {
-	r, err := scanReservation(tx.tx.QueryRowContext(ctx, `SELECT `+reservationColumns+` FROM reservation r WHERE r.id_reservation = $1`, id))
+	r, err := scanReservation(tx.QueryRow(ctx, `SELECT `+reservationColumns+` FROM reservation r WHERE r.id_reservation = $1`, id))
 	if err != nil {
 		return r, fmt.Errorf("reservation %d: %w", id, notFound(err))
 	}
@@ -184,12 +193,12 @@ func (tx *Tx) Reservation(ctx context.Context, id int64) (reservation.Reservatio
 
 // Customer reads one customer by id.
 func (s *Store) Customer(ctx context.Context, id int64) (reservation.Customer, error) {
-	return scanCustomer(s.read.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, id))
+	return scanCustomer(s.queryRow(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, id))
 }
 
 // Customer reads one customer by id inside the transaction.
 func (tx *Tx) Customer(ctx context.Context, id int64) (reservation.Customer, error) {
-	return scanCustomer(tx.tx.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, id))
+	return scanCustomer(tx.QueryRow(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, id))
 }
 
 const customerColumns = `id_customer, full_name, phone, email, type, password_hash, created_at`
@@ -218,7 +227,7 @@ func scanCustomer(row rowScanner) (reservation.Customer, error) {
 // Vehicle reads one vehicle by id.
 func (s *Store) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error) {
 	var v reservation.Vehicle
-	err := s.read.QueryRowContext(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE id_vehicle = $1`, id).
+	err := s.queryRow(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE id_vehicle = $1`, id).
 		Scan(&v.ID, &v.LicensePlate, &v.Brand, &v.Model, &v.Color, &v.Type)
 	if err != nil {
 		return v, fmt.Errorf("vehicle %d: %w", id, notFound(err))
@@ -229,7 +238,7 @@ func (s *Store) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, err
 // Vehicle reads one vehicle by id inside the transaction.
 func (tx *Tx) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error) {
 	var v reservation.Vehicle
-	err := tx.tx.QueryRowContext(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE id_vehicle = $1`, id).
+	err := tx.QueryRow(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE id_vehicle = $1`, id).
 		Scan(&v.ID, &v.LicensePlate, &v.Brand, &v.Model, &v.Color, &v.Type)
 	if err != nil {
 		return v, fmt.Errorf("vehicle %d: %w", id, notFound(err))
@@ -289,7 +298,7 @@ func (tx *Tx) LockReservation(ctx context.Context, id int64) (reservation.Reserv
 	if tx.dialect == Postgres {
 		q += ` FOR UPDATE`
 	}
-	r, err := scanReservation(tx.tx.QueryRowContext(ctx, q, id))
+	r, err := scanReservation(tx.QueryRow(ctx, q, id))
 	if err != nil {
 		return r, fmt.Errorf("reservation %d: %w", id, notFound(err))
 	}
@@ -315,7 +324,7 @@ func (tx *Tx) UpdateStay(ctx context.Context, id int64, status reservation.Statu
 		e := Time(*st.Exit)
 		exit = &e
 	}
-	res, err := tx.tx.ExecContext(ctx, `UPDATE reservation
+	res, err := tx.Exec(ctx, `UPDATE reservation
 		SET entry_date = $3, exit_date = $4, id_main_service = $5, total_price_cents = $6, updated_at = $7
 		WHERE id_reservation = $1 AND status = $2`,
 		id, string(status), Time(st.Entry), exit, st.MainServiceID, int64(st.TotalPrice), tx.Now)

@@ -10,7 +10,7 @@ import (
 // LoadCatalog reads the whole catalog, inactive entries included.
 func (s *Store) LoadCatalog(ctx context.Context) (pricing.Catalog, error) {
 	var c pricing.Catalog
-	rows, err := s.read.QueryContext(ctx, `SELECT id_main_service, name, description, active FROM main_service ORDER BY id_main_service`)
+	rows, err := s.query(ctx, `SELECT id_main_service, name, description, active FROM main_service ORDER BY id_main_service`)
 	if err != nil {
 		return c, fmt.Errorf("load main services: %w", err)
 	}
@@ -26,7 +26,7 @@ func (s *Store) LoadCatalog(ctx context.Context) (pricing.Catalog, error) {
 		return c, err
 	}
 
-	rows, err = s.read.QueryContext(ctx, `SELECT id_rate, id_main_service, min_days, max_days, daily_price_cents FROM service_rate ORDER BY id_main_service, min_days`)
+	rows, err = s.query(ctx, `SELECT id_rate, id_main_service, min_days, max_days, daily_price_cents FROM service_rate ORDER BY id_main_service, min_days`)
 	if err != nil {
 		return c, fmt.Errorf("load rates: %w", err)
 	}
@@ -42,7 +42,7 @@ func (s *Store) LoadCatalog(ctx context.Context) (pricing.Catalog, error) {
 		return c, err
 	}
 
-	rows, err = s.read.QueryContext(ctx, `SELECT vehicle_type, multiplier_bp FROM vehicle_type_coefficient ORDER BY vehicle_type`)
+	rows, err = s.query(ctx, `SELECT vehicle_type, multiplier_bp FROM vehicle_type_coefficient ORDER BY vehicle_type`)
 	if err != nil {
 		return c, fmt.Errorf("load coefficients: %w", err)
 	}
@@ -58,7 +58,7 @@ func (s *Store) LoadCatalog(ctx context.Context) (pricing.Catalog, error) {
 		return c, err
 	}
 
-	rows, err = s.read.QueryContext(ctx, `SELECT id, name, price_cents, active FROM additional_service ORDER BY id`)
+	rows, err = s.query(ctx, `SELECT id, name, price_cents, active FROM additional_service ORDER BY id`)
 	if err != nil {
 		return c, fmt.Errorf("load additional services: %w", err)
 	}

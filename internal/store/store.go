@@ -29,9 +29,11 @@ const (
 // is cheaper than busy-waiting on the file lock), reads through a separate pool.
 // On PostgreSQL both are the same pool.
 type Store struct {
-	dialect Dialect
-	read    *sql.DB
-	write   *sql.DB
+	dialect    Dialect
+	read       *sql.DB
+	write      *sql.DB
+	readStmts  *stmtCache
+	writeStmts *stmtCache
 }
 
 // Open connects to the database named by rawURL: "sqlite:PATH" or "postgres://…".
@@ -79,7 +81,7 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 	read.SetMaxOpenConns(8)
 	read.SetMaxIdleConns(8)
 	read.SetConnMaxLifetime(0)
-	return &Store{dialect: SQLite, read: read, write: write}, nil
+	return newStore(SQLite, read, write), nil
 }
 
 func openPostgres(ctx context.Context, rawURL string) (*Store, error) {
@@ -96,7 +98,15 @@ func openPostgres(ctx context.Context, rawURL string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
-	return &Store{dialect: Postgres, read: db, write: db}, nil
+	return newStore(Postgres, db, db), nil
+}
+
+func newStore(d Dialect, read, write *sql.DB) *Store {
+	s := &Store{dialect: d, read: read, write: write}
+	if d == SQLite {
+		s.readStmts, s.writeStmts = newStmtCache(read), newStmtCache(write)
+	}
+	return s
 }
 
 // Dialect tells which database this is.
@@ -113,6 +123,8 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Close closes the pools.
 func (s *Store) Close() error {
+	s.readStmts.close()
+	s.writeStmts.close()
 	err := s.write.Close()
 	if s.read != s.write {
 		err = errors.Join(err, s.read.Close())
@@ -129,9 +141,11 @@ func (s *Store) WriteDB() *sql.DB { return s.write }
 // Tx is a write transaction. Its methods are the store's write operations; Now is the
 // clock fixed when the transaction began, so every row written in it agrees on the time.
 type Tx struct {
-	tx      *sql.Tx
-	dialect Dialect
-	Now     time.Time
+	tx          *sql.Tx
+	dialect     Dialect
+	stmts       *stmtCache
+	Now         time.Time
+	afterCommit []func()
 }
 
 // InTx runs fn in one write transaction and commits if fn returns nil; any error,
@@ -141,7 +155,7 @@ func (s *Store) InTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	tx := &Tx{tx: sqlTx, dialect: s.dialect, Now: Now()}
+	tx := &Tx{tx: sqlTx, dialect: s.dialect, stmts: s.writeStmts, Now: Now()}
 	defer func() {
 		if p := recover(); p != nil {
 			_ = sqlTx.Rollback()
@@ -157,23 +171,41 @@ func (s *Store) InTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if err = sqlTx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	for _, f := range tx.afterCommit {
+		f()
+	}
 	return nil
 }
+
+// AfterCommit registers f to run once the transaction has committed, never after a
+// rollback: it is how the outbox wakes the notification dispatcher only for rows
+// that exist. f runs on the caller's goroutine and must not block.
+func (tx *Tx) AfterCommit(f func()) { tx.afterCommit = append(tx.afterCommit, f) }
 
 // Dialect tells which database the transaction runs on.
 func (tx *Tx) Dialect() Dialect { return tx.dialect }
 
-// Exec, QueryRow and Query give packages that own a table of their own (the outbox,
-// sessions) access to the transaction without another layer of wrappers.
+// Exec, QueryRow and Query run a fixed query text inside the transaction with a
+// cached prepared statement. Store methods use them for every statement whose text
+// does not change between calls.
 func (tx *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := tx.stmts.get(query); st != nil {
+		return tx.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	}
 	return tx.tx.ExecContext(ctx, query, args...)
 }
 
 func (tx *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := tx.stmts.get(query); st != nil {
+		return tx.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	}
 	return tx.tx.QueryRowContext(ctx, query, args...)
 }
 
 func (tx *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := tx.stmts.get(query); st != nil {
+		return tx.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	}
 	return tx.tx.QueryContext(ctx, query, args...)
 }
 

@@ -33,11 +33,14 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return fault.Invalidf("El cuerpo de la petición está vacío; se espera un objeto JSON.")
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(dst); err != nil {
+	// json.Unmarshal also refuses trailing data after the object.
+	if err := json.Unmarshal(body, dst); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		var fieldErr *fieldError
+		var syntaxErr *json.SyntaxError
 		switch {
+		case errors.As(err, &syntaxErr):
+			return fault.Invalidf("El cuerpo no es un JSON válido (error de sintaxis en la posición %d).", syntaxErr.Offset)
 		case errors.As(err, &fieldErr):
 			return fault.Invalidf("El campo %s %s.", fieldErr.field, fieldErr.want)
 		case errors.As(err, &typeErr):
@@ -48,9 +51,6 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 		default:
 			return fault.Invalidf("JSON mal formado: %s.", strings.TrimPrefix(err.Error(), "json: "))
 		}
-	}
-	if dec.More() {
-		return fault.Invalidf("JSON mal formado: hay datos después del objeto.")
 	}
 	return nil
 }

@@ -75,6 +75,12 @@ func (s *Server) writeMessage(w http.ResponseWriter, r *http.Request, err error)
 
 func (s *Server) logIfInternal(r *http.Request, err error) int {
 	status := statusOf(err)
+	if r.Context().Err() != nil && errors.Is(err, r.Context().Err()) {
+		// The client went away mid-request; nothing failed on our side, and the
+		// transaction was rolled back. Nobody reads this answer.
+		s.log.DebugContext(r.Context(), "client gone", "pattern", r.Pattern)
+		return status
+	}
 	if status >= 500 {
 		s.log.ErrorContext(r.Context(), "request failed", "pattern", r.Pattern, "err", err)
 	}

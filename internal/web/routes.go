@@ -29,8 +29,14 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/reservations", s.requireAdminToken(s.apiReservations))
 	mux.Handle("GET /admin/dashboard", s.requireAdmin(s.adminDashboard))
 	mux.Handle("POST /admin/api-token", s.requireAdmin(s.adminAPIToken))
+	mux.Handle("POST /admin/reservations/{id}/invoice", s.requireAdmin(s.adminRequestInvoice))
 
-	// Customers.
+	// Customers (spec, Customer web routes; CONTRACT §6, §7).
+	mux.Handle("GET /users/profile", s.requireUser(s.customerProfile))
+	mux.Handle("PUT /users/profile/update", s.requireUser(s.customerUpdateProfile))
+	mux.Handle("PUT /users/profile/password", s.requireUser(s.customerChangePassword))
+	mux.Handle("DELETE /users/profile/reservation/{id}/cancel", s.requireUser(s.customerCancel))
+	mux.Handle("PUT /users/profile/reservation/{id}/edit", s.requireUser(s.customerEdit))
 
 	// Pages and static files.
 	mux.HandleFunc("GET /static/{file}", s.assets.serveStatic)

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Measures the public API under load on both databases with wrk (Debian package):
+# POST /api/pricing/dynamic and the public booking, 2 threads, 50 connections.
+#   bench/run.sh                 # both databases, 10 s per scenario
+#   DURATION=30s bench/run.sh    # longer runs
+#   DBS=sqlite bench/run.sh      # one database
+# PostgreSQL runs with full durability (synchronous_commit on, the default).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-10s}
+DBS=${DBS:-"sqlite postgres"}
+PG=${PG:-postgres://postgres@127.0.0.1:5432}
+PORT=${PORT:-18090}
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+go build -o "$work/parking" ./cmd/parking
+
+for db in $DBS; do
+  case $db in
+    sqlite) url="sqlite:$work/bench.db" ;;
+    postgres)
+      psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS parking_bench WITH (FORCE)" -c "CREATE DATABASE parking_bench"
+      psql "$PG/parking_bench" -qAtc "SHOW synchronous_commit" | sed 's/^/synchronous_commit = /'
+      url="$PG/parking_bench?sslmode=disable" ;;
+  esac
+  PARKING_LOG_LEVEL=warn PARKING_DATABASE_URL="$url" PARKING_ADDR="127.0.0.1:$PORT" "$work/parking" serve &
+  pid=$!
+  for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
+  for scenario in pricing booking; do
+    echo "== $db: $scenario, 50 connections, $DURATION"
+    wrk -t2 -c50 -d"$DURATION" --latency -s "bench/$scenario.lua" "http://127.0.0.1:$PORT/api/pricing/dynamic" |
+      grep -E "Requests/sec|Latency |50%|90%|99%|Non-2xx|Socket errors"
+  done
+  kill "$pid"; wait "$pid" 2>/dev/null || true
+done

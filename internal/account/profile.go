@@ -1,0 +1,257 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"parking/internal/fault"
+	"parking/internal/reservation"
+	"parking/internal/store"
+)
+
+// Limits of CONTRACT §8 for personal data (characters).
+const (
+	MaxNameLength  = 100
+	MaxEmailLength = 254
+	MaxPhoneLength = 20
+)
+
+// MaxPasswordBytes is bcrypt's limit: it ignores (and x/crypto refuses) anything longer.
+const MaxPasswordBytes = 72
+
+// minPhoneDigits keeps obvious typos ("6", "+") out without guessing at national plans.
+const minPhoneDigits = 6
+
+// ValidPhone reports whether p has the form of a phone number: digits and spaces,
+// an optional leading +, at least 6 digits, at most 20 characters.
+func ValidPhone(p string) bool {
+	if p == "" || utf8.RuneCountInString(p) > MaxPhoneLength {
+		return false
+	}
+	digits := 0
+	for i, r := range p {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == ' ':
+		case r == '+' && i == 0:
+		default:
+			return false
+		}
+	}
+	return digits >= minPhoneDigits
+}
+
+// ProfileChange is new personal data from the profile form (spec, PUT
+// /users/profile/update: nombre, email, telefono). A nil field keeps the stored value.
+type ProfileChange struct {
+	Nombre   *string
+	Email    *string
+	Telefono *string
+}
+
+// Messages of the profile refusals.
+const (
+	msgNameRequired  = "El nombre es obligatorio."
+	msgEmailRequired = "El correo electrónico es obligatorio."
+	msgPhoneRequired = "El teléfono es obligatorio."
+)
+
+// UpdateProfile validates and stores a user's name, email and phone, and returns
+// the updated user. The session user is read from the database on every request,
+// so the session copy (spec: "updates the session copy") follows at once.
+// An email used by another account, or a phone used by any other customer, is a
+// Conflict: the phone is the booking flows' identity, so taking over another
+// customer's number would show that customer's bookings (CONTRACT §5).
+func (s *Service) UpdateProfile(ctx context.Context, userID int64, ch ProfileChange) (User, error) {
+	var out User
+	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+		cur, err := tx.Customer(ctx, userID)
+		if err != nil {
+			return err
+		}
+		upd, err := applyProfileChange(cur, ch)
+		if err != nil {
+			return err
+		}
+		if upd.Email != nil && (cur.Email == nil || !strings.EqualFold(*cur.Email, *upd.Email)) {
+			taken, err := tx.EmailTakenByOtherAccount(ctx, userID, *upd.Email)
+			if err != nil {
+				return err
+			}
+			if taken {
+				return fault.New(fault.Conflict, "El correo electrónico %s ya está registrado en otra cuenta.", *upd.Email)
+			}
+		}
+		if upd.Phone != nil && (cur.Phone == nil || *cur.Phone != *upd.Phone) {
+			taken, err := tx.PhoneTakenByOther(ctx, userID, *upd.Phone)
+			if err != nil {
+				return err
+			}
+			if taken {
+				return fault.New(fault.Conflict, "El teléfono %s ya pertenece a otro cliente. Si hizo reservas con ese número antes de registrarse, contacte con el aparcamiento.", *upd.Phone)
+			}
+		}
+		if err := tx.UpdateProfile(ctx, userID, upd); err != nil {
+			if store.IsUniqueViolation(err) { // a concurrent change took the email or phone first
+				return fault.New(fault.Conflict, "El correo electrónico o el teléfono ya están en uso por otro cliente.")
+			}
+			return err
+		}
+		c, err := tx.Customer(ctx, userID)
+		if err != nil {
+			return err
+		}
+		out = UserOf(c)
+		return nil
+	})
+	if err != nil {
+		if fault.KindOf(err) != fault.Internal {
+			return User{}, err
+		}
+		return User{}, fmt.Errorf("update profile of %d: %w", userID, err)
+	}
+	return out, nil
+}
+
+// applyProfileChange validates the change against the stored customer. A value equal
+// to the stored one is kept as is, so data stored before these rules existed (or by
+// another flow) never blocks an unrelated change.
+func applyProfileChange(cur reservation.Customer, ch ProfileChange) (store.ProfileUpdate, error) {
+	upd := store.ProfileUpdate{FullName: cur.FullName, Email: cur.Email, Phone: cur.Phone}
+	if ch.Nombre != nil {
+		name := strings.TrimSpace(*ch.Nombre)
+		switch {
+		case name == "":
+			return upd, fault.Invalidf(msgNameRequired)
+		case utf8.RuneCountInString(name) > MaxNameLength:
+			return upd, fault.Invalidf("El campo nombre admite como máximo %d caracteres.", MaxNameLength)
+		}
+		upd.FullName = name
+	}
+	if ch.Email != nil {
+		email := NormalizeEmail(*ch.Email)
+		unchanged := cur.Email != nil && *cur.Email == email
+		switch {
+		case email == "":
+			// Accounts log in by email: clearing it would lock the account out.
+			return upd, fault.Invalidf(msgEmailRequired)
+		case unchanged:
+		case utf8.RuneCountInString(email) > MaxEmailLength:
+			return upd, fault.Invalidf("El campo email admite como máximo %d caracteres.", MaxEmailLength)
+		case !validEmail(email):
+			return upd, fault.Invalidf("El correo electrónico %q no es válido.", email)
+		}
+		upd.Email = &email
+	}
+	if ch.Telefono != nil {
+		phone := strings.TrimSpace(*ch.Telefono) // CONTRACT §8: phones stored trimmed
+		unchanged := cur.Phone != nil && *cur.Phone == phone
+		switch {
+		case phone == "" && cur.Type == reservation.Admin:
+			// Staff accounts need no phone; customers do (it links their bookings).
+			upd.Phone = nil
+			return upd, nil
+		case phone == "":
+			return upd, fault.Invalidf(msgPhoneRequired)
+		case unchanged:
+		case utf8.RuneCountInString(phone) > MaxPhoneLength:
+			return upd, fault.Invalidf("El campo telefono admite como máximo %d caracteres.", MaxPhoneLength)
+		case !ValidPhone(phone):
+			return upd, fault.Invalidf("El teléfono %q no es válido: use solo dígitos, espacios y un + inicial (al menos %d dígitos).", phone, minPhoneDigits)
+		}
+		upd.Phone = &phone
+	}
+	return upd, nil
+}
+
+// PasswordChange is the password form (spec, PUT /users/profile/password).
+type PasswordChange struct {
+	Current string
+	New     string
+	Confirm string
+}
+
+// Messages of the password refusals.
+const (
+	MsgPasswordFieldsRequired = "La contraseña actual, la nueva y su confirmación son obligatorias."
+	MsgPasswordMismatch       = "La nueva contraseña y su confirmación no coinciden."
+	MsgWrongCurrentPassword   = "La contraseña actual no es correcta."
+	MsgSocialLoginPassword    = "Esta cuenta inicia sesión con un proveedor externo y no tiene contraseña propia que cambiar."
+	MsgPasswordUnchanged      = "La nueva contraseña debe ser distinta de la actual."
+)
+
+// ErrWrongCurrentPassword is the 401 of the password change.
+var ErrWrongCurrentPassword = fault.New(fault.Unauthorized, MsgWrongCurrentPassword)
+
+// ChangePassword checks and replaces a user's password, then ends every other
+// session of the account and revokes its API tokens, in the same transaction, so
+// whoever held the old password is out (keepToken is the caller's session, kept).
+// Spec order: a confirmation mismatch is 400 and a wrong current password 401;
+// CONTRACT §7: a social-login account is 400.
+func (s *Service) ChangePassword(ctx context.Context, userID int64, keepToken string, pc PasswordChange) error {
+	if pc.Current == "" || pc.New == "" || pc.Confirm == "" {
+		return fault.Invalidf(MsgPasswordFieldsRequired)
+	}
+	c, err := s.store.Customer(ctx, userID)
+	if err != nil {
+		return fmt.Errorf("change password of %d: %w", userID, err)
+	}
+	if !HasOwnPassword(c.PasswordHash) {
+		return fault.Invalidf(MsgSocialLoginPassword)
+	}
+	if pc.New != pc.Confirm {
+		return fault.Invalidf(MsgPasswordMismatch)
+	}
+	if utf8.RuneCountInString(pc.New) < MinPasswordLength {
+		return fault.Invalidf("La nueva contraseña debe tener al menos %d caracteres.", MinPasswordLength)
+	}
+	if len(pc.New) > MaxPasswordBytes {
+		return fault.Invalidf("La nueva contraseña admite como máximo %d bytes.", MaxPasswordBytes)
+	}
+	oldHash := *c.PasswordHash
+	if !PasswordMatches(&oldHash, pc.Current) {
+		return ErrWrongCurrentPassword
+	}
+	if pc.New == pc.Current {
+		return fault.Invalidf(MsgPasswordUnchanged)
+	}
+	newHash, err := HashPassword(pc.New)
+	if err != nil {
+		return err
+	}
+	keep := ""
+	if keepToken != "" {
+		keep = HashToken(keepToken)
+	}
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
+		ok, err := tx.SetPasswordHash(ctx, userID, oldHash, newHash)
+		if err != nil {
+			return err
+		}
+		if !ok { // changed by a concurrent request since it was checked
+			return ErrWrongCurrentPassword
+		}
+		if err := tx.DeleteSessionsOf(ctx, userID, keep); err != nil {
+			return err
+		}
+		return tx.RevokeLoginTokens(ctx, userID)
+	})
+	if errors.Is(err, ErrWrongCurrentPassword) {
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("change password of %d: %w", userID, err)
+	}
+	s.log.InfoContext(ctx, "password changed; other sessions ended", "id_customer", userID)
+	return nil
+}
+
+// HasOwnPassword reports whether an account has a password of its own that the
+// password form can change (not a social-login or password-less account).
+func HasOwnPassword(hash *string) bool {
+	return hash != nil && *hash != "" && !strings.HasPrefix(*hash, SocialLoginPrefix)
+}

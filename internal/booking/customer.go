@@ -1,0 +1,238 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"parking/internal/fault"
+	"parking/internal/money"
+	"parking/internal/notify"
+	"parking/internal/pricing"
+	"parking/internal/reservation"
+	"parking/internal/store"
+)
+
+// ErrNotYours is the one answer for a reservation that does not exist or belongs to
+// someone else (spec, Authentication 6 and Errors: 403), so ids cannot be probed.
+var ErrNotYours = fault.New(fault.Forbidden, "La reserva no existe o no le pertenece.")
+
+// CustomerCancel is the customer's cancel (spec, States and transitions: PENDIENTE →
+// CANCELADA by its owner, spot cleared). The change is one conditional update
+// matching id, owner and status, so of two concurrent cancels exactly one wins;
+// the loser reads the row to say why it was refused.
+func (s *Service) CustomerCancel(ctx context.Context, customerID, reservationID int64) (reservation.Reservation, error) {
+	var out reservation.Reservation
+	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+		ok, err := tx.CancelOwnReservation(ctx, reservationID, customerID)
+		if err != nil {
+			return err
+		}
+		r, err := tx.Reservation(ctx, reservationID)
+		if errors.Is(err, store.ErrNotFound) {
+			return ErrNotYours
+		}
+		if err != nil {
+			return err
+		}
+		if r.CustomerID != customerID {
+			return ErrNotYours
+		}
+		if !ok {
+			// Spec, Errors: customer cancel, 400 when the status is not PENDIENTE (naming it).
+			return fault.Invalidf("Solo se pueden cancelar reservas pendientes; esta reserva está %s.", r.Status)
+		}
+		out = r
+		return nil
+	})
+	if err != nil {
+		return reservation.Reservation{}, wrapOp(err, "cancel reservation %d", reservationID)
+	}
+	return out, nil
+}
+
+// CustomerEdit is the customer's change to a reservation (CONTRACT §7). A zero or
+// nil field keeps the stored value: MainService 0, Entry zero, Exit nil, Extras nil
+// (an empty, non-nil Extras removes them all).
+type CustomerEdit struct {
+	MainService int64
+	Entry       time.Time
+	Exit        *time.Time
+	Extras      []int64
+}
+
+// StayDetails is the priced part of a reservation, as the "reservation modified"
+// notification needs it (CONTRACT §9: original and updated details).
+type StayDetails struct {
+	Entry           time.Time
+	Exit            *time.Time
+	TotalPrice      money.Cents
+	MainServiceID   int64
+	MainServiceName string
+	Extras          []store.BookedExtraDetail
+}
+
+// Edited is the outcome of a customer edit.
+type Edited struct {
+	Reservation reservation.Reservation // as stored after the edit
+	Original    StayDetails
+	Updated     StayDetails
+	Quote       pricing.Quote
+}
+
+// Changed reports whether the edit changed dates, services or price.
+func (e Edited) Changed() bool { return !sameStay(e.Original, e.Updated) }
+
+// CustomerEdit changes the dates and services of the customer's own reservation,
+// repricing it, in one transaction (spec, Customer web routes; States and
+// transitions, per-state rules):
+//   - owner only: a missing or foreign reservation is ErrNotYours (403);
+//   - PENDIENTE and EN CURSO only; FINALIZADA and CANCELADA are terminal (400);
+//   - EN CURSO keeps the stored entry date and ignores the sent one;
+//   - the exit must be after the entry (400 naming both dates);
+//   - priced with the reservation's own vehicle type; vehicle and spot unchanged;
+//   - a customer may only choose an active main service (keeping the current one is
+//     allowed even if it has since been retired, so its dates stay editable), and
+//     only active additional services (others are skipped, price rule 4).
+func (s *Service) CustomerEdit(ctx context.Context, customerID, reservationID int64, in CustomerEdit) (Edited, error) {
+	var out Edited
+	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+		r, err := tx.LockReservation(ctx, reservationID)
+		if errors.Is(err, store.ErrNotFound) {
+			return ErrNotYours
+		}
+		if err != nil {
+			return err
+		}
+		if r.CustomerID != customerID {
+			return ErrNotYours
+		}
+		if r.Status != reservation.Pending && r.Status != reservation.InCourse {
+			return fault.Invalidf("No se puede modificar una reserva %s.", r.Status)
+		}
+		// The reservation as the notification's "original" will show it.
+		original, err := s.captureOriginal(ctx, tx, r.ID)
+		if err != nil {
+			return err
+		}
+		vehicle, err := tx.Vehicle(ctx, r.VehicleID)
+		if err != nil {
+			return err
+		}
+		extras, err := tx.ReservationExtras(ctx, r.ID)
+		if err != nil {
+			return err
+		}
+		snap := s.catalog.Load()
+		if snap == nil {
+			return pricingFault(pricing.ErrNotLoaded)
+		}
+		// The original details, captured before anything changes.
+		out.Original = StayDetails{
+			Entry: r.Entry, Exit: r.Exit, TotalPrice: r.TotalPrice,
+			MainServiceID: r.MainServiceID, MainServiceName: serviceName(snap, r.MainServiceID), Extras: extras,
+		}
+
+		entry := r.Entry
+		if r.Status == reservation.Pending && !in.Entry.IsZero() {
+			entry = in.Entry
+		} // Spec: EN CURSO keeps the stored entry date; the sent one is ignored.
+		exit := r.Exit
+		if in.Exit != nil {
+			exit = in.Exit
+		}
+		if err := s.exitAfterEntry(entry, exit); err != nil {
+			return err
+		}
+		mainService := r.MainServiceID
+		if in.MainService != 0 && in.MainService != r.MainServiceID {
+			m, ok := snap.MainService(in.MainService)
+			if !ok {
+				return fault.Invalidf("El servicio principal %d no existe.", in.MainService)
+			}
+			if !m.Active {
+				return fault.Invalidf("El servicio %s no está disponible.", m.Name)
+			}
+			mainService = in.MainService
+		}
+		extraIDs := in.Extras
+		if extraIDs == nil {
+			extraIDs = make([]int64, len(extras))
+			for i, e := range extras {
+				extraIDs[i] = e.ID
+			}
+		}
+		priced, err := s.priceStay(Public, entry, exit, vehicle.Type, mainService, extraIDs)
+		if err != nil {
+			return err
+		}
+		ok, err := tx.UpdateStay(ctx, r.ID, r.Status, store.Stay{
+			Entry: entry, Exit: exit, MainServiceID: mainService, TotalPrice: priced.Quote.Total, Extras: priced.Extras,
+		})
+		if err != nil {
+			return err
+		}
+		if !ok { // cannot happen under the row lock; refuse rather than overwrite
+			return fault.New(fault.Conflict, "La reserva ha cambiado mientras se modificaba; vuelva a cargarla e inténtelo de nuevo.")
+		}
+		if out.Reservation, err = tx.Reservation(ctx, r.ID); err != nil {
+			return err
+		}
+		if out.Updated.Extras, err = tx.ReservationExtras(ctx, r.ID); err != nil {
+			return err
+		}
+		out.Updated.Entry, out.Updated.Exit, out.Updated.TotalPrice = out.Reservation.Entry, out.Reservation.Exit, out.Reservation.TotalPrice
+		out.Updated.MainServiceID, out.Updated.MainServiceName = mainService, serviceName(snap, mainService)
+		out.Quote = priced.Quote
+
+		// Spec, Events: the customer is told of a change of dates or services, in this
+		// transaction, with the original and the updated details. An edit that changes
+		// nothing sends nothing.
+		if !out.Changed() {
+			return nil
+		}
+		return s.enqueue(ctx, tx, notify.ReservationModified, r.ID, original)
+	})
+	if err != nil {
+		// The spot keeps its code while the dates move: on PostgreSQL the spot-overlap
+		// constraint may refuse the new dates. That is the customer's choice of dates
+		// clashing with another stay on the same spot, not a server fault.
+		if store.IsExclusionViolation(err) || store.IsUniqueViolation(err) {
+			return Edited{}, &fault.Error{Kind: fault.Conflict, Err: err,
+				Message: "Las nuevas fechas coinciden con otra reserva en la misma plaza de aparcamiento; elija otras fechas o contacte con el aparcamiento."}
+		}
+		return Edited{}, wrapOp(err, "edit reservation %d", reservationID)
+	}
+	return out, nil
+}
+
+func serviceName(snap *pricing.Snapshot, id int64) string {
+	if m, ok := snap.MainService(id); ok {
+		return m.Name
+	}
+	return ""
+}
+
+func sameStay(a, b StayDetails) bool {
+	if !a.Entry.Equal(b.Entry) || a.TotalPrice != b.TotalPrice || a.MainServiceID != b.MainServiceID || len(a.Extras) != len(b.Extras) {
+		return false
+	}
+	if (a.Exit == nil) != (b.Exit == nil) || (a.Exit != nil && !a.Exit.Equal(*b.Exit)) {
+		return false
+	}
+	for i := range a.Extras {
+		if a.Extras[i].ID != b.Extras[i].ID || a.Extras[i].Price != b.Extras[i].Price {
+			return false
+		}
+	}
+	return true
+}
+
+// wrapOp adds context to internal errors and passes user-facing faults unchanged.
+func wrapOp(err error, format string, args ...any) error {
+	if fault.KindOf(err) != fault.Internal {
+		return err
+	}
+	return fmt.Errorf(format+": %w", append(args, err)...)
+}

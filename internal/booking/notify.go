@@ -1,0 +1,102 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"parking/internal/fault"
+	"parking/internal/notify"
+	"parking/internal/pricing"
+	"parking/internal/reservation"
+	"parking/internal/store"
+)
+
+// enqueue records the notification of kind for reservation id inside tx, the
+// transaction of the change that triggers it (CONTRACT §9); the dispatcher is woken
+// once tx commits. original is the reservation before the change, taken with
+// captureOriginal earlier in the same transaction; only reservation_modified needs
+// it (pass nil otherwise). Call it once per trigger, as the last step of the
+// operation's transaction, so the payload shows the committed state:
+//
+//	start:         return s.enqueue(ctx, tx, notify.VehicleEntry, id, nil)
+//	finalize:      return s.enqueue(ctx, tx, notify.Invoice, id, nil)
+//	customer edit: orig, err := s.captureOriginal(ctx, tx, id) // before the update
+//	               …update…
+//	               return s.enqueue(ctx, tx, notify.ReservationModified, id, orig)
+func (s *Service) enqueue(ctx context.Context, tx *store.Tx, kind notify.Kind, id int64, original *notify.Original) error {
+	if _, err := s.outbox.Enqueue(ctx, tx, kind, id, notify.Options{Original: original}); err != nil {
+		return fmt.Errorf("enqueue %s for reservation %d: %w", kind, id, err)
+	}
+	return nil
+}
+
+// enqueueBooked enqueues the booking confirmation of a reservation Create has just
+// inserted, from what Create already holds rather than reading it back: the
+// reservation, customer and vehicle as stored, and the names of the main service and
+// extras from the catalog snapshot it was priced with.
+func (s *Service) enqueueBooked(ctx context.Context, tx *store.Tx, c Created, extras []store.BookedExtra) error {
+	sub := store.NotificationSubject{Reservation: c.Reservation, Customer: c.Customer, Vehicle: c.Vehicle}
+	snap := s.catalog.Load()
+	if snap == nil {
+		return pricingFault(pricing.ErrNotLoaded) // Create priced with it: cannot happen
+	}
+	if m, ok := snap.MainService(c.Reservation.MainServiceID); ok {
+		sub.MainServiceName = m.Name
+	}
+	sub.Extras = make([]store.BookedExtraDetail, 0, len(extras))
+	for _, e := range extras {
+		d := store.BookedExtraDetail{ID: e.ID, Price: e.Price}
+		if x, ok := snap.Extra(e.ID); ok {
+			d.Name = x.Name
+		}
+		sub.Extras = append(sub.Extras, d)
+	}
+	// The order a read gives (store.ReservationExtras): by id.
+	sort.Slice(sub.Extras, func(i, j int) bool { return sub.Extras[i].ID < sub.Extras[j].ID })
+	if _, err := s.outbox.EnqueueSubject(ctx, tx, notify.BookingConfirmation, sub, notify.Options{}); err != nil {
+		return fmt.Errorf("enqueue booking_confirmation for reservation %d: %w", c.Reservation.ID, err)
+	}
+	return nil
+}
+
+// captureOriginal snapshots reservation id as tx sees it now, for the "original"
+// object of a later reservation_modified in the same transaction.
+func (s *Service) captureOriginal(ctx context.Context, tx *store.Tx, id int64) (*notify.Original, error) {
+	return s.outbox.Capture(ctx, tx, id)
+}
+
+// RequestInvoice enqueues an invoice notification for a reservation on an
+// administrator's request (POST /admin/reservations/{id}/invoice, CONTRACT §7):
+// unknown id → NotFound; a CANCELADA reservation has nothing to invoice → Invalid.
+// The invoice shows status PAID or PENDING as the reservation stands.
+func (s *Service) RequestInvoice(ctx context.Context, id int64) error {
+	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+		r, err := tx.Reservation(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return fault.New(fault.NotFound, "La reserva %d no existe.", id)
+		}
+		if err != nil {
+			return err
+		}
+		if r.Status == reservation.Cancelled {
+			return fault.Invalidf("La reserva %d está CANCELADA: no se puede emitir la factura.", id)
+		}
+		return s.enqueue(ctx, tx, notify.Invoice, id, nil)
+	})
+	if err != nil {
+		return fmt.Errorf("request invoice of reservation %d: %w", id, err)
+	}
+	return nil
+}
+
+// NotificationHistory lists a reservation's notifications, oldest first, in the
+// detail record's form (CONTRACT §9); an unknown reservation has an empty history.
+func (s *Service) NotificationHistory(ctx context.Context, reservationID int64) ([]notify.HistoryItem, error) {
+	rows, err := s.store.NotificationHistory(ctx, reservationID)
+	if err != nil {
+		return nil, err
+	}
+	return notify.History(rows, s.loc), nil
+}

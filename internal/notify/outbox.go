@@ -1,0 +1,149 @@
+// Package notify delivers the service's notifications (spec, Events; CONTRACT §9)
+// through a transactional outbox: an operation enqueues a row with the payload inside
+// its own transaction (Outbox.Enqueue), and a Dispatcher posts committed rows to the
+// webhook, retrying with backoff, and records each outcome on the row. The rows are
+// also the reservation's notification history. A rolled-back change leaves no row;
+// a committed one is delivered even if the process dies right after the commit.
+package notify
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"parking/internal/store"
+)
+
+// Reasons recorded in last_error on rows that are never sent.
+const (
+	ReasonNoEmail   = "El cliente no tiene correo electrónico: no se envía."
+	ReasonNoWebhook = "Webhook no configurado (PARKING_WEBHOOK_URL): registrada, no enviada."
+)
+
+// Outbox writes notification rows inside the triggering transaction and wakes the
+// local dispatcher after the commit.
+type Outbox struct {
+	loc     *time.Location
+	deliver bool
+	wake    chan struct{}
+}
+
+// NewOutbox builds the outbox. loc is the facility's time zone (dates in payloads);
+// deliver says whether a webhook is configured: without one, rows are recorded with
+// status skipped and the reason, so the history says they were not sent
+// (CONTRACT §1: "recorded but not sent"), and no stale backlog floods a webhook
+// configured later.
+func NewOutbox(loc *time.Location, deliver bool) *Outbox {
+	return &Outbox{loc: loc, deliver: deliver, wake: make(chan struct{}, 1)}
+}
+
+// Location is the zone the payloads' dates are written in.
+func (o *Outbox) Location() *time.Location { return o.loc }
+
+// Delivers reports whether rows are queued for the webhook (one is configured).
+func (o *Outbox) Delivers() bool { return o.deliver }
+
+// Options carries what some kinds need besides the reservation.
+type Options struct {
+	// Original is the reservation before the change, taken with Capture earlier in
+	// the same transaction; required for reservation_modified.
+	Original *Original
+}
+
+// Original is a snapshot of a reservation taken before it is modified.
+type Original struct{ sub store.NotificationSubject }
+
+// Capture snapshots the reservation as it stands in tx, before a modification, for
+// the "original" object of reservation_modified.
+func (o *Outbox) Capture(ctx context.Context, tx *store.Tx, reservationID int64) (*Original, error) {
+	sub, err := tx.NotificationSubject(ctx, reservationID)
+	if err != nil {
+		return nil, fmt.Errorf("capture reservation %d for notification: %w", reservationID, err)
+	}
+	return &Original{sub: sub}, nil
+}
+
+// Enqueue records one notification of kind about the reservation, inside tx, with
+// its payload built from what tx sees (the change being committed). Call it once
+// per trigger, inside the triggering transaction. A customer without an email gets a
+// row with status skipped (CONTRACT §9). It returns the row id.
+func (o *Outbox) Enqueue(ctx context.Context, tx *store.Tx, kind Kind, reservationID int64, opts Options) (int64, error) {
+	if !kind.Valid() {
+		return 0, fmt.Errorf("enqueue: unknown notification type %q", kind)
+	}
+	if kind == ReservationModified && opts.Original == nil {
+		return 0, errors.New("enqueue reservation_modified: Options.Original is required (take it with Capture before the change)")
+	}
+	sub, err := tx.NotificationSubject(ctx, reservationID)
+	if err != nil {
+		return 0, fmt.Errorf("enqueue %s: %w", kind, err)
+	}
+	return o.EnqueueSubject(ctx, tx, kind, sub, opts)
+}
+
+// EnqueueSubject is Enqueue for a caller that already holds everything the payload
+// is built from, exactly as it is being committed (a booking that has just inserted
+// the reservation): it saves re-reading five tables on the busiest path.
+func (o *Outbox) EnqueueSubject(ctx context.Context, tx *store.Tx, kind Kind, sub store.NotificationSubject, opts Options) (int64, error) {
+	if !kind.Valid() {
+		return 0, fmt.Errorf("enqueue: unknown notification type %q", kind)
+	}
+	if kind == ReservationModified && opts.Original == nil {
+		return 0, errors.New("enqueue reservation_modified: Options.Original is required (take it with Capture before the change)")
+	}
+	reservationID := sub.Reservation.ID
+	var original *store.NotificationSubject
+	if opts.Original != nil {
+		original = &opts.Original.sub
+	}
+	body, err := Build(kind, sub, original, tx.Now, o.loc)
+	if err != nil {
+		return 0, err
+	}
+	n := store.NewNotification{
+		ReservationID: reservationID, Type: string(kind), DeliveryID: newDeliveryID(),
+		Payload: body, Status: store.NotificationPending,
+	}
+	switch {
+	case !hasEmail(sub.Customer):
+		n.Status, n.LastError = store.NotificationSkipped, ptr(ReasonNoEmail)
+	case !o.deliver:
+		n.Status, n.LastError = store.NotificationSkipped, ptr(ReasonNoWebhook)
+	}
+	id, err := tx.InsertNotification(ctx, n)
+	if err != nil {
+		return 0, err
+	}
+	if n.Status == store.NotificationPending {
+		tx.AfterCommit(o.Nudge)
+	}
+	return id, nil
+}
+
+// Nudge wakes the dispatcher without waiting: a pending wake-up already covers
+// every row committed before it is taken, so extra nudges are dropped.
+func (o *Outbox) Nudge() {
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Wake is the channel the local dispatcher listens on.
+func (o *Outbox) Wake() <-chan struct{} { return o.wake }
+
+// newDeliveryID is a random UUID (version 4): the X-Parking-Delivery header, stored
+// on the row so that every retry carries the same one (receivers deduplicate by it).
+func newDeliveryID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,242 @@
+package notify
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"parking/internal/localtime"
+	"parking/internal/money"
+	"parking/internal/reservation"
+	"parking/internal/store"
+)
+
+// Kind names a notification; it is the body's top-level "type" and the
+// X-Parking-Notification header (CONTRACT §9).
+type Kind string
+
+const (
+	BookingConfirmation Kind = "booking_confirmation"
+	VehicleEntry        Kind = "vehicle_entry"
+	ReservationModified Kind = "reservation_modified"
+	Invoice             Kind = "invoice"
+)
+
+// Kinds lists every notification kind.
+var Kinds = []Kind{BookingConfirmation, VehicleEntry, ReservationModified, Invoice}
+
+// Valid reports whether k is one of the four kinds.
+func (k Kind) Valid() bool {
+	for _, v := range Kinds {
+		if k == v {
+			return true
+		}
+	}
+	return false
+}
+
+// TimeFormat is hora_entrada's form, "10:00", in the facility's zone. Dates
+// (fecha_entrada, fecha_salida) use localtime.Spanish, "21/11/2026, 10:00:00", the
+// form of the booking responses (README: Notifications).
+const TimeFormat = "15:04"
+
+// Wire structs of the spec's Events tables. Field names and JSON types are the
+// interface: reserva.id_reservation and precio_total are strings, is_paid a boolean,
+// prices JSON numbers with two decimals (CONTRACT §9).
+
+// Cliente is the customer in the nested payloads.
+type Cliente struct {
+	Nombre   string `json:"nombre"`
+	Email    string `json:"email"`
+	Telefono string `json:"telefono"`
+}
+
+// Reserva is the reservation in the nested payloads.
+type Reserva struct {
+	IDReservation string `json:"id_reservation"`
+	Matricula     string `json:"matricula"`
+	FechaEntrada  string `json:"fecha_entrada"`
+	FechaSalida   string `json:"fecha_salida"`
+	PrecioTotal   string `json:"precio_total"`
+	HoraEntrada   string `json:"hora_entrada"`
+	IsPaid        bool   `json:"is_paid"`
+}
+
+// VehicleData is the vehicle in the nested payloads.
+type VehicleData struct {
+	Brand string `json:"brand"`
+	Model string `json:"model"`
+	Color string `json:"color"`
+}
+
+// Line is a priced service: main_service and the items of additional_services.
+type Line struct {
+	Name  string      `json:"name"`
+	Price money.Cents `json:"price"`
+}
+
+// OriginalData is the reservation as it was before a modification
+// (reservation_modified, CONTRACT §9).
+type OriginalData struct {
+	FechaEntrada       string `json:"fecha_entrada"`
+	FechaSalida        string `json:"fecha_salida"`
+	PrecioTotal        string `json:"precio_total"`
+	MainService        Line   `json:"main_service"`
+	AdditionalServices []Line `json:"additional_services"`
+}
+
+// Nested is the body of booking_confirmation, vehicle_entry and reservation_modified.
+type Nested struct {
+	Type               Kind          `json:"type"`
+	Cliente            Cliente       `json:"cliente"`
+	Reserva            Reserva       `json:"reserva"`
+	Vehicle            VehicleData   `json:"vehicle"`
+	MainService        Line          `json:"main_service"`
+	AdditionalServices []Line        `json:"additional_services"`
+	Original           *OriginalData `json:"original,omitempty"`
+}
+
+// InvoiceCustomer is the invoice's customer object.
+type InvoiceCustomer struct {
+	FullName string `json:"full_name"`
+	Email    string `json:"email"`
+}
+
+// InvoiceData is the flat invoice body: the spec's fields plus type, payment_method
+// (null until finalization) and status PAID or PENDING.
+type InvoiceData struct {
+	Type               Kind            `json:"type"`
+	IDReservation      int64           `json:"id_reservation"`
+	Customer           InvoiceCustomer `json:"customer"`
+	LicensePlate       string          `json:"license_plate"`
+	VehicleBrand       string          `json:"vehicle_brand"`
+	VehicleModel       string          `json:"vehicle_model"`
+	MainServiceName    string          `json:"main_service_name"`
+	TotalPrice         money.Cents     `json:"total_price"`
+	IsPaid             bool            `json:"is_paid"`
+	PaymentMethod      *string         `json:"payment_method"`
+	Status             string          `json:"status"`
+	AdditionalServices []Line          `json:"additional_services"`
+}
+
+// Build renders the body of a notification of kind about sub. at is the time of the
+// triggering change (the transaction's clock): for vehicle_entry it is the moment
+// the vehicle was received, shown as hora_entrada. original is required for
+// reservation_modified and ignored otherwise.
+func Build(kind Kind, sub store.NotificationSubject, original *store.NotificationSubject, at time.Time, loc *time.Location) ([]byte, error) {
+	var v any
+	switch kind {
+	case BookingConfirmation, VehicleEntry, ReservationModified:
+		n := Nested{
+			Type: kind,
+			Cliente: Cliente{
+				Nombre:   sub.Customer.FullName,
+				Email:    deref(sub.Customer.Email),
+				Telefono: deref(sub.Customer.Phone),
+			},
+			Reserva: Reserva{
+				IDReservation: strconv.FormatInt(sub.Reservation.ID, 10),
+				Matricula:     sub.Vehicle.LicensePlate,
+				FechaEntrada:  localtime.Spanish(sub.Reservation.Entry, loc),
+				FechaSalida:   exitText(sub.Reservation.Exit, loc),
+				PrecioTotal:   sub.Reservation.TotalPrice.String(),
+				HoraEntrada:   sub.Reservation.Entry.In(loc).Format(TimeFormat),
+				IsPaid:        sub.Reservation.IsPaid,
+			},
+			Vehicle:            VehicleData{Brand: sub.Vehicle.Brand, Model: sub.Vehicle.Model, Color: sub.Vehicle.Color},
+			MainService:        Line{Name: sub.MainServiceName, Price: BasePrice(sub)},
+			AdditionalServices: lines(sub.Extras),
+		}
+		if kind == VehicleEntry {
+			n.Reserva.HoraEntrada = at.In(loc).Format(TimeFormat)
+		}
+		if kind == ReservationModified {
+			if original == nil {
+				return nil, fmt.Errorf("build %s for reservation %d: the original reservation is required", kind, sub.Reservation.ID)
+			}
+			n.Original = &OriginalData{
+				FechaEntrada:       localtime.Spanish(original.Reservation.Entry, loc),
+				FechaSalida:        exitText(original.Reservation.Exit, loc),
+				PrecioTotal:        original.Reservation.TotalPrice.String(),
+				MainService:        Line{Name: original.MainServiceName, Price: BasePrice(*original)},
+				AdditionalServices: lines(original.Extras),
+			}
+		}
+		v = n
+	case Invoice:
+		inv := InvoiceData{
+			Type:               kind,
+			IDReservation:      sub.Reservation.ID,
+			Customer:           InvoiceCustomer{FullName: sub.Customer.FullName, Email: deref(sub.Customer.Email)},
+			LicensePlate:       sub.Vehicle.LicensePlate,
+			VehicleBrand:       sub.Vehicle.Brand,
+			VehicleModel:       sub.Vehicle.Model,
+			MainServiceName:    sub.MainServiceName,
+			TotalPrice:         sub.Reservation.TotalPrice,
+			IsPaid:             sub.Reservation.IsPaid,
+			Status:             "PENDING",
+			AdditionalServices: lines(sub.Extras),
+		}
+		if sub.Reservation.PaymentMethod != nil {
+			m := string(*sub.Reservation.PaymentMethod)
+			inv.PaymentMethod = &m
+		}
+		if sub.Reservation.IsPaid {
+			inv.Status = "PAID"
+		}
+		v = inv
+	default:
+		return nil, fmt.Errorf("unknown notification type %q", kind)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encode %s: %w", kind, err)
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// BasePrice is main_service.price: daily rate × days × coefficient (CONTRACT §9).
+// It is the stored total less the additional services at the prices they were
+// booked with, which is exactly the base the price rule computed when the
+// reservation was last priced (rule 5: total = base + extras). Recomputing it from
+// today's catalog instead could disagree with the stored total after a catalog
+// change (CONTRACT §4), and an email whose lines do not add up to its total is worse
+// than none.
+func BasePrice(sub store.NotificationSubject) money.Cents {
+	base := sub.Reservation.TotalPrice
+	for _, e := range sub.Extras {
+		base -= e.Price
+	}
+	return base
+}
+
+func lines(extras []store.BookedExtraDetail) []Line {
+	out := make([]Line, 0, len(extras))
+	for _, e := range extras {
+		out = append(out, Line{Name: e.Name, Price: e.Price})
+	}
+	return out
+}
+
+// exitText is fecha_salida: "" while the exit is open (a walk-in), so that the field
+// keeps its string type.
+func exitText(exit *time.Time, loc *time.Location) string {
+	if exit == nil {
+		return ""
+	}
+	return localtime.Spanish(*exit, loc)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// hasEmail reports whether the customer can receive an email at all.
+func hasEmail(c reservation.Customer) bool { return c.Email != nil && *c.Email != "" }

@@ -1,0 +1,255 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"parking/internal/reservation"
+)
+
+// CustomerReservation is one reservation as the customer area lists it: the record
+// with its vehicle, its main service's name and its booked additional services.
+type CustomerReservation struct {
+	reservation.Reservation
+	Vehicle         reservation.Vehicle
+	MainServiceName string
+	Extras          []BookedExtraDetail
+}
+
+// CustomerArea is everything the profile page shows of one customer.
+type CustomerArea struct {
+	Customer     reservation.Customer
+	Vehicles     []reservation.Vehicle
+	Reservations []CustomerReservation // newest entry first
+}
+
+// CustomerArea reads a customer's profile, linked vehicles and reservations with
+// their additional services. On PostgreSQL the reads share one REPEATABLE READ
+// snapshot, so a reservation cannot appear without its extras; on SQLite a read
+// transaction in WAL mode is a snapshot already.
+func (s *Store) CustomerArea(ctx context.Context, customerID int64) (CustomerArea, error) {
+	opts := &sql.TxOptions{ReadOnly: true}
+	if s.dialect == Postgres {
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	var out CustomerArea
+	rtx, err := s.read.BeginTx(ctx, opts)
+	if err != nil {
+		return out, fmt.Errorf("customer area %d: %w", customerID, err)
+	}
+	defer rtx.Rollback()
+	q := cachedTx{tx: rtx, stmts: s.readStmts}
+
+	if out.Customer, err = scanCustomer(q.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, customerID)); err != nil {
+		return out, fmt.Errorf("customer area %d: %w", customerID, err)
+	}
+	if out.Vehicles, err = customerVehicles(ctx, q, customerID); err != nil {
+		return out, err
+	}
+	if out.Reservations, err = customerReservations(ctx, q, customerID); err != nil {
+		return out, err
+	}
+	return out, rtx.Commit()
+}
+
+func customerVehicles(ctx context.Context, q querier, customerID int64) ([]reservation.Vehicle, error) {
+	rows, err := q.QueryContext(ctx, `SELECT v.id_vehicle, v.license_plate, v.brand, v.model, v.color, v.type
+		FROM customer_vehicle cv JOIN vehicle v ON v.id_vehicle = cv.id_vehicle
+		WHERE cv.id_customer = $1 ORDER BY cv.created_at, v.id_vehicle`, customerID)
+	if err != nil {
+		return nil, fmt.Errorf("vehicles of customer %d: %w", customerID, err)
+	}
+	out := []reservation.Vehicle{}
+	for rows.Next() {
+		var v reservation.Vehicle
+		if err := rows.Scan(&v.ID, &v.LicensePlate, &v.Brand, &v.Model, &v.Color, &v.Type); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("vehicles of customer %d: %w", customerID, err)
+		}
+		out = append(out, v)
+	}
+	return out, closeRows(rows)
+}
+
+// customerReservations reads the reservations (one query, newest entry first, the
+// reservation_customer index) and then all their extras (one more query), instead
+// of one query per reservation.
+func customerReservations(ctx context.Context, q querier, customerID int64) ([]CustomerReservation, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+reservationColumns+`,
+		v.id_vehicle, v.license_plate, v.brand, v.model, v.color, v.type, m.name
+		FROM reservation r
+		JOIN vehicle v ON v.id_vehicle = r.id_vehicle
+		JOIN main_service m ON m.id_main_service = r.id_main_service
+		WHERE r.id_customer = $1
+		ORDER BY r.entry_date DESC, r.id_reservation DESC`, customerID)
+	if err != nil {
+		return nil, fmt.Errorf("reservations of customer %d: %w", customerID, err)
+	}
+	out := []CustomerReservation{}
+	index := map[int64]int{}
+	for rows.Next() {
+		var cr CustomerReservation
+		var v reservation.Vehicle
+		r, err := scanReservation(scanFunc(func(dest ...any) error {
+			return rows.Scan(append(dest, &v.ID, &v.LicensePlate, &v.Brand, &v.Model, &v.Color, &v.Type, &cr.MainServiceName)...)
+		}))
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("reservations of customer %d: %w", customerID, err)
+		}
+		cr.Reservation, cr.Vehicle, cr.Extras = r, v, []BookedExtraDetail{}
+		index[r.ID] = len(out)
+		out = append(out, cr)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, fmt.Errorf("reservations of customer %d: %w", customerID, err)
+	}
+	if len(out) == 0 {
+		return out, nil
+	}
+	rows, err = q.QueryContext(ctx, `SELECT ras.id_reservation, a.id, a.name, ras.price_cents
+		FROM reservation r
+		JOIN reservation_additional_service ras ON ras.id_reservation = r.id_reservation
+		JOIN additional_service a ON a.id = ras.id_additional_service
+		WHERE r.id_customer = $1 ORDER BY ras.id_reservation, a.id`, customerID)
+	if err != nil {
+		return nil, fmt.Errorf("additional services of customer %d: %w", customerID, err)
+	}
+	for rows.Next() {
+		var rid int64
+		var e BookedExtraDetail
+		if err := rows.Scan(&rid, &e.ID, &e.Name, &e.Price); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("additional services of customer %d: %w", customerID, err)
+		}
+		if i, ok := index[rid]; ok { // a reservation inserted between the two reads (SQLite) is skipped
+			out[i].Extras = append(out[i].Extras, e)
+		}
+	}
+	return out, closeRows(rows)
+}
+
+// cachedTx runs a read transaction's fixed queries with the store's cached
+// prepared statements (SQLite would otherwise parse each one on every call).
+type cachedTx struct {
+	tx    *sql.Tx
+	stmts *stmtCache
+}
+
+func (c cachedTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if st := c.stmts.get(q); st != nil {
+		return c.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	}
+	return c.tx.QueryContext(ctx, q, args...)
+}
+
+func (c cachedTx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	if st := c.stmts.get(q); st != nil {
+		return c.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	}
+	return c.tx.QueryRowContext(ctx, q, args...)
+}
+
+func (c cachedTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if st := c.stmts.get(q); st != nil {
+		return c.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	}
+	return c.tx.ExecContext(ctx, q, args...)
+}
+
+// scanFunc adapts a function to rowScanner, to scan a reservation plus extra columns.
+type scanFunc func(dest ...any) error
+
+func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
+
+// CancelOwnReservation is the customer cancel (spec, States and transitions):
+// PENDIENTE → CANCELADA with the spot cleared, in one conditional update that only
+// matches the owner's PENDIENTE reservation. It reports whether it matched; when it
+// did not, the caller reads the row to say why.
+func (tx *Tx) CancelOwnReservation(ctx context.Context, id, customerID int64) (bool, error) {
+	res, err := tx.Exec(ctx, `UPDATE reservation
+		SET status = 'CANCELADA', cod_parking_spot = NULL, updated_at = $3
+		WHERE id_reservation = $1 AND id_customer = $2 AND status = 'PENDIENTE'`, id, customerID, tx.Now)
+	if err != nil {
+		return false, fmt.Errorf("cancel reservation %d: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("cancel reservation %d: %w", id, err)
+	}
+	return n == 1, nil
+}
+
+// ProfileUpdate is a customer's new personal data (already validated).
+type ProfileUpdate struct {
+	FullName string
+	Email    *string
+	Phone    *string
+}
+
+// UpdateProfile stores a customer's name, email and phone. An email used by another
+// account or a phone used by any other customer is a unique violation.
+func (tx *Tx) UpdateProfile(ctx context.Context, customerID int64, p ProfileUpdate) error {
+	res, err := tx.Exec(ctx, `UPDATE customer SET full_name = $2, email = $3, phone = $4 WHERE id_customer = $1`,
+		customerID, p.FullName, p.Email, p.Phone)
+	if err != nil {
+		return fmt.Errorf("update profile of %d: %w", customerID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("update profile of %d: %w", customerID, ErrNotFound)
+	}
+	return nil
+}
+
+// EmailTakenByOtherAccount reports whether another account (ADMIN or REGISTRADO)
+// logs in with this email, ignoring case. Only a check for a precise message: the
+// unique index customer_account_email is what decides.
+func (tx *Tx) EmailTakenByOtherAccount(ctx context.Context, customerID int64, email string) (bool, error) {
+	var n int
+	err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM customer
+		WHERE lower(email) = lower($1) AND type <> 'NO-REGISTRADO' AND email IS NOT NULL AND id_customer <> $2`,
+		email, customerID).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("check email: %w", err)
+	}
+	return n > 0, nil
+}
+
+// PhoneTakenByOther reports whether another customer (of any type) has this phone.
+func (tx *Tx) PhoneTakenByOther(ctx context.Context, customerID int64, phone string) (bool, error) {
+	var n int
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM customer WHERE phone = $1 AND id_customer <> $2`,
+		phone, customerID).Scan(&n); err != nil {
+		return false, fmt.Errorf("check phone: %w", err)
+	}
+	return n > 0, nil
+}
+
+// SetPasswordHash replaces a customer's password hash, provided it is still oldHash
+// (a compare-and-swap: of two concurrent changes made with the same current
+// password, one wins). It reports whether it replaced it.
+func (tx *Tx) SetPasswordHash(ctx context.Context, customerID int64, oldHash, newHash string) (bool, error) {
+	res, err := tx.Exec(ctx, `UPDATE customer SET password_hash = $3 WHERE id_customer = $1 AND password_hash = $2`,
+		customerID, oldHash, newHash)
+	if err != nil {
+		return false, fmt.Errorf("set password of %d: %w", customerID, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("set password of %d: %w", customerID, err)
+	}
+	return n == 1, nil
+}
+
+// RevokeLoginTokens revokes the API tokens a customer obtained with email and
+// password (not tied to a web session): after a password change, they were obtained
+// with a credential that no longer holds.
+func (tx *Tx) RevokeLoginTokens(ctx context.Context, customerID int64) error {
+	_, err := tx.Exec(ctx, `UPDATE api_token SET revoked_at = $2
+		WHERE id_customer = $1 AND session_hash IS NULL AND revoked_at IS NULL`, customerID, tx.Now)
+	if err != nil {
+		return fmt.Errorf("revoke tokens of %d: %w", customerID, err)
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+)
+
+// stmtCache keeps prepared statements by query text. SQLite (modernc) otherwise
+// parses and plans every statement on every call, which was a third of a booking's
+// CPU time. pgx already caches statements per connection, so PostgreSQL stores use
+// no cache (a nil *stmtCache).
+//
+// get never blocks: a statement not yet prepared runs unprepared this time and is
+// queued to be prepared in the background. Preparing on the spot could deadlock,
+// because the caller may be a transaction holding the only write connection. Only
+// fixed query texts belong here; the cache stops growing at maxCached so generated
+// SQL can never make it unbounded.
+type stmtCache struct {
+	db        *sql.DB
+	mu        sync.Mutex
+	stmts     map[string]*sql.Stmt
+	pending   map[string]bool
+	preparing bool
+	closed    bool
+}
+
+const maxCached = 512
+
+func newStmtCache(db *sql.DB) *stmtCache {
+	return &stmtCache{db: db, stmts: make(map[string]*sql.Stmt), pending: make(map[string]bool)}
+}
+
+// get returns the prepared statement for q, or nil when it must run unprepared.
+func (c *stmtCache) get(q string) *sql.Stmt {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st, ok := c.stmts[q]; ok {
+		return st
+	}
+	if !c.closed && !c.pending[q] && len(c.stmts)+len(c.pending) < maxCached {
+		c.pending[q] = true
+		if !c.preparing {
+			c.preparing = true
+			go c.preparePending()
+		}
+	}
+	return nil
+}
+
+// preparePending prepares the queued statements one by one, outside any transaction.
+func (c *stmtCache) preparePending() {
+	for {
+		c.mu.Lock()
+		var q string
+		for k := range c.pending {
+			q = k
+			break
+		}
+		if q == "" || c.closed {
+			c.preparing = false
+			c.mu.Unlock()
+			return
+		}
+		c.mu.Unlock()
+		st, err := c.db.PrepareContext(context.Background(), q)
+		c.mu.Lock()
+		delete(c.pending, q)
+		if err == nil && !c.closed {
+			c.stmts[q] = st
+		} else if st != nil {
+			st.Close()
+		}
+		c.mu.Unlock()
+	}
+}
+
+func (c *stmtCache) close() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	for _, st := range c.stmts {
+		st.Close()
+	}
+	c.stmts = map[string]*sql.Stmt{}
+}
+
+// queryRow runs a single-row read on the read pool with a cached statement.
+func (s *Store) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	if st := s.readStmts.get(q); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return s.read.QueryRowContext(ctx, q, args...)
+}
+
+// query runs a read on the read pool with a cached statement.
+func (s *Store) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if st := s.readStmts.get(q); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return s.read.QueryContext(ctx, q, args...)
+}

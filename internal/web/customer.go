@@ -1,0 +1,267 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+
+	"parking/internal/account"
+	"parking/internal/booking"
+	"parking/internal/localtime"
+	"parking/internal/money"
+	"parking/internal/pricing"
+	"parking/internal/reservation"
+	"parking/internal/store"
+)
+
+// The customer area (spec, Customer web routes): profile, personal data, password,
+// and the customer's own reservations. Every route is behind requireUser (session
+// and cross-origin protection); refusals are {"success":false,"message"}.
+
+// customerUserJSON is the session user (spec, Authentication 5: id, nombre, email,
+// numero, role), plus whether the password form applies to this account.
+type customerUserJSON struct {
+	ID                int64  `json:"id"`
+	Nombre            string `json:"nombre"`
+	Email             string `json:"email"`
+	Numero            string `json:"numero"`
+	Role              string `json:"role"`
+	CanChangePassword bool   `json:"can_change_password"`
+}
+
+type customerVehicleJSON struct {
+	ID           int64  `json:"id_vehicle"`
+	LicensePlate string `json:"license_plate"`
+	Brand        string `json:"brand"`
+	Model        string `json:"model"`
+	Color        string `json:"color"`
+	Type         string `json:"type"`
+}
+
+type bookedExtraJSON struct {
+	ID    int64       `json:"id"`
+	Name  string      `json:"name"`
+	Price money.Cents `json:"price"`
+}
+
+// customerReservationJSON is one reservation of the profile lists. can_cancel and
+// can_edit tell the page which actions the state rules allow.
+type customerReservationJSON struct {
+	ID                 int64             `json:"id_reservation"`
+	ReservationDate    string            `json:"reservation_date"`
+	EntryDate          string            `json:"entry_date"`
+	ExitDate           *string           `json:"exit_date"`
+	Status             string            `json:"status"`
+	TotalPrice         money.Cents       `json:"total_price"`
+	IsPaid             bool              `json:"is_paid"`
+	PaymentMethod      *string           `json:"payment_method"`
+	ParkingSpot        *string           `json:"cod_parking_spot"`
+	VehicleID          int64             `json:"id_vehicle"`
+	LicensePlate       string            `json:"license_plate"`
+	Brand              string            `json:"brand"`
+	Model              string            `json:"model"`
+	Color              string            `json:"color"`
+	VehicleType        string            `json:"vehicle_type"`
+	MainServiceID      int64             `json:"id_main_service"`
+	ServiceName        string            `json:"service_name"`
+	AdditionalServices []bookedExtraJSON `json:"additional_services"`
+	CanCancel          bool              `json:"can_cancel"`
+	CanEdit            bool              `json:"can_edit"`
+}
+
+// customerProfileJSON is CONTRACT §6's GET /users/profile body.
+type customerProfileJSON struct {
+	User               customerUserJSON          `json:"user"`
+	Vehicles           []customerVehicleJSON     `json:"vehicles"`
+	ActiveReservations []customerReservationJSON `json:"active_reservations"`
+	PastReservations   []customerReservationJSON `json:"past_reservations"`
+	Catalog            catalogJSON               `json:"catalog"`
+}
+
+// customerProfile is GET /users/profile. Until the customer pages exist it answers
+// the CONTRACT §6 JSON to every client (there is no page to render yet).
+func (s *Server) customerProfile(w http.ResponseWriter, r *http.Request) {
+	u := mustUser(r)
+	area, err := s.store.CustomerArea(r.Context(), u.ID)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, s.profileView(area))
+}
+
+func (s *Server) profileView(area store.CustomerArea) customerProfileJSON {
+	u := account.UserOf(area.Customer)
+	out := customerProfileJSON{
+		User: customerUserJSON{ID: u.ID, Nombre: u.Nombre, Email: u.Email, Numero: u.Numero, Role: string(u.Role),
+			CanChangePassword: account.HasOwnPassword(area.Customer.PasswordHash)},
+		Vehicles:           make([]customerVehicleJSON, 0, len(area.Vehicles)),
+		ActiveReservations: []customerReservationJSON{},
+		PastReservations:   []customerReservationJSON{},
+	}
+	for _, v := range area.Vehicles {
+		out.Vehicles = append(out.Vehicles, customerVehicleJSON{ID: v.ID, LicensePlate: v.LicensePlate, Brand: v.Brand, Model: v.Model, Color: v.Color, Type: v.Type})
+	}
+	// Spec: active list = PENDIENTE and EN CURSO; history = FINALIZADA and CANCELADA.
+	for _, cr := range area.Reservations {
+		item := s.customerReservationView(cr)
+		if cr.Status.Terminal() {
+			out.PastReservations = append(out.PastReservations, item)
+		} else {
+			out.ActiveReservations = append(out.ActiveReservations, item)
+		}
+	}
+	if snap := s.catalog.Load(); snap != nil {
+		out.Catalog = catalogView(snap.Catalog(), false)
+	} else {
+		out.Catalog = catalogView(pricing.Catalog{}, false)
+	}
+	return out
+}
+
+func (s *Server) customerReservationView(cr store.CustomerReservation) customerReservationJSON {
+	loc := s.cfg.Location
+	item := customerReservationJSON{
+		ID:              cr.ID,
+		ReservationDate: localtime.JSON(cr.ReservationDate, loc),
+		EntryDate:       localtime.JSON(cr.Entry, loc),
+		Status:          string(cr.Status),
+		TotalPrice:      cr.TotalPrice,
+		IsPaid:          cr.IsPaid,
+		ParkingSpot:     cr.Spot,
+		VehicleID:       cr.Vehicle.ID, LicensePlate: cr.Vehicle.LicensePlate, Brand: cr.Vehicle.Brand,
+		Model: cr.Vehicle.Model, Color: cr.Vehicle.Color, VehicleType: cr.Vehicle.Type,
+		MainServiceID: cr.MainServiceID, ServiceName: cr.MainServiceName,
+		AdditionalServices: make([]bookedExtraJSON, 0, len(cr.Extras)),
+		CanCancel:          cr.Status == reservation.Pending,
+		CanEdit:            cr.Status == reservation.Pending || cr.Status == reservation.InCourse,
+	}
+	if cr.Exit != nil {
+		e := localtime.JSON(*cr.Exit, loc)
+		item.ExitDate = &e
+	}
+	if cr.PaymentMethod != nil {
+		m := string(*cr.PaymentMethod)
+		item.PaymentMethod = &m
+	}
+	for _, e := range cr.Extras {
+		item.AdditionalServices = append(item.AdditionalServices, bookedExtraJSON{ID: e.ID, Name: e.Name, Price: e.Price})
+	}
+	return item
+}
+
+// customerUpdateProfile is PUT /users/profile/update (nombre, email, telefono; JSON
+// or form). A field not sent keeps its stored value.
+func (s *Server) customerUpdateProfile(w http.ResponseWriter, r *http.Request) {
+	f, err := readFields(w, r, "nombre", "email", "telefono")
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	u := mustUser(r)
+	if _, err := s.accounts.UpdateProfile(r.Context(), u.ID, account.ProfileChange{
+		Nombre: f["nombre"], Email: f["email"], Telefono: f["telefono"],
+	}); err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Datos personales actualizados correctamente."})
+}
+
+// customerChangePassword is PUT /users/profile/password (currentPassword,
+// newPassword, confirmPassword; JSON or form). The caller's session survives; every
+// other session of the account is ended.
+func (s *Server) customerChangePassword(w http.ResponseWriter, r *http.Request) {
+	f, err := readFields(w, r, "currentPassword", "newPassword", "confirmPassword")
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	u := mustUser(r)
+	err = s.accounts.ChangePassword(r.Context(), u.ID, sessionToken(r), account.PasswordChange{
+		Current: deref(f["currentPassword"]), New: deref(f["newPassword"]), Confirm: deref(f["confirmPassword"]),
+	})
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Contraseña actualizada correctamente. Se han cerrado las demás sesiones de la cuenta."})
+}
+
+// customerCancel is DELETE /users/profile/reservation/{id}/cancel.
+func (s *Server) customerCancel(w http.ResponseWriter, r *http.Request) {
+	id, ok := customerReservationID(r)
+	if !ok {
+		s.writeSuccessFalse(w, r, booking.ErrNotYours)
+		return
+	}
+	res, err := s.booking.CustomerCancel(r.Context(), mustUser(r).ID, id)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"success": true, "message": "Reserva cancelada correctamente.",
+		"id_reservation": res.ID, "status": string(res.Status),
+	})
+}
+
+// customerEditRequest is CONTRACT §7's body of the customer edit. A field not sent
+// (or null) keeps the stored value; "additional_services": [] removes them all.
+type customerEditRequest struct {
+	IDMainService      flexInt  `json:"id_main_service"`
+	EntryDate          string   `json:"entry_date"`
+	ExitDate           string   `json:"exit_date"`
+	AdditionalServices *flexIDs `json:"additional_services"`
+}
+
+// customerEdit is PUT /users/profile/reservation/{id}/edit.
+func (s *Server) customerEdit(w http.ResponseWriter, r *http.Request) {
+	id, ok := customerReservationID(r)
+	if !ok {
+		s.writeSuccessFalse(w, r, booking.ErrNotYours)
+		return
+	}
+	var req customerEditRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	in := booking.CustomerEdit{MainService: req.IDMainService.Value}
+	if req.AdditionalServices != nil {
+		in.Extras = append([]int64{}, (*req.AdditionalServices)...)
+	}
+	var err error
+	if in.Entry, err = parseDateField("entry_date", req.EntryDate, s.cfg.Location); err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	exit, err := parseDateField("exit_date", req.ExitDate, s.cfg.Location)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	if !exit.IsZero() {
+		in.Exit = &exit
+	}
+	edited, err := s.booking.CustomerEdit(r.Context(), mustUser(r).ID, id, in)
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"success": true, "message": "Reserva modificada correctamente.", "total_price": edited.Reservation.TotalPrice,
+	})
+}
+
+// customerReservationID reads {id}; a malformed id gets the same 403 as a missing one.
+func customerReservationID(r *http.Request) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	return id, err == nil && id > 0
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
