@@ -12,14 +12,6 @@ import (
 	"parking/internal/store"
 )
 
-// Field limits of CONTRACT §8 (characters) and bcrypt's input limit (bytes).
-const (
-	MaxName          = 100
-	MaxEmail         = 254
-	MaxPhone         = 20
-	MaxPasswordBytes = 72
-)
-
 // Registration is a self-registration request (CONTRACT §5, POST /users/register).
 type Registration struct {
 	FullName        string
@@ -76,20 +68,20 @@ func (r *Registration) validate() FieldErrors {
 	switch {
 	case r.FullName == "":
 		errs["full_name"] = "Indique su nombre completo."
-	case utf8.RuneCountInString(r.FullName) > MaxName:
-		errs["full_name"] = fmt.Sprintf("El nombre admite como máximo %d caracteres.", MaxName)
+	case utf8.RuneCountInString(r.FullName) > MaxNameLength:
+		errs["full_name"] = fmt.Sprintf("El nombre admite como máximo %d caracteres.", MaxNameLength)
 	}
 	switch {
 	case r.Email == "":
 		errs["email"] = "Indique su correo electrónico."
-	case utf8.RuneCountInString(r.Email) > MaxEmail || !validEmail(r.Email):
+	case utf8.RuneCountInString(r.Email) > MaxEmailLength || !validEmail(r.Email):
 		errs["email"] = "El correo electrónico no es válido."
 	}
 	switch {
 	case r.Phone == "":
 		errs["phone"] = "Indique su teléfono."
-	case utf8.RuneCountInString(r.Phone) > MaxPhone || !plausiblePhone(r.Phone):
-		errs["phone"] = fmt.Sprintf("El teléfono no es válido: use cifras (al menos 6), espacios, guiones o el prefijo +, hasta %d caracteres.", MaxPhone)
+	case !ValidPhone(r.Phone): // the profile's rule (profile.go), so both forms agree
+		errs["phone"] = fmt.Sprintf("El teléfono no es válido: use cifras (al menos %d), espacios y, si quiere, el prefijo +, hasta %d caracteres.", minPhoneDigits, MaxPhoneLength)
 	}
 	switch {
 	case utf8.RuneCountInString(r.Password) < MinPasswordLength:
@@ -101,23 +93,6 @@ func (r *Registration) validate() FieldErrors {
 		errs["confirmPassword"] = "Las contraseñas no coinciden."
 	}
 	return errs
-}
-
-// plausiblePhone accepts digits, spaces, dots, dashes, brackets and a leading +,
-// with at least 6 digits.
-func plausiblePhone(p string) bool {
-	digits := 0
-	for i, c := range p {
-		switch {
-		case c >= '0' && c <= '9':
-			digits++
-		case c == ' ' || c == '-' || c == '.' || c == '(' || c == ')':
-		case c == '+' && i == 0:
-		default:
-			return false
-		}
-	}
-	return digits >= 6
 }
 
 // Register creates a REGISTRADO account (CONTRACT §5) in one transaction and returns

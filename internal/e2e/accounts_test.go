@@ -1,14 +1,7 @@
-// Package e2e_test drives the real service in Chromium (chromedp), through the
-// real login page. Tests skip with a clear message when Chromium is absent,
-// unless PARKING_E2E=required (CI), where its absence fails them. Screenshots go
-// to internal/e2e/artifacts/ (not versioned).
-package e2e_test
+package e2e
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -23,35 +16,9 @@ import (
 	"parking/internal/store"
 )
 
-// browserFor starts a headless Chromium for the test and returns its tab context
-// and a function listing the console messages seen so far.
-func browserFor(t *testing.T) (context.Context, func() []string) {
-	t.Helper()
-	path := ""
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			path = p
-			break
-		}
-	}
-	if path == "" {
-		if os.Getenv("PARKING_E2E") == "required" {
-			t.Fatal("PARKING_E2E=required but no Chromium found (apt-get install -y chromium)")
-		}
-		t.Skip("Chromium not found: browser test skipped (set PARKING_E2E=required to make this a failure)")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
-		chromedp.UserDataDir(t.TempDir()),
-	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelTab := chromedp.NewContext(actx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	t.Cleanup(func() { cancelTimeout(); cancelTab(); cancelAlloc() })
-	if err := chromedp.Do(ctx); err != nil { // start the browser now
-		t.Fatalf("start Chromium: %v", err)
-	}
+// consoleOf collects the browser console of ctx (script errors, refused loads, and
+// the content security policy's refusals) and returns a function listing it so far.
+func consoleOf(ctx context.Context) func() []string {
 	var mu sync.Mutex
 	var messages []string
 	console := chromedp.Console(ctx)
@@ -65,45 +32,27 @@ func browserFor(t *testing.T) (context.Context, func() []string) {
 			mu.Unlock()
 		}
 	}()
-	return ctx, func() []string {
+	return func() []string {
 		mu.Lock()
 		defer mu.Unlock()
 		return append([]string(nil), messages...)
 	}
 }
 
-func screenshot(t *testing.T, ctx context.Context, name string) {
+// textOf is the trimmed text of the first element matching sel.
+func textOf(t *testing.T, ctx context.Context, sel string) string {
 	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Logf("screenshot %s: %v", name, err)
-		return
-	}
-	dir := filepath.Join("artifacts")
-	_ = os.MkdirAll(dir, 0o755)
-	_ = os.WriteFile(filepath.Join(dir, name), png, 0o644)
+	return strings.TrimSpace(Get(t, ctx, "text of "+sel, chromedp.Text(chromedp.CSS(sel))))
 }
 
-func text(t *testing.T, ctx context.Context, sel string) string {
+// evalJS evaluates an expression (awaiting a promise) and returns its value.
+func evalJS[T any](t *testing.T, ctx context.Context, js string) T {
 	t.Helper()
-	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
-	if err != nil {
-		t.Fatalf("text of %s: %v", sel, err)
-	}
-	return strings.TrimSpace(s)
+	return Get(t, ctx, js, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
 }
 
-func eval[T any](t *testing.T, ctx context.Context, js string) T {
-	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
-	if err != nil {
-		t.Fatalf("evaluate %s: %v", js, err)
-	}
-	return v
-}
-
-// waitFor polls a JavaScript condition until it holds.
-func waitFor(t *testing.T, ctx context.Context, what, js string) {
+// waitUntil polls a JavaScript condition until it holds.
+func waitUntil(t *testing.T, ctx context.Context, what, js string) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
@@ -112,6 +61,7 @@ func waitFor(t *testing.T, ctx context.Context, what, js string) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	Screenshot(t, ctx, "failed-"+what)
 	t.Fatalf("timed out waiting for %s (%s)", what, js)
 }
 
@@ -144,93 +94,84 @@ func TestAdminLoginAndDashboard(t *testing.T) {
 	apptest.Account(t, a, reservation.Registered, "Carlos Cliente", "carlos@example.com", "600000001", "customer-password")
 	bookToday(t, a, "1111AAA", "611111111", 9, 18) // enters and leaves today
 	bookToday(t, a, "2222BBB", "622222222", 11, 0) // enters today, no exit date
-	ctx, console := browserFor(t)
+	ctx := Browser(t, Phone)
+	console := consoleOf(ctx)
 
-	if err := chromedp.Do(ctx,
-		chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
+	Do(t, ctx, "open the login page and choose the worker tab",
+		chromedp.EmulateViewport(Phone[0], Phone[1], chromedp.EmulateMobile),
 		chromedp.Navigate(a.URL+"/users/login"),
 		chromedp.WaitVisible(chromedp.CSS(`[data-login-type="worker"]`)),
 		chromedp.Click(chromedp.CSS(`[data-login-type="worker"]`)),
-	); err != nil {
-		t.Fatal(err)
-	}
-	if got := eval[string](t, ctx, `document.querySelector('input[name=loginType]').value`); got != "worker" {
+	)
+	if got := evalJS[string](t, ctx, `document.querySelector('input[name=loginType]').value`); got != "worker" {
 		t.Fatalf("worker tab set loginType = %q", got)
 	}
-	if got := text(t, ctx, "h1"); got != "Acceso de personal" {
+	if got := textOf(t, ctx, "h1"); got != "Acceso de personal" {
 		t.Errorf("heading after the worker tab = %q", got)
 	}
 
 	// A customer through the worker tab: refused on the page, no session.
-	if err := chromedp.Do(ctx,
+	Do(t, ctx, "log in as a customer through the worker tab",
 		chromedp.SendKeys(chromedp.CSS("#email"), "carlos@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), "customer-password"),
 		chromedp.Submit(chromedp.CSS("#password")),
 		chromedp.WaitVisible(chromedp.CSS(".alert-error")),
-	); err != nil {
-		t.Fatal(err)
-	}
-	if got := text(t, ctx, ".alert-error"); !strings.HasPrefix(got, "Acceso denegado") {
+	)
+	if got := textOf(t, ctx, ".alert-error"); !strings.HasPrefix(got, "Acceso denegado") {
 		t.Errorf("refusal message = %q", got)
 	}
-	if got := eval[string](t, ctx, `document.querySelector('#email').value + '|' + document.querySelector('#password').value`); got != "carlos@example.com|" {
+	if got := evalJS[string](t, ctx, `document.querySelector('#email').value + '|' + document.querySelector('#password').value`); got != "carlos@example.com|" {
 		t.Errorf("fields after refusal = %q, want the email kept and the password empty", got)
 	}
-	screenshot(t, ctx, "login-refused-390.png")
+	Screenshot(t, ctx, "login-refused-phone")
 
 	// The administrator.
-	if err := chromedp.Do(ctx,
+	Do(t, ctx, "log in as the administrator",
 		chromedp.SetValue(chromedp.CSS("#email"), "ana@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#password"), "admin-password"),
 		chromedp.Submit(chromedp.CSS("#password")),
 		chromedp.WaitVisible(chromedp.CSS("[data-dashboard]")),
-	); err != nil {
-		t.Fatal(err)
-	}
-	if loc, _ := chromedp.Run(ctx, chromedp.Location()); !strings.HasSuffix(loc, "/admin/dashboard") {
+	)
+	if loc := Get(t, ctx, "location", chromedp.Location()); !strings.HasSuffix(loc, "/admin/dashboard") {
 		t.Errorf("after login: %s", loc)
 	}
-	waitFor(t, ctx, "the counts", `document.querySelector('[data-stat="total"]').textContent === '3'`)
-	if e, x := text(t, ctx, `[data-stat="entries"]`), text(t, ctx, `[data-stat="exits"]`); e != "2" || x != "1" {
+	waitUntil(t, ctx, "the counts", `document.querySelector('[data-stat="total"]').textContent === '3'`)
+	if e, x := textOf(t, ctx, `[data-stat="entries"]`), textOf(t, ctx, `[data-stat="exits"]`); e != "2" || x != "1" {
 		t.Errorf("counts: entries %s, exits %s; want 2 and 1", e, x)
 	}
-	if n := eval[int](t, ctx, `document.querySelectorAll('[data-list="entries"] tr').length`); n != 2 {
+	if n := evalJS[int](t, ctx, `document.querySelectorAll('[data-list="entries"] tr').length`); n != 2 {
 		t.Errorf("entry rows = %d", n)
 	}
-	href := eval[string](t, ctx, `document.querySelector('[data-list="exits"] a').getAttribute('href')`)
+	href := evalJS[string](t, ctx, `document.querySelector('[data-list="exits"] a').getAttribute('href')`)
 	if !strings.HasPrefix(href, "/admin/reservations/details/") {
 		t.Errorf("row link = %q", href)
 	}
-	if got := text(t, ctx, `[data-list="exits"] td[data-label="Matrícula"]`); got != "1111AAA" {
+	if got := textOf(t, ctx, `[data-list="exits"] td[data-label="Matrícula"]`); got != "1111AAA" {
 		t.Errorf("exit plate = %q", got)
 	}
-	if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 390 {
+	if w := evalJS[int](t, ctx, `document.documentElement.scrollWidth`); w > 390 {
 		t.Errorf("the page is %d px wide on a 390 px screen", w)
 	}
-	screenshot(t, ctx, "dashboard-390.png")
+	Screenshot(t, ctx, "dashboard-phone")
 
 	// Another day through the date picker.
-	if err := chromedp.Do(ctx,
+	Do(t, ctx, "choose another date",
 		chromedp.SetValue(chromedp.CSS("#date"), "2030-01-01"),
 		chromedp.Submit(chromedp.CSS("#date")),
-	); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "the empty day", `document.querySelector('[data-stat="total"]').textContent === '0'`)
-	if got := text(t, ctx, `[data-list="entries"] td`); got != "No hay entradas este día." {
+	)
+	waitUntil(t, ctx, "the empty day", `document.querySelector('[data-stat="total"]').textContent === '0'`)
+	if got := textOf(t, ctx, `[data-list="entries"] td`); got != "No hay entradas este día." {
 		t.Errorf("empty day text = %q", got)
 	}
-	if loc, _ := chromedp.Run(ctx, chromedp.Location()); !strings.HasSuffix(loc, "/admin/dashboard?date=2030-01-01") {
+	if loc := Get(t, ctx, "location", chromedp.Location()); !strings.HasSuffix(loc, "/admin/dashboard?date=2030-01-01") {
 		t.Errorf("address after choosing a date: %s", loc)
 	}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("[data-today-link]"))); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, "today again", `document.querySelector('[data-stat="total"]').textContent === '3'`)
-	screenshot(t, ctx, "dashboard-1280.png")
+	Do(t, ctx, "back to today on a desktop",
+		chromedp.EmulateViewport(Desktop[0], Desktop[1]),
+		chromedp.Click(chromedp.CSS("[data-today-link]")),
+	)
+	waitUntil(t, ctx, "today again", `document.querySelector('[data-stat="total"]').textContent === '3'`)
+	Screenshot(t, ctx, "dashboard-desktop")
 
 	for _, m := range console() {
 		// The refused login answers 403, which the browser logs as a failed
@@ -243,14 +184,12 @@ func TestAdminLoginAndDashboard(t *testing.T) {
 	}
 
 	// Logout from the header; the page's token dies with the session.
-	token := eval[string](t, ctx, `JSON.parse(sessionStorage.getItem('parking.dashboardToken')).token`)
-	if err := chromedp.Do(ctx,
+	token := evalJS[string](t, ctx, `JSON.parse(sessionStorage.getItem('parking.dashboardToken')).token`)
+	Do(t, ctx, "log out",
 		chromedp.Click(chromedp.CSS(".whoami button")),
 		chromedp.WaitVisible(chromedp.CSS("[data-login-tabs]")),
-	); err != nil {
-		t.Fatal(err)
-	}
-	status := eval[int](t, ctx, `fetch('/api/reservations', {headers: {Authorization: 'Bearer `+token+`'}}).then(r => r.status)`)
+	)
+	status := evalJS[int](t, ctx, `fetch('/api/reservations', {headers: {Authorization: 'Bearer `+token+`'}}).then(r => r.status)`)
 	if status != 401 {
 		t.Errorf("the dashboard token after logout: %d, want 401", status)
 	}

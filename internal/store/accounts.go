@@ -111,7 +111,7 @@ func (tx *Tx) DeleteSessionsOf(ctx context.Context, customerID int64, keepHash s
 // case) or its phone is already taken; then it returns ok=false and writes nothing.
 // The unique indexes decide, so two concurrent registrations cannot both win.
 func (tx *Tx) InsertAccountIfFree(ctx context.Context, a NewAccount) (id int64, ok bool, err error) {
-	err = tx.tx.QueryRowContext(ctx, `INSERT INTO customer (full_name, phone, email, type, password_hash, created_at)
+	err = tx.QueryRow(ctx, `INSERT INTO customer (full_name, phone, email, type, password_hash, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT DO NOTHING
 		RETURNING id_customer`,
@@ -128,7 +128,7 @@ func (tx *Tx) InsertAccountIfFree(ctx context.Context, a NewAccount) (id int64, 
 // AccountEmailTaken reports whether an account (ADMIN or REGISTRADO) uses this email, ignoring case.
 func (tx *Tx) AccountEmailTaken(ctx context.Context, email string) (bool, error) {
 	var n int
-	err := tx.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM customer
+	err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM customer
 		WHERE lower(email) = lower($1) AND type <> 'NO-REGISTRADO' AND email IS NOT NULL`, email).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("account email taken: %w", err)
@@ -138,7 +138,7 @@ func (tx *Tx) AccountEmailTaken(ctx context.Context, email string) (bool, error)
 
 // CustomerByPhone reads the customer with this phone inside the transaction.
 func (tx *Tx) CustomerByPhone(ctx context.Context, phone string) (reservation.Customer, error) {
-	return scanCustomer(tx.tx.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customer WHERE phone = $1`, phone))
+	return scanCustomer(tx.QueryRow(ctx, `SELECT `+customerColumns+` FROM customer WHERE phone = $1`, phone))
 }
 
 // UpgradeToRegistered turns a booking-flow customer (NO-REGISTRADO) into a REGISTRADO
@@ -147,7 +147,7 @@ func (tx *Tx) CustomerByPhone(ctx context.Context, phone string) (reservation.Cu
 // condition is part of the UPDATE, so a concurrent change cannot slip in between a
 // check and the write. It reports whether the row was upgraded.
 func (tx *Tx) UpgradeToRegistered(ctx context.Context, id int64, fullName, email, passwordHash string) (bool, error) {
-	res, err := tx.tx.ExecContext(ctx, `UPDATE customer
+	res, err := tx.Exec(ctx, `UPDATE customer
 		SET type = 'REGISTRADO', full_name = $2, email = $3, password_hash = $4
 		WHERE id_customer = $1 AND type = 'NO-REGISTRADO' AND email IS NOT NULL AND lower(trim(email)) = lower($3)`,
 		id, fullName, email, passwordHash)
@@ -163,7 +163,7 @@ func (tx *Tx) UpgradeToRegistered(ctx context.Context, id int64, fullName, email
 
 // PruneSessions deletes sessions past their absolute lifetime.
 func (tx *Tx) PruneSessions(ctx context.Context, now time.Time) error {
-	_, err := tx.tx.ExecContext(ctx, `DELETE FROM web_session WHERE expires_at <= $1`, Time(now))
+	_, err := tx.Exec(ctx, `DELETE FROM web_session WHERE expires_at <= $1`, Time(now))
 	if err != nil {
 		return fmt.Errorf("prune sessions: %w", err)
 	}

@@ -74,7 +74,7 @@ func BoardQuery(d Dialect) string { return boardQuery(d) }
 // mean equal boards.
 func (s *Store) BoardVersion(ctx context.Context) (int64, error) {
 	var v int64
-	if err := s.read.QueryRowContext(ctx, `SELECT version FROM board_version WHERE id = 1`).Scan(&v); err != nil {
+	if err := s.queryRow(ctx, `SELECT version FROM board_version WHERE id = 1`).Scan(&v); err != nil {
 		return 0, fmt.Errorf("board version: %w", err)
 	}
 	return v, nil
@@ -85,7 +85,7 @@ func (s *Store) BoardVersion(ctx context.Context) (int64, error) {
 // so that equal entry times keep a stable order), and the board version they were
 // read at. A reservation that both enters and leaves in the range is in both lists.
 func (s *Store) DayMovements(ctx context.Context, from, to time.Time) (Movements, error) {
-	var q querier = s.read
+	query := s.query // SQLite: a cached prepared statement
 	if s.dialect == Postgres {
 		// PostgreSQL's planner, costing each of the ~3,000 primary-key lookups as a
 		// random disk read, picks a parallel plan that is three times slower than
@@ -99,9 +99,11 @@ func (s *Store) DayMovements(ctx context.Context, from, to time.Time) (Movements
 		if _, err := tx.ExecContext(ctx, "SET LOCAL max_parallel_workers_per_gather = 0"); err != nil {
 			return Movements{}, fmt.Errorf("day movements: %w", err)
 		}
-		q = tx
+		query = func(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+			return tx.QueryContext(ctx, q, args...)
+		}
 	}
-	rows, err := q.QueryContext(ctx, boardQuery(s.dialect), Time(from), Time(to))
+	rows, err := query(ctx, boardQuery(s.dialect), Time(from), Time(to))
 	if err != nil {
 		return Movements{}, fmt.Errorf("day movements: %w", err)
 	}

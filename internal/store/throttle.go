@@ -11,7 +11,7 @@ import (
 func (s *Store) LoginFailures(ctx context.Context, since time.Time, keyHashes ...string) (map[string][]time.Time, error) {
 	out := make(map[string][]time.Time, len(keyHashes))
 	for _, k := range keyHashes {
-		rows, err := s.read.QueryContext(ctx, `SELECT failed_at FROM login_failure
+		rows, err := s.query(ctx, `SELECT failed_at FROM login_failure
 			WHERE key_hash = $1 AND failed_at > $2 ORDER BY failed_at DESC`, k, Time(since))
 		if err != nil {
 			return nil, fmt.Errorf("login failures: %w", err)
@@ -36,11 +36,11 @@ func (s *Store) LoginFailures(ctx context.Context, since time.Time, keyHashes ..
 // RecordLoginFailure records a failed login at `at` under each key, and deletes
 // every failure older than pruneBefore (they no longer count for anyone).
 func (tx *Tx) RecordLoginFailure(ctx context.Context, at, pruneBefore time.Time, keyHashes ...string) error {
-	if _, err := tx.tx.ExecContext(ctx, `DELETE FROM login_failure WHERE failed_at < $1`, Time(pruneBefore)); err != nil {
+	if _, err := tx.Exec(ctx, `DELETE FROM login_failure WHERE failed_at < $1`, Time(pruneBefore)); err != nil {
 		return fmt.Errorf("prune login failures: %w", err)
 	}
 	for _, k := range keyHashes {
-		if _, err := tx.tx.ExecContext(ctx, `INSERT INTO login_failure (key_hash, failed_at) VALUES ($1, $2)`, k, Time(at)); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO login_failure (key_hash, failed_at) VALUES ($1, $2)`, k, Time(at)); err != nil {
 			return fmt.Errorf("record login failure: %w", err)
 		}
 	}
@@ -49,7 +49,7 @@ func (tx *Tx) RecordLoginFailure(ctx context.Context, at, pruneBefore time.Time,
 
 // ClearLoginFailures forgets the failures recorded under a key (after a successful login).
 func (tx *Tx) ClearLoginFailures(ctx context.Context, keyHash string) error {
-	if _, err := tx.tx.ExecContext(ctx, `DELETE FROM login_failure WHERE key_hash = $1`, keyHash); err != nil {
+	if _, err := tx.Exec(ctx, `DELETE FROM login_failure WHERE key_hash = $1`, keyHash); err != nil {
 		return fmt.Errorf("clear login failures: %w", err)
 	}
 	return nil

@@ -211,7 +211,18 @@ func explainBoard(t *testing.T, st *store.Store, day time.Time) string {
 	if st.Dialect() == store.SQLite {
 		q = "EXPLAIN QUERY PLAN " + store.BoardQuery(st.Dialect())
 	}
-	rows, err := st.DB().Query(q, store.Time(from), store.Time(to))
+	// As DayMovements runs it: on PostgreSQL without parallel workers.
+	tx, err := st.DB().Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if st.Dialect() == store.Postgres {
+		if _, err := tx.Exec("SET LOCAL max_parallel_workers_per_gather = 0"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := tx.Query(q, store.Time(from), store.Time(to))
 	if err != nil {
 		t.Fatal(err)
 	}

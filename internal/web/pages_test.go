@@ -81,11 +81,11 @@ func TestPages(t *testing.T) {
 
 		// Static files: hashed names, a year of immutable cache; nothing else served.
 		refs := assetRef.FindAllStringSubmatch(res.Body, -1)
-		if len(refs) != 2 {
-			t.Fatalf("asset references = %v, want the stylesheet and the script", refs)
+		if len(refs) != 3 {
+			t.Fatalf("asset references = %v, want the icon, the stylesheet and the script", refs)
 		}
 		for _, ref := range refs {
-			if !regexp.MustCompile(`^/static/app\.[0-9a-f]{12}\.(css|js)$`).MatchString(ref[1]) {
+			if !regexp.MustCompile(`^/static/(app|favicon)\.[0-9a-f]{12}\.(css|js|svg)$`).MatchString(ref[1]) {
 				t.Errorf("asset %s has no content hash in its name", ref[1])
 			}
 			res := do(t, anon, "GET", a.URL+ref[1], nil)
@@ -93,7 +93,7 @@ func TestPages(t *testing.T) {
 			if cc := res.Header.Get("Cache-Control"); cc != "public, max-age=31536000, immutable" {
 				t.Errorf("%s Cache-Control = %q", ref[1], cc)
 			}
-			if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/css") && !strings.HasPrefix(ct, "text/javascript") {
+			if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/css") && !strings.HasPrefix(ct, "text/javascript") && ct != "image/svg+xml" {
 				t.Errorf("%s Content-Type = %q", ref[1], ct)
 			}
 		}
