@@ -19,6 +19,9 @@ const (
 	MaxPhoneLength = 20
 )
 
+// MaxPasswordBytes is bcrypt's limit: it ignores (and x/crypto refuses) anything longer.
+const MaxPasswordBytes = 72
+
 // minPhoneDigits keeps obvious typos ("6", "+") out without guessing at national plans.
 const minPhoneDigits = 6
 
