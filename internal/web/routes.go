@@ -38,6 +38,10 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("DELETE /users/profile/reservation/{id}/cancel", s.requireUser(s.customerCancel))
 	mux.Handle("PUT /users/profile/reservation/{id}/edit", s.requireUser(s.customerEdit))
 
+	// Public pages (spec, Public pages): home and the 3-step booking flow.
+	mux.HandleFunc("GET /{$}", s.homePage)
+	mux.HandleFunc("GET /booking", s.bookingPage)
+
 	// Pages and static files.
 	mux.HandleFunc("GET /static/{file}", s.assets.serveStatic)
 }
