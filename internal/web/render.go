@@ -168,6 +168,5 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	// Pages carry personal data: never stored by shared caches or the back button's cache.
 	h.Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	writeBody(w, r, status, buf.Bytes(), nil)
 }

@@ -25,6 +25,7 @@ type assets struct {
 
 type staticFile struct {
 	body        []byte
+	gzip        []byte // body compressed at start-up (compress.go); nil when too small
 	contentType string
 }
 
@@ -47,7 +48,7 @@ func loadAssets() (*assets, error) {
 			ct = "application/octet-stream"
 		}
 		a.urls[name] = "/static/" + hashed
-		a.files[hashed] = staticFile{body: body, contentType: ct}
+		a.files[hashed] = staticFile{body: body, gzip: gzipBytes(body), contentType: ct}
 		return nil
 	})
 	if err != nil {
@@ -76,5 +77,5 @@ func (a *assets) serveStatic(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", f.contentType)
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	_, _ = w.Write(f.body)
+	writeBody(w, r, http.StatusOK, f.body, f.gzip)
 }
