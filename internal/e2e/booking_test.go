@@ -72,6 +72,24 @@ func TestBookingFlowOnPhone(t *testing.T) {
 	want = apiQuote(t, a, entry, exit, "TURISMO", 2, []int{1})
 	waitPrice(t, ctx, "[data-price]", want)
 	pageWaitJS(t, ctx, "the date error cleared", `document.querySelector('#dates-error').hidden`)
+
+	// A slow answer to an older request must not overwrite a newer one: the next
+	// quote is held back 1.5 s by the network (a wrapped fetch), the one after it
+	// is not; the page ends showing the newer price.
+	pageJS[bool](t, ctx, `(function(){var orig=window.fetch, n=0; window.slowStarted=false; window.slowDone=false;
+		window.fetch=function(u,o){ if(String(u).indexOf('/api/pricing/dynamic')>=0 && n++===0){ window.slowStarted=true;
+			return new Promise(function(res){ setTimeout(function(){ res(orig(u,o)); setTimeout(function(){window.slowDone=true;},200); }, 1500); }); }
+			return orig(u,o); }; return true;})()`)
+	staleExit := localInput(a, 11, 10)
+	pageSet(t, ctx, "#exit_date", staleExit)
+	pageWaitJS(t, ctx, "the slow request sent", `window.slowStarted`)
+	pageSet(t, ctx, "#exit_date", exit)
+	waitPrice(t, ctx, "[data-price]", want)
+	pageWaitJS(t, ctx, "the slow answer arrived", `window.slowDone`)
+	if got := pageJS[string](t, ctx, `document.querySelector('[data-price]').getAttribute('data-total')`); got != want {
+		stale := apiQuote(t, a, entry, staleExit, "TURISMO", 2, []int{1})
+		t.Errorf("price after the stale answer = %s, want %s (the stale quote was %s)", got, want, stale)
+	}
 	Screenshot(t, ctx, "booking-step1")
 
 	// Step 2, through the page's button; the address follows.
