@@ -48,7 +48,7 @@ func loadAssets() (*assets, error) {
 			ct = "application/octet-stream"
 		}
 		a.urls[name] = "/static/" + hashed
-		a.files[hashed] = staticFile{body: body, gzip: gzipBytes(body), contentType: ct}
+		a.files[hashed] = staticFile{body: body, gzip: gzipBytes(&gzipBest, body), contentType: ct}
 		return nil
 	})
 	if err != nil {
