@@ -61,5 +61,10 @@ func TestCustomerPagesOnDesktopByKeyboard(t *testing.T) {
 	if got := pageValue(t, ctx, "#full_name") + "|" + pageValue(t, ctx, "#phone") + "|" + pageValue(t, ctx, "#email"); got != "Pablo Ruiz|611222333|pablo@example.com" {
 		t.Errorf("customer's details in the booking form = %q", got)
 	}
+	if !pageJS[bool](t, ctx, `document.querySelector('[data-phone-account-note]').hidden`) {
+		t.Error("the other-phone note shows for the account's own phone")
+	}
+	pageSet(t, ctx, "#phone", "699000000")
+	pageWaitJS(t, ctx, "the other-phone note", `!document.querySelector('[data-phone-account-note]').hidden`)
 	noConsoleErrors(t, console())
 }

@@ -390,9 +390,17 @@
       }
     });
 
+    // A customer who books with another phone books for that phone's customer
+    // (spec: customers are found by phone): say so while it is being typed.
+    var accountNote = root.querySelector('[data-phone-account-note]');
+    function checkAccountPhone() {
+      if (accountNote) { accountNote.hidden = !f.phone.defaultValue || f.phone.value.trim() === f.phone.defaultValue.trim(); }
+    }
+
     function onChange(e) {
       var name = e.target.name;
       save();
+      if (name === 'phone') { checkAccountPhone(); }
       if (name === 'entry_date' || name === 'exit_date' || name === 'id_main_service' || name === 'additional_services') {
         if (name === 'id_main_service') { checkService(false); }
         requote(false);
@@ -444,6 +452,7 @@
     if (params.has('entrada')) { entry.value = entry.defaultValue; }
     if (params.has('salida')) { exit.value = exit.defaultValue; }
     if (params.has('entrada') || params.has('salida')) { save(); }
+    checkAccountPhone();
     var start = history.state && history.state.bookingStep ? history.state.bookingStep : hashStep();
     var shown = show(start, false);
     history.replaceState({ bookingStep: shown, depth: depth() }, '', urlFor(shown));
