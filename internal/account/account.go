@@ -61,6 +61,9 @@ type Service struct {
 
 // New builds the service.
 func New(st *store.Store, log *slog.Logger) *Service {
+	// The dummy hash is made now, in the background, so that the first login with
+	// an unknown email does not take twice as long as the others.
+	go dummyHash()
 	return &Service{store: st, log: log, now: store.Now}
 }
 
