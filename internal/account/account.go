@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -59,26 +61,51 @@ type Service struct {
 
 // New builds the service.
 func New(st *store.Store, log *slog.Logger) *Service {
+	// The dummy hash is made now, in the background, so that the first login with
+	// an unknown email does not take twice as long as the others.
+	go dummyHash()
 	return &Service{store: st, log: log, now: store.Now}
 }
 
+// hashCost is the bcrypt cost in use: BcryptCost, unless a test suite lowered it.
+var hashCost atomic.Int32
+
+func init() { hashCost.Store(BcryptCost) }
+
+// SetHashCostForTests lowers the bcrypt cost (bcrypt.MinCost is 4) for test suites
+// that create and log in many accounts: one cost-11 hash takes a quarter of a second
+// on a small machine and seconds under the race detector. Production code never
+// calls it; apptest does.
+func SetHashCostForTests(cost int) { hashCost.Store(int32(cost)) }
+
 // HashPassword hashes a password with bcrypt.
 func HashPassword(pw string) (string, error) {
-	h, err := bcrypt.GenerateFromPassword([]byte(pw), BcryptCost)
+	h, err := bcrypt.GenerateFromPassword([]byte(pw), int(hashCost.Load()))
 	if err != nil {
 		return "", fmt.Errorf("hash password: %w", err)
 	}
 	return string(h), nil
 }
 
-// dummyHash is compared against when an account does not exist, so that a wrong
-// email costs as much time as a wrong password and emails cannot be probed by timing.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("no account has this password"), BcryptCost)
+// dummyHashes holds, per cost, a hash compared against when an account does not
+// exist (or cannot log in with a password), so that a wrong email costs as much
+// time as a wrong password and emails cannot be probed by timing.
+var dummyHashes sync.Map // int32 cost → []byte
+
+func dummyHash() []byte {
+	cost := hashCost.Load()
+	if h, ok := dummyHashes.Load(cost); ok {
+		return h.([]byte)
+	}
+	h, _ := bcrypt.GenerateFromPassword([]byte("no account has this password"), int(cost))
+	dummyHashes.Store(cost, h)
+	return h
+}
 
 // PasswordMatches reports whether pw matches hash; social-login and empty hashes never match.
 func PasswordMatches(hash *string, pw string) bool {
 	if hash == nil || *hash == "" || strings.HasPrefix(*hash, SocialLoginPrefix) {
-		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(pw))
+		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(pw))
 		return false
 	}
 	return bcrypt.CompareHashAndPassword([]byte(*hash), []byte(pw)) == nil

@@ -23,6 +23,11 @@ func (s *Service) StartSession(ctx context.Context, userID int64) (string, error
 	token, hash := NewToken()
 	now := s.now()
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+		// Sessions past their absolute lifetime are deleted here, at the rate of
+		// logins, so the table does not grow with abandoned sessions.
+		if err := tx.PruneSessions(ctx, now); err != nil {
+			return err
+		}
 		return tx.InsertSession(ctx, hash, userID, now, now.Add(SessionAbsolute))
 	})
 	if err != nil {

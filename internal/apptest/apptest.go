@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
+	"parking/internal/account"
 	"parking/internal/app"
 	"parking/internal/store"
 	"parking/internal/storetest"
@@ -18,6 +21,9 @@ import (
 // port, Europe/Madrid, no webhook. Adjust it before StartWith.
 func Config(tb testing.TB, d store.Dialect) app.Config {
 	tb.Helper()
+	// Accounts hashed at cost 11 take seconds each under -race; tests need no
+	// protection against offline cracking.
+	account.SetHashCostForTests(bcrypt.MinCost)
 	loc, err := time.LoadLocation("Europe/Madrid")
 	if err != nil {
 		tb.Fatal(err)

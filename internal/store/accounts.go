@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -103,4 +105,67 @@ func (tx *Tx) DeleteSessionsOf(ctx context.Context, customerID int64, keepHash s
 	}
 	_, err := tx.Exec(ctx, `DELETE FROM web_session WHERE id_customer = $1 AND token_hash <> $2`, customerID, keepHash)
 	return err
+}
+
+// InsertAccountIfFree inserts an account unless its email (among accounts, ignoring
+// case) or its phone is already taken; then it returns ok=false and writes nothing.
+// The unique indexes decide, so two concurrent registrations cannot both win.
+func (tx *Tx) InsertAccountIfFree(ctx context.Context, a NewAccount) (id int64, ok bool, err error) {
+	err = tx.QueryRow(ctx, `INSERT INTO customer (full_name, phone, email, type, password_hash, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6)
+		ON CONFLICT DO NOTHING
+		RETURNING id_customer`,
+		a.FullName, a.Phone, a.Email, string(a.Type), a.PasswordHash, tx.Now).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("insert account: %w", err)
+	}
+	return id, true, nil
+}
+
+// AccountEmailTaken reports whether an account (ADMIN or REGISTRADO) uses this email, ignoring case.
+func (tx *Tx) AccountEmailTaken(ctx context.Context, email string) (bool, error) {
+	var n int
+	err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM customer
+		WHERE lower(email) = lower($1) AND type <> 'NO-REGISTRADO' AND email IS NOT NULL`, email).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("account email taken: %w", err)
+	}
+	return n > 0, nil
+}
+
+// CustomerByPhone reads the customer with this phone inside the transaction.
+func (tx *Tx) CustomerByPhone(ctx context.Context, phone string) (reservation.Customer, error) {
+	return scanCustomer(tx.QueryRow(ctx, `SELECT `+customerColumns+` FROM customer WHERE phone = $1`, phone))
+}
+
+// UpgradeToRegistered turns a booking-flow customer (NO-REGISTRADO) into a REGISTRADO
+// account in place, keeping its id and so its reservations, but only while the email
+// stored on it still equals email (ignoring case and surrounding spaces). The
+// condition is part of the UPDATE, so a concurrent change cannot slip in between a
+// check and the write. It reports whether the row was upgraded.
+func (tx *Tx) UpgradeToRegistered(ctx context.Context, id int64, fullName, email, passwordHash string) (bool, error) {
+	res, err := tx.Exec(ctx, `UPDATE customer
+		SET type = 'REGISTRADO', full_name = $2, email = $3, password_hash = $4
+		WHERE id_customer = $1 AND type = 'NO-REGISTRADO' AND email IS NOT NULL AND lower(trim(email)) = lower($3)`,
+		id, fullName, email, passwordHash)
+	if err != nil {
+		return false, fmt.Errorf("upgrade customer %d: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("upgrade customer %d: %w", id, err)
+	}
+	return n == 1, nil
+}
+
+// PruneSessions deletes sessions past their absolute lifetime.
+func (tx *Tx) PruneSessions(ctx context.Context, now time.Time) error {
+	_, err := tx.Exec(ctx, `DELETE FROM web_session WHERE expires_at <= $1`, Time(now))
+	if err != nil {
+		return fmt.Errorf("prune sessions: %w", err)
+	}
+	return nil
 }

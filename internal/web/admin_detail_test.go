@@ -15,7 +15,7 @@ import (
 func TestAdminDetail(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newAdminEnv(t, d)
-		b := booking(1, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 3, "A-1")
+		b := walkInFields(1, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 3, "A-1")
 		b["email"], b["brand"], b["model"], b["color"], b["additional_services"], b["notes"] = "c1@example.com", "Seat", "Ibiza", "Azul", []int{2, 1}, "VIP"
 		id := e.walkIn(b)
 		e.addPhotos(id, 2)

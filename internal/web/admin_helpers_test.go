@@ -108,9 +108,9 @@ func (e *adminEnv) walkIn(fields map[string]any) int64 {
 	return int64(body["data"].(map[string]any)["id_reservation"].(float64))
 }
 
-// booking returns walk-in fields for a new customer and plate, with a spot, from
+// walkInFields returns walk-in fields for a new customer and plate, with a spot, from
 // entry for the given number of days.
-func booking(n int, entry time.Time, days int, spot string) map[string]any {
+func walkInFields(n int, entry time.Time, days int, spot string) map[string]any {
 	return map[string]any{
 		"full_name": fmt.Sprintf("Cliente %d", n), "phone": fmt.Sprintf("6000000%02d", n),
 		"license_plate": fmt.Sprintf("%04dBCD", n), "vehicle_type": "COCHE", "id_main_service": 1,
@@ -134,7 +134,7 @@ func (e *adminEnv) addPhotos(id int64, n int) {
 // startedReservation walks in a reservation with a spot, adds 5 photos and starts it.
 func (e *adminEnv) startedReservation(n int, spot string) int64 {
 	e.t.Helper()
-	id := e.walkIn(booking(n, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 3, spot))
+	id := e.walkIn(walkInFields(n, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 3, spot))
 	e.addPhotos(id, 5)
 	if status, body := e.json("PATCH", fmt.Sprintf("/admin/reservations/%d/start", id), nil); status != 200 {
 		e.t.Fatalf("start: %d %v", status, body)
@@ -167,4 +167,3 @@ func wantMessage(t *testing.T, status int, body map[string]any, wantStatus int, 
 	}
 }
 
-func strPtr(s string) *string { return &s }

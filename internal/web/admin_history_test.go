@@ -17,7 +17,7 @@ func TestAdminHistory(t *testing.T) {
 		e := newAdminEnv(t, d)
 		entry := time.Date(2027, 3, 1, 10, 0, 0, 0, madrid)
 		for n := 1; n <= 16; n++ {
-			b := booking(n, entry, 2, "")
+			b := walkInFields(n, entry, 2, "")
 			if n == 16 {
 				b["full_name"] = `100% Ana_O'Brien \ "la Jefa"`
 			}

@@ -26,11 +26,11 @@ func TestAdminParkingBoard(t *testing.T) {
 		e := adminEnvWith(t, cfg)
 		today, tomorrow := localtime.DayRange(time.Now(), madrid)
 		in := e.startedReservation(1, "A-1")                                 // occupied (its dates are in 2027)
-		laterToday := e.walkIn(booking(2, today.Add(time.Minute), 2, "a-1")) // waits for A-1
-		reserved := e.walkIn(booking(3, today.Add(-48*time.Hour), 3, "B-2")) // overlaps today
-		e.walkIn(booking(4, tomorrow, 2, "C-3"))                             // not today
-		e.walkIn(booking(5, today.Add(time.Minute), 1, ""))                  // no spot
-		gone := e.walkIn(booking(6, today.Add(time.Minute), 1, "D-4"))
+		laterToday := e.walkIn(walkInFields(2, today.Add(time.Minute), 2, "a-1")) // waits for A-1
+		reserved := e.walkIn(walkInFields(3, today.Add(-48*time.Hour), 3, "B-2")) // overlaps today
+		e.walkIn(walkInFields(4, tomorrow, 2, "C-3"))                             // not today
+		e.walkIn(walkInFields(5, today.Add(time.Minute), 1, ""))                  // no spot
+		gone := e.walkIn(walkInFields(6, today.Add(time.Minute), 1, "D-4"))
 		e.json("PATCH", fmt.Sprintf("/admin/reservations/%d/cancel", gone), nil)
 
 		status, body := e.json("GET", "/admin/parking", nil)
@@ -70,7 +70,7 @@ func TestAdminParkingEvents(t *testing.T) {
 	defer web.SetSSETiming(50*time.Millisecond, time.Hour)()
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newAdminEnv(t, d)
-		pending := e.walkIn(booking(1, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 2, "A-1"))
+		pending := e.walkIn(walkInFields(1, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 2, "A-1"))
 		e.addPhotos(pending, 5)
 
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -139,7 +139,7 @@ func TestAdminParkingEvents(t *testing.T) {
 		if ev := next(); ev["type"] != "finalized" || ev["status"] != "FINALIZADA" || ev["cod_parking_spot"] != "B-2" {
 			t.Errorf("finalize event: %v", ev)
 		}
-		other := e.walkIn(booking(2, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 2, "C-3"))
+		other := e.walkIn(walkInFields(2, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 2, "C-3"))
 		if ev := next(); ev["type"] != "spot_changed" || ev["id_reservation"] != float64(other) || ev["previous_spot"] != nil {
 			t.Errorf("walk-in event: %v", ev)
 		}

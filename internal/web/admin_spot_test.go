@@ -22,26 +22,26 @@ func TestAdminSpotConflicts(t *testing.T) {
 		e := newAdminEnv(t, d)
 		day := func(n int) time.Time { return time.Date(2027, 3, n, 10, 0, 0, 0, madrid) }
 
-		holder := e.walkIn(booking(1, day(1), 3, "A-1")) // [1 Mar, 4 Mar)
+		holder := e.walkIn(walkInFields(1, day(1), 3, "A-1")) // [1 Mar, 4 Mar)
 		taken := fmt.Sprintf("La plaza A-1 ya está asignada a la reserva %d (desde el 01/03/2027, 10:00:00, hasta el 04/03/2027, 10:00:00) en fechas que se solapan.", holder)
 
-		status, body := e.json("POST", "/admin/reservations/new", booking(2, day(3), 3, " a-1 "))
+		status, body := e.json("POST", "/admin/reservations/new", walkInFields(2, day(3), 3, " a-1 "))
 		wantMessage(t, status, body, 409, taken)
-		status, body = e.json("POST", "/admin/reservations/new", booking(2, day(2), 1, "A-1")) // inside
+		status, body = e.json("POST", "/admin/reservations/new", walkInFields(2, day(2), 1, "A-1")) // inside
 		wantMessage(t, status, body, 409, taken)
-		b := booking(2, day(1).Add(-48*time.Hour), 0, "A-1") // starts before, open exit
+		b := walkInFields(2, day(1).Add(-48*time.Hour), 0, "A-1") // starts before, open exit
 		delete(b, "exit_date")
 		status, body = e.json("POST", "/admin/reservations/new", b)
 		wantMessage(t, status, body, 409, taken)
 
 		// Touching stays do not overlap: leaving at 10:00 and arriving at 10:00.
-		after := e.walkIn(booking(3, day(4), 2, "A-1"))  // [4 Mar, 6 Mar)
-		before := e.walkIn(booking(4, day(0), 1, "a-1")) // [28 Feb, 1 Mar)
+		after := e.walkIn(walkInFields(3, day(4), 2, "A-1"))  // [4 Mar, 6 Mar)
+		before := e.walkIn(walkInFields(4, day(0), 1, "a-1")) // [28 Feb, 1 Mar)
 
 		// An update that moves dates or the spot into another holder's stay is refused.
 		status, body = e.json("POST", fmt.Sprintf("/admin/reservations/%d/edit", after), map[string]any{"entry_date": "2027-03-03T10:00"})
 		wantMessage(t, status, body, 409, taken)
-		other := e.walkIn(booking(5, day(2), 1, "B-1"))
+		other := e.walkIn(walkInFields(5, day(2), 1, "B-1"))
 		status, body = e.json("POST", fmt.Sprintf("/admin/reservations/%d/edit", other), map[string]any{"cod_parking_spot": "a-1"})
 		wantMessage(t, status, body, 409, taken)
 		if r := e.stored(other); *r.Spot != "B-1" {
@@ -49,20 +49,20 @@ func TestAdminSpotConflicts(t *testing.T) {
 		}
 
 		// An open exit holds the spot for good.
-		open := booking(6, day(10), 0, "C-1")
+		open := walkInFields(6, day(10), 0, "C-1")
 		delete(open, "exit_date")
 		openID := e.walkIn(open)
-		status, body = e.json("POST", "/admin/reservations/new", booking(7, day(20).AddDate(1, 0, 0), 2, "C-1"))
+		status, body = e.json("POST", "/admin/reservations/new", walkInFields(7, day(20).AddDate(1, 0, 0), 2, "C-1"))
 		wantMessage(t, status, body, 409, fmt.Sprintf("La plaza C-1 ya está asignada a la reserva %d (desde el 10/03/2027, 10:00:00, sin fecha de salida) en fechas que se solapan.", openID))
-		e.walkIn(booking(7, day(5), 5, "C-1")) // ends on 10 March at 10:00: fine
+		e.walkIn(walkInFields(7, day(5), 5, "C-1")) // ends on 10 March at 10:00: fine
 
 		// Terminal reservations hold nothing: a cancelled one frees the spot at once,
 		// a finalized one is history.
 		e.json("PATCH", fmt.Sprintf("/admin/reservations/%d/cancel", before), nil)
-		e.walkIn(booking(8, day(0), 1, "A-1"))
+		e.walkIn(walkInFields(8, day(0), 1, "A-1"))
 		fin := e.startedReservation(9, "D-1")
 		e.json("PATCH", fmt.Sprintf("/admin/reservations/%d/finalize", fin), map[string]any{"paymentMethod": "TARJETA"})
-		e.walkIn(booking(10, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 3, "D-1"))
+		e.walkIn(walkInFields(10, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 3, "D-1"))
 
 		// The same reservation does not conflict with itself.
 		if st, b := e.json("POST", fmt.Sprintf("/admin/reservations/%d/edit", holder), map[string]any{"exit_date": "2027-03-03T12:00", "cod_parking_spot": "A-1"}); st != 200 {
@@ -79,7 +79,7 @@ func TestSpotExclusionConstraint(t *testing.T) {
 			t.Skip("the exclusion constraint is PostgreSQL's; SQLite relies on the check in the write transaction")
 		}
 		e := newAdminEnv(t, d)
-		id := e.walkIn(booking(1, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 3, "A-1"))
+		id := e.walkIn(walkInFields(1, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 3, "A-1"))
 		r := e.stored(id)
 		_, err := e.a.Store.WriteDB().Exec(`INSERT INTO reservation (reservation_date, entry_date, exit_date, status, total_price_cents,
 			cod_parking_spot, id_customer, id_vehicle, id_main_service, updated_at)
@@ -103,10 +103,10 @@ func TestCustomerEditKeepsSpotFree(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newAdminEnv(t, d)
 		customer, _ := apptest.Customer(t, e.a, "cliente@example.com", "611000111")
-		mine := booking(1, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 2, "A-1") // [1 Mar, 3 Mar)
+		mine := walkInFields(1, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 2, "A-1") // [1 Mar, 3 Mar)
 		mine["phone"] = "611000111"
 		id := e.walkIn(mine)
-		e.walkIn(booking(2, time.Date(2027, 3, 5, 10, 0, 0, 0, madrid), 2, "A-1")) // [5 Mar, 7 Mar)
+		e.walkIn(walkInFields(2, time.Date(2027, 3, 5, 10, 0, 0, 0, madrid), 2, "A-1")) // [5 Mar, 7 Mar)
 
 		edit := func(body string) (int, string) {
 			req, _ := http.NewRequest("PUT", fmt.Sprintf("%s/users/profile/reservation/%d/edit", e.a.URL, id), strings.NewReader(body))

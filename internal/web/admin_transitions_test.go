@@ -20,7 +20,7 @@ func TestAdminTransitionsTable(t *testing.T) {
 		entry := time.Date(2027, 3, 1, 10, 0, 0, 0, madrid)
 
 		// (none) → PENDIENTE: walk-in creation.
-		status, body := e.json("POST", "/admin/reservations/new", booking(1, entry, 3, " a-1 "))
+		status, body := e.json("POST", "/admin/reservations/new", walkInFields(1, entry, 3, " a-1 "))
 		if status != 201 {
 			t.Fatalf("walk-in: %d %v", status, body)
 		}
@@ -63,7 +63,7 @@ func TestAdminTransitionsTable(t *testing.T) {
 		}
 
 		// PENDIENTE → CANCELADA: the spot is set to null.
-		id := e.walkIn(booking(2, entry, 3, "B-7"))
+		id := e.walkIn(walkInFields(2, entry, 3, "B-7"))
 		status, body = e.json("PATCH", fmt.Sprintf("/admin/reservations/%d/cancel", id), nil)
 		res, _ = body["reservation"].(map[string]any)
 		if status != 200 || body["success"] != true || res["status"] != "CANCELADA" || res["cod_parking_spot"] != nil || res["is_paid"] != false {
@@ -88,11 +88,11 @@ func TestAdminStartCheckOrder(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newAdminEnv(t, d)
 		entry := time.Date(2027, 3, 1, 10, 0, 0, 0, madrid)
-		b := booking(1, entry, 2, "")
+		b := walkInFields(1, entry, 2, "")
 		id := e.walkIn(b) // no photos, no spot
 
 		// Cancelled, no photos, no spot: the status is reported first.
-		other := e.walkIn(booking(2, entry, 2, ""))
+		other := e.walkIn(walkInFields(2, entry, 2, ""))
 		e.json("PATCH", fmt.Sprintf("/admin/reservations/%d/cancel", other), nil)
 		status, body := e.json("PATCH", fmt.Sprintf("/admin/reservations/%d/start", other), nil)
 		wantMessage(t, status, body, 400, fmt.Sprintf("No se puede iniciar la reserva %d: su estado es CANCELADA y debe ser PENDIENTE.", other))
@@ -127,7 +127,7 @@ func TestAdminTransitionRefusals(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newAdminEnv(t, d)
 		entry := time.Date(2027, 3, 1, 10, 0, 0, 0, madrid)
-		pending := e.walkIn(booking(1, entry, 2, "A-1"))
+		pending := e.walkIn(walkInFields(1, entry, 2, "A-1"))
 		inCourse := e.startedReservation(2, "A-2")
 		p, c := fmt.Sprint(pending), fmt.Sprint(inCourse)
 
@@ -203,7 +203,7 @@ func TestAdminTerminalStatesRefuseEverything(t *testing.T) {
 		if st, b := e.json("PATCH", fmt.Sprintf("/admin/reservations/%d/finalize", finalized), map[string]any{"paymentMethod": "EFECTIVO"}); st != 200 {
 			t.Fatalf("finalize: %d %v", st, b)
 		}
-		cancelled := e.walkIn(booking(2, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 2, "A-2"))
+		cancelled := e.walkIn(walkInFields(2, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 2, "A-2"))
 		e.json("PATCH", fmt.Sprintf("/admin/reservations/%d/cancel", cancelled), nil)
 
 		for _, tc := range []struct {
@@ -246,7 +246,7 @@ func TestAdminTerminalStatesRefuseEverything(t *testing.T) {
 func TestAdminConcurrentTransitions(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newAdminEnv(t, d)
-		id := e.walkIn(booking(1, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 2, "A-1"))
+		id := e.walkIn(walkInFields(1, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 2, "A-1"))
 		e.addPhotos(id, 5)
 		race := func(path string, body any) (ok, refused int) {
 			const n = 20
@@ -283,7 +283,7 @@ func TestAdminConcurrentTransitions(t *testing.T) {
 		if ok, refused := race(fmt.Sprintf("/admin/reservations/%d/finalize", id), map[string]any{"paymentMethod": "TARJETA"}); ok != 1 || refused != 19 {
 			t.Errorf("finalize: %d succeeded, %d refused; want 1 and 19", ok, refused)
 		}
-		other := e.walkIn(booking(2, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 2, "A-2"))
+		other := e.walkIn(walkInFields(2, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 2, "A-2"))
 		if ok, refused := race(fmt.Sprintf("/admin/reservations/%d/cancel", other), nil); ok != 1 || refused != 19 {
 			t.Errorf("cancel: %d succeeded, %d refused; want 1 and 19", ok, refused)
 		}

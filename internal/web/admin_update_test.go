@@ -18,7 +18,7 @@ import (
 func TestAdminUpdatePending(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newAdminEnv(t, d)
-		id := e.walkIn(booking(1, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 3, "A-1"))
+		id := e.walkIn(walkInFields(1, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 3, "A-1"))
 		status, body := e.json("POST", fmt.Sprintf("/admin/reservations/%d/edit", id), map[string]any{
 			"full_name": "  Ana Pérez ", "phone": " 611222333 ", "email": "ana@example.com",
 			"license_plate": "0001bcd", "brand": "Seat", "model": "León", "color": "Rojo", "vehicle_type": "suv",
@@ -149,8 +149,8 @@ func TestAdminUpdateConflictsAndStablePrice(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newAdminEnv(t, d)
 		entry := time.Date(2027, 3, 1, 10, 0, 0, 0, madrid)
-		first := e.walkIn(booking(1, entry, 3, ""))
-		e.walkIn(booking(2, entry, 3, ""))
+		first := e.walkIn(walkInFields(1, entry, 3, ""))
+		e.walkIn(walkInFields(2, entry, 3, ""))
 		p := fmt.Sprintf("/admin/reservations/%d/edit", first)
 		status, body := e.json("POST", p, map[string]any{"phone": "600000002"})
 		wantMessage(t, status, body, 409, "El teléfono 600000002 ya pertenece a otro cliente (número 3); no se puede asignar a este.")

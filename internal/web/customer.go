@@ -77,11 +77,19 @@ type customerProfileJSON struct {
 	Catalog            catalogJSON               `json:"catalog"`
 }
 
-// customerProfile is GET /users/profile. Until the customer pages exist it answers
-// the CONTRACT §6 JSON to every client (there is no page to render yet).
+// customerProfile is GET /users/profile: the customer's page for browsers
+// (customer_page.go), the CONTRACT §6 JSON for clients that prefer JSON.
 func (s *Server) customerProfile(w http.ResponseWriter, r *http.Request) {
 	u := mustUser(r)
 	area, err := s.store.CustomerArea(r.Context(), u.ID)
+	if !wantsJSON(r) {
+		if err != nil {
+			s.profileUnavailable(w, r, err)
+			return
+		}
+		s.renderProfile(w, r, area)
+		return
+	}
 	if err != nil {
 		s.writeSuccessFalse(w, r, err)
 		return

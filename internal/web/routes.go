@@ -14,7 +14,16 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/reservations/public-new", s.apiPublicBooking)
 	mux.HandleFunc("POST /api/reservations/public", s.apiPublicBooking)
 
-	// Accounts, sessions and API tokens.
+	// Accounts, sessions and API tokens (spec, Authentication; CONTRACT §5). The
+	// cookie-setting POSTs refuse cross-origin requests (login CSRF).
+	mux.HandleFunc("GET /users/login", s.loginPage)
+	mux.Handle("POST /users/login", s.crossOrigin.Handler(http.HandlerFunc(s.login)))
+	mux.HandleFunc("GET /users/register", s.registerPage)
+	mux.Handle("POST /users/register", s.crossOrigin.Handler(http.HandlerFunc(s.register)))
+	mux.HandleFunc("GET /users/logout", s.logout)
+	mux.Handle("POST /users/logout", s.crossOrigin.Handler(http.HandlerFunc(s.logout)))
+	mux.HandleFunc("POST /api/auth/token", s.apiIssueToken)
+	mux.HandleFunc("DELETE /api/auth/token", s.apiRevokeToken)
 
 	// Administrators (spec, Administrator web routes; CONTRACT §4, §6, §7). Every
 	// route needs an ADMIN session (requireAdmin).
@@ -45,6 +54,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	admin("POST /admin/catalog/additional-services", s.adminCreateExtra)
 	admin("POST /admin/catalog/additional-services/{id}", s.adminUpdateExtra)
 	admin("PATCH /admin/catalog/additional-services/{id}", s.adminUpdateExtra)
+	mux.HandleFunc("GET /api/reservations", s.requireAdminToken(s.apiReservations))
+	admin("GET /admin/dashboard", s.adminDashboard)
+	admin("POST /admin/api-token", s.adminAPIToken)
 	admin("POST /admin/reservations/{id}/invoice", s.adminRequestInvoice)
 
 	// Customers (spec, Customer web routes; CONTRACT §6, §7).
@@ -54,5 +66,10 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("DELETE /users/profile/reservation/{id}/cancel", s.requireUser(s.customerCancel))
 	mux.Handle("PUT /users/profile/reservation/{id}/edit", s.requireUser(s.customerEdit))
 
+	// Public pages (spec, Public pages): home and the 3-step booking flow.
+	mux.HandleFunc("GET /{$}", s.homePage)
+	mux.HandleFunc("GET /booking", s.bookingPage)
+
 	// Pages and static files.
+	mux.HandleFunc("GET /static/{file}", s.assets.serveStatic)
 }

@@ -32,6 +32,9 @@ type Server struct {
 	accounts    *account.Service
 	catalog     *pricing.Holder
 	crossOrigin *http.CrossOriginProtection
+	assets      *assets
+	pages       pages
+	boards      *boardCache
 }
 
 // Deps are the collaborators of a Server.
@@ -44,12 +47,31 @@ type Deps struct {
 	Catalog  *pricing.Holder
 }
 
-// New builds the server.
+// boardCacheBytes bounds the daily-board cache: about 70 busy days.
+const boardCacheBytes = 32 << 20
+
+// New builds the server. It parses the embedded templates and static files; as
+// they are part of the binary, a failure there is a programming error and panics.
 func New(d Deps) *Server {
-	return &Server{
+	if d.Config.Location == nil {
+		d.Config.Location = time.UTC
+	}
+	if d.Config.TokenTTL <= 0 {
+		d.Config.TokenTTL = 12 * time.Hour
+	}
+	s := &Server{
 		cfg: d.Config, log: d.Log, store: d.Store, booking: d.Booking, accounts: d.Accounts, catalog: d.Catalog,
 		crossOrigin: http.NewCrossOriginProtection(),
+		boards:      newBoardCache(boardCacheBytes),
 	}
+	var err error
+	if s.assets, err = loadAssets(); err != nil {
+		panic(err)
+	}
+	if s.pages, err = parsePages(s.templateFuncs()); err != nil {
+		panic(err)
+	}
+	return s
 }
 
 // Handler returns the whole HTTP surface with its middleware.

@@ -1,0 +1,175 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"parking/internal/fault"
+	"parking/internal/reservation"
+	"parking/internal/store"
+)
+
+// Registration is a self-registration request (CONTRACT §5, POST /users/register).
+type Registration struct {
+	FullName        string
+	Email           string
+	Phone           string
+	Password        string
+	ConfirmPassword string
+}
+
+// FieldErrors maps a form field name to what is wrong with it, in Spanish, so that
+// pages can show each message next to its field. It travels as the cause of a
+// fault.Error; get it with errors.As.
+type FieldErrors map[string]string
+
+func (f FieldErrors) Error() string {
+	parts := make([]string, 0, len(f))
+	for k, v := range f {
+		parts = append(parts, k+": "+v)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// fieldFault wraps field errors in a fault of kind k whose message is the first
+// field's message (JSON clients get one message and the map).
+func fieldFault(k fault.Kind, fields FieldErrors, order ...string) error {
+	msg := "Revise los datos del formulario."
+	for _, name := range order {
+		if m, ok := fields[name]; ok {
+			msg = m
+			break
+		}
+	}
+	return &fault.Error{Kind: k, Message: msg, Err: fields}
+}
+
+// Messages of the registration refusals.
+const (
+	msgEmailTaken = "Ya existe una cuenta con este correo electrónico. Inicie sesión con ella."
+	// CONTRACT §5: an unverified phone number must never reveal someone else's
+	// bookings, so a phone already in use is refused with one message, whether it
+	// belongs to an account or to bookings made with another email.
+	msgPhoneTaken = "Este teléfono ya está asociado a otra cuenta o a reservas con otro correo. Si es suyo, póngase en contacto con el aparcamiento."
+)
+
+var registrationFields = []string{"full_name", "email", "phone", "password", "confirmPassword"}
+
+// validate normalises the registration in place (trimmed name, email and phone) and
+// reports every broken rule at once.
+func (r *Registration) validate() FieldErrors {
+	r.FullName = strings.TrimSpace(r.FullName)
+	r.Email = NormalizeEmail(r.Email)
+	r.Phone = strings.TrimSpace(r.Phone) // the booking flows' form of a phone (CONTRACT §8)
+	errs := FieldErrors{}
+	switch {
+	case r.FullName == "":
+		errs["full_name"] = "Indique su nombre completo."
+	case utf8.RuneCountInString(r.FullName) > MaxNameLength:
+		errs["full_name"] = fmt.Sprintf("El nombre admite como máximo %d caracteres.", MaxNameLength)
+	}
+	switch {
+	case r.Email == "":
+		errs["email"] = "Indique su correo electrónico."
+	case utf8.RuneCountInString(r.Email) > MaxEmailLength || !validEmail(r.Email):
+		errs["email"] = "El correo electrónico no es válido."
+	}
+	switch {
+	case r.Phone == "":
+		errs["phone"] = "Indique su teléfono."
+	case !ValidPhone(r.Phone): // the profile's rule (profile.go), so both forms agree
+		errs["phone"] = fmt.Sprintf("El teléfono no es válido: use cifras (al menos %d), espacios y, si quiere, el prefijo +, hasta %d caracteres.", minPhoneDigits, MaxPhoneLength)
+	}
+	switch {
+	case utf8.RuneCountInString(r.Password) < MinPasswordLength:
+		errs["password"] = fmt.Sprintf("La contraseña debe tener al menos %d caracteres.", MinPasswordLength)
+	case len(r.Password) > MaxPasswordBytes:
+		errs["password"] = fmt.Sprintf("La contraseña admite como máximo %d bytes.", MaxPasswordBytes)
+	}
+	if _, bad := errs["password"]; !bad && r.ConfirmPassword != r.Password {
+		errs["confirmPassword"] = "Las contraseñas no coinciden."
+	}
+	return errs
+}
+
+// Register creates a REGISTRADO account (CONTRACT §5) in one transaction and returns
+// its user; the caller starts the session. Email (among accounts, ignoring case) and
+// phone are unique: the database's unique indexes decide, so concurrent
+// registrations cannot both take one. A booking-flow customer (NO-REGISTRADO) with
+// the same phone is upgraded in place, keeping its reservations, only when the email
+// stored on it equals the registration email; otherwise the phone is refused (409).
+// Invalid input is a fault.Invalid and conflicts a fault.Conflict, both carrying
+// FieldErrors.
+func (s *Service) Register(ctx context.Context, r Registration) (User, error) {
+	if errs := r.validate(); len(errs) > 0 {
+		return User{}, fieldFault(fault.Invalid, errs, registrationFields...)
+	}
+	// Hash before the transaction: bcrypt takes tens of milliseconds, and SQLite's
+	// single writer must not wait for it.
+	hash, err := HashPassword(r.Password)
+	if err != nil {
+		return User{}, err
+	}
+	var c reservation.Customer
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
+		phone := r.Phone
+		id, ok, err := tx.InsertAccountIfFree(ctx, store.NewAccount{
+			FullName: r.FullName, Email: r.Email, Phone: &phone, Type: reservation.Registered, PasswordHash: hash,
+		})
+		if err != nil {
+			return err
+		}
+		if !ok {
+			if id, err = upgradeOrRefuse(ctx, tx, r, hash); err != nil {
+				return err
+			}
+		}
+		c, err = tx.Customer(ctx, id)
+		return err
+	})
+	if store.IsUniqueViolation(err) {
+		// Only the upgrade's UPDATE can get here: another account took the email
+		// between our check and the write.
+		return User{}, fieldFault(fault.Conflict, FieldErrors{"email": msgEmailTaken}, "email")
+	}
+	if err != nil {
+		if fault.KindOf(err) != fault.Internal {
+			return User{}, err
+		}
+		return User{}, fmt.Errorf("register: %w", err)
+	}
+	return UserOf(c), nil
+}
+
+// upgradeOrRefuse handles a registration whose email or phone is taken: it finds
+// out which, and upgrades a matching NO-REGISTRADO customer.
+func upgradeOrRefuse(ctx context.Context, tx *store.Tx, r Registration, hash string) (int64, error) {
+	taken, err := tx.AccountEmailTaken(ctx, r.Email)
+	if err != nil {
+		return 0, err
+	}
+	if taken {
+		return 0, fieldFault(fault.Conflict, FieldErrors{"email": msgEmailTaken}, "email")
+	}
+	c, err := tx.CustomerByPhone(ctx, r.Phone)
+	if errors.Is(err, store.ErrNotFound) {
+		// The conflicting row disappeared in between: rare enough to ask for a retry.
+		return 0, fault.New(fault.Conflict, "No se pudo completar el registro. Inténtelo de nuevo.")
+	}
+	if err != nil {
+		return 0, err
+	}
+	if c.Type == reservation.Unregistered {
+		upgraded, err := tx.UpgradeToRegistered(ctx, c.ID, r.FullName, r.Email, hash)
+		if err != nil {
+			return 0, err
+		}
+		if upgraded {
+			return c.ID, nil
+		}
+	}
+	return 0, fieldFault(fault.Conflict, FieldErrors{"phone": msgPhoneTaken}, "phone")
+}

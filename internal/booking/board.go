@@ -1,0 +1,72 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"parking/internal/fault"
+	"parking/internal/localtime"
+	"parking/internal/store"
+)
+
+// Board is the administrators' daily board (spec, GET /api/reservations): the
+// reservations entering and leaving on one calendar day of the facility.
+type Board struct {
+	Version int64     // the board version read with it (store.BoardVersion)
+	Day     string    // YYYY-MM-DD, the day used
+	From    time.Time // local midnight starting the day
+	To      time.Time // next local midnight (23 or 25 hours later on a DST change)
+	Entries []store.BoardItem
+	Exits   []store.BoardItem
+}
+
+// ParseBoardDay reads the board's date parameter: "" is today in the facility's
+// zone (spec: default current date); "YYYY-MM-DD" is that day; a date-time (any
+// CONTRACT §2 form) is the local day it falls on, its time ignored (spec: compared
+// by date component only).
+func (s *Service) ParseBoardDay(date string) (day string, from, to time.Time, err error) {
+	date = strings.TrimSpace(date)
+	if date == "" {
+		from, to = localtime.DayRange(s.now(), s.loc)
+		return from.Format("2006-01-02"), from, to, nil
+	}
+	invalid := fault.Invalidf("Invalid date %q: expected YYYY-MM-DD.", date)
+	if day, from, to, err = localtime.ParseDay(date, s.loc); err == nil {
+		// The same years localtime.Parse accepts: nobody parks in 1800.
+		if from.Year() < 1900 || from.Year() > 2200 {
+			return "", time.Time{}, time.Time{}, invalid
+		}
+		return day, from, to, nil
+	}
+	t, perr := localtime.Parse(date, s.loc)
+	if perr != nil {
+		return "", time.Time{}, time.Time{}, invalid
+	}
+	from, to = localtime.DayRange(t, s.loc)
+	return from.Format("2006-01-02"), from, to, nil
+}
+
+// DailyBoard lists the reservations whose entry date, and those whose exit date,
+// fall on the local calendar day named by date (see ParseBoardDay; CONTRACT §2:
+// [local midnight, next local midnight)). Both lists are ordered by entry date
+// ascending; a reservation entering and leaving that day is in both; one without an
+// exit date is never among the exits.
+func (s *Service) DailyBoard(ctx context.Context, date string) (Board, error) {
+	day, from, to, err := s.ParseBoardDay(date)
+	if err != nil {
+		return Board{}, err
+	}
+	m, err := s.store.DayMovements(ctx, from, to)
+	if err != nil {
+		return Board{}, fmt.Errorf("daily board %s: %w", day, err)
+	}
+	return Board{Version: m.Version, Day: day, From: from, To: to, Entries: m.Entries, Exits: m.Exits}, nil
+}
+
+// BoardVersion is the current board version: while it stays the same, every day's
+// board stays the same, so a board read at this version may be served again.
+func (s *Service) BoardVersion(ctx context.Context) (int64, error) {
+	return s.store.BoardVersion(ctx)
+}

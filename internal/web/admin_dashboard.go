@@ -1,0 +1,55 @@
+package web
+
+import (
+	"net/http"
+
+	"parking/internal/fault"
+)
+
+// dashboardView is the data of admin_dashboard.html.
+type dashboardView struct {
+	Date  string // the day shown, YYYY-MM-DD
+	Today string // today in the facility's zone
+	Error string
+}
+
+// adminDashboard is GET /admin/dashboard (spec: administrator web routes). The page
+// shows a date picker, the day's three counts (entries, exits, their sum) and the
+// two lists, which its script loads from GET /api/reservations with a token
+// obtained through the session (POST /admin/api-token). JSON clients get the day
+// and its counts: {"date","stats":{"total_entries","total_exits","total"}}.
+func (s *Server) adminDashboard(w http.ResponseWriter, r *http.Request) {
+	date := r.URL.Query().Get("date")
+	if wantsJSON(r) {
+		b, err := s.booking.DailyBoard(r.Context(), date)
+		if err != nil {
+			s.writeSuccessFalse(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{
+			"date": b.Day,
+			"stats": map[string]int{
+				"total_entries": len(b.Entries), "total_exits": len(b.Exits), "total": len(b.Entries) + len(b.Exits),
+			},
+		})
+		return
+	}
+	today, _, _, err := s.booking.ParseBoardDay("")
+	if err != nil {
+		s.writeSuccessFalse(w, r, err)
+		return
+	}
+	v := dashboardView{Today: today}
+	status := http.StatusOK
+	day, _, _, err := s.booking.ParseBoardDay(date)
+	if err != nil {
+		status = http.StatusBadRequest
+		v.Error = "La fecha indicada no es válida; se muestra el día de hoy."
+		day = v.Today
+		if fault.KindOf(err) == fault.Internal {
+			status = s.logIfInternal(r, err)
+		}
+	}
+	v.Date = day
+	s.render(w, r, status, "admin_dashboard.html", "Panel del día", v)
+}

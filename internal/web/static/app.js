@@ -1,0 +1,200 @@
+// Parking Aeropuerto: the few behaviours pages need, keyed on data-* attributes.
+// No inline scripts (the content security policy forbids them), no dependencies.
+(function () {
+  'use strict';
+
+  // Login: the customer/worker tabs set the hidden loginType field (spec,
+  // Authentication 4). Without JavaScript the tabs are links that reload the page
+  // with ?loginType=…, which the server renders the same way.
+  function initLoginTabs(tabs) {
+    var input = document.querySelector('[data-login-type-input]');
+    var title = document.querySelector('[data-login-title]');
+    var customerOnly = document.querySelectorAll('[data-customer-only]');
+    var links = tabs.querySelectorAll('[data-login-type]');
+    function select(link) {
+      var type = link.getAttribute('data-login-type');
+      links.forEach(function (l) { l.setAttribute('aria-selected', l === link ? 'true' : 'false'); });
+      if (input) { input.value = type; }
+      if (title) { title.textContent = link.getAttribute('data-title'); }
+      customerOnly.forEach(function (el) { el.hidden = type === 'worker'; });
+      if (window.history && history.replaceState) {
+        history.replaceState(null, '', '/users/login?loginType=' + type);
+      }
+    }
+    links.forEach(function (link, i) {
+      link.addEventListener('click', function (e) { e.preventDefault(); select(link); });
+      link.addEventListener('keydown', function (e) {
+        if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') { return; }
+        var next = links[(i + (e.key === 'ArrowRight' ? 1 : links.length - 1)) % links.length];
+        next.focus();
+        select(next);
+      });
+    });
+  }
+
+  // Dashboard: counts and the entries/exits tables of a day, read from
+  // GET /api/reservations with an API token obtained through the session
+  // (POST /admin/api-token). The token is kept for this tab only.
+  function initDashboard(root) {
+    var tokenKey = 'parking.dashboardToken';
+    var form = root.querySelector('[data-date-form]');
+    var dateInput = form.querySelector('input[name="date"]');
+    var statusEl = root.querySelector('[data-status]');
+    var liveEl = root.querySelector('[data-status-live]');
+    var detailURL = root.getAttribute('data-detail-url');
+    var labels = ['Reserva', 'Entrada', 'Salida', 'Matrícula', 'Vehículo', 'Cliente', 'Teléfono', 'Servicio', 'Estado'];
+    var loading = 0;
+
+    function setStatus(text, isError) {
+      statusEl.textContent = text;
+      statusEl.classList.toggle('is-error', !!isError);
+      statusEl.hidden = !text;
+      if (liveEl) { liveEl.textContent = text; }
+    }
+
+    function storedToken() {
+      try {
+        var t = JSON.parse(sessionStorage.getItem(tokenKey) || 'null');
+        if (t && t.token && Date.parse(t.expires_at) - Date.now() > 60000) { return t.token; }
+      } catch (e) { /* storage unavailable: fetch a fresh token */ }
+      return null;
+    }
+
+    function newToken() {
+      return fetch(root.getAttribute('data-token-url'), {
+        method: 'POST', credentials: 'same-origin', headers: { 'Accept': 'application/json' }
+      }).then(function (res) {
+        if (res.status === 401) { window.location.assign('/users/login?loginType=worker'); throw new Error('session'); }
+        if (!res.ok) { throw new Error('No se pudo obtener la autorización (' + res.status + ').'); }
+        return res.json();
+      }).then(function (t) {
+        try { sessionStorage.setItem(tokenKey, JSON.stringify({ token: t.token, expires_at: t.expires_at })); } catch (e) { /* ignore */ }
+        return t.token;
+      });
+    }
+
+    function getBoard(date, retried) {
+      var token = storedToken();
+      var ready = token ? Promise.resolve(token) : newToken();
+      return ready.then(function (tok) {
+        return fetch(root.getAttribute('data-api-url') + '?date=' + encodeURIComponent(date), {
+          headers: { 'Authorization': 'Bearer ' + tok, 'Accept': 'application/json' }
+        });
+      }).then(function (res) {
+        if (res.status === 401 && !retried) {
+          try { sessionStorage.removeItem(tokenKey); } catch (e) { /* ignore */ }
+          return getBoard(date, true);
+        }
+        return res.json().then(function (body) {
+          if (!res.ok) { throw new Error(body.error || ('Error ' + res.status)); }
+          return body;
+        });
+      });
+    }
+
+    // "2026-03-29T10:05:00+02:00" → "29/03/2026 10:05": the API already gives the
+    // facility's local time, so the text is cut, not converted to the browser's zone.
+    function localText(iso) {
+      if (!iso) { return '—'; }
+      return iso.slice(8, 10) + '/' + iso.slice(5, 7) + '/' + iso.slice(0, 4) + ' ' + iso.slice(11, 16);
+    }
+
+    // "2026-03-29" → "29/03/2026".
+    function dayText(d) {
+      return d.slice(8, 10) + '/' + d.slice(5, 7) + '/' + d.slice(0, 4);
+    }
+
+    function cell(tr, label, content) {
+      var td = document.createElement('td');
+      td.setAttribute('data-label', label);
+      if (content instanceof Node) { td.appendChild(content); } else { td.textContent = content; }
+      tr.appendChild(td);
+    }
+
+    function fill(list, items) {
+      var tbody = root.querySelector('[data-list="' + list + '"]');
+      var rows = document.createDocumentFragment();
+      if (items.length === 0) {
+        var tr = document.createElement('tr');
+        tr.className = 'empty';
+        var td = document.createElement('td');
+        td.colSpan = labels.length;
+        td.textContent = list === 'entries' ? 'No hay entradas este día.' : 'No hay salidas este día.';
+        tr.appendChild(td);
+        rows.appendChild(tr);
+      }
+      items.forEach(function (it) {
+        var tr = document.createElement('tr');
+        var a = document.createElement('a');
+        a.href = detailURL + it.id_reservation;
+        a.textContent = '#' + it.id_reservation;
+        a.setAttribute('aria-label', 'Reserva ' + it.id_reservation + ', ' + it.license_plate);
+        var pill = document.createElement('span');
+        pill.className = 'pill pill-' + String(it.status).replace(/\s+/g, '-');
+        pill.textContent = it.status;
+        cell(tr, labels[0], a);
+        cell(tr, labels[1], localText(it.entry_date));
+        cell(tr, labels[2], localText(it.exit_date));
+        cell(tr, labels[3], it.license_plate);
+        cell(tr, labels[4], [it.brand, it.color].filter(Boolean).join(' · '));
+        cell(tr, labels[5], it.customer_name);
+        cell(tr, labels[6], it.phone);
+        cell(tr, labels[7], it.service_name);
+        cell(tr, labels[8], pill);
+        rows.appendChild(tr);
+      });
+      tbody.replaceChildren(rows);
+    }
+
+    function load(date) {
+      var mine = ++loading;
+      setStatus('Cargando los movimientos del día…');
+      getBoard(date).then(function (b) {
+        if (mine !== loading) { return; }
+        root.querySelector('[data-stat="entries"]').textContent = b.stats.total_entries;
+        root.querySelector('[data-stat="exits"]').textContent = b.stats.total_exits;
+        root.querySelector('[data-stat="total"]').textContent = b.stats.total_entries + b.stats.total_exits;
+        fill('entries', b.entries);
+        fill('exits', b.exits);
+        setStatus('');
+        if (liveEl) { liveEl.textContent = b.stats.total_entries + ' entradas y ' + b.stats.total_exits + ' salidas el ' + dayText(b.date) + '.'; }
+      }).catch(function (err) {
+        if (mine !== loading || err.message === 'session') { return; }
+        setStatus('No se pudieron cargar los movimientos: ' + err.message, true);
+      });
+    }
+
+    function show(date) {
+      if (window.history && history.replaceState) {
+        history.replaceState(null, '', '/admin/dashboard?date=' + encodeURIComponent(date));
+      }
+      load(date);
+    }
+
+    form.addEventListener('submit', function (e) {
+      e.preventDefault();
+      if (dateInput.value) { show(dateInput.value); }
+    });
+    dateInput.addEventListener('change', function () {
+      if (dateInput.value) { show(dateInput.value); }
+    });
+    var todayLink = root.querySelector('[data-today-link]');
+    if (todayLink) {
+      todayLink.addEventListener('click', function (e) {
+        e.preventDefault();
+        dateInput.value = root.getAttribute('data-today');
+        show(dateInput.value);
+      });
+    }
+    // Keep the board current while it stays open: vehicles arrive all day.
+    setInterval(function () {
+      if (!document.hidden && dateInput.value) { load(dateInput.value); }
+    }, 60000);
+    load(dateInput.value);
+  }
+
+  var tabs = document.querySelector('[data-login-tabs]');
+  if (tabs) { initLoginTabs(tabs); }
+  var dashboard = document.querySelector('[data-dashboard]');
+  if (dashboard) { initDashboard(dashboard); }
+})();

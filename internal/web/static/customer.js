@@ -1,0 +1,206 @@
+// Parking Aeropuerto: what the customer-facing pages share (home, booking flow,
+// customer area): price and date formatting, JSON requests that always end in a
+// message, busy buttons, inline field errors, and the debounced live quote. The
+// page scripts (booking.js, profile.js) use it as window.ParkingUI. No inline
+// code (the content security policy forbids it), no dependencies, no build step.
+// Prices are only displayed here: the server computes every amount.
+(function () {
+  'use strict';
+
+  // ---------------------------------------------------------------- helpers
+
+  // euros formats a JSON price (a number with at most 2 decimals) as "1.234,50 €",
+  // the format the server-rendered pages use (web.euros).
+  function euros(n) {
+    var s = Number(n).toFixed(2);
+    var neg = s.charAt(0) === '-';
+    if (neg) { s = s.slice(1); }
+    var parts = s.split('.');
+    return (neg ? '-' : '') + parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, '.') + ',' + parts[1] + ' €';
+  }
+
+  // decimal writes a coefficient with a decimal comma: 1.25 → "1,25".
+  function decimal(n) { return String(n).replace('.', ','); }
+
+  // shortDate: "2026-12-01T10:00" (datetime-local, the facility's time) → "01/12/2026 10:00".
+  function shortDate(v) {
+    if (!v) { return ''; }
+    return v.slice(8, 10) + '/' + v.slice(5, 7) + '/' + v.slice(0, 4) + ' ' + v.slice(11, 16);
+  }
+
+  var WEEKDAYS = ['domingo', 'lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado'];
+  var MONTHS = ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
+
+  // longDate: "2026-12-01T10:00" → "martes, 1 de diciembre de 2026, 10:00". The
+  // weekday comes from the calendar date alone, so the browser's zone is irrelevant.
+  function longDate(v) {
+    if (!v) { return ''; }
+    var y = +v.slice(0, 4), m = +v.slice(5, 7), d = +v.slice(8, 10);
+    var wd = new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+    return WEEKDAYS[wd] + ', ' + d + ' de ' + MONTHS[m - 1] + ' de ' + y + ', ' + v.slice(11, 16);
+  }
+
+  // api sends JSON and always resolves to {ok, status, data, message}: a network
+  // failure or an unreadable answer becomes a message for the page to show.
+  function api(method, url, body) {
+    var opts = { method: method, credentials: 'same-origin', headers: { 'Accept': 'application/json' } };
+    if (body !== undefined) {
+      opts.headers['Content-Type'] = 'application/json';
+      opts.body = JSON.stringify(body);
+    }
+    return fetch(url, opts).then(function (res) {
+      return res.text().then(function (text) {
+        var data = null;
+        try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
+        var message = (data && (data.message || data.error)) || '';
+        if (!data) {
+          message = 'El servidor respondió de forma inesperada (' + res.status + '). Inténtelo de nuevo.';
+        } else if (!res.ok && !message) {
+          message = 'El servidor respondió con un error (' + res.status + '). Inténtelo de nuevo.';
+        }
+        return { ok: res.ok && !!data, status: res.status, data: data || {}, message: message };
+      });
+    }, function () {
+      return { ok: false, status: 0, data: {}, message: 'No se pudo conectar con el servidor. Compruebe su conexión e inténtelo de nuevo.' };
+    });
+  }
+
+  // setBusy disables a button while a request is under way and shows a spinner
+  // and a "…ing" label on it.
+  function setBusy(btn, busy, label) {
+    if (!btn) { return; }
+    if (busy) {
+      if (!btn.hasAttribute('data-label')) { btn.setAttribute('data-label', btn.textContent); }
+      if (label) { btn.textContent = label; }
+      btn.disabled = true;
+      btn.classList.add('is-busy');
+      btn.setAttribute('aria-busy', 'true');
+    } else {
+      if (btn.hasAttribute('data-label')) { btn.textContent = btn.getAttribute('data-label'); btn.removeAttribute('data-label'); }
+      btn.disabled = false;
+      btn.classList.remove('is-busy');
+      btn.removeAttribute('aria-busy');
+    }
+  }
+
+  // showError writes (or clears) the message of an error element and marks the
+  // inputs it concerns as invalid.
+  function showError(errorEl, inputs, message) {
+    if (errorEl) {
+      errorEl.textContent = message || '';
+      errorEl.hidden = !message;
+    }
+    (inputs || []).forEach(function (input) {
+      if (!input) { return; }
+      if (message) { input.setAttribute('aria-invalid', 'true'); } else { input.removeAttribute('aria-invalid'); }
+    });
+  }
+
+  // fieldError is showError for an input whose error element is "<id>-error".
+  function fieldError(scope, input, message) {
+    if (!input) { return; }
+    showError(scope.querySelector('#' + input.id + '-error'), [input], message);
+  }
+
+  function focusFirstInvalid(scope) {
+    var el = scope.querySelector('[aria-invalid="true"]:not([hidden])');
+    if (el) { el.focus(); }
+    return !!el;
+  }
+
+  // Phones as the accounts accept them: digits and spaces, an optional leading +,
+  // at least 6 digits (account.ValidPhone), so a booking's phone can later be
+  // used to register.
+  function validPhone(p) {
+    p = p.trim();
+    return /^\+?[0-9 ]+$/.test(p) && p.replace(/\D/g, '').length >= 6 && p.length <= 20;
+  }
+
+  function validEmail(input) {
+    return !input.value.trim() || (!input.validity.typeMismatch && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.value.trim()));
+  }
+
+  function store(key, value) {
+    try {
+      if (value === null) { sessionStorage.removeItem(key); } else { sessionStorage.setItem(key, JSON.stringify(value)); }
+    } catch (e) { /* private mode or full: the flow still works, it just forgets on reload */ }
+  }
+
+  function load(key) {
+    try { return JSON.parse(sessionStorage.getItem(key) || 'null'); } catch (e) { return null; }
+  }
+
+  // makeQuoter asks POST /api/pricing/dynamic for a price, debounced, and hands
+  // only the answer to the LATEST request to render: a slow answer to an older
+  // request (stale input) is dropped by comparing request numbers.
+  function makeQuoter(render) {
+    var seq = 0;
+    var timer = null;
+    return function (body, immediate) {
+      clearTimeout(timer);
+      var mine = ++seq;
+      if (!body) { render({ state: 'idle' }); return; }
+      render({ state: 'loading', body: body });
+      timer = setTimeout(function () {
+        api('POST', '/api/pricing/dynamic', body).then(function (r) {
+          if (mine !== seq) { return; }
+          if (r.ok && r.data.success) {
+            render({ state: 'ok', body: body, total: r.data.total_price, breakdown: r.data.breakdown || null });
+          } else {
+            render({ state: 'error', body: body, message: r.message || 'No se pudo calcular el precio.' });
+          }
+        });
+      }, immediate ? 0 : 300);
+    };
+  }
+
+  function checkedValues(scope, name) {
+    return Array.prototype.map.call(scope.querySelectorAll('input[name="' + name + '"]:checked'), function (i) { return i.value; });
+  }
+
+  function daysText(n) { return n === 1 ? '1 día' : n + ' días'; }
+
+  // ---------------------------------------------------------------- home
+
+  function initQuickQuote(form) {
+    var entry = form.elements.entrada;
+    var exit = form.elements.salida;
+    var err = form.querySelector('#quote-error');
+    form.addEventListener('submit', function (e) {
+      var msg = '';
+      var bad = null;
+      if (!entry.value) { msg = 'Indique cuándo deja el vehículo.'; bad = entry; }
+      else if (!exit.value) { msg = 'Indique cuándo lo recoge.'; bad = exit; }
+      else if (exit.value <= entry.value) { msg = 'La salida debe ser posterior a la entrada.'; bad = exit; }
+      showError(err, [entry, exit], '');
+      if (msg) {
+        e.preventDefault();
+        showError(err, [bad], msg);
+        bad.setAttribute('aria-describedby', 'quote-error');
+        bad.focus();
+      }
+    });
+  }
+
+  window.ParkingUI = {
+    euros: euros,
+    decimal: decimal,
+    shortDate: shortDate,
+    longDate: longDate,
+    api: api,
+    setBusy: setBusy,
+    showError: showError,
+    fieldError: fieldError,
+    focusFirstInvalid: focusFirstInvalid,
+    validPhone: validPhone,
+    validEmail: validEmail,
+    store: store,
+    load: load,
+    makeQuoter: makeQuoter,
+    checkedValues: checkedValues,
+    daysText: daysText
+  };
+
+  var quick = document.querySelector('[data-quick-quote]');
+  if (quick) { initQuickQuote(quick); }
+})();
