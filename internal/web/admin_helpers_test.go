@@ -166,4 +166,3 @@ func wantMessage(t *testing.T, status int, body map[string]any, wantStatus int, 
 		t.Errorf("got %d %v\nwant %d {success:false message:%q}", status, body, wantStatus, wantMsg)
 	}
 }
-

@@ -25,7 +25,7 @@ func TestAdminParkingBoard(t *testing.T) {
 		cfg.Capacity = 10
 		e := adminEnvWith(t, cfg)
 		today, tomorrow := localtime.DayRange(time.Now(), madrid)
-		in := e.startedReservation(1, "A-1")                                 // occupied (its dates are in 2027)
+		in := e.startedReservation(1, "A-1")                                      // occupied (its dates are in 2027)
 		laterToday := e.walkIn(walkInFields(2, today.Add(time.Minute), 2, "a-1")) // waits for A-1
 		reserved := e.walkIn(walkInFields(3, today.Add(-48*time.Hour), 3, "B-2")) // overlaps today
 		e.walkIn(walkInFields(4, tomorrow, 2, "C-3"))                             // not today
