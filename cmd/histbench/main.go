@@ -188,12 +188,12 @@ func main() {
 	}
 
 	if *explainSearch != "" {
-		f := store.HistoryFilter{Search: *explainSearch, Status: reservationStatus(*explainStatus), Limit: booking.HistoryPageSize}
+		f := store.HistoryFilter{Search: *explainSearch, Status: reservation.Status(*explainStatus), Limit: booking.HistoryPageSize}
 		if *explainFrom != "" {
-			_, f.From, _, _ = localtimeDay(*explainFrom, loc)
+			_, f.From, _, _ = localtime.ParseDay(*explainFrom, loc)
 		}
 		if *explainTo != "" {
-			_, _, f.To, _ = localtimeDay(*explainTo, loc)
+			_, _, f.To, _ = localtime.ParseDay(*explainTo, loc)
 		}
 		plan, err := st.ExplainHistory(ctx, f)
 		check(err)
@@ -325,10 +325,4 @@ func check(err error) {
 		fmt.Fprintln(os.Stderr, "histbench:", err)
 		os.Exit(1)
 	}
-}
-
-func reservationStatus(s string) reservation.Status { return reservation.Status(s) }
-
-func localtimeDay(s string, loc *time.Location) (string, time.Time, time.Time, error) {
-	return localtime.ParseDay(s, loc)
 }
