@@ -118,6 +118,11 @@ func TestAdminUpdateInCourse(t *testing.T) {
 			t.Errorf("vehicle brand %q, want Kia", v.Brand)
 		}
 
+		// Photos are still addable while EN CURSO.
+		if st, b := e.json("POST", fmt.Sprintf("/admin/reservations/%d/photos", id), map[string]any{"file_path": "https://x.example/late.jpg"}); st != 201 || b["photo_count"] != 6.0 {
+			t.Errorf("photo while EN CURSO: %d %v", st, b)
+		}
+
 		// Clearing the spot: refused.
 		status, body = e.json("POST", p, map[string]any{"cod_parking_spot": " "})
 		wantMessage(t, status, body, 400, fmt.Sprintf("La reserva %d está EN CURSO: la plaza de aparcamiento no puede quedar vacía.", id))
