@@ -123,15 +123,7 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 	if *email == "" || *password == "" {
 		return fmt.Errorf("--email and --password are required")
 	}
-	var cfgArgs []string
-	if *dbURL != "" {
-		cfgArgs = []string{"--database-url", *dbURL}
-	}
-	cfg, err := LoadConfig(cfgArgs, getenv, stderr)
-	if err != nil {
-		return err
-	}
-	a, err := Open(ctx, cfg, NewLogger(cfg, stderr))
+	a, err := openForCommand(ctx, *dbURL, getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -142,4 +134,19 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	fmt.Fprintf(stdout, "administrator %s created (id %d)\n", u.Email, u.ID)
 	return nil
+}
+
+// openForCommand opens (and migrates) the service's database for a one-off command:
+// the configuration comes from the PARKING_* variables, with dbURL, when given,
+// overriding PARKING_DATABASE_URL.
+func openForCommand(ctx context.Context, dbURL string, getenv func(string) string, stderr io.Writer) (*App, error) {
+	var args []string
+	if dbURL != "" {
+		args = []string{"--database-url", dbURL}
+	}
+	cfg, err := LoadConfig(args, getenv, stderr)
+	if err != nil {
+		return nil, err
+	}
+	return Open(ctx, cfg, NewLogger(cfg, stderr))
 }

@@ -22,23 +22,14 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	var cfgArgs []string
-	if *dbURL != "" {
-		cfgArgs = []string{"--database-url", *dbURL}
-	}
-	cfg, err := LoadConfig(cfgArgs, getenv, stderr)
-	if err != nil {
-		return err
-	}
-	log := NewLogger(cfg, stderr)
-	a, err := Open(ctx, cfg, log)
+	a, err := openForCommand(ctx, *dbURL, getenv, stderr)
 	if err != nil {
 		return err
 	}
 	defer a.Store.Close()
 	sum, err := datagen.Generate(ctx, a.Store, datagen.Options{
-		Reservations: *n, Places: *places, Years: *years, Seed: *seed, Location: cfg.Location,
-	}, log)
+		Reservations: *n, Places: *places, Years: *years, Seed: *seed, Location: a.Config.Location,
+	}, a.Log)
 	if err != nil {
 		return err
 	}

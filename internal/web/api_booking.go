@@ -48,17 +48,9 @@ func (s *Server) apiPublicBooking(w http.ResponseWriter, r *http.Request) {
 		MainService: req.IDMainService.Value, Extras: req.AdditionalServices,
 	}
 	var err error
-	if in.Entry, err = parseDateField("entry_date", req.EntryDate, s.cfg.Location); err != nil {
+	if in.Entry, in.Exit, err = parseStayDates(req.EntryDate, req.ExitDate, s.cfg.Location); err != nil {
 		s.writeSuccessFalse(w, r, err)
 		return
-	}
-	exit, err := parseDateField("exit_date", req.ExitDate, s.cfg.Location)
-	if err != nil {
-		s.writeSuccessFalse(w, r, err)
-		return
-	}
-	if !exit.IsZero() {
-		in.Exit = &exit
 	}
 	created, err := s.booking.Create(r.Context(), booking.Public, in)
 	if err != nil {

@@ -239,17 +239,9 @@ func (s *Server) customerEdit(w http.ResponseWriter, r *http.Request) {
 		in.Extras = append([]int64{}, (*req.AdditionalServices)...)
 	}
 	var err error
-	if in.Entry, err = parseDateField("entry_date", req.EntryDate, s.cfg.Location); err != nil {
+	if in.Entry, in.Exit, err = parseStayDates(req.EntryDate, req.ExitDate, s.cfg.Location); err != nil {
 		s.writeSuccessFalse(w, r, err)
 		return
-	}
-	exit, err := parseDateField("exit_date", req.ExitDate, s.cfg.Location)
-	if err != nil {
-		s.writeSuccessFalse(w, r, err)
-		return
-	}
-	if !exit.IsZero() {
-		in.Exit = &exit
 	}
 	edited, err := s.booking.CustomerEdit(r.Context(), mustUser(r).ID, id, in)
 	if err != nil {

@@ -149,3 +149,19 @@ func parseDateField(field, value string, loc *time.Location) (time.Time, error) 
 	}
 	return t, nil
 }
+
+// parseStayDates reads the entry_date and exit_date texts of a request; either may
+// be empty (zero entry, nil exit), and a bad one is a 400 naming its field.
+func parseStayDates(entryText, exitText string, loc *time.Location) (entry time.Time, exit *time.Time, err error) {
+	if entry, err = parseDateField("entry_date", entryText, loc); err != nil {
+		return time.Time{}, nil, err
+	}
+	x, err := parseDateField("exit_date", exitText, loc)
+	if err != nil {
+		return time.Time{}, nil, err
+	}
+	if !x.IsZero() {
+		exit = &x
+	}
+	return entry, exit, nil
+}
