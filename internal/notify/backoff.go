@@ -28,11 +28,12 @@ func Exponential(base, max time.Duration, jitter float64) Backoff {
 }
 
 // Default retry policy (CONTRACT §9: at least 8 attempts over at least 6 hours).
-// Ten attempts with delays of 1, 2, 4 … 128 minutes and then 4 hours between them:
-// 8 h 15 min from the first attempt to the last, never less than 6 h 36 min with
-// the jitter at its lowest.
+// Sixteen attempts with delays of 1, 2, 4 … 128 minutes and then 4 hours between
+// them: about 32 hours from the first attempt to the last, never less than 25 h 48
+// min with the jitter at its lowest, so a webhook (or the n8n host behind it) that
+// is down for a whole day still gets every email once it is back.
 const (
-	DefaultMaxAttempts = 10
+	DefaultMaxAttempts = 16
 	DefaultBackoffBase = time.Minute
 	DefaultBackoffMax  = 4 * time.Hour
 	DefaultJitter      = 0.2
