@@ -13,22 +13,26 @@ import (
 // the walk and is returned.
 //
 // The plan is History's, without the page bounds: with no search the date index is
-// walked in order (no sort); with a search the count step finds the matching
-// customers and vehicles first and the reservations are gathered through them, or,
-// when they are too many to carry, the date index is walked testing each row.
+// walked in order (no sort, the first row goes out at once); with a search the
+// count step finds the matching customers and vehicles first, and the reservations
+// are gathered through them and sorted when they are few, or, when they are too
+// many to carry, the date index is walked testing each row, streaming in order.
 func (s *Store) HistoryEach(ctx context.Context, f HistoryFilter, fn func(HistoryRow) error) error {
 	h := historyQuery{dialect: s.dialect, f: f}
+	// The output's joins are aliased apart from rowTest's (c and v), which on
+	// PostgreSQL are the search tables.
 	const cols = reservationColumns + `,
-			c.full_name, c.phone, c.email, v.license_plate, v.brand, v.model, v.color, v.type, m.name`
+			oc.full_name, oc.phone, oc.email, ov.license_plate, ov.brand, ov.model, ov.color, ov.type, om.name`
+	const joins = `
+			JOIN customer oc ON oc.id_customer = r.id_customer
+			JOIN vehicle ov ON ov.id_vehicle = r.id_vehicle
+			JOIN main_service om ON om.id_main_service = r.id_main_service`
 	const order = ` ORDER BY r.reservation_date DESC, r.id_reservation DESC`
 	q := &sqlQuery{}
-	if f.Search == "" {
-		q.text = `SELECT ` + cols + ` FROM reservation r` + h.dateIndex() + `
-			JOIN customer c ON c.id_customer = r.id_customer
-			JOIN vehicle v ON v.id_vehicle = r.id_vehicle
-			JOIN main_service m ON m.id_main_service = r.id_main_service
-			WHERE 1 = 1` + h.filters(q) + order
-	} else {
+	switch {
+	case f.Search == "":
+		q.text = `SELECT ` + cols + ` FROM reservation r` + h.dateIndex() + joins + ` WHERE 1 = 1` + h.filters(q) + order
+	default:
 		total, err := h.count(ctx, s, nil)
 		if err != nil {
 			return fmt.Errorf("count history export: %w", err)
@@ -36,6 +40,16 @@ func (s *Store) HistoryEach(ctx context.Context, f HistoryFilter, fn func(Histor
 		if total == 0 {
 			return nil
 		}
+		if h.customers.ids == nil || h.vehicles.ids == nil {
+			// Dense matches: walk the date index, testing each reservation, so the
+			// rows stream out in order from the first one found.
+			searchJoins, test := h.rowTest(q)
+			q.text = `SELECT ` + cols + ` FROM reservation r` + h.dateIndex() + searchJoins + joins +
+				` WHERE (` + test + `)` + h.filters(q) + order
+			break
+		}
+		// Sparse matches: gathered through the matching customers and vehicles,
+		// then sorted (they are at most a few per matching id).
 		h.f.Limit, h.f.Offset = total, 0
 		page, err := h.page(ctx, s, total)
 		if err != nil {
@@ -43,10 +57,7 @@ func (s *Store) HistoryEach(ctx context.Context, f HistoryFilter, fn func(Histor
 		}
 		q = page
 		q.text = `SELECT ` + cols + ` FROM (` + page.text + `) page
-			JOIN reservation r ON r.id_reservation = page.id_reservation
-			JOIN customer c ON c.id_customer = r.id_customer
-			JOIN vehicle v ON v.id_vehicle = r.id_vehicle
-			JOIN main_service m ON m.id_main_service = r.id_main_service` + order
+			JOIN reservation r ON r.id_reservation = page.id_reservation` + joins + order
 	}
 	rows, err := s.read.QueryContext(ctx, q.text, q.args...)
 	if err != nil {

@@ -1,8 +1,10 @@
 package web
 
 import (
+	"compress/gzip"
 	"encoding/csv"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -54,39 +56,60 @@ func csvSafe(s string) string {
 // csvAmount writes cents with a decimal comma: 5100 → "51,00".
 func csvAmount(c money.Cents) string { return strings.Replace(c.String(), ".", ",", 1) }
 
-// adminHistoryCSV is GET /admin/history.csv.
+// adminHistoryCSV is GET /admin/history.csv. The stream is gzip-compressed (at
+// the fastest level) for clients that accept it: a CSV shrinks about seven times.
 func (s *Server) adminHistoryCSV(w http.ResponseWriter, r *http.Request) {
 	hq := historyQuery(r)
 	started := false
 	rc := http.NewResponseController(w)
 	var cw *csv.Writer
+	var zw *gzip.Writer
+	begin := func() {
+		var out io.Writer = w
+		if acceptsGzip(r) {
+			w.Header().Set("Content-Encoding", "gzip")
+			zw, _ = gzip.NewWriterLevel(w, gzip.BestSpeed)
+			out = zw
+		}
+		w.Header().Add("Vary", "Accept-Encoding")
+		startCSV(w, out, rc, s.todayISO())
+		cw = newCSVWriter(out)
+		started = true
+	}
+	flush := func() error {
+		cw.Flush()
+		if err := cw.Error(); err != nil {
+			return err
+		}
+		if zw != nil {
+			if err := zw.Flush(); err != nil {
+				return err
+			}
+		}
+		return rc.Flush()
+	}
 	n := 0
 	err := s.booking.HistoryEach(r.Context(), hq, func(row store.HistoryRow) error {
 		if !started {
-			startCSV(w, rc, s.todayISO())
-			cw = newCSVWriter(w)
-			started = true
+			begin()
 		}
 		if err := cw.Write(s.csvRecord(row)); err != nil {
 			return err
 		}
 		if n++; n%csvFlushEvery == 0 {
-			cw.Flush()
-			if err := cw.Error(); err != nil {
-				return err
-			}
-			return rc.Flush()
+			return flush()
 		}
 		return nil
 	})
-	switch {
-	case err == nil && !started: // nothing matched: the header alone
-		startCSV(w, rc, s.todayISO())
-		cw = newCSVWriter(w)
-		cw.Flush()
-	case err == nil:
+	if err == nil {
+		if !started { // nothing matched: the header alone
+			begin()
+		}
 		cw.Flush()
 		err = cw.Error()
+		if err == nil && zw != nil {
+			err = zw.Close()
+		}
 	}
 	if err == nil {
 		return
@@ -103,8 +126,9 @@ func (s *Server) adminHistoryCSV(w http.ResponseWriter, r *http.Request) {
 	panic(http.ErrAbortHandler)
 }
 
-// startCSV sends the export's headers and the byte order mark.
-func startCSV(w http.ResponseWriter, rc *http.ResponseController, day string) {
+// startCSV sends the export's headers, then the byte order mark to out (w, or its
+// compressor).
+func startCSV(w http.ResponseWriter, out io.Writer, rc *http.ResponseController, day string) {
 	// No write deadline: a large export takes as long as it takes.
 	_ = rc.SetWriteDeadline(time.Time{})
 	h := w.Header()
@@ -112,11 +136,11 @@ func startCSV(w http.ResponseWriter, rc *http.ResponseController, day string) {
 	h.Set("Content-Disposition", `attachment; filename="historial-`+day+`.csv"`)
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write([]byte("\uFEFF"))
+	_, _ = out.Write([]byte("\uFEFF"))
 }
 
 // newCSVWriter writes the header row with the export's dialect.
-func newCSVWriter(w http.ResponseWriter) *csv.Writer {
+func newCSVWriter(w io.Writer) *csv.Writer {
 	cw := csv.NewWriter(w)
 	cw.Comma = ';'
 	cw.UseCRLF = true

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"compress/gzip"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -276,6 +277,24 @@ func TestHistoryCSV(t *testing.T) {
 		if got := rows(body); len(got) != 1 {
 			t.Errorf("no match: %d rows, want the header alone", len(got))
 		}
+		// Compressed for clients that accept it.
+		raw := &http.Client{Jar: e.c.Jar, Transport: &http.Transport{DisableCompression: true}}
+		req, _ := http.NewRequest("GET", e.a.URL+"/admin/history.csv?status=CANCELADA", nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		gz, err := raw.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(gz.Body)
+		if err != nil || gz.Header.Get("Content-Encoding") != "gzip" || gz.Header.Get("Vary") != "Accept-Encoding" {
+			t.Fatalf("gzip: %v, Content-Encoding %q, Vary %q", err, gz.Header.Get("Content-Encoding"), gz.Header.Get("Vary"))
+		}
+		unzipped, err := io.ReadAll(zr)
+		gz.Body.Close()
+		if got := rows(string(unzipped)); err != nil || len(got) != 2 || got[1][0] != itoa(ids[1]) {
+			t.Errorf("gzip-compressed export: %v %v", err, got)
+		}
+
 		res, body = get("?dateFrom=ayer")
 		if res.StatusCode != 400 || !strings.Contains(body, "dateFrom no es una fecha válida") {
 			t.Errorf("bad filter: %d %q", res.StatusCode, body)
