@@ -16,7 +16,9 @@ import (
 )
 
 // Administrator reservation routes (spec, Administrator web routes; CONTRACT §6, §7).
-// They answer JSON; the pages of a later issue render the same data. Refusals use
+// They answer JSON to scripts and to clients that ask for it; browsers get the pages
+// (admin_detail_page.go, admin_walkin_page.go) and, for their form posts, redirects
+// back to a page (browserForm). Refusals to JSON clients use
 // {success:false, message} with the status of the fault: 400 a broken rule,
 // 404 an unknown reservation, 409 a clash with stored data (spot taken, phone used).
 
