@@ -46,34 +46,9 @@ type HistoryPage struct {
 // (CONTRACT §2) applied to reservation_date, the day the reservation was made,
 // both inclusive. An unknown status or a malformed date is refused naming it.
 func (s *Service) History(ctx context.Context, q HistoryQuery) (HistoryPage, error) {
-	var f store.HistoryFilter
-	if st := strings.TrimSpace(q.Status); st != "" {
-		status, ok := reservation.ParseStatus(strings.ToUpper(st))
-		if !ok {
-			return HistoryPage{}, fault.Invalidf("El estado %q no existe: use PENDIENTE, EN CURSO, FINALIZADA o CANCELADA.", st)
-		}
-		f.Status = status
-	}
-	f.Search = strings.TrimSpace(q.Search)
-	if err := CheckLength("search", f.Search, MaxSearch); err != nil {
+	f, err := s.historyFilter(q)
+	if err != nil {
 		return HistoryPage{}, err
-	}
-	if d := strings.TrimSpace(q.DateFrom); d != "" {
-		_, from, _, err := localtime.ParseDay(d, s.loc)
-		if err != nil {
-			return HistoryPage{}, fault.Invalidf("dateFrom no es una fecha válida (%q): use AAAA-MM-DD.", d)
-		}
-		f.From = from
-	}
-	if d := strings.TrimSpace(q.DateTo); d != "" {
-		_, _, to, err := localtime.ParseDay(d, s.loc)
-		if err != nil {
-			return HistoryPage{}, fault.Invalidf("dateTo no es una fecha válida (%q): use AAAA-MM-DD.", d)
-		}
-		f.To = to
-	}
-	if !f.From.IsZero() && !f.To.IsZero() && !f.From.Before(f.To) {
-		return HistoryPage{}, fault.Invalidf("dateFrom (%s) es posterior a dateTo (%s).", q.DateFrom, q.DateTo)
 	}
 	page := max(q.Page, 1)
 	// Pages past maxHistoryPage are past any data: the offset is capped, not the
@@ -87,6 +62,51 @@ func (s *Service) History(ctx context.Context, q HistoryQuery) (HistoryPage, err
 		Rows: rows, Total: total, Page: page, PageSize: HistoryPageSize,
 		TotalPages: (total + HistoryPageSize - 1) / HistoryPageSize,
 	}, nil
+}
+
+// historyFilter checks and converts the history's query string (all but the page).
+func (s *Service) historyFilter(q HistoryQuery) (store.HistoryFilter, error) {
+	var f store.HistoryFilter
+	if st := strings.TrimSpace(q.Status); st != "" {
+		status, ok := reservation.ParseStatus(strings.ToUpper(st))
+		if !ok {
+			return f, fault.Invalidf("El estado %q no existe: use PENDIENTE, EN CURSO, FINALIZADA o CANCELADA.", st)
+		}
+		f.Status = status
+	}
+	f.Search = strings.TrimSpace(q.Search)
+	if err := CheckLength("search", f.Search, MaxSearch); err != nil {
+		return f, err
+	}
+	if d := strings.TrimSpace(q.DateFrom); d != "" {
+		_, from, _, err := localtime.ParseDay(d, s.loc)
+		if err != nil {
+			return f, fault.Invalidf("dateFrom no es una fecha válida (%q): use AAAA-MM-DD.", d)
+		}
+		f.From = from
+	}
+	if d := strings.TrimSpace(q.DateTo); d != "" {
+		_, _, to, err := localtime.ParseDay(d, s.loc)
+		if err != nil {
+			return f, fault.Invalidf("dateTo no es una fecha válida (%q): use AAAA-MM-DD.", d)
+		}
+		f.To = to
+	}
+	if !f.From.IsZero() && !f.To.IsZero() && !f.From.Before(f.To) {
+		return f, fault.Invalidf("dateFrom (%s) es posterior a dateTo (%s).", q.DateFrom, q.DateTo)
+	}
+	return f, nil
+}
+
+// HistoryEach calls fn with every reservation the history's filters match (q.Page
+// is ignored), in the history's order, streamed: the CSV export of the history.
+// The filters are checked as History checks them.
+func (s *Service) HistoryEach(ctx context.Context, q HistoryQuery, fn func(store.HistoryRow) error) error {
+	f, err := s.historyFilter(q)
+	if err != nil {
+		return err
+	}
+	return s.store.HistoryEach(ctx, f, fn)
 }
 
 // ParkingSpot is one spot on the board: occupied (a vehicle is in: EN CURSO) or

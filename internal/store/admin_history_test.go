@@ -144,5 +144,37 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 			}
 			restore()
 		}
+
+		// HistoryEach (the CSV export): every match, in the history's order, by both
+		// plans of a search (gathered through few matching ids; the date index walked).
+		for _, plan := range [][2]int{{0, 5000}, {0, 0}} {
+			restore := store.SetHistoryPlan(plan[0], plan[1])
+			for _, search := range searches {
+				for _, status := range statuses {
+					for _, rg := range ranges {
+						f := store.HistoryFilter{Search: search, Status: status, From: rg[0], To: rg[1]}
+						var got []int64
+						if err := st.HistoryEach(ctx, f, func(r store.HistoryRow) error {
+							got = append(got, r.Reservation.ID)
+							return nil
+						}); err != nil {
+							t.Fatalf("each %+v: %v", f, err)
+						}
+						f.Limit = len(all)
+						want, _ := oracle(f)
+						if fmt.Sprint(got) != fmt.Sprint(want) {
+							t.Errorf("each, plan %v, search %q status %q range %v:\n got %v\nwant %v", plan, search, status, !rg[0].IsZero(), got, want)
+						}
+					}
+				}
+			}
+			restore()
+		}
+		stop := fmt.Errorf("enough")
+		n := 0
+		err = st.HistoryEach(ctx, store.HistoryFilter{}, func(store.HistoryRow) error { n++; return stop })
+		if err != stop || n != 1 {
+			t.Errorf("a callback's error must stop the walk and be returned: %v after %d rows", err, n)
+		}
 	})
 }

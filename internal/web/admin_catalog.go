@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -17,14 +18,34 @@ import (
 // rate band). Every change swaps the pricing snapshot: the next quote uses it.
 // Stored reservations keep their price.
 
-// adminCatalog is GET /admin/catalog: everything, inactive entries included.
+// adminCatalog is GET /admin/catalog: everything, inactive entries included; the
+// catalog page for browsers.
 func (s *Server) adminCatalog(w http.ResponseWriter, r *http.Request) {
 	snap := s.catalog.Load()
 	if snap == nil {
+		err := fault.New(fault.Internal, "El catálogo no está cargado.")
+		if !wantsJSON(r) {
+			s.renderError(w, r, err, "Catálogo no disponible", "/admin/dashboard", "Volver al panel")
+			return
+		}
 		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "message": "El catálogo no está cargado."})
 		return
 	}
+	if !wantsJSON(r) {
+		s.renderCatalogPage(w, r, snap.Catalog())
+		return
+	}
 	writeJSON(w, http.StatusOK, catalogView(snap.Catalog(), true))
+}
+
+// catalogBack answers a browser's form post on the catalog (no script): 303 back
+// to the catalog page, at the section changed, with the outcome to show.
+func catalogBack(w http.ResponseWriter, r *http.Request, section, message string, err error) {
+	q := "ok=" + url.QueryEscape(message)
+	if err != nil {
+		q = "error=" + url.QueryEscape(fault.MessageOf(err, msgInternalES))
+	}
+	http.Redirect(w, r, "/admin/catalog?"+q+"#"+section, http.StatusSeeOther)
 }
 
 // catalogID reads a numeric {id} path value; anything else names nothing (404).
@@ -37,20 +58,32 @@ func catalogID(r *http.Request, what string) (int64, error) {
 	return id, nil
 }
 
-// catalogWrite decodes the body, runs do, and answers status with the item.
+// catalogWrite decodes the body, runs do, and answers status with the item (a
+// browser's form post: 303 back to the catalog page).
 func (s *Server) catalogWrite(w http.ResponseWriter, r *http.Request, status int, key, message string,
 	do func(in adminInput) (any, error)) {
+	page := browserForm(r)
 	in, err := readAdminInput(w, r)
-	if err != nil {
-		s.writeSuccessFalse(w, r, err)
-		return
+	var item any
+	if err == nil {
+		item, err = do(in)
 	}
-	item, err := do(in)
-	if err != nil {
+	switch {
+	case page:
+		if err != nil {
+			s.logIfInternal(r, err)
+		}
+		catalogBack(w, r, catalogSections[key], message, err)
+	case err != nil:
 		s.writeSuccessFalse(w, r, err)
-		return
+	default:
+		writeJSON(w, status, map[string]any{"success": true, "message": message, key: item})
 	}
-	writeJSON(w, status, map[string]any{"success": true, "message": message, key: item})
+}
+
+// catalogSections are the catalog page's section anchors by item key.
+var catalogSections = map[string]string{
+	"main_service": "servicios", "rate": "servicios", "vehicle_type": "tipos", "additional_service": "extras",
 }
 
 func mainServiceInput(in adminInput) (booking.MainServiceInput, error) {
@@ -144,6 +177,13 @@ func (s *Server) adminDeleteRate(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = s.booking.DeleteRate(r.Context(), id)
 	}
+	if browserForm(r) {
+		if err != nil {
+			s.logIfInternal(r, err)
+		}
+		catalogBack(w, r, "servicios", "Tarifa eliminada.", err)
+		return
+	}
 	if err != nil {
 		s.writeSuccessFalse(w, r, err)
 		return
@@ -155,6 +195,9 @@ func coefficientInput(in adminInput) (money.Multiplier, error) {
 	raw := strings.TrimSpace(in.str("coefficient"))
 	if raw == "" {
 		return 0, fault.Invalidf("El coeficiente (coefficient) es obligatorio.")
+	}
+	if strings.Count(raw, ",") == 1 && !strings.Contains(raw, ".") { // "1,25" from the catalog page
+		raw = strings.Replace(raw, ",", ".", 1)
 	}
 	m, err := money.ParseMultiplier(raw)
 	if err != nil {

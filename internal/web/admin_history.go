@@ -2,25 +2,38 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
 	"parking/internal/booking"
+	"parking/internal/fault"
+	"parking/internal/reservation"
 )
 
-// adminHistory is GET /admin/history?status=&search=&dateFrom=&dateTo=&page= (spec;
-// CONTRACT §6): {reservations, total_count, page, page_size: 15, total_pages}.
-// page defaults to 1 and anything that is not a positive integer counts as 1; a
-// page past the end is empty. An unknown status or a malformed date is a 400.
-func (s *Server) adminHistory(w http.ResponseWriter, r *http.Request) {
+// historyQuery reads the history's filters from the query string (spec, GET
+// /admin/history): status, search, dateFrom, dateTo and page (anything that is not
+// a positive integer counts as 1).
+func historyQuery(r *http.Request) booking.HistoryQuery {
 	q := r.URL.Query()
 	page, err := strconv.Atoi(strings.TrimSpace(q.Get("page")))
 	if err != nil || page < 1 {
 		page = 1
 	}
-	h, err := s.booking.History(r.Context(), booking.HistoryQuery{
-		Status: q.Get("status"), Search: q.Get("search"), DateFrom: q.Get("dateFrom"), DateTo: q.Get("dateTo"), Page: page,
-	})
+	return booking.HistoryQuery{Status: q.Get("status"), Search: q.Get("search"), DateFrom: q.Get("dateFrom"), DateTo: q.Get("dateTo"), Page: page}
+}
+
+// adminHistory is GET /admin/history?status=&search=&dateFrom=&dateTo=&page= (spec;
+// CONTRACT §6). Browsers get the history page; JSON clients {reservations,
+// total_count, page, page_size: 15, total_pages}. A page past the end is empty. An
+// unknown status or a malformed date is a 400 (the page shows the message).
+func (s *Server) adminHistory(w http.ResponseWriter, r *http.Request) {
+	hq := historyQuery(r)
+	h, err := s.booking.History(r.Context(), hq)
+	if !wantsJSON(r) {
+		s.renderHistoryPage(w, r, hq, h, err)
+		return
+	}
 	if err != nil {
 		s.writeSuccessFalse(w, r, err)
 		return
@@ -32,4 +45,88 @@ func (s *Server) adminHistory(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"reservations": items, "total_count": h.Total, "page": h.Page, "page_size": h.PageSize, "total_pages": h.TotalPages,
 	})
+}
+
+// historyPageView is the data of admin_history.html.
+type historyPageView struct {
+	Status, Search, DateFrom, DateTo string
+	Statuses                         []historyStatusOption
+	Rows                             []historyRowView
+	Total, Page, Pages               int
+	FirstShown, LastShown            int
+	First, Prev, Next, Last          string // page addresses; "" where there is none
+	ExportURL                        string
+	Filtered                         bool
+	Error                            string
+}
+
+type historyStatusOption struct {
+	Value    string
+	Selected bool
+}
+
+type historyRowView struct {
+	ID                                       int64
+	Booked, Entry, Exit                      string
+	Status, StatusClass                      string
+	Customer, Phone, Plate, Vehicle, Service string
+	Spot, Total                              string
+}
+
+// historyURL is path with the filters of hq and the page (page 1 is left out).
+func historyURL(path string, hq booking.HistoryQuery, page int) string {
+	v := url.Values{}
+	for k, val := range map[string]string{"status": hq.Status, "search": hq.Search, "dateFrom": hq.DateFrom, "dateTo": hq.DateTo} {
+		if strings.TrimSpace(val) != "" {
+			v.Set(k, val)
+		}
+	}
+	if page > 1 {
+		v.Set("page", strconv.Itoa(page))
+	}
+	if len(v) == 0 {
+		return path
+	}
+	return path + "?" + v.Encode()
+}
+
+// renderHistoryPage renders one page of the history, or the refusal of its filters.
+func (s *Server) renderHistoryPage(w http.ResponseWriter, r *http.Request, hq booking.HistoryQuery, h booking.HistoryPage, err error) {
+	v := historyPageView{Status: hq.Status, Search: hq.Search, DateFrom: hq.DateFrom, DateTo: hq.DateTo}
+	v.Filtered = strings.TrimSpace(hq.Status+hq.Search+hq.DateFrom+hq.DateTo) != ""
+	for _, st := range reservation.Statuses {
+		v.Statuses = append(v.Statuses, historyStatusOption{Value: string(st), Selected: strings.EqualFold(strings.TrimSpace(hq.Status), string(st))})
+	}
+	status := http.StatusOK
+	if err != nil {
+		status = s.logIfInternal(r, err)
+		v.Error = fault.MessageOf(err, msgInternalES)
+		s.render(w, r, status, "admin_history.html", "Historial", v)
+		return
+	}
+	v.Total, v.Page, v.Pages = h.Total, h.Page, h.TotalPages
+	v.ExportURL = historyURL("/admin/history.csv", hq, 1)
+	if len(h.Rows) > 0 {
+		v.FirstShown = (h.Page-1)*h.PageSize + 1
+		v.LastShown = v.FirstShown + len(h.Rows) - 1
+	}
+	if h.Page > 1 {
+		v.First = historyURL("/admin/history", hq, 1)
+		v.Prev = historyURL("/admin/history", hq, min(h.Page-1, max(h.TotalPages, 1)))
+	}
+	if h.Page < h.TotalPages {
+		v.Next = historyURL("/admin/history", hq, h.Page+1)
+		v.Last = historyURL("/admin/history", hq, h.TotalPages)
+	}
+	for _, row := range h.Rows {
+		res := row.Reservation
+		v.Rows = append(v.Rows, historyRowView{
+			ID: res.ID, Booked: s.shortTime(res.ReservationDate), Entry: s.shortTime(res.Entry), Exit: s.optTime(res.Exit),
+			Status: string(res.Status), StatusClass: statusClass(string(res.Status)),
+			Customer: row.CustomerName, Phone: deref(row.Phone), Plate: row.LicensePlate,
+			Vehicle: vehicleDescription(row.Brand, row.Model), Service: row.MainServiceName,
+			Spot: deref(res.Spot), Total: euros(res.TotalPrice),
+		})
+	}
+	s.render(w, r, status, "admin_history.html", "Historial", v)
 }

@@ -219,6 +219,11 @@ func (in adminInput) optCents(name string) (*money.Cents, error) {
 	if s == "" {
 		return nil, nil
 	}
+	// The pages write amounts the Spanish way ("12,50"); a single decimal comma is
+	// read as the point.
+	if strings.Count(s, ",") == 1 && !strings.Contains(s, ".") {
+		s = strings.Replace(s, ",", ".", 1)
+	}
 	c, err := money.ParseCents(s)
 	if err != nil {
 		return nil, fault.Invalidf("El campo %s debe ser un importe con hasta 2 decimales (%q no lo es).", name, s)

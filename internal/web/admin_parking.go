@@ -23,8 +23,19 @@ type adminParkingSpotJSON struct {
 // capacity, day, updated_at}. A spot is "occupied" while a reservation on it is
 // EN CURSO, "reserved" when a PENDIENTE one holds it today. free is capacity −
 // occupied, null when no capacity is configured (PARKING_CAPACITY).
+//
+// Browsers get the live board page (admin_parking.html): the board as it is now,
+// which static/admin.js keeps current from GET /admin/parking/events.
 func (s *Server) adminParking(w http.ResponseWriter, r *http.Request) {
 	b, err := s.booking.ParkingBoard(r.Context(), s.cfg.Capacity)
+	if !wantsJSON(r) {
+		if err != nil {
+			s.renderError(w, r, err, "Parking no disponible", "/admin/dashboard", "Volver al panel")
+			return
+		}
+		s.renderParkingPage(w, r, b)
+		return
+	}
 	if err != nil {
 		s.writeSuccessFalse(w, r, err)
 		return

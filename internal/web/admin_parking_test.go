@@ -186,6 +186,7 @@ func TestAdminRoutesNeedAdmin(t *testing.T) {
 		{"GET", "/admin/parking"}, {"GET", "/admin/parking/events"}, {"GET", "/admin/catalog"},
 		{"POST", "/admin/catalog/main-services"}, {"PATCH", "/admin/catalog/rates/1"}, {"DELETE", "/admin/catalog/rates/1"},
 		{"POST", "/admin/catalog/vehicle-types"}, {"PATCH", "/admin/catalog/additional-services/1"},
+		{"GET", "/admin/history.csv"}, {"GET", "/admin/reservations/details/1/receipt"}, {"POST", "/admin/reservations/1/invoice"},
 	}
 	for _, c := range []*http.Client{anonymous, customer} {
 		for _, rt := range routes {

@@ -12,10 +12,13 @@ import (
 	"parking/internal/fault"
 	"parking/internal/localtime"
 	"parking/internal/reservation"
+	"parking/internal/store"
 )
 
 // Administrator reservation routes (spec, Administrator web routes; CONTRACT §6, §7).
-// They answer JSON; the pages of a later issue render the same data. Refusals use
+// They answer JSON to scripts and to clients that ask for it; browsers get the pages
+// (admin_detail_page.go, admin_walkin_page.go) and, for their form posts, redirects
+// back to a page (browserForm). Refusals to JSON clients use
 // {success:false, message} with the status of the fault: 400 a broken rule,
 // 404 an unknown reservation, 409 a clash with stored data (spot taken, phone used).
 
@@ -30,10 +33,14 @@ func reservationID(r *http.Request) (int64, error) {
 	return id, nil
 }
 
-// adminWalkInForm is GET /admin/reservations/new: what the walk-in form needs — the
-// whole catalog (inactive main services included: staff may use them) and the
-// default entry date (now).
+// adminWalkInForm is GET /admin/reservations/new: the walk-in form for browsers;
+// JSON clients get what the form needs — the whole catalog (inactive main services
+// included: staff may use them) and the default entry date (now).
 func (s *Server) adminWalkInForm(w http.ResponseWriter, r *http.Request) {
+	if !wantsJSON(r) {
+		s.renderWalkIn(w, r, http.StatusOK, adminInput{}, "")
+		return
+	}
 	snap := s.catalog.Load()
 	if snap == nil {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "message": "El catálogo no está cargado."})
@@ -49,11 +56,22 @@ func (s *Server) adminWalkInForm(w http.ResponseWriter, r *http.Request) {
 
 // adminWalkIn is POST /admin/reservations/new (form or JSON): the walk-in booking.
 // 201 {success, message, data: {id_reservation, customer_name, license_plate,
-// entry_date (es-ES text), total_price}} as the spec shows.
+// entry_date (es-ES text), total_price}} as the spec shows. A browser's form post
+// (no script) gets 303 to the new reservation's page, or the form again with what
+// was typed and the refusal.
 func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
+	page := browserForm(r)
 	in, err := readAdminInput(w, r)
+	fail := func(err error) {
+		if !page {
+			s.writeSuccessFalse(w, r, err)
+			return
+		}
+		status := s.logIfInternal(r, err)
+		s.renderWalkIn(w, r, status, in, fault.MessageOf(err, msgInternalES))
+	}
 	if err != nil {
-		s.writeSuccessFalse(w, r, err)
+		fail(err)
 		return
 	}
 	nb := booking.NewBooking{
@@ -62,18 +80,18 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 		VehicleType: in.str("vehicle_type"), Spot: in.str("cod_parking_spot"), Notes: in.str("notes"),
 	}
 	if nb.Entry, err = parseDateField("entry_date", in.str("entry_date"), s.cfg.Location); err != nil {
-		s.writeSuccessFalse(w, r, err)
+		fail(err)
 		return
 	}
 	exit, err := in.optDate("exit_date", s.cfg.Location)
 	if err != nil {
-		s.writeSuccessFalse(w, r, err)
+		fail(err)
 		return
 	}
 	nb.Exit = exit
 	svc, err := in.optInt("id_main_service")
 	if err != nil {
-		s.writeSuccessFalse(w, r, err)
+		fail(err)
 		return
 	}
 	if svc != nil {
@@ -81,7 +99,7 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 	}
 	extras, err := in.ids(in.first("additional_services", "extras"))
 	if err != nil {
-		s.writeSuccessFalse(w, r, err)
+		fail(err)
 		return
 	}
 	if extras != nil {
@@ -89,7 +107,11 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 	}
 	created, err := s.booking.WalkIn(r.Context(), nb)
 	if err != nil {
-		s.writeSuccessFalse(w, r, err)
+		fail(err)
+		return
+	}
+	if page {
+		http.Redirect(w, r, "/admin/reservations/details/"+strconv.FormatInt(created.Reservation.ID, 10)+"?created=true", http.StatusSeeOther)
 		return
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{
@@ -105,19 +127,27 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// adminDetails is GET /admin/reservations/details/{id}: the full record (CONTRACT §6).
+// adminDetails is GET /admin/reservations/details/{id}: the detail page for
+// browsers, the full record for JSON clients (CONTRACT §6).
 func (s *Server) adminDetails(w http.ResponseWriter, r *http.Request) {
+	page := !wantsJSON(r)
 	id, err := reservationID(r)
-	if err != nil {
-		s.writeSuccessFalse(w, r, err)
+	if err == nil {
+		var d booking.Detail
+		if d, err = s.booking.Detail(r.Context(), id); err == nil {
+			if page {
+				s.renderDetailPage(w, r, d)
+			} else {
+				writeJSON(w, http.StatusOK, s.adminDetail(d))
+			}
+			return
+		}
+	}
+	if page {
+		s.renderError(w, r, err, "Reserva no encontrada", "/admin/history", "Ir al historial")
 		return
 	}
-	d, err := s.booking.Detail(r.Context(), id)
-	if err != nil {
-		s.writeSuccessFalse(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, s.adminDetail(d))
+	s.writeSuccessFalse(w, r, err)
 }
 
 // adminEdit is POST /admin/reservations/{id}/edit, the update of the detail page
@@ -254,22 +284,31 @@ func (s *Server) adminCancel(w http.ResponseWriter, r *http.Request) {
 }
 
 // adminAddPhoto is POST /admin/reservations/{id}/photos: 201 {success, photo,
-// photo_count} (CONTRACT §7).
+// photo_count} (CONTRACT §7). A browser's form post (no script) gets 303 back to
+// the detail page with ?photo=added or ?error=….
 func (s *Server) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
+	page := browserForm(r)
 	id, err := reservationID(r)
 	if err != nil {
 		s.writeSuccessFalse(w, r, err)
 		return
 	}
+	back := "/admin/reservations/details/" + strconv.FormatInt(id, 10)
 	in, err := readAdminInput(w, r)
-	if err != nil {
-		s.writeSuccessFalse(w, r, err)
-		return
+	var photo store.Photo
+	var count int
+	if err == nil {
+		photo, count, err = s.booking.AddPhoto(r.Context(), id, in.str("file_path"), in.str("description"))
 	}
-	photo, count, err := s.booking.AddPhoto(r.Context(), id, in.str("file_path"), in.str("description"))
-	if err != nil {
+	switch {
+	case err != nil && page && fault.KindOf(err) != fault.NotFound:
+		s.logIfInternal(r, err)
+		http.Redirect(w, r, back+"?error="+url.QueryEscape(fault.MessageOf(err, msgInternalES))+"#fotos", http.StatusSeeOther)
+	case err != nil:
 		s.writeSuccessFalse(w, r, err)
-		return
+	case page:
+		http.Redirect(w, r, back+"?photo=added#fotos", http.StatusSeeOther)
+	default:
+		writeJSON(w, http.StatusCreated, map[string]any{"success": true, "photo": s.adminPhoto(photo), "photo_count": count})
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"success": true, "photo": s.adminPhoto(photo), "photo_count": count})
 }

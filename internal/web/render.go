@@ -73,8 +73,9 @@ func navFor(u *account.User, current string) []navItem {
 		items = []navItem{{Href: "/booking", Label: "Reservar"}, {Href: "/users/login", Label: "Iniciar sesión"}, {Href: "/users/register", Label: "Crear cuenta"}}
 	case u.IsAdmin():
 		items = []navItem{
-			{Href: "/admin/dashboard", Label: "Panel del día"}, {Href: "/admin/parking", Label: "Parking"},
-			{Href: "/admin/reservations/new", Label: "Nueva reserva"}, {Href: "/admin/history", Label: "Historial"},
+			{Href: "/admin/dashboard", Label: "Panel del día"}, {Href: "/admin/reservations/new", Label: "Nueva reserva"},
+			{Href: "/admin/history", Label: "Historial"}, {Href: "/admin/parking", Label: "Parking"},
+			{Href: "/admin/catalog", Label: "Catálogo"},
 		}
 	default:
 		items = []navItem{{Href: "/users/profile", Label: "Mi cuenta"}, {Href: "/booking", Label: "Reservar"}}

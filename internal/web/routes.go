@@ -58,6 +58,10 @@ func (s *Server) routes(mux *http.ServeMux) {
 	admin("GET /admin/dashboard", s.adminDashboard)
 	admin("POST /admin/api-token", s.adminAPIToken)
 	admin("POST /admin/reservations/{id}/invoice", s.adminRequestInvoice)
+	// Administrator pages (issue 7): the CSV export of the filtered history and the
+	// printable receipt; the other pages are the GET routes above, for browsers.
+	admin("GET /admin/history.csv", s.adminHistoryCSV)
+	admin("GET /admin/reservations/details/{id}/receipt", s.adminReceipt)
 
 	// Customers (spec, Customer web routes; CONTRACT §6, §7).
 	mux.Handle("GET /users/profile", s.requireUser(s.customerProfile))
@@ -65,6 +69,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("PUT /users/profile/password", s.requireUser(s.customerChangePassword))
 	mux.Handle("DELETE /users/profile/reservation/{id}/cancel", s.requireUser(s.customerCancel))
 	mux.Handle("PUT /users/profile/reservation/{id}/edit", s.requireUser(s.customerEdit))
+	mux.Handle("GET /users/profile/reservation/{id}/receipt", s.requireUser(s.customerReceipt))
 
 	// Public pages (spec, Public pages): home and the 3-step booking flow.
 	mux.HandleFunc("GET /{$}", s.homePage)

@@ -1,0 +1,730 @@
+// Parking Aeropuerto: the administrator pages (admin_*.html, receipt.html), keyed on
+// data-* attributes. Requests, busy buttons, field errors and the live quote come
+// from customer.js (window.ParkingUI). After an action the page's regions
+// ([data-region]) are read again from the server and swapped in, so the page always
+// shows what the server holds without a second renderer here. No inline code (the
+// content security policy forbids it), no dependencies, no build step.
+(function () {
+  'use strict';
+
+  var ui = window.ParkingUI;
+  if (!ui) { return; }
+  var api = ui.api;
+  var setBusy = ui.setBusy;
+  var showError = ui.showError;
+  var fieldError = ui.fieldError;
+
+  // ---------------------------------------------------------------- shared
+
+  // flash shows the outcome of an action in the page's message line and moves
+  // focus there, so that screen readers announce it.
+  function flash(message, isError) {
+    var old = document.querySelector('[data-flash-error]');
+    if (old) { old.hidden = true; }
+    var el = document.querySelector('[data-flash]');
+    if (!el) { return; }
+    el.textContent = message || '';
+    el.classList.toggle('alert-error', !!isError);
+    el.classList.toggle('alert-ok', !isError);
+    el.setAttribute('role', isError ? 'alert' : 'status');
+    el.hidden = !message;
+    if (message) { el.focus(); }
+  }
+
+  // swapRegions reads this page again (its address without the query string, so no
+  // old message comes back) and replaces the named [data-region] elements with the
+  // server's. It rejects when the page could not be read or the session ended.
+  function swapRegions(names) {
+    return fetch(location.pathname, { credentials: 'same-origin', headers: { 'Accept': 'text/html' } }).then(function (res) {
+      if (res.redirected && /\/users\/login/.test(res.url)) { throw new Error('Su sesión ha caducado: vuelva a iniciar sesión.'); }
+      if (!res.ok) { throw new Error('El servidor respondió ' + res.status + '.'); }
+      return res.text();
+    }).then(function (html) {
+      var doc = new DOMParser().parseFromString(html, 'text/html');
+      names.forEach(function (name) {
+        var sel = '[data-region="' + name + '"]';
+        var cur = document.querySelector(sel);
+        var next = doc.querySelector(sel);
+        if (cur && next) { cur.replaceWith(document.importNode(next, true)); }
+      });
+    });
+  }
+
+  var REFRESH_FAILED = 'No se pudo actualizar la página: recárguela para ver los cambios.';
+
+  // Dialogs: [data-dialog] elements with a confirm and a dismiss button and an
+  // error line. open() clears the error; Escape and "dismiss" close it.
+  function dialog(el) {
+    var err = el.querySelector('[data-dialog-error]');
+    var confirmBtn = el.querySelector('[data-dialog-confirm]');
+    el.querySelectorAll('[data-dialog-dismiss]').forEach(function (b) {
+      b.addEventListener('click', function () { el.close(); });
+    });
+    return {
+      el: el,
+      confirm: confirmBtn,
+      open: function () {
+        showError(err, [], '');
+        setBusy(confirmBtn, false);
+        if (typeof el.showModal === 'function') { el.showModal(); } else { el.setAttribute('open', ''); }
+        // The safe choice first where the action cannot be undone (not the HTML
+        // autofocus attribute: the page already holds focus when it loads).
+        var first = el.querySelector('[data-autofocus]');
+        if (first) { first.focus(); }
+      },
+      error: function (message) { showError(err, [], message); },
+      close: function () { if (el.open) { el.close(); } }
+    };
+  }
+
+  // Plates and spot codes are upper-case: shown so as they are typed.
+  document.addEventListener('input', function (e) {
+    var el = e.target;
+    if (!el.classList || !el.classList.contains('plate')) { return; }
+    var up = el.value.toUpperCase();
+    if (up !== el.value) {
+      var pos = el.selectionStart;
+      el.value = up;
+      try { el.setSelectionRange(pos, pos); } catch (x) { /* not a text input */ }
+    }
+  });
+
+  // "2026-11-21T10:00:00+01:00" → "21/11/2026 10:00": the server already gives the
+  // facility's local time, so the text is cut, not converted to the browser's zone.
+  function localText(iso) {
+    if (!iso) { return ''; }
+    return iso.slice(8, 10) + '/' + iso.slice(5, 7) + '/' + iso.slice(0, 4) + ' ' + iso.slice(11, 16);
+  }
+
+  function el(tag, className, text) {
+    var e = document.createElement(tag);
+    if (className) { e.className = className; }
+    if (text !== undefined && text !== null) { e.textContent = text; }
+    return e;
+  }
+
+  // The body of a quote (POST /api/pricing/dynamic) from a form's fields; a
+  // missing exit is priced as the minimum day (CONTRACT §7), like the server does.
+  function quoteBody(form, useDefaults) {
+    var e = form.elements;
+    function val(name) {
+      var f = e[name];
+      if (!f) { return ''; }
+      if (f.tagName === 'SELECT') {
+        if (!useDefaults) { return f.value; }
+        for (var i = 0; i < f.options.length; i++) { if (f.options[i].defaultSelected) { return f.options[i].value; } }
+        return f.options.length ? f.options[0].value : '';
+      }
+      return useDefaults ? f.defaultValue : f.value;
+    }
+    var entry = val('entry_date');
+    var exit = val('exit_date');
+    var extras = Array.prototype.filter.call(form.querySelectorAll('input[type="checkbox"][name="additional_services"]'), function (c) {
+      return useDefaults ? c.defaultChecked : c.checked;
+    }).map(function (c) { return +c.value; });
+    if (!entry) { return null; }
+    return {
+      entry_date: entry, exit_date: exit || entry, vehicle_type: val('vehicle_type'),
+      id_main_service: +val('id_main_service'), additional_services: extras, _exitMissing: !exit
+    };
+  }
+
+  function wireBody(b) {
+    return { entry_date: b.entry_date, exit_date: b.exit_date, vehicle_type: b.vehicle_type, id_main_service: b.id_main_service, additional_services: b.additional_services };
+  }
+
+  // ---------------------------------------------------------------- detail
+
+  function initDetail(root) {
+    var id = root.getAttribute('data-detail');
+    var base = '/admin/reservations/' + id;
+    var ALL = ['head', 'summary', 'photos', 'notifications', 'form'];
+    var BUSY = { start: 'Iniciando…', finalize: 'Finalizando…', cancel: 'Cancelando…' };
+    var dialogs = {};
+    root.querySelectorAll('dialog[data-dialog]').forEach(function (d) {
+      var dlg = dialog(d);
+      var action = d.getAttribute('data-dialog');
+      dialogs[action] = dlg;
+      dlg.confirm.addEventListener('click', function () { confirmAction(action, dlg); });
+      d.addEventListener('change', function () { dlg.error(''); });
+    });
+
+    function refresh(names, message) {
+      return swapRegions(names).then(function () {
+        if (message) { flash(message); }
+      }, function (err) {
+        flash((message ? message + ' ' : '') + (err && err.message ? err.message + ' ' : '') + REFRESH_FAILED, true);
+      });
+    }
+
+    function openDialog(action) {
+      var dlg = dialogs[action];
+      if (!dlg) { return; }
+      if (action === 'finalize') {
+        dlg.el.querySelectorAll('input[name="paymentMethod"]').forEach(function (r) { r.checked = false; });
+        var total = document.querySelector('[data-detail-total]');
+        var t = dlg.el.querySelector('[data-dialog-total]');
+        if (total && t) { t.textContent = total.textContent; }
+      }
+      dlg.open();
+    }
+
+    // Spec, States and transitions: PATCH …/start, …/finalize {paymentMethod},
+    // …/cancel; a refusal is shown in the dialog, which stays open.
+    function confirmAction(action, dlg) {
+      var body;
+      if (action === 'finalize') {
+        var chosen = dlg.el.querySelector('input[name="paymentMethod"]:checked');
+        if (!chosen) {
+          dlg.error('Elija la forma de pago: efectivo o tarjeta.');
+          dlg.el.querySelector('input[name="paymentMethod"]').focus();
+          return;
+        }
+        body = { paymentMethod: chosen.value };
+      }
+      setBusy(dlg.confirm, true, BUSY[action]);
+      api('PATCH', base + '/' + action, body).then(function (r) {
+        if (!r.ok) {
+          setBusy(dlg.confirm, false);
+          dlg.error(r.message);
+          return;
+        }
+        refresh(ALL, r.data.message).then(function () {
+          setBusy(dlg.confirm, false);
+          dlg.close();
+          var f = document.querySelector('[data-flash]');
+          if (f && !f.hidden) { f.focus(); }
+        });
+      });
+    }
+
+    function invoice(btn) {
+      setBusy(btn, true, 'Enviando…');
+      api('POST', base + '/invoice').then(function (r) {
+        setBusy(btn, false);
+        if (!r.ok) { flash(r.message, true); return; }
+        refresh(['notifications'], r.data.message);
+      });
+    }
+
+    root.addEventListener('click', function (e) {
+      var btn = e.target.closest('[data-action]');
+      if (!btn || btn.disabled) { return; }
+      var action = btn.getAttribute('data-action');
+      if (action === 'invoice') { invoice(btn); } else { openDialog(action); }
+    });
+
+    // Photos: POST …/photos {file_path, description}; then the gallery, the count
+    // and the start button come back from the server.
+    function addPhoto(form) {
+      var input = form.elements.file_path;
+      var desc = form.elements.description;
+      var msg = form.querySelector('[data-photo-msg]');
+      var url = input.value.trim();
+      fieldError(form, input, '');
+      if (msg) { msg.hidden = true; }
+      if (!url) { fieldError(form, input, 'Escriba la dirección (URL) de la foto.'); input.focus(); return; }
+      if (!/^https?:\/\/[^\s]+$/i.test(url)) { fieldError(form, input, 'La dirección debe empezar por http:// o https://.'); input.focus(); return; }
+      var btn = form.querySelector('button[type="submit"]');
+      setBusy(btn, true, 'Añadiendo…');
+      api('POST', base + '/photos', { file_path: url, description: desc.value.trim() }).then(function (r) {
+        if (!r.ok) {
+          setBusy(btn, false);
+          fieldError(form, input, r.message);
+          input.focus();
+          return;
+        }
+        var n = r.data.photo_count;
+        swapRegions(['head', 'photos']).then(function () {
+          var region = document.querySelector('[data-region="photos"]');
+          var needed = +region.getAttribute('data-photos-needed');
+          var m = region.querySelector('[data-photo-msg]');
+          var text = 'Foto añadida: ' + n + ' de ' + needed + '.';
+          if (n >= needed) { text += ' Ya están todas las fotos necesarias.'; }
+          if (m) { m.textContent = text; m.hidden = false; }
+          var next = region.querySelector('[data-photo-form] input[name="file_path"]');
+          if (next) { next.focus(); }
+        }, function (err) {
+          setBusy(btn, false);
+          flash('Foto añadida (' + n + '). ' + (err.message || '') + ' ' + REFRESH_FAILED, true);
+        });
+      });
+    }
+
+    // The update form posts itself (303 back with ?updated=true or ?error=…);
+    // before that, the rules the server would refuse are checked here.
+    function checkEdit(form, e) {
+      var f = form.elements;
+      var errs = [];
+      function bad(input, message) { fieldError(form, input, message); errs.push(input); }
+      ['phone', 'email', 'exit_date', 'cod_parking_spot'].forEach(function (n) { if (f[n]) { fieldError(form, f[n], ''); } });
+      if (!f.phone.value.trim()) { bad(f.phone, 'El teléfono es obligatorio.'); }
+      if (f.email.value.trim() && !ui.validEmail(f.email)) { bad(f.email, 'Revise el correo: debe tener la forma nombre@dominio.es.'); }
+      if (f.exit_date.value && f.entry_date.value && f.exit_date.value <= f.entry_date.value) {
+        bad(f.exit_date, 'La salida debe ser posterior a la entrada.');
+      }
+      if (form.getAttribute('data-status') === 'EN CURSO' && !f.cod_parking_spot.value.trim()) {
+        bad(f.cod_parking_spot, 'Con el vehículo dentro, la plaza no puede quedar vacía.');
+      }
+      if (errs.length) {
+        e.preventDefault();
+        errs[0].focus();
+        return;
+      }
+      setBusy(form.querySelector('[data-edit-save]'), true, 'Guardando…');
+    }
+
+    // The update form's price preview: once something that prices changes, the
+    // new total from POST /api/pricing/dynamic (the server reprices on save).
+    function editQuoter(form) {
+      if (form._quoter) { return form._quoter; }
+      var box = form.querySelector('[data-edit-quote]');
+      var total = box.querySelector('[data-edit-quote-total]');
+      var note = box.querySelector('[data-edit-quote-note]');
+      var current = form.getAttribute('data-total');
+      var initial = JSON.stringify(wireBody(quoteBody(form, true)));
+      var quote = ui.makeQuoter(function (s) {
+        box.setAttribute('data-state', s.state);
+        if (s.state === 'idle') {
+          box.firstElementChild.textContent = 'Total actual';
+          total.textContent = current;
+          note.textContent = 'El precio se recalcula al guardar si cambia algo que lo afecta.';
+        } else if (s.state === 'loading') {
+          note.textContent = 'Calculando el nuevo precio…';
+        } else if (s.state === 'ok') {
+          box.firstElementChild.textContent = 'Nuevo total';
+          total.textContent = ui.euros(s.total);
+          box.setAttribute('data-total', s.total);
+          note.textContent = 'Ahora: ' + current + (form.elements.exit_date.value ? '. Se aplica al guardar.' : '. Sin salida se cobra 1 día.');
+        } else {
+          note.textContent = s.message;
+        }
+      });
+      form._quoter = function () {
+        var b = quoteBody(form, false);
+        if (!b || JSON.stringify(wireBody(b)) === initial) { quote(null); return; }
+        if (b.exit_date <= b.entry_date && !b._exitMissing) { quote(null); note.textContent = 'La salida debe ser posterior a la entrada.'; box.setAttribute('data-state', 'error'); return; }
+        quote(wireBody(b));
+      };
+      return form._quoter;
+    }
+
+    root.addEventListener('submit', function (e) {
+      var form = e.target;
+      if (form.matches('[data-photo-form]')) { e.preventDefault(); addPhoto(form); }
+      if (form.matches('[data-edit-detail]')) { checkEdit(form, e); }
+    });
+    function quoteChange(e) {
+      if (!e.target.matches || !e.target.matches('[data-quote-field]')) { return; }
+      var form = e.target.closest('[data-edit-detail]');
+      if (form) { editQuoter(form)(); }
+    }
+    root.addEventListener('change', quoteChange);
+    root.addEventListener('input', quoteChange);
+
+    var err = document.querySelector('[data-flash-error]');
+    var ok = document.querySelector('[data-flash]:not([hidden])');
+    if (err) { err.focus(); } else if (ok) { ok.focus(); }
+  }
+
+  // ---------------------------------------------------------------- walk-in
+
+  // Which field a refusal of the walk-in is about, from its (Spanish) message.
+  var WALKIN_FIELDS = [
+    [/matr[ií]cula|license_plate/i, 'license_plate'], [/tel[eé]fono|phone/i, 'phone'], [/plaza|spot/i, 'cod_parking_spot'],
+    [/salida|exit/i, 'exit_date'], [/entrada|entry/i, 'entry_date'], [/correo|email/i, 'email'],
+    [/tipo de veh|vehicle_type|coeficiente/i, 'vehicle_type'], [/nombre|full_name/i, 'full_name']
+  ];
+
+  function initWalkIn(form) {
+    var f = form.elements;
+    var alertEl = document.querySelector('[data-form-error]');
+    var box = form.querySelector('[data-walkin-price]');
+    var total = box.querySelector('[data-walkin-total]');
+    var note = box.querySelector('[data-walkin-note]');
+    var submit = form.querySelector('[data-walkin-submit]');
+
+    var quote = ui.makeQuoter(function (s) {
+      box.setAttribute('data-state', s.state);
+      if (s.state === 'idle') { total.textContent = '—'; note.textContent = 'Se calcula al elegir las fechas.'; }
+      else if (s.state === 'loading') { note.textContent = 'Calculando…'; }
+      else if (s.state === 'ok') {
+        total.textContent = ui.euros(s.total);
+        box.setAttribute('data-total', Number(s.total).toFixed(2));
+        note.textContent = s.breakdown ? ui.daysText(s.breakdown.days) + (f.exit_date.value ? '' : ' (sin salida: 1 día hasta que se indique)') : '';
+      } else { total.textContent = '—'; note.textContent = s.message; }
+    });
+    function update(immediate) {
+      var b = quoteBody(form, false);
+      if (!b) { quote(null); return; }
+      if (!b._exitMissing && b.exit_date <= b.entry_date) {
+        quote(null);
+        box.setAttribute('data-state', 'error');
+        note.textContent = 'La salida debe ser posterior a la entrada.';
+        return;
+      }
+      quote(wireBody(b), immediate);
+    }
+    form.addEventListener('change', function (e) { if (e.target.matches('[data-quote-field]')) { update(); } });
+    form.addEventListener('input', function (e) { if (e.target.matches('[data-quote-field]')) { update(); } });
+    update(true);
+
+    function clearErrors() {
+      ['phone', 'full_name', 'email', 'license_plate', 'vehicle_type', 'entry_date', 'exit_date', 'cod_parking_spot'].forEach(function (n) {
+        fieldError(form, f[n], '');
+      });
+      showError(alertEl, [], '');
+    }
+
+    form.addEventListener('submit', function (e) {
+      e.preventDefault();
+      clearErrors();
+      var errs = [];
+      function bad(name, message) { fieldError(form, f[name], message); errs.push(f[name]); }
+      if (!f.phone.value.trim()) { bad('phone', 'El teléfono es obligatorio.'); }
+      else if (!ui.validPhone(f.phone.value)) { bad('phone', 'Escriba el teléfono con números y espacios (y un + inicial si es extranjero); al menos 6 cifras.'); }
+      if (f.email.value.trim() && !ui.validEmail(f.email)) { bad('email', 'Revise el correo: debe tener la forma nombre@dominio.es.'); }
+      if (!f.license_plate.value.trim()) { bad('license_plate', 'La matrícula es obligatoria.'); }
+      if (!f.entry_date.value) { bad('entry_date', 'Indique la fecha de entrada.'); }
+      if (f.exit_date.value && f.entry_date.value && f.exit_date.value <= f.entry_date.value) { bad('exit_date', 'La salida debe ser posterior a la entrada.'); }
+      if (errs.length) {
+        showError(alertEl, [], 'Revise los campos marcados.');
+        errs[0].focus();
+        return;
+      }
+      var body = {
+        phone: f.phone.value.trim(), full_name: f.full_name.value.trim(), email: f.email.value.trim(),
+        license_plate: f.license_plate.value.trim().toUpperCase(), brand: f.brand.value.trim(), model: f.model.value.trim(),
+        color: f.color.value.trim(), vehicle_type: f.vehicle_type.value, entry_date: f.entry_date.value,
+        exit_date: f.exit_date.value, id_main_service: +f.id_main_service.value,
+        additional_services: ui.checkedValues(form, 'additional_services').map(Number),
+        cod_parking_spot: f.cod_parking_spot.value.trim(), notes: f.notes.value.trim()
+      };
+      setBusy(submit, true, 'Creando la reserva…');
+      api('POST', '/admin/reservations/new', body).then(function (r) {
+        if (r.ok && r.data.success && r.data.data) {
+          location.assign('/admin/reservations/details/' + r.data.data.id_reservation + '?created=true');
+          return;
+        }
+        setBusy(submit, false);
+        showError(alertEl, [], r.message);
+        alertEl.focus();
+        for (var i = 0; i < WALKIN_FIELDS.length; i++) {
+          if (WALKIN_FIELDS[i][0].test(r.message)) { fieldError(form, f[WALKIN_FIELDS[i][1]], r.message); break; }
+        }
+      });
+    });
+  }
+
+  // ---------------------------------------------------------------- history
+
+  function initHistoryFilters(form) {
+    form.addEventListener('submit', function (e) {
+      var from = form.elements.dateFrom, to = form.elements.dateTo;
+      if (from.value && to.value && from.value > to.value) {
+        e.preventDefault();
+        var p = form.querySelector('[data-filter-error]');
+        if (!p) {
+          p = el('p', 'field-error');
+          p.setAttribute('data-filter-error', '');
+          p.setAttribute('role', 'alert');
+          form.appendChild(p);
+        }
+        p.textContent = '«Reservada desde» es posterior a «Reservada hasta».';
+        to.setAttribute('aria-invalid', 'true');
+        to.focus();
+        return;
+      }
+      // Empty filters are left out of the address.
+      Array.prototype.forEach.call(form.elements, function (f) {
+        if (f.name && !f.value) { f.disabled = true; }
+      });
+      setBusy(form.querySelector('button[type="submit"]'), true, 'Buscando…');
+    });
+    // Coming back with the browser's back button: fields enabled again.
+    window.addEventListener('pageshow', function () {
+      Array.prototype.forEach.call(form.elements, function (f) { f.disabled = false; });
+      setBusy(form.querySelector('button[type="submit"]'), false);
+    });
+  }
+
+  // ---------------------------------------------------------------- parking
+
+  // The live board: GET /admin/parking/events (server-sent events) says that the
+  // board changed; the board is then read again from GET /admin/parking as JSON.
+  // On every (re)connection it is read too, since events missed meanwhile are not
+  // replayed. The browser retries a dropped stream by itself; a refused one
+  // (session over, server down) is retried here, waiting longer each time.
+  function initParking(root) {
+    var live = root.querySelector('[data-live]');
+    var liveText = root.querySelector('[data-live-text]');
+    var errorEl = root.querySelector('[data-board-error]');
+    var detailURL = root.getAttribute('data-detail-url');
+    var es = null;
+    var retry = 1000;
+    var loading = 0;
+    var timer = null;
+    var changed = {};
+    var stopped = false;
+
+    function setLive(state, text) {
+      live.setAttribute('data-live', state);
+      liveText.textContent = text;
+    }
+
+    function spotItem(sp) {
+      var r = sp.reservation;
+      var li = el('li', 'spot spot-' + sp.status);
+      li.setAttribute('data-spot', sp.code);
+      li.setAttribute('data-status', sp.status);
+      var head = el('div', 'spot-head');
+      head.appendChild(el('span', 'spot-code', sp.code));
+      head.appendChild(el('span', 'spot-state', sp.status === 'occupied' ? 'Ocupada' : 'Reservada hoy'));
+      li.appendChild(head);
+      var veh = el('p', 'spot-vehicle');
+      veh.appendChild(el('span', 'plate-badge', r.license_plate));
+      var desc = [r.brand, r.model].filter(function (x) { return x && x !== 'Desconocida' && x !== 'Desconocido'; }).join(' ');
+      if (desc) { veh.appendChild(document.createTextNode(' ' + desc)); }
+      li.appendChild(veh);
+      li.appendChild(el('p', 'spot-who', r.customer_name));
+      li.appendChild(el('p', 'spot-when', (sp.status === 'occupied' ? 'Entró ' : 'Llega ') + localText(r.entry_date) +
+        (r.exit_date ? ' · sale ' + localText(r.exit_date) : '')));
+      var a = el('a', 'spot-link', 'Reserva nº ' + r.id_reservation);
+      a.href = detailURL + r.id_reservation;
+      li.appendChild(a);
+      if (sp.upcoming && sp.upcoming.length) {
+        var next = el('p', 'spot-next', 'Después: ');
+        sp.upcoming.forEach(function (u, i) {
+          if (i) { next.appendChild(document.createTextNode(', ')); }
+          var l = el('a', '', u.license_plate);
+          l.href = detailURL + u.id_reservation;
+          next.appendChild(l);
+          next.appendChild(document.createTextNode(' (' + localText(u.entry_date) + ')'));
+        });
+        li.appendChild(next);
+      }
+      if (changed[sp.code]) { li.classList.add('is-new'); }
+      return li;
+    }
+
+    function render(b) {
+      root.querySelector('[data-count="occupied"]').textContent = b.occupied;
+      root.querySelector('[data-count="reserved"]').textContent = b.reserved;
+      root.querySelector('[data-count="free"]').textContent = b.free === null || b.free === undefined ? '—' : b.free;
+      root.querySelector('[data-capacity]').textContent = b.capacity ? 'de ' + b.capacity + ' plazas' : 'Capacidad sin configurar';
+      root.querySelector('[data-updated]').textContent = b.updated_at.slice(11, 19);
+      root.querySelector('[data-day]').textContent = '(' + b.day.slice(8, 10) + '/' + b.day.slice(5, 7) + '/' + b.day.slice(0, 4) + ')';
+      var list = document.createDocumentFragment();
+      b.spots.forEach(function (sp) { list.appendChild(spotItem(sp)); });
+      root.querySelector('[data-spots]').replaceChildren(list);
+      root.querySelector('[data-spots-empty]').hidden = b.spots.length > 0;
+      changed = {};
+    }
+
+    function load() {
+      var mine = ++loading;
+      return api('GET', root.getAttribute('data-board-url')).then(function (r) {
+        if (mine !== loading) { return; }
+        if (r.status === 401) { sessionOver(); return; }
+        if (!r.ok) {
+          errorEl.textContent = 'No se pudo leer el tablero: ' + r.message;
+          errorEl.hidden = false;
+          return;
+        }
+        errorEl.hidden = true;
+        render(r.data);
+      });
+    }
+
+    function sessionOver() {
+      stopped = true;
+      if (es) { es.close(); es = null; }
+      setLive('closed', 'Sin conexión');
+      errorEl.textContent = 'Su sesión ha caducado: vuelva a iniciar sesión para seguir viendo el tablero.';
+      var a = el('a', '', ' Iniciar sesión');
+      a.href = '/users/login?loginType=worker';
+      errorEl.appendChild(a);
+      errorEl.hidden = false;
+    }
+
+    // Several events in a burst make one reading of the board.
+    function schedule() {
+      clearTimeout(timer);
+      timer = setTimeout(load, 120);
+    }
+
+    function connect() {
+      if (stopped) { return; }
+      es = new EventSource(root.getAttribute('data-events-url'));
+      es.addEventListener('open', function () {
+        retry = 1000;
+        setLive('open', 'En directo');
+        load();
+      });
+      es.addEventListener('parking', function (e) {
+        try {
+          var ev = JSON.parse(e.data);
+          if (ev.cod_parking_spot) { changed[ev.cod_parking_spot] = true; }
+        } catch (x) { /* the board is read again anyway */ }
+        schedule();
+      });
+      es.addEventListener('error', function () {
+        if (es && es.readyState === EventSource.CLOSED) {
+          es.close();
+          es = null;
+          setLive('closed', 'Sin conexión: reintentando…');
+          // Is the session over? The board's JSON answers 401 then.
+          load().then(function () {
+            if (!stopped) { setTimeout(connect, retry); retry = Math.min(retry * 2, 30000); }
+          });
+        } else {
+          setLive('reconnecting', 'Reconectando…');
+        }
+      });
+    }
+
+    if (typeof EventSource === 'undefined') {
+      setLive('closed', 'Sin actualización automática');
+      return;
+    }
+    setLive('connecting', 'Conectando…');
+    connect();
+    window.addEventListener('pagehide', function () { if (es) { es.close(); } });
+  }
+
+  // ---------------------------------------------------------------- catalog
+
+  // Which fields a catalog refusal is about, from its message: the fields it
+  // names (min_days, max_days…), else the ones its words point to.
+  var CATALOG_FIELDS = [
+    [/solapa/i, ['min_days', 'max_days']], [/precio diario|daily_price/i, ['daily_price']], [/precio|price/i, ['price']],
+    [/coeficiente/i, ['coefficient']], [/tipo de veh/i, ['vehicle_type']], [/nombre|name/i, ['name']]
+  ];
+
+  function initCatalog(root) {
+    var delDialog = root.querySelector('[data-dialog="delete-rate"]');
+    var del = delDialog ? dialog(delDialog) : null;
+    var deleting = null;
+
+    function message(form, text, isError) {
+      var m = form.querySelector('[data-cat-msg]');
+      if (!m) { flash(text, isError); return; }
+      m.textContent = text;
+      m.classList.toggle('is-error', !!isError);
+      m.setAttribute('role', isError ? 'alert' : 'status');
+      m.hidden = !text;
+    }
+
+    function bodyOf(form) {
+      var out = {};
+      Array.prototype.forEach.call(form.elements, function (f) {
+        if (!f.name || f.disabled || f.tagName === 'BUTTON') { return; }
+        if (f.type === 'hidden' && f.name === 'active') { return; }
+        if (f.type === 'checkbox') { out[f.name] = f.checked; return; }
+        out[f.name] = f.value.trim();
+      });
+      return out;
+    }
+
+    function clearInvalid(form) {
+      form.querySelectorAll('[aria-invalid]').forEach(function (i) { i.removeAttribute('aria-invalid'); });
+    }
+
+    function markInvalid(form, text) {
+      var names = ['min_days', 'max_days', 'daily_price', 'coefficient'].filter(function (n) { return text.indexOf(n) >= 0; });
+      for (var i = 0; !names.length && i < CATALOG_FIELDS.length; i++) {
+        if (CATALOG_FIELDS[i][0].test(text)) { names = CATALOG_FIELDS[i][1]; }
+      }
+      var first = null;
+      names.forEach(function (name) {
+        var input = form.elements[name];
+        if (input && input.setAttribute) { input.setAttribute('aria-invalid', 'true'); first = first || input; }
+      });
+      if (first) { first.focus(); }
+    }
+
+    // After a change the catalog region comes back from the server; the message is
+    // shown on the form that was used (found again by its first field's id), or on
+    // the service's "new rate" form after a deletion, and focus goes back there.
+    function after(anchorID, text) {
+      return swapRegions(['catalog']).then(function () {
+        var anchor = document.getElementById(anchorID);
+        if (anchor && anchor.form) {
+          message(anchor.form, text);
+          anchor.focus();
+        } else {
+          flash(text);
+        }
+      }, function (err) {
+        flash(text + ' ' + (err.message || '') + ' ' + REFRESH_FAILED, true);
+      });
+    }
+
+    function save(form, btn) {
+      clearInvalid(form);
+      message(form, '');
+      var missing = Array.prototype.filter.call(form.querySelectorAll('input[required]'), function (i) { return !i.value.trim(); });
+      if (missing.length) {
+        missing.forEach(function (i) { i.setAttribute('aria-invalid', 'true'); });
+        message(form, 'Complete los campos marcados.', true);
+        missing[0].focus();
+        return;
+      }
+      var anchor = form.querySelector('input[id]');
+      setBusy(btn, true, 'Guardando…');
+      api(form.getAttribute('data-method'), form.getAttribute('action'), bodyOf(form)).then(function (r) {
+        if (!r.ok) {
+          setBusy(btn, false);
+          message(form, r.message, true);
+          markInvalid(form, r.message);
+          return;
+        }
+        after(anchor.id, r.data.message || 'Guardado.');
+      });
+    }
+
+    if (del) {
+      del.confirm.addEventListener('click', function () {
+        if (!deleting) { return; }
+        var d = deleting;
+        setBusy(del.confirm, true, 'Eliminando…');
+        api('DELETE', '/admin/catalog/rates/' + d.id).then(function (r) {
+          if (!r.ok) { setBusy(del.confirm, false); del.error(r.message); return; }
+          del.close();
+          after('rate-new-' + d.service + '-min', r.data.message || 'Tarifa eliminada.');
+        });
+      });
+    }
+
+    root.addEventListener('submit', function (e) {
+      var form = e.target.closest('[data-cat-form]');
+      if (!form) { return; }
+      e.preventDefault();
+      var submitter = e.submitter || form.querySelector('button[type="submit"]');
+      if (submitter && submitter.hasAttribute('data-delete-rate') && del) {
+        deleting = { id: submitter.getAttribute('data-delete-rate'), service: form.getAttribute('data-service') };
+        del.el.querySelector('[data-dialog-days]').textContent = submitter.getAttribute('data-days');
+        del.open();
+        return;
+      }
+      save(form, submitter);
+    });
+  }
+
+  // ---------------------------------------------------------------- receipt
+
+  document.addEventListener('click', function (e) {
+    if (e.target.closest && e.target.closest('[data-print]')) { window.print(); }
+  });
+
+  var detail = document.querySelector('[data-detail]');
+  if (detail) { initDetail(detail); }
+  var walkin = document.querySelector('[data-walkin]');
+  if (walkin) { initWalkIn(walkin); }
+  var filters = document.querySelector('[data-history-filters]');
+  if (filters) { initHistoryFilters(filters); }
+  var parking = document.querySelector('[data-parking]');
+  if (parking) { initParking(parking); }
+  var catalog = document.querySelector('[data-catalog]');
+  if (catalog) { initCatalog(catalog); }
+})();
