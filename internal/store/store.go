@@ -34,6 +34,7 @@ type Store struct {
 	write      *sql.DB
 	readStmts  *stmtCache
 	writeStmts *stmtCache
+	group      *groupWriter // SQLite: the writer goroutine behind InTx (groupcommit.go)
 }
 
 // Open connects to the database named by rawURL: "sqlite:PATH" or "postgres://…".
@@ -105,6 +106,7 @@ func newStore(d Dialect, read, write *sql.DB) *Store {
 	s := &Store{dialect: d, read: read, write: write}
 	if d == SQLite {
 		s.readStmts, s.writeStmts = newStmtCache(read), newStmtCache(write)
+		s.group = newGroupWriter(s)
 	}
 	return s
 }
@@ -123,6 +125,9 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Close closes the pools.
 func (s *Store) Close() error {
+	if s.group != nil {
+		s.group.close()
+	}
 	s.readStmts.close()
 	s.writeStmts.close()
 	err := s.write.Close()
@@ -146,11 +151,28 @@ type Tx struct {
 	stmts       *stmtCache
 	Now         time.Time
 	afterCommit []func()
+	detached    bool // statements ignore cancellation (a group-committed SQLite call)
+}
+
+// c is the context a statement runs with: the caller's, or on a group-committed
+// SQLite transaction the same without its cancellation (see groupWriter.call).
+func (tx *Tx) c(ctx context.Context) context.Context {
+	if tx.detached {
+		return context.WithoutCancel(ctx)
+	}
+	return ctx
 }
 
 // InTx runs fn in one write transaction and commits if fn returns nil; any error,
 // or a panic, rolls everything back, so a failed operation leaves no partial rows.
+// InTx returns (or re-panics) only once the outcome is final: on success the
+// commit is done, and the AfterCommit callbacks have run on the caller's goroutine.
+// On SQLite, concurrent calls share one database transaction, each in its own
+// savepoint (group commit, groupcommit.go); nothing about that is visible to fn.
 func (s *Store) InTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
+	if s.group != nil {
+		return s.group.inTx(ctx, fn)
+	}
 	sqlTx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
@@ -190,23 +212,23 @@ func (tx *Tx) Dialect() Dialect { return tx.dialect }
 // does not change between calls.
 func (tx *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	if st := tx.stmts.get(query); st != nil {
-		return tx.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+		return tx.tx.StmtContext(tx.c(ctx), st).ExecContext(tx.c(ctx), args...)
 	}
-	return tx.tx.ExecContext(ctx, query, args...)
+	return tx.tx.ExecContext(tx.c(ctx), query, args...)
 }
 
 func (tx *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	if st := tx.stmts.get(query); st != nil {
-		return tx.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+		return tx.tx.StmtContext(tx.c(ctx), st).QueryRowContext(tx.c(ctx), args...)
 	}
-	return tx.tx.QueryRowContext(ctx, query, args...)
+	return tx.tx.QueryRowContext(tx.c(ctx), query, args...)
 }
 
 func (tx *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	if st := tx.stmts.get(query); st != nil {
-		return tx.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+		return tx.tx.StmtContext(tx.c(ctx), st).QueryContext(tx.c(ctx), args...)
 	}
-	return tx.tx.QueryContext(ctx, query, args...)
+	return tx.tx.QueryContext(tx.c(ctx), query, args...)
 }
 
 // Now is the store's clock: UTC, truncated to microseconds, the precision both
