@@ -63,7 +63,7 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 	base := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
 		"&_pragma=synchronous(NORMAL)&_pragma=mmap_size(1073741824)&_time_format=sqlite"
-	write, err := sql.Open("sqlite", base+"&_txlock=immediate")
+	write, err := sql.Open("sqlite", base+"&_pragma=temp_store(MEMORY)&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
