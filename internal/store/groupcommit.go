@@ -156,7 +156,7 @@ func (g *groupWriter) runTx(reqs []*txRequest) (rest []*txRequest) {
 		res := g.call(sqlTx, reqs[0])
 		if res.err != nil || res.panicked {
 			_ = sqlTx.Rollback()
-		} else if err := sqlTx.Commit(); err != nil {
+		} else if err := g.commit(sqlTx); err != nil {
 			res = txResult{err: fmt.Errorf("commit: %w", err)}
 		}
 		reqs[0].done <- res
@@ -183,7 +183,7 @@ func (g *groupWriter) runTx(reqs []*txRequest) (rest []*txRequest) {
 		}
 		results = append(results, res)
 	}
-	cerr := sqlTx.Commit()
+	cerr := g.commit(sqlTx)
 	for i, r := range reqs {
 		res := results[i]
 		if cerr != nil && res.err == nil && !res.panicked {
@@ -239,4 +239,44 @@ func (g *groupWriter) call(sqlTx *sql.Tx, r *txRequest) (res txResult) {
 		return txResult{err: fmt.Errorf("commit: %w", err)}
 	}
 	return txResult{afterCommit: tx.afterCommit}
+}
+
+// Statements that apply the queued full-text index changes (migration 0008).
+const (
+	ftsQueued        = `SELECT EXISTS (SELECT 1 FROM fts_queue)`
+	ftsApplyCustomer = `INSERT INTO customer_name_fts (customer_name_fts, rowid, full_name)
+		SELECT CASE WHEN del = 1 THEN 'delete' END, id, body FROM fts_queue WHERE tbl = 1 ORDER BY seq`
+	ftsApplyVehicle = `INSERT INTO vehicle_plate_fts (vehicle_plate_fts, rowid, license_plate)
+		SELECT CASE WHEN del = 1 THEN 'delete' END, id, body FROM fts_queue WHERE tbl = 2 ORDER BY seq`
+	ftsClear = `DELETE FROM fts_queue`
+)
+
+// commit applies the queued full-text index changes of the transaction's calls, in
+// order, then commits: the search index changes in the same transaction as the
+// rows it indexes, with one FTS5 segment write per transaction instead of one per
+// call. On any error the transaction is rolled back.
+func (g *groupWriter) commit(sqlTx *sql.Tx) error {
+	if err := g.applyFTS(sqlTx); err != nil {
+		_ = sqlTx.Rollback()
+		return err
+	}
+	return sqlTx.Commit()
+}
+
+func (g *groupWriter) applyFTS(sqlTx *sql.Tx) error {
+	bg := context.Background()
+	tx := &Tx{tx: sqlTx, dialect: g.s.dialect, stmts: g.s.writeStmts}
+	var queued bool
+	if err := tx.QueryRow(bg, ftsQueued).Scan(&queued); err != nil {
+		return fmt.Errorf("full-text queue: %w", err)
+	}
+	if !queued {
+		return nil
+	}
+	for _, q := range []string{ftsApplyCustomer, ftsApplyVehicle, ftsClear} {
+		if _, err := tx.Exec(bg, q); err != nil {
+			return fmt.Errorf("apply full-text queue: %w", err)
+		}
+	}
+	return nil
 }

@@ -107,6 +107,25 @@ func TestInTxConcurrentFailuresIsolated(t *testing.T) {
 		if invisible.Load() != 0 {
 			t.Errorf("%d AfterCommit callbacks ran before their rows were visible", invisible.Load())
 		}
+		if d == store.SQLite {
+			// The full-text index, written at commit from the queue (migration 0008), holds
+			// exactly the committed customers: FTS5's integrity check compares it with the
+			// customer table, and the queue is empty.
+			err := st.InTx(ctx, func(tx *store.Tx) error {
+				_, err := tx.Exec(ctx, `INSERT INTO customer_name_fts (customer_name_fts) VALUES ('integrity-check')`)
+				return err
+			})
+			if err != nil {
+				t.Errorf("full-text index out of step with customer: %v", err)
+			}
+			var queued, found int
+			if err := st.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM fts_queue`).Scan(&queued); err != nil || queued != 0 {
+				t.Errorf("fts_queue holds %d rows (%v), want 0", queued, err)
+			}
+			if err := st.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM customer_name_fts WHERE customer_name_fts MATCH '"Cliente"'`).Scan(&found); err != nil || found != oks {
+				t.Errorf("full-text search finds %d customers (%v), want %d", found, err, oks)
+			}
+		}
 	})
 }
 
