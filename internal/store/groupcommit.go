@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -35,6 +36,8 @@ type txRequest struct {
 	fn    func(tx *Tx) error
 	state atomic.Int32 // reqQueued → reqTaken by the writer, or → reqAbandoned by the caller
 	done  chan txResult
+	// answered is set by the writer goroutine only.
+	answered bool
 }
 
 const (
@@ -44,6 +47,7 @@ const (
 )
 
 type txResult struct {
+	goexit      bool // fn called runtime.Goexit: the caller's goroutine exits too
 	err         error
 	panicked    bool
 	panicVal    any
@@ -57,6 +61,20 @@ type groupWriter struct {
 	quit    chan struct{}
 	stopped chan struct{}
 	once    sync.Once
+
+	// The writer goroutine's current work, for recovery from runtime.Goexit.
+	batch   []*txRequest
+	sqlTx   *sql.Tx
+	running *txRequest
+}
+
+// errGoexit fails the calls that shared a transaction with a function that called
+// runtime.Goexit (t.FailNow in a test, say) on the writer goroutine.
+var errGoexit = errors.New("transaction rolled back: another call in it exited its goroutine")
+
+func (g *groupWriter) answer(r *txRequest, res txResult) {
+	r.answered = true
+	r.done <- res
 }
 
 // groupedCalls counts the calls run in a batch of two or more (tests assert that
@@ -98,6 +116,9 @@ func (g *groupWriter) inTx(ctx context.Context, fn func(tx *Tx) error) error {
 	if res.panicked {
 		panic(res.panicVal)
 	}
+	if res.goexit {
+		runtime.Goexit()
+	}
 	if res.err != nil {
 		return res.err
 	}
@@ -108,13 +129,34 @@ func (g *groupWriter) inTx(ctx context.Context, fn func(tx *Tx) error) error {
 }
 
 func (g *groupWriter) loop() {
-	defer close(g.stopped)
+	stopped := false
+	defer func() {
+		if stopped {
+			close(g.stopped)
+			return
+		}
+		// A transaction function called runtime.Goexit on this goroutine (a panic
+		// would not stop here: call recovers those). Its transaction is abandoned:
+		// roll it back, answer every call of it (the culprit's goroutine exits in
+		// turn, as it would have without group commit), and serve on.
+		if g.sqlTx != nil {
+			_ = g.sqlTx.Rollback()
+		}
+		for _, r := range g.batch {
+			if !r.answered {
+				g.answer(r, txResult{err: errGoexit, goexit: r == g.running})
+			}
+		}
+		g.batch, g.sqlTx, g.running = nil, nil, nil
+		go g.loop()
+	}()
 	batch := make([]*txRequest, 0, maxGroup)
 	for {
 		select {
 		case r := <-g.queue:
 			batch = append(batch[:0], r)
 		case <-g.quit:
+			stopped = true
 			return
 		}
 	fill:
@@ -133,8 +175,10 @@ func (g *groupWriter) loop() {
 			}
 		}
 		for len(live) > 0 {
+			g.batch = live
 			live = g.runTx(live)
 		}
+		g.batch, g.sqlTx = nil, nil
 		clear(batch)
 	}
 }
@@ -146,9 +190,10 @@ func (g *groupWriter) loop() {
 func (g *groupWriter) runTx(reqs []*txRequest) (rest []*txRequest) {
 	bg := context.Background()
 	sqlTx, err := g.s.write.BeginTx(bg, nil)
+	g.sqlTx = sqlTx
 	if err != nil {
 		for _, r := range reqs {
-			r.done <- txResult{err: fmt.Errorf("begin transaction: %w", err)}
+			g.answer(r, txResult{err: fmt.Errorf("begin transaction: %w", err)})
 		}
 		return nil
 	}
@@ -159,7 +204,7 @@ func (g *groupWriter) runTx(reqs []*txRequest) (rest []*txRequest) {
 		} else if err := g.commit(sqlTx); err != nil {
 			res = txResult{err: fmt.Errorf("commit: %w", err)}
 		}
-		reqs[0].done <- res
+		g.answer(reqs[0], res)
 		return nil
 	}
 	groupedCalls.Add(int64(len(reqs)))
@@ -189,7 +234,7 @@ func (g *groupWriter) runTx(reqs []*txRequest) (rest []*txRequest) {
 		if cerr != nil && res.err == nil && !res.panicked {
 			res = txResult{err: fmt.Errorf("commit: %w", cerr)}
 		}
-		r.done <- res
+		g.answer(r, res)
 	}
 	return rest
 }
@@ -206,13 +251,13 @@ func (g *groupWriter) broken(sqlTx *sql.Tx, ran []*txRequest, results []txResult
 		if res.err == nil && !res.panicked {
 			res = txResult{err: fail}
 		}
-		r.done <- res
+		g.answer(r, res)
 	}
 	if curReq != nil {
 		if cur.err == nil && !cur.panicked {
 			cur = txResult{err: fail}
 		}
-		curReq.done <- cur
+		g.answer(curReq, cur)
 	}
 	return notRun
 }
@@ -226,13 +271,17 @@ func (g *groupWriter) call(sqlTx *sql.Tx, r *txRequest) (res txResult) {
 	tx := &Tx{tx: sqlTx, dialect: g.s.dialect, stmts: g.s.writeStmts, Now: Now(), detached: true}
 	defer func() {
 		if p := recover(); p != nil {
+			g.running = nil // (a runtime.Goexit recovers nothing and leaves it for loop)
 			res = txResult{panicked: true, panicVal: p}
 		}
 	}()
 	if err := r.ctx.Err(); err != nil {
 		return txResult{err: fmt.Errorf("begin transaction: %w", err)}
 	}
-	if err := r.fn(tx); err != nil {
+	g.running = r
+	err := r.fn(tx)
+	g.running = nil
+	if err != nil {
 		return txResult{err: err}
 	}
 	if err := r.ctx.Err(); err != nil {

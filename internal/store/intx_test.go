@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"parking/internal/store"
 	"parking/internal/storetest"
@@ -150,6 +152,66 @@ func TestInTxCancelledContext(t *testing.T) {
 			t.Fatalf("rows = %d, %v; want 0", n, err)
 		}
 		if err := st.InTx(context.Background(), func(tx *store.Tx) error { return nil }); err != nil {
+			t.Fatalf("next call: %v", err)
+		}
+	})
+}
+
+// A transaction function that ends its goroutine (runtime.Goexit, as t.FailNow
+// does) ends the caller's goroutine as before, leaves no rows, and the store keeps
+// serving: calls that shared its transaction get an error or succeed, none hangs.
+func TestInTxGoexit(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		st := storetest.Open(t, d)
+		ctx := context.Background()
+		insert := func(tx *store.Tx, phone string) error {
+			_, err := tx.Exec(ctx, `INSERT INTO customer (full_name, phone, created_at) VALUES ('x', $1, $2)`, phone, tx.Now)
+			return err
+		}
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		returned := make([]bool, 20)
+		errs := make([]error, 20)
+		for i := range 20 {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				<-start
+				errs[i] = st.InTx(ctx, func(tx *store.Tx) error {
+					if err := insert(tx, fmt.Sprintf("8%03d", i)); err != nil {
+						return err
+					}
+					if i == 7 {
+						runtime.Goexit()
+					}
+					return nil
+				})
+				returned[i] = true
+			}(i)
+		}
+		close(start)
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatal("InTx calls hang after a function called runtime.Goexit")
+		}
+		for i := range 20 {
+			var n int
+			if err := st.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM customer WHERE phone = $1`, fmt.Sprintf("8%03d", i)).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case i == 7:
+				if returned[i] || n != 0 {
+					t.Errorf("Goexit call: returned %v, %d rows; want its goroutine ended and no row", returned[i], n)
+				}
+			case errs[i] == nil && n != 1, errs[i] != nil && n != 0:
+				t.Errorf("call %d: err %v but %d rows", i, errs[i], n)
+			}
+		}
+		if err := st.InTx(ctx, func(tx *store.Tx) error { return insert(tx, "8999") }); err != nil {
 			t.Fatalf("next call: %v", err)
 		}
 	})

@@ -185,16 +185,21 @@ func (s *Store) InTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
 	tx := &Tx{tx: sqlTx, dialect: s.dialect, stmts: s.writeStmts, Now: Now()}
+	returned := false
 	defer func() {
 		if p := recover(); p != nil {
 			_ = sqlTx.Rollback()
 			panic(p)
 		}
-		if err != nil {
+		// !returned: fn called runtime.Goexit (t.FailNow in a test); without the
+		// rollback the transaction would hold its connection and locks forever.
+		if err != nil || !returned {
 			_ = sqlTx.Rollback()
 		}
 	}()
-	if err = fn(tx); err != nil {
+	err = fn(tx)
+	returned = true
+	if err != nil {
 		return err
 	}
 	if err = sqlTx.Commit(); err != nil {
