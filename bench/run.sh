@@ -11,6 +11,9 @@ DURATION=${DURATION:-10s}
 DBS=${DBS:-"sqlite postgres"}
 PG=${PG:-postgres://postgres@127.0.0.1:5432}
 PORT=${PORT:-18090}
+# A scratch database of its own, dropped and created on each run: never a shared
+# data set's name (parking_bench holds a 1M-reservation data set other scripts use).
+PGDB=${PGDB:-parking_wrk}
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -20,9 +23,9 @@ for db in $DBS; do
   case $db in
     sqlite) url="sqlite:$work/bench.db" ;;
     postgres)
-      psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS parking_bench WITH (FORCE)" -c "CREATE DATABASE parking_bench"
-      psql "$PG/parking_bench" -qAtc "SHOW synchronous_commit" | sed 's/^/synchronous_commit = /'
-      url="$PG/parking_bench?sslmode=disable" ;;
+      psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS $PGDB WITH (FORCE)" -c "CREATE DATABASE $PGDB"
+      psql "$PG/$PGDB" -qAtc "SHOW synchronous_commit" | sed 's/^/synchronous_commit = /'
+      url="$PG/$PGDB?sslmode=disable" ;;
   esac
   PARKING_LOG_LEVEL=warn PARKING_DATABASE_URL="$url" PARKING_ADDR="127.0.0.1:$PORT" "$work/parking" serve &
   pid=$!

@@ -11,6 +11,7 @@ import (
 )
 
 func main() {
+	tuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := app.Run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()

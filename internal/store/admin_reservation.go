@@ -18,7 +18,7 @@ import (
 // MarkStarted moves a PENDIENTE reservation that holds a spot to EN CURSO
 // (spec, States and transitions: administrator start).
 func (tx *Tx) MarkStarted(ctx context.Context, id int64) (bool, error) {
-	res, err := tx.tx.ExecContext(ctx, `UPDATE reservation SET status = 'EN CURSO', updated_at = $2
+	res, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE reservation SET status = 'EN CURSO', updated_at = $2
 		WHERE id_reservation = $1 AND status = 'PENDIENTE' AND cod_parking_spot IS NOT NULL`, id, tx.Now)
 	return applied(res, err, "start reservation %d", id)
 }
@@ -37,7 +37,7 @@ type Finalization struct {
 // MarkFinalized moves an EN CURSO reservation to FINALIZADA, paid with f.Method;
 // the spot stays assigned (spec, States and transitions: administrator finalize).
 func (tx *Tx) MarkFinalized(ctx context.Context, id int64, f Finalization) (bool, error) {
-	res, err := tx.tx.ExecContext(ctx, `UPDATE reservation
+	res, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE reservation
 		SET status = 'FINALIZADA', is_paid = $2, payment_method = $3, exit_date = $4, total_price_cents = $5, updated_at = $6
 		WHERE id_reservation = $1 AND status = 'EN CURSO'`,
 		id, true, string(f.Method), Time(f.Exit), int64(f.TotalPrice), tx.Now)
@@ -51,7 +51,7 @@ func (tx *Tx) MarkFinalized(ctx context.Context, id int64, f Finalization) (bool
 // MarkCancelled moves a reservation from status from to CANCELADA and frees its spot
 // (spec, States and transitions: cancel sets cod_parking_spot to null).
 func (tx *Tx) MarkCancelled(ctx context.Context, id int64, from reservation.Status) (bool, error) {
-	res, err := tx.tx.ExecContext(ctx, `UPDATE reservation SET status = 'CANCELADA', cod_parking_spot = NULL, updated_at = $3
+	res, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE reservation SET status = 'CANCELADA', cod_parking_spot = NULL, updated_at = $3
 		WHERE id_reservation = $1 AND status = $2`, id, string(from), tx.Now)
 	return applied(res, err, "cancel reservation %d", id)
 }
@@ -74,7 +74,7 @@ func (tx *Tx) UpdateAdminStay(ctx context.Context, id int64, status reservation.
 		e := Time(*st.Exit)
 		exit = &e
 	}
-	res, err := tx.tx.ExecContext(ctx, `UPDATE reservation
+	res, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE reservation
 		SET entry_date = $3, exit_date = $4, id_main_service = $5, total_price_cents = $6,
 		    cod_parking_spot = $7, notes = $8, updated_at = $9
 		WHERE id_reservation = $1 AND status = $2`,
@@ -96,7 +96,7 @@ type CustomerContact struct {
 // UpdateCustomerContact rewrites a customer's name, phone and email. A phone (or an
 // account email) used by another customer is a unique violation.
 func (tx *Tx) UpdateCustomerContact(ctx context.Context, id int64, c CustomerContact) error {
-	if _, err := tx.tx.ExecContext(ctx, `UPDATE customer SET full_name = $2, phone = $3, email = $4 WHERE id_customer = $1`,
+	if _, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE customer SET full_name = $2, phone = $3, email = $4 WHERE id_customer = $1`,
 		id, c.FullName, c.Phone, c.Email); err != nil {
 		return fmt.Errorf("update customer %d: %w", id, err)
 	}
@@ -107,7 +107,7 @@ func (tx *Tx) UpdateCustomerContact(ctx context.Context, id int64, c CustomerCon
 // phone; ErrNotFound if none.
 func (tx *Tx) CustomerWithPhone(ctx context.Context, phone string, exclude int64) (int64, error) {
 	var id int64
-	err := tx.tx.QueryRowContext(ctx, `SELECT id_customer FROM customer WHERE phone = $1 AND id_customer <> $2`, phone, exclude).Scan(&id)
+	err := tx.tx.QueryRowContext(tx.c(ctx), `SELECT id_customer FROM customer WHERE phone = $1 AND id_customer <> $2`, phone, exclude).Scan(&id)
 	if err != nil {
 		return 0, notFound(err)
 	}
@@ -118,7 +118,7 @@ func (tx *Tx) CustomerWithPhone(ctx context.Context, phone string, exclude int64
 // exclude whose login email is email, ignoring case; ErrNotFound if none.
 func (tx *Tx) AccountWithEmail(ctx context.Context, email string, exclude int64) (int64, error) {
 	var id int64
-	err := tx.tx.QueryRowContext(ctx, `SELECT id_customer FROM customer
+	err := tx.tx.QueryRowContext(tx.c(ctx), `SELECT id_customer FROM customer
 		WHERE lower(email) = lower($1) AND type <> 'NO-REGISTRADO' AND id_customer <> $2`, email, exclude).Scan(&id)
 	if err != nil {
 		return 0, notFound(err)
@@ -129,7 +129,7 @@ func (tx *Tx) AccountWithEmail(ctx context.Context, email string, exclude int64)
 // UpdateVehicleDetails rewrites brand, model, color and type; never the plate
 // (spec, Vehicle: not editable by an administrator after creation).
 func (tx *Tx) UpdateVehicleDetails(ctx context.Context, v reservation.Vehicle) error {
-	if _, err := tx.tx.ExecContext(ctx, `UPDATE vehicle SET brand = $2, model = $3, color = $4, type = $5 WHERE id_vehicle = $1`,
+	if _, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE vehicle SET brand = $2, model = $3, color = $4, type = $5 WHERE id_vehicle = $1`,
 		v.ID, v.Brand, v.Model, v.Color, v.Type); err != nil {
 		return fmt.Errorf("update vehicle %d: %w", v.ID, err)
 	}
@@ -149,7 +149,7 @@ type Photo struct {
 // reservation's photo count after the insert.
 func (tx *Tx) InsertPhoto(ctx context.Context, reservationID int64, filePath string, description *string) (Photo, int, error) {
 	p := Photo{ReservationID: reservationID, FilePath: filePath, Description: description, TakenAt: tx.Now}
-	if err := tx.tx.QueryRowContext(ctx, `INSERT INTO photo_evidence (id_reservation, file_path, description, taken_at)
+	if err := tx.tx.QueryRowContext(tx.c(ctx), `INSERT INTO photo_evidence (id_reservation, file_path, description, taken_at)
 		VALUES ($1, $2, $3, $4) RETURNING id_photo`, reservationID, filePath, description, tx.Now).Scan(&p.ID); err != nil {
 		return p, 0, fmt.Errorf("add photo to %d: %w", reservationID, err)
 	}
@@ -160,7 +160,7 @@ func (tx *Tx) InsertPhoto(ctx context.Context, reservationID int64, filePath str
 // PhotoCount counts a reservation's photos.
 func (tx *Tx) PhotoCount(ctx context.Context, reservationID int64) (int, error) {
 	var n int
-	if err := tx.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM photo_evidence WHERE id_reservation = $1`, reservationID).Scan(&n); err != nil {
+	if err := tx.tx.QueryRowContext(tx.c(ctx), `SELECT COUNT(*) FROM photo_evidence WHERE id_reservation = $1`, reservationID).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count photos of %d: %w", reservationID, err)
 	}
 	return n, nil

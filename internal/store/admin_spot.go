@@ -26,7 +26,7 @@ func (tx *Tx) LockSpot(ctx context.Context, spot string) error {
 	// The key space is shared with nothing else of ours but migrations' single
 	// bigint key; hashtextextended gives a 64-bit key, the namespace string keeps
 	// it apart from other uses.
-	if _, err := tx.tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('parking-spot:' || $1, 0))`, spot); err != nil {
+	if _, err := tx.tx.ExecContext(tx.c(ctx), `SELECT pg_advisory_xact_lock(hashtextextended('parking-spot:' || $1, 0))`, spot); err != nil {
 		return fmt.Errorf("lock spot %s: %w", spot, err)
 	}
 	return nil
@@ -43,7 +43,7 @@ type SpotHolder struct {
 // terminal, holds spot, and whose stay overlaps [entry, exit) (exit nil: open);
 // ErrNotFound when the spot is free over that stay.
 func (tx *Tx) SpotConflict(ctx context.Context, spot string, entry time.Time, exit *time.Time, exclude int64) (SpotHolder, error) {
-	return spotConflict(ctx, tx.tx, spot, entry, exit, exclude)
+	return spotConflict(tx.c(ctx), tx.tx, spot, entry, exit, exclude)
 }
 
 // SpotConflict is the same outside a transaction, used to name the other

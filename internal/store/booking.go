@@ -254,7 +254,7 @@ func (s *Store) ReservationExtras(ctx context.Context, reservationID int64) ([]B
 
 // ReservationExtras is the same inside the transaction.
 func (tx *Tx) ReservationExtras(ctx context.Context, reservationID int64) ([]BookedExtraDetail, error) {
-	return reservationExtras(ctx, tx.tx, reservationID)
+	return reservationExtras(tx.c(ctx), tx.tx, reservationID)
 }
 
 // BookedExtraDetail is a booked additional service with its name.

@@ -22,7 +22,7 @@ func (tx *Tx) BulkInsert(ctx context.Context, table string, columns []string, ro
 		for i := range ph {
 			ph[i] = "$" + strconv.Itoa(i+1)
 		}
-		stmt, err := tx.tx.PrepareContext(ctx, head+"("+strings.Join(ph, ",")+")")
+		stmt, err := tx.tx.PrepareContext(tx.c(ctx), head+"("+strings.Join(ph, ",")+")")
 		if err != nil {
 			return fmt.Errorf("bulk insert into %s: %w", table, err)
 		}
@@ -57,7 +57,7 @@ func (tx *Tx) BulkInsert(ctx context.Context, table string, columns []string, ro
 			b.WriteByte(')')
 			args = append(args, row...)
 		}
-		if _, err := tx.tx.ExecContext(ctx, b.String(), args...); err != nil {
+		if _, err := tx.tx.ExecContext(tx.c(ctx), b.String(), args...); err != nil {
 			return fmt.Errorf("bulk insert into %s: %w", table, err)
 		}
 	}

@@ -407,7 +407,7 @@ func (tx *Tx) markSent(ctx context.Context, token string, os []DeliveryOutcome) 
 	}
 	args[1] = Time(at)
 	// The id list varies in length: run unprepared, keeping it out of the statement cache.
-	rows, err := tx.tx.QueryContext(ctx, `UPDATE notification
+	rows, err := tx.tx.QueryContext(tx.c(ctx), `UPDATE notification
 		SET status = 'sent', attempts = attempts + 1, sent_at = $2, locked_until = NULL, lease_token = NULL
 		WHERE lease_token = $1 AND status = 'pending' AND id IN (`+strings.Join(marks, ", ")+`)
 		RETURNING id`, args...)

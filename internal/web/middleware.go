@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"time"
@@ -66,6 +67,11 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		rec := &statusRecorder{ResponseWriter: w}
 		r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
 		next.ServeHTTP(rec, r)
+		// Checked first: building the attributes costs allocations even when the
+		// level is off (price quotes at tens of thousands a second).
+		if !s.log.Enabled(r.Context(), slog.LevelInfo) {
+			return
+		}
 		s.log.InfoContext(r.Context(), "request",
 			"method", r.Method, "pattern", r.Pattern, "path", r.URL.Path, "status", rec.status,
 			"duration_ms", float64(time.Since(start).Microseconds())/1000, "request_id", id)

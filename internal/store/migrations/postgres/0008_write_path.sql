@@ -1,0 +1,5 @@
+-- The write path under load (issue 2, Performance), PostgreSQL dialect.
+--
+-- SQLite's file queues its full-text index changes for the end of each write
+-- transaction; PostgreSQL's trigram indexes (0003) are ordinary GIN indexes with
+-- their own pending list, so nothing here changes them.
