@@ -290,7 +290,7 @@ func (g *groupWriter) call(sqlTx *sql.Tx, r *txRequest) (res txResult) {
 	return txResult{afterCommit: tx.afterCommit}
 }
 
-// Statements that apply the queued full-text index changes (migration 0008).
+// Statements that apply the queued full-text index changes (migration 0005).
 const (
 	ftsQueued        = `SELECT EXISTS (SELECT 1 FROM fts_queue)`
 	ftsApplyCustomer = `INSERT INTO customer_name_fts (customer_name_fts, rowid, full_name)

@@ -110,7 +110,7 @@ func TestInTxConcurrentFailuresIsolated(t *testing.T) {
 			t.Errorf("%d AfterCommit callbacks ran before their rows were visible", invisible.Load())
 		}
 		if d == store.SQLite {
-			// The full-text index, written at commit from the queue (migration 0008), holds
+			// The full-text index, written at commit from the queue (migration 0005), holds
 			// exactly the committed customers: FTS5's integrity check compares it with the
 			// customer table, and the queue is empty.
 			err := st.InTx(ctx, func(tx *store.Tx) error {
