@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,29 +14,6 @@ import (
 	"parking/internal/reservation"
 	"parking/internal/store"
 )
-
-// consoleOf collects the browser console of ctx (script errors, refused loads, and
-// the content security policy's refusals) and returns a function listing it so far.
-func consoleOf(ctx context.Context) func() []string {
-	var mu sync.Mutex
-	var messages []string
-	console := chromedp.Console(ctx)
-	go func() {
-		for m, err := range console {
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			messages = append(messages, m.String())
-			mu.Unlock()
-		}
-	}()
-	return func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), messages...)
-	}
-}
 
 // textOf is the trimmed text of the first element matching sel.
 func textOf(t *testing.T, ctx context.Context, sel string) string {
@@ -95,7 +71,7 @@ func TestAdminLoginAndDashboard(t *testing.T) {
 	bookToday(t, a, "1111AAA", "611111111", 9, 18) // enters and leaves today
 	bookToday(t, a, "2222BBB", "622222222", 11, 0) // enters today, no exit date
 	ctx := Browser(t, Phone)
-	console := consoleOf(ctx)
+	console := watchConsole(ctx)
 
 	Do(t, ctx, "open the login page and choose the worker tab",
 		chromedp.EmulateViewport(Phone[0], Phone[1], chromedp.EmulateMobile),
