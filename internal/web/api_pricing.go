@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"parking/internal/booking"
 	"parking/internal/fault"
 	"parking/internal/money"
 	"parking/internal/pricing"
@@ -34,7 +35,9 @@ type pricingBreakdown struct {
 }
 
 // apiPricing is POST /api/pricing/dynamic (spec): 200 {success, total_price}; 400 when
-// a date is missing; 500 when no rate or coefficient matches or prices are not loaded.
+// a date is missing, or (as the booking answers) the main service is inactive and the
+// caller is not staff; 500 when no rate or coefficient matches or prices are not
+// loaded. Skipped extras are logged by the price path, as in a booking.
 func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
 	var req pricingRequest
 	if err := decodeJSON(w, r, &req); err != nil {
@@ -63,7 +66,13 @@ func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
 		s.writeSuccessFalse(w, r, fault.Invalidf("El servicio principal es obligatorio."))
 		return
 	}
-	q, err := s.booking.Quote(pricing.Request{
+	// The quote is the price (CONTRACT §4): the booking package's one price path,
+	// as the public booking (or, for a staff session or token, the walk-in) runs it.
+	ch := booking.Public
+	if s.viewerIsAdmin(r) {
+		ch = booking.WalkIn
+	}
+	q, err := s.booking.Quote(r.Context(), ch, pricing.Request{
 		Entry: entry, Exit: exit, VehicleType: req.VehicleType,
 		MainService: req.IDMainService.Value, Extras: req.AdditionalServices,
 	})
@@ -72,15 +81,21 @@ func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
 		// the message naming the service and days, or the type.
 		var noRate *pricing.NoRateError
 		var noCoef *pricing.NoCoefficientError
-		if errors.As(err, &noRate) || errors.As(err, &noCoef) || errors.Is(err, pricing.ErrNotLoaded) {
-			writeJSON(w, http.StatusInternalServerError, map[string]any{"success": false, "message": err.Error()})
+		msg := ""
+		switch {
+		case errors.As(err, &noRate):
+			msg = noRate.Error()
+		case errors.As(err, &noCoef):
+			msg = noCoef.Error()
+		case errors.Is(err, pricing.ErrNotLoaded):
+			msg = pricing.ErrNotLoaded.Error()
+		}
+		if msg != "" {
+			writeJSON(w, http.StatusInternalServerError, map[string]any{"success": false, "message": msg})
 			return
 		}
 		s.writeSuccessFalse(w, r, err)
 		return
-	}
-	if q.UnknownExtras > 0 {
-		s.log.WarnContext(r.Context(), "unknown additional services skipped in quote", "count", q.UnknownExtras)
 	}
 	writeJSON(w, http.StatusOK, pricingResponse{
 		Success: true, TotalPrice: q.Total,
