@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"time"
 
@@ -148,4 +149,50 @@ func sameInputs(st, prev stay, extras []store.BookedExtra) bool {
 		}
 	}
 	return true
+}
+
+// QuoteEdit prices a change to reservation id as the edit would charge it (CONTRACT
+// §4: the quote is the price), for the edit forms' live preview: no pricing input
+// changed keeps the stored total; otherwise today's rates, the booked extras at their
+// booked price and new ones at today's. customerID 0 is staff (any reservation, the
+// vehicle type as sent, inactive main services allowed); otherwise the caller must
+// own the reservation, which is priced with its own vehicle type, as CustomerEdit
+// does. An EN CURSO reservation keeps its entry date; a terminal one is refused.
+func (s *Service) QuoteEdit(ctx context.Context, customerID, id int64, r pricing.Request) (pricing.Quote, error) {
+	res, err := s.store.Reservation(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		if customerID != 0 {
+			return pricing.Quote{}, ErrNotYours
+		}
+		return pricing.Quote{}, fault.New(fault.NotFound, "La reserva %d no existe.", id)
+	}
+	if err != nil {
+		return pricing.Quote{}, err
+	}
+	if customerID != 0 && res.CustomerID != customerID {
+		return pricing.Quote{}, ErrNotYours
+	}
+	if res.Status.Terminal() {
+		return pricing.Quote{}, fault.Invalidf("No se puede modificar una reserva %s.", res.Status)
+	}
+	v, err := s.store.Vehicle(ctx, res.VehicleID)
+	if err != nil {
+		return pricing.Quote{}, err
+	}
+	booked, err := s.store.ReservationExtras(ctx, id)
+	if err != nil {
+		return pricing.Quote{}, err
+	}
+	ch, vehicleType := WalkIn, r.VehicleType
+	if customerID != 0 {
+		ch, vehicleType = Public, v.Type
+	}
+	entry := r.Entry
+	if res.Status == reservation.InCourse {
+		entry = res.Entry // spec, per-state rules: EN CURSO keeps its entry date
+	}
+	exit := r.Exit
+	p, err := s.price(ctx, ch, stay{Entry: entry, Exit: &exit, VehicleType: vehicleType, MainService: r.MainService, Extras: r.Extras},
+		bookedOf(res, v.Type, booked))
+	return p.Quote, err
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"parking/internal/apptest"
 	"parking/internal/booking"
+	"parking/internal/money"
 	"parking/internal/store"
 	"parking/internal/storetest"
 )
@@ -115,6 +117,90 @@ func TestQuoteEqualsBookedTotal(t *testing.T) {
 		}
 		if quote["total_price"] != 94.0 || r.TotalPrice != 9400 {
 			t.Errorf("staff quote %v, walk-in stored %v; want both 94.00", quote["total_price"], r.TotalPrice)
+		}
+	})
+}
+
+// The edit forms quote with id_reservation: the answer is what saving the edit
+// charges (CONTRACT §4), for staff (any reservation) and for the owner; anyone
+// else gets the 403 of a foreign reservation.
+func TestEditQuoteEqualsSavedTotal(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		a := apptest.Start(t, d)
+		ctx := context.Background()
+		ana, _ := apptest.Customer(t, a, "ana@example.com", "600000001")
+		bob, _ := apptest.Customer(t, a, "bob@example.com", "600000002")
+		admin, _ := apptest.Admin(t, a)
+		// ECO 5 days SUV (50 €) + Lavado básico 15 € + Lavado interior 25 € = 90 €.
+		mine := custBook(t, a, "600000001", "1111AAA", "SUV", "2027-03-01T10:00", "2027-03-06T10:00", 1, []int{1, 2})
+		// Today's catalog changes: ECO 4–10 days 9 €, Lavado básico 20 €, Lavado
+		// interior retired.
+		if _, err := a.Booking.UpdateRate(ctx, 2, booking.RateInput{DailyPrice: ptrTo(money.Cents(900))}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Booking.UpdateExtra(ctx, 1, booking.ExtraInput{Price: ptrTo(money.Cents(2000))}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Booking.UpdateExtra(ctx, 2, booking.ExtraInput{Active: ptrTo(false)}); err != nil {
+			t.Fatal(err)
+		}
+		quote := func(c *http.Client, exit string, extras []int) (int, map[string]any) {
+			t.Helper()
+			return custCall(t, c, "POST", a.URL+"/api/pricing/dynamic", map[string]any{"id_reservation": mine,
+				"entry_date": "2027-03-01T10:00", "exit_date": exit, "vehicle_type": "SUV", "id_main_service": 1, "additional_services": extras})
+		}
+
+		// The customer's edit form still offers the retired booked extra, ticked, at its
+		// booked price, so saving the form keeps it.
+		page := do(t, ana, "GET", a.URL+"/users/profile", nil, "Accept: text/html")
+		if !strings.Contains(page.Body, `value="2" data-name="Lavado interior" checked>`) {
+			t.Errorf("profile edit form lacks the booked retired extra:\n%.3000s", page.Body)
+		}
+
+		// Nothing that prices changed: the stored total, no breakdown.
+		for _, c := range []*http.Client{admin, ana} {
+			if st, q := quote(c, "2027-03-06T10:00", []int{2, 1}); st != 200 || q["total_price"] != 90.0 || q["breakdown"] != nil {
+				t.Errorf("unchanged edit quote: %d %v, want 90.00 without breakdown", st, q)
+			}
+		}
+		// Someone else's reservation, or no session: 403.
+		for _, c := range []*http.Client{bob, nil} {
+			if st, q := quote(c, "2027-03-07T10:00", nil); st != 403 || q["message"] != custNotYours["message"] {
+				t.Errorf("foreign edit quote: %d %v", st, q)
+			}
+		}
+		if st, q := custCall(t, admin, "POST", a.URL+"/api/pricing/dynamic", map[string]any{"id_reservation": 9999,
+			"entry_date": "2027-03-01T10:00", "exit_date": "2027-03-02T10:00", "vehicle_type": "SUV", "id_main_service": 1}); st != 404 {
+			t.Errorf("staff quote of a missing reservation: %d %v", st, q)
+		}
+
+		// The owner moves the exit to 6 days: 6 × 9 € × 1.25 = 67.50, the booked extras
+		// at 15 € and 25 € (the retired one kept), Lavado integral new at 50 €.
+		st, q := quote(ana, "2027-03-07T10:00", []int{1, 2, 3, 3})
+		if st != 200 || q["total_price"] != 157.5 {
+			t.Fatalf("customer edit quote: %d %v, want 157.50", st, q)
+		}
+		st, body := custCall(t, ana, "PUT", fmt.Sprintf("%s/users/profile/reservation/%d/edit", a.URL, mine), map[string]any{
+			"exit_date": "2027-03-07T10:00", "additional_services": []int{1, 2, 3, 3}})
+		if st != 200 {
+			t.Fatalf("customer edit: %d %v", st, body)
+		}
+		if r, _ := a.Store.Reservation(ctx, mine); r.TotalPrice != 15750 {
+			t.Errorf("saved %v after a quote of 157.50", r.TotalPrice)
+		}
+
+		// Staff change the type to MOTO (0.5): 6 × 9 € × 0.5 = 27 € + 90 € of booked extras.
+		st, q = custCall(t, admin, "POST", a.URL+"/api/pricing/dynamic", map[string]any{"id_reservation": mine,
+			"entry_date": "2027-03-01T10:00", "exit_date": "2027-03-07T10:00", "vehicle_type": "MOTO", "id_main_service": 1, "additional_services": []int{1, 2, 3}})
+		if st != 200 || q["total_price"] != 117.0 {
+			t.Fatalf("staff edit quote: %d %v, want 117.00", st, q)
+		}
+		st, body = custCall(t, admin, "POST", fmt.Sprintf("%s/admin/reservations/%d/edit", a.URL, mine), map[string]any{"vehicle_type": "MOTO"})
+		if st != 200 || body["repriced"] != true {
+			t.Fatalf("staff edit: %d %v", st, body)
+		}
+		if r, _ := a.Store.Reservation(ctx, mine); r.TotalPrice != 11700 {
+			t.Errorf("saved %v after a quote of 117.00", r.TotalPrice)
 		}
 	})
 }
