@@ -117,7 +117,10 @@ func (s *Service) Finalize(ctx context.Context, id int64, method string) (reserv
 			if err != nil {
 				return err
 			}
-			priced, err := s.priceStay(WalkIn, r.Entry, &now, v.Type, r.MainServiceID, extraIDs(booked))
+			// The one price path (price.go, CONTRACT §4): the exit changed, so the stay
+			// is repriced with today's rates; the booked extras keep their booked price.
+			priced, err := s.price(ctx, WalkIn, stay{Entry: r.Entry, Exit: &now, VehicleType: v.Type, MainService: r.MainServiceID, Extras: extraIDs(booked)},
+				bookedOf(r, v.Type, booked))
 			if err != nil {
 				return err
 			}

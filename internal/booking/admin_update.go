@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -46,10 +45,10 @@ type Updated struct {
 // (customer, vehicle, reservation and additional services together, or nothing).
 // Spec, per-state rules: PENDIENTE edits everything; EN CURSO keeps its entry date
 // (a sent one is ignored) and must keep a spot; FINALIZADA and CANCELADA refuse
-// every change. The price is recalculated on the server whenever a date, the
-// vehicle type, the main service or the additional services change; an edit that
-// touches none of them keeps the stored total (CONTRACT §4: a stored price never
-// changes because the catalog did).
+// every change. The price goes through the one price path (price.go, CONTRACT §4):
+// recalculated on the server when a date, the vehicle type, the main service or the
+// additional services change, with the extras already booked keeping their booked
+// price; an edit that touches none of them keeps the stored total.
 func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Updated, error) {
 	var out Updated
 	var before reservation.Reservation
@@ -100,8 +99,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		if c.MainService != nil {
 			mainService = *c.MainService
 		}
-		storedIDs := extraIDs(booked)
-		ids := storedIDs
+		ids := extraIDs(booked)
 		if c.Extras != nil {
 			ids = *c.Extras
 		}
@@ -137,21 +135,19 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 			return err
 		}
 
-		stay := store.AdminStay{
-			Stay:  store.Stay{Entry: entry, Exit: exit, MainServiceID: mainService, TotalPrice: r.TotalPrice},
-			Spot:  newSpot,
-			Notes: notes,
+		// The one price path (price.go, CONTRACT §4): an edit that changes no pricing
+		// input keeps the total and the booked extras; otherwise it is repriced with
+		// today's rates, booked extras keeping their booked price.
+		priced, err := s.price(ctx, WalkIn, stay{Entry: entry, Exit: exit, VehicleType: newVeh.Type, MainService: mainService, Extras: ids},
+			bookedOf(r, veh.Type, booked))
+		if err != nil {
+			return err
 		}
-		reprice := !entry.Equal(r.Entry) || !sameTime(exit, r.Exit) || pricing.NormalizeVehicleType(newVeh.Type) != pricing.NormalizeVehicleType(veh.Type) ||
-			mainService != r.MainServiceID || !sameIDSet(ids, storedIDs)
-		if reprice {
-			priced, err := s.priceStay(WalkIn, entry, exit, newVeh.Type, mainService, ids)
-			if err != nil {
-				return err
-			}
-			stay.TotalPrice, stay.Extras = priced.Quote.Total, priced.Extras
-		} else {
-			stay.KeepExtras = true
+		upd := store.AdminStay{
+			Stay:       store.Stay{Entry: entry, Exit: exit, MainServiceID: mainService, TotalPrice: priced.Quote.Total, Extras: priced.Extras},
+			Spot:       newSpot,
+			Notes:      notes,
+			KeepExtras: !priced.Repriced,
 		}
 
 		// Spots are physical (issue 4).
@@ -166,14 +162,14 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 				return err
 			}
 		}
-		ok, err := tx.UpdateAdminStay(ctx, id, r.Status, stay)
+		ok, err := tx.UpdateAdminStay(ctx, id, r.Status, upd)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return statusMoved(id)
 		}
-		out.Repriced = reprice
+		out.Repriced = priced.Repriced
 		if out.Reservation, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
@@ -320,12 +316,4 @@ func sameTime(a, b *time.Time) bool {
 		return a == nil && b == nil
 	}
 	return a.Equal(*b)
-}
-
-// sameIDSet compares two selections of additional services as sets.
-func sameIDSet(a, b []int64) bool {
-	a, b = slices.Clone(a), slices.Clone(b)
-	slices.Sort(a)
-	slices.Sort(b)
-	return slices.Equal(slices.Compact(a), slices.Compact(b))
 }

@@ -4,6 +4,7 @@
 package booking
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"time"
@@ -51,9 +52,15 @@ func (s *Service) Location() *time.Location { return s.loc }
 // Catalog is the current pricing snapshot (nil before it is loaded).
 func (s *Service) Catalog() *pricing.Snapshot { return s.catalog.Load() }
 
-// Quote prices a request with the current snapshot (spec, price rule).
-func (s *Service) Quote(r pricing.Request) (pricing.Quote, error) {
-	return s.catalog.Load().Quote(r)
+// Quote prices a request as a booking with the same data would be charged
+// (CONTRACT §4: the quote is the price): through the one price path, so repeated
+// extras count once, unknown or retired ones are skipped with a warning, and an
+// inactive main service is refused to the public (ch Public; staff use WalkIn).
+// A refusal or a price-rule failure is a fault.Error wrapping the pricing error.
+func (s *Service) Quote(ctx context.Context, ch Channel, r pricing.Request) (pricing.Quote, error) {
+	exit := r.Exit
+	p, err := s.price(ctx, ch, stay{Entry: r.Entry, Exit: &exit, VehicleType: r.VehicleType, MainService: r.MainService, Extras: r.Extras}, nil)
+	return p.Quote, err
 }
 
 // pricingFault turns a price-rule failure into a refusal of the operation

@@ -133,12 +133,8 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Create
 		return Created{}, err
 	}
 
-	if snap := s.catalog.Load(); snap != nil && ch == Public {
-		if m, ok := snap.MainService(in.MainService); ok && !m.Active {
-			return Created{}, fault.Invalidf("El servicio %s no está disponible.", m.Name)
-		}
-	}
-	priced, err := s.priceStay(ch, in.Entry, in.Exit, in.VehicleType, in.MainService, in.Extras)
+	// The one price path (price.go, CONTRACT §4): the same total as the quote.
+	priced, err := s.price(ctx, ch, stay{Entry: in.Entry, Exit: in.Exit, VehicleType: in.VehicleType, MainService: in.MainService, Extras: in.Extras}, nil)
 	if err != nil {
 		return Created{}, err
 	}
@@ -197,27 +193,6 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Create
 		return Created{}, fmt.Errorf("create booking: %w", err)
 	}
 	return out, nil
-}
-
-// selectExtras keeps the known additional services of the request, once each, in
-// the order given. Unknown ids are skipped with a warning (spec, price rule 4); the
-// public flow also skips retired ones.
-func (s *Service) selectExtras(snap *pricing.Snapshot, ch Channel, ids []int64) []pricing.Extra {
-	seen := make(map[int64]bool, len(ids))
-	out := make([]pricing.Extra, 0, len(ids))
-	for _, id := range ids {
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		e, ok := snap.Extra(id)
-		if !ok || (ch == Public && !e.Active) {
-			s.log.Warn("unknown additional service skipped", "id_additional_service", id)
-			continue
-		}
-		out = append(out, e)
-	}
-	return out
 }
 
 func orDefault(v, def string) string {

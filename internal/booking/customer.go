@@ -87,7 +87,7 @@ type Edited struct {
 func (e Edited) Changed() bool { return !sameStay(e.Original, e.Updated) }
 
 // CustomerEdit changes the dates and services of the customer's own reservation,
-// repricing it, in one transaction (spec, Customer web routes; States and
+// repricing it when a pricing input changed (CONTRACT §4), in one transaction (spec, Customer web routes; States and
 // transitions, per-state rules):
 //   - owner only: a missing or foreign reservation is ErrNotYours (403);
 //   - PENDIENTE and EN CURSO only; FINALIZADA and CANCELADA are terminal (400);
@@ -96,7 +96,8 @@ func (e Edited) Changed() bool { return !sameStay(e.Original, e.Updated) }
 //   - priced with the reservation's own vehicle type; vehicle and spot unchanged;
 //   - a customer may only choose an active main service (keeping the current one is
 //     allowed even if it has since been retired, so its dates stay editable), and
-//     only active additional services (others are skipped, price rule 4).
+//     only add active additional services (others are skipped, price rule 4); the
+//     ones already booked stay at their booked price, even if since retired.
 func (s *Service) CustomerEdit(ctx context.Context, customerID, reservationID int64, in CustomerEdit) (Edited, error) {
 	var out Edited
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
@@ -149,12 +150,9 @@ func (s *Service) CustomerEdit(ctx context.Context, customerID, reservationID in
 		}
 		mainService := r.MainServiceID
 		if in.MainService != 0 && in.MainService != r.MainServiceID {
-			m, ok := snap.MainService(in.MainService)
-			if !ok {
+			// An inactive one is refused by the price path (price.go).
+			if _, ok := snap.MainService(in.MainService); !ok {
 				return fault.Invalidf("El servicio principal %d no existe.", in.MainService)
-			}
-			if !m.Active {
-				return fault.Invalidf("El servicio %s no está disponible.", m.Name)
 			}
 			mainService = in.MainService
 		}
@@ -165,7 +163,11 @@ func (s *Service) CustomerEdit(ctx context.Context, customerID, reservationID in
 				extraIDs[i] = e.ID
 			}
 		}
-		priced, err := s.priceStay(Public, entry, exit, vehicle.Type, mainService, extraIDs)
+		// The one price path (price.go, CONTRACT §4): no pricing input changed, the
+		// total is kept; otherwise repriced with today's rates, booked extras (even
+		// retired ones) at their booked price, new ones at today's.
+		priced, err := s.price(ctx, Public, stay{Entry: entry, Exit: exit, VehicleType: vehicle.Type, MainService: mainService, Extras: extraIDs},
+			bookedOf(r, vehicle.Type, extras))
 		if err != nil {
 			return err
 		}

@@ -54,7 +54,7 @@ func TestEnqueueFromOperations(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			p, err := s.priceStay(Public, r.Entry, &newExit, "SUV", 1, nil)
+			p, err := s.price(ctx, Public, stay{Entry: r.Entry, Exit: &newExit, VehicleType: "SUV", MainService: 1}, nil)
 			if err != nil {
 				return err
 			}

@@ -1,42 +1,198 @@
 package booking
 
 import (
+	"context"
+	"errors"
+	"slices"
 	"time"
 
+	"parking/internal/fault"
+	"parking/internal/money"
 	"parking/internal/pricing"
+	"parking/internal/reservation"
 	"parking/internal/store"
 )
 
-// pricedStay is a stay priced with the current catalog, ready to be stored.
-type pricedStay struct {
-	Quote  pricing.Quote
-	Extras []store.BookedExtra // the kept additional services with their current prices
+// stay is what a price depends on: CONTRACT §4's pricing inputs.
+type stay struct {
+	Entry       time.Time
+	Exit        *time.Time // nil: open, priced as the minimum one day (CONTRACT §7)
+	VehicleType string
+	MainService int64
+	Extras      []int64 // the selection as sent: repeats and unknown ids allowed
 }
 
-// priceStay prices a stay with the current snapshot: the selected extras are
-// de-duplicated and unknown (or, for the public channel, retired) ones skipped; an
-// open exit is priced as the minimum one day (CONTRACT §7). Every operation that
-// sets a price goes through here, so the spec's rule lives in one place.
-func (s *Service) priceStay(ch Channel, entry time.Time, exit *time.Time, vehicleType string, mainService int64, extraIDs []int64) (pricedStay, error) {
+// bookedStay is a stored reservation's priced state, which an edit starts from.
+type bookedStay struct {
+	Inputs stay // the stored pricing inputs; Inputs.Extras are the booked ids
+	Total  money.Cents
+	Extras []store.BookedExtra // the booked extras with the price each was booked at
+}
+
+// bookedOf is the priced state of reservation r, stored with vehicle type
+// vehicleType and extras booked.
+func bookedOf(r reservation.Reservation, vehicleType string, booked []store.BookedExtraDetail) *bookedStay {
+	b := &bookedStay{
+		Inputs: stay{Entry: r.Entry, Exit: r.Exit, VehicleType: vehicleType, MainService: r.MainServiceID, Extras: make([]int64, len(booked))},
+		Total:  r.TotalPrice,
+		Extras: make([]store.BookedExtra, len(booked)),
+	}
+	for i, e := range booked {
+		b.Inputs.Extras[i] = e.ID
+		b.Extras[i] = store.BookedExtra{ID: e.ID, Price: e.Price}
+	}
+	return b
+}
+
+// pricedStay is a stay priced by price, ready to be stored.
+type pricedStay struct {
+	// Quote is the price. When Repriced is false only Total is set: the stored total.
+	Quote pricing.Quote
+	// Extras are the selected additional services, once each, in the order given,
+	// with the price to store: a booked one keeps its booked price, a new one has
+	// today's.
+	Extras []store.BookedExtra
+	// Repriced is false when an edit changed no pricing input and kept its total.
+	Repriced bool
+}
+
+// price is the one price path (CONTRACT §4): the quote, the public booking, the
+// walk-in, the staff update, the customer edit and the finalize of an open stay
+// all call it, so the same data gets the same total whichever asks.
+//
+// ch is Public for the customer-facing flows (quote without a staff session, public
+// booking, customer edit) and WalkIn for staff (quote with a staff session, walk-in,
+// staff update, finalize). prev is the reservation being edited, nil when creating.
+//
+//   - An inactive main service is refused to the public, in the quote and the
+//     booking alike; staff may use it. An edit may keep the one it has.
+//   - A selected extra counts once however often the list repeats it. An extra the
+//     reservation already has keeps the price it was booked at, even if it has since
+//     been retired; a newly added one takes today's price; a newly added unknown or
+//     retired one is skipped with a warning, for every channel (README: Dates,
+//     money and the price rule).
+//   - An edit that changes no pricing input (dates, main service, extras, vehicle
+//     type) keeps its total; otherwise the spec's price rule runs with today's rates
+//     and coefficient.
+func (s *Service) price(ctx context.Context, ch Channel, st stay, prev *bookedStay) (pricedStay, error) {
 	snap := s.catalog.Load()
 	if snap == nil {
 		return pricedStay{}, pricingFault(pricing.ErrNotLoaded)
 	}
-	extras := s.selectExtras(snap, ch, extraIDs)
-	ids := make([]int64, len(extras))
-	out := pricedStay{Extras: make([]store.BookedExtra, len(extras))}
+	if ch == Public && (prev == nil || st.MainService != prev.Inputs.MainService) {
+		if m, ok := snap.MainService(st.MainService); ok && !m.Active {
+			return pricedStay{}, fault.Invalidf("El servicio %s no está disponible.", m.Name)
+		}
+	}
+	extras, skipped := s.selectExtras(ctx, snap, st.Extras, prev)
+	if prev != nil && sameInputs(st, prev.Inputs, extras) {
+		return pricedStay{Quote: pricing.Quote{Total: prev.Total, UnknownExtras: skipped}, Extras: prev.Extras}, nil
+	}
+	prices := make([]money.Cents, len(extras))
 	for i, e := range extras {
-		ids[i] = e.ID
-		out.Extras[i] = store.BookedExtra{ID: e.ID, Price: e.Price}
+		prices[i] = e.Price
 	}
-	priceExit := entry
-	if exit != nil {
-		priceExit = *exit
+	exit := st.Entry
+	if st.Exit != nil {
+		exit = *st.Exit
 	}
-	q, err := snap.Quote(pricing.Request{Entry: entry, Exit: priceExit, VehicleType: vehicleType, MainService: mainService, Extras: ids})
+	q, err := snap.Quote(pricing.Request{Entry: st.Entry, Exit: exit, VehicleType: st.VehicleType, MainService: st.MainService, ExtraPrices: prices})
 	if err != nil {
 		return pricedStay{}, pricingFault(err)
 	}
-	out.Quote = q
-	return out, nil
+	q.UnknownExtras = skipped
+	return pricedStay{Quote: q, Extras: extras, Repriced: true}, nil
+}
+
+// selectExtras keeps the requested additional services once each, in the order
+// given: one already booked on prev at its booked price, a new one at today's
+// price. A new id that is unknown or retired is skipped with a warning (spec, price
+// rule 4; CONTRACT §4); skipped counts them.
+func (s *Service) selectExtras(ctx context.Context, snap *pricing.Snapshot, ids []int64, prev *bookedStay) (out []store.BookedExtra, skipped int) {
+	seen := make(map[int64]bool, len(ids))
+	out = make([]store.BookedExtra, 0, len(ids))
+next:
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if prev != nil {
+			for _, b := range prev.Extras {
+				if b.ID == id {
+					out = append(out, b)
+					continue next
+				}
+			}
+		}
+		e, ok := snap.Extra(id)
+		if !ok || !e.Active {
+			s.log.WarnContext(ctx, "unknown or retired additional service skipped", "id_additional_service", id, "known", ok)
+			skipped++
+			continue
+		}
+		out = append(out, store.BookedExtra{ID: e.ID, Price: e.Price})
+	}
+	return out, skipped
+}
+
+// sameInputs reports whether st, with its extras selected as extras, prices like
+// the stored prev: same dates, main service, vehicle type and set of extras.
+func sameInputs(st, prev stay, extras []store.BookedExtra) bool {
+	if !st.Entry.Equal(prev.Entry) || !sameTime(st.Exit, prev.Exit) || st.MainService != prev.MainService ||
+		pricing.NormalizeVehicleType(st.VehicleType) != pricing.NormalizeVehicleType(prev.VehicleType) || len(extras) != len(prev.Extras) {
+		return false
+	}
+	for _, e := range extras {
+		if !slices.Contains(prev.Extras, e.ID) {
+			return false
+		}
+	}
+	return true
+}
+
+// QuoteEdit prices a change to reservation id as the edit would charge it (CONTRACT
+// §4: the quote is the price), for the edit forms' live preview: no pricing input
+// changed keeps the stored total; otherwise today's rates, the booked extras at their
+// booked price and new ones at today's. customerID 0 is staff (any reservation, the
+// vehicle type as sent, inactive main services allowed); otherwise the caller must
+// own the reservation, which is priced with its own vehicle type, as CustomerEdit
+// does. An EN CURSO reservation keeps its entry date; a terminal one is refused.
+func (s *Service) QuoteEdit(ctx context.Context, customerID, id int64, r pricing.Request) (pricing.Quote, error) {
+	res, err := s.store.Reservation(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		if customerID != 0 {
+			return pricing.Quote{}, ErrNotYours
+		}
+		return pricing.Quote{}, fault.New(fault.NotFound, "La reserva %d no existe.", id)
+	}
+	if err != nil {
+		return pricing.Quote{}, err
+	}
+	if customerID != 0 && res.CustomerID != customerID {
+		return pricing.Quote{}, ErrNotYours
+	}
+	if res.Status.Terminal() {
+		return pricing.Quote{}, fault.Invalidf("No se puede modificar una reserva %s.", res.Status)
+	}
+	v, err := s.store.Vehicle(ctx, res.VehicleID)
+	if err != nil {
+		return pricing.Quote{}, err
+	}
+	booked, err := s.store.ReservationExtras(ctx, id)
+	if err != nil {
+		return pricing.Quote{}, err
+	}
+	ch, vehicleType := WalkIn, r.VehicleType
+	if customerID != 0 {
+		ch, vehicleType = Public, v.Type
+	}
+	entry := r.Entry
+	if res.Status == reservation.InCourse {
+		entry = res.Entry // spec, per-state rules: EN CURSO keeps its entry date
+	}
+	exit := r.Exit
+	p, err := s.price(ctx, ch, stay{Entry: entry, Exit: &exit, VehicleType: vehicleType, MainService: r.MainService, Extras: r.Extras},
+		bookedOf(res, v.Type, booked))
+	return p.Quote, err
 }

@@ -6,6 +6,7 @@ package pricing
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -124,7 +125,14 @@ type Request struct {
 	Entry, Exit time.Time
 	VehicleType string
 	MainService int64
-	Extras      []int64
+	// Extras are additional service ids priced at the snapshot's price: each id
+	// counts once however often the list repeats it (CONTRACT §4), unknown ids are
+	// skipped (rule 4). Which extras a booking may select (retired ones, booked
+	// ones) is the booking package's decision, not this one's.
+	Extras []int64
+	// ExtraPrices are extras the caller has already selected and priced, added as
+	// given: an edit keeps an extra at the price it was booked at (CONTRACT §4).
+	ExtraPrices []money.Cents
 }
 
 // Quote is a computed price with its parts, for breakdowns and notifications.
@@ -211,13 +219,21 @@ func (s *Snapshot) Quote(r Request) (Quote, error) {
 	}
 	q.Multiplier = m
 
-	// Rule 4: fixed prices of the listed extras; unknown ids are skipped.
-	for _, id := range r.Extras {
+	// Rule 4: fixed prices of the listed extras, each once (CONTRACT §4); unknown
+	// ids are skipped. The repeat check scans the ids before it, which allocates
+	// nothing; lists are a handful of ids.
+	for i, id := range r.Extras {
+		if slices.Contains(r.Extras[:i], id) {
+			continue
+		}
 		if e, ok := s.extras[id]; ok {
 			q.ExtrasTotal += e.Price
 		} else {
 			q.UnknownExtras++
 		}
+	}
+	for _, p := range r.ExtraPrices {
+		q.ExtrasTotal += p
 	}
 
 	// Rule 5, exactly: cents × days × ten-thousandths, rounded half away from zero

@@ -88,7 +88,8 @@ func TestQuote(t *testing.T) {
 		// Extras.
 		{"extras summed", 2 * day, "TURISMO", 1, []int64{1, 4, 8}, 2400 + 1500 + 10000 + 2500, 2},
 		{"unknown extra skipped", 2 * day, "TURISMO", 1, []int64{1, 999}, 2400 + 1500, 2},
-		{"listed twice counts twice (rule 4 sums the list)", day, "TURISMO", 1, []int64{5, 5}, 1200 + 3000, 1},
+		{"listed twice counts once (CONTRACT §4)", day, "TURISMO", 1, []int64{5, 5}, 1200 + 1500, 1},
+		{"repeats anywhere in the list count once", day, "TURISMO", 1, []int64{5, 1, 5, 1, 5}, 1200 + 1500 + 1500, 1},
 		{"short stay is one day", time.Hour, "MOTO", 1, nil, 600, 1},
 		{"reversed dates", -(4*day + 3*time.Hour), "SUV", 1, []int64{1}, 5000 + 1500, 5},
 	}
@@ -179,10 +180,24 @@ func TestHolderSwap(t *testing.T) {
 	}
 }
 
+// ExtraPrices are added as given (an edit keeps an extra at its booked price),
+// next to ids priced at the snapshot's price.
+func TestQuoteExtraPrices(t *testing.T) {
+	s := testSnapshot()
+	q, err := s.Quote(Request{Entry: t0, Exit: t0.Add(24 * time.Hour), VehicleType: "TURISMO", MainService: 1,
+		Extras: []int64{1}, ExtraPrices: []money.Cents{990, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.ExtrasTotal != 1500+990+1 || q.Total != 1200+1500+990+1 {
+		t.Errorf("extras %v total %v, want 24.91 and 36.91", q.ExtrasTotal, q.Total)
+	}
+}
+
 // TestQuoteDoesNotAllocate guards the benchmark's promise in every test run.
 func TestQuoteDoesNotAllocate(t *testing.T) {
 	s := testSnapshot()
-	r := Request{Entry: t0, Exit: t0.Add(100 * time.Hour), VehicleType: "SUV", MainService: 2, Extras: []int64{1, 3}}
+	r := Request{Entry: t0, Exit: t0.Add(100 * time.Hour), VehicleType: "SUV", MainService: 2, Extras: []int64{1, 3, 1}, ExtraPrices: []money.Cents{990}}
 	if n := testing.AllocsPerRun(1000, func() { _, _ = s.Quote(r) }); n != 0 {
 		t.Errorf("Quote allocates %v times per call, want 0", n)
 	}

@@ -97,8 +97,8 @@ func TestAdminCatalogChangesNextQuote(t *testing.T) {
 			t.Errorf("extra update: %d %v", st, b)
 		}
 		withExtra := `{"entry_date":"2027-03-01T10:00","exit_date":"2027-03-03T10:00","vehicle_type":"COCHE","id_main_service":1,"additional_services":[1,9]}`
-		if q := quote(withExtra); q != 59.69 { // 29.70 + 20 + 9.99
-			t.Errorf("quote with extras = %v, want 59.69", q)
+		if q := quote(withExtra); q != 39.69 { // 29.70 + 9.99: the retired extra 1 is skipped, as a booking skips it (CONTRACT §4)
+			t.Errorf("quote with extras = %v, want 39.69", q)
 		}
 
 		// Deleting a band: those days have no rate any more.

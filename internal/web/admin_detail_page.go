@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"parking/internal/booking"
+	"parking/internal/money"
 	"parking/internal/pricing"
 	"parking/internal/reservation"
 )
@@ -185,9 +186,10 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 		v.Payment = string(*res.PaymentMethod)
 	}
 	booked := map[int64]bool{}
+	bookedPrice := map[int64]money.Cents{}
 	for _, e := range d.Extras {
 		v.Extras = append(v.Extras, receiptLine{Name: e.Name, Price: euros(e.Price)})
-		booked[e.ID] = true
+		booked[e.ID], bookedPrice[e.ID] = true, e.Price
 	}
 	for i, p := range d.Photos {
 		v.Photos = append(v.Photos, detailPhoto{URL: p.FilePath, Description: deref(p.Description), TakenText: s.shortTime(p.TakenAt), N: i + 1})
@@ -217,13 +219,22 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 		}
 	}
 
-	// The edit form's lists: every main service, additional service and vehicle type
-	// (staff may use inactive ones), the reservation's own choices selected.
+	// The edit form's lists: every main service and vehicle type (staff may use
+	// inactive services), the active additional services and the ones already booked
+	// (a retired extra cannot be newly added, CONTRACT §4), the reservation's own
+	// choices selected.
 	for _, m := range d.Catalog.MainServices {
 		v.Services = append(v.Services, serviceChoice{ID: m.ID, Name: m.Name, Selected: m.ID == res.MainServiceID, Retired: !m.Active})
 	}
 	for _, e := range d.Catalog.Extras {
-		v.AllExtras = append(v.AllExtras, detailExtraChoice{ID: e.ID, Name: e.Name, Price: euros(e.Price), Checked: booked[e.ID], Inactive: !e.Active})
+		if !e.Active && !booked[e.ID] {
+			continue
+		}
+		price := e.Price
+		if booked[e.ID] {
+			price = bookedPrice[e.ID] // kept at its booked price (CONTRACT §4)
+		}
+		v.AllExtras = append(v.AllExtras, detailExtraChoice{ID: e.ID, Name: e.Name, Price: euros(price), Checked: booked[e.ID], Inactive: !e.Active})
 	}
 	found := false
 	for _, k := range d.Catalog.Coefficients {

@@ -58,6 +58,9 @@ func (s *Server) renderWalkIn(w http.ResponseWriter, r *http.Request, status int
 		v.Services = append(v.Services, serviceChoice{ID: m.ID, Name: m.Name, Selected: sel, Retired: !m.Active})
 	}
 	for _, e := range c.Extras {
+		if !e.Active {
+			continue // a retired extra cannot be newly added (CONTRACT §4)
+		}
 		v.Extras = append(v.Extras, detailExtraChoice{ID: e.ID, Name: e.Name, Price: euros(e.Price),
 			Checked: chosen[strconv.FormatInt(e.ID, 10)], Inactive: !e.Active})
 	}

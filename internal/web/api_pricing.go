@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"parking/internal/booking"
 	"parking/internal/fault"
 	"parking/internal/money"
 	"parking/internal/pricing"
@@ -16,15 +17,19 @@ type pricingRequest struct {
 	VehicleType        string  `json:"vehicle_type"`
 	IDMainService      flexInt `json:"id_main_service"`
 	AdditionalServices flexIDs `json:"additional_services"`
+	// IDReservation (an addition to the spec's body) prices the data as an edit of
+	// that reservation, for the edit forms: staff for any, a customer for their own.
+	IDReservation flexInt `json:"id_reservation"`
 }
 
 type pricingResponse struct {
-	Success    bool             `json:"success"`
-	TotalPrice money.Cents      `json:"total_price"`
-	Breakdown  pricingBreakdown `json:"breakdown"`
+	Success    bool              `json:"success"`
+	TotalPrice money.Cents       `json:"total_price"`
+	Breakdown  *pricingBreakdown `json:"breakdown,omitempty"`
 }
 
-// pricingBreakdown is an addition to the spec's body, for the booking summary.
+// pricingBreakdown is an addition to the spec's body, for the booking summary. An
+// edit quote that keeps the stored total (no pricing input changed) has none.
 type pricingBreakdown struct {
 	Days        int64            `json:"days"`
 	DailyPrice  money.Cents      `json:"daily_price"`
@@ -34,7 +39,10 @@ type pricingBreakdown struct {
 }
 
 // apiPricing is POST /api/pricing/dynamic (spec): 200 {success, total_price}; 400 when
-// a date is missing; 500 when no rate or coefficient matches or prices are not loaded.
+// a date is missing, or (as the booking answers) the main service is inactive and the
+// caller is not staff; 500 when no rate or coefficient matches or prices are not
+// loaded. Skipped extras are logged by the price path, as in a booking. With
+// id_reservation: 403 unless staff or the owner, 404 (staff) for no such reservation.
 func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
 	var req pricingRequest
 	if err := decodeJSON(w, r, &req); err != nil {
@@ -63,27 +71,52 @@ func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
 		s.writeSuccessFalse(w, r, fault.Invalidf("El servicio principal es obligatorio."))
 		return
 	}
-	q, err := s.booking.Quote(pricing.Request{
+	// The quote is the price (CONTRACT §4): the booking package's one price path,
+	// as the public booking (or, for a staff session or token, the walk-in) runs it;
+	// with id_reservation, as the edit of that reservation would.
+	u, signedIn := s.viewer(r)
+	staff := signedIn && u.IsAdmin()
+	preq := pricing.Request{
 		Entry: entry, Exit: exit, VehicleType: req.VehicleType,
 		MainService: req.IDMainService.Value, Extras: req.AdditionalServices,
-	})
+	}
+	var q pricing.Quote
+	switch {
+	case req.IDReservation.Set && staff:
+		q, err = s.booking.QuoteEdit(r.Context(), 0, req.IDReservation.Value, preq)
+	case req.IDReservation.Set && signedIn:
+		q, err = s.booking.QuoteEdit(r.Context(), u.ID, req.IDReservation.Value, preq)
+	case req.IDReservation.Set:
+		err = booking.ErrNotYours
+	case staff:
+		q, err = s.booking.Quote(r.Context(), booking.WalkIn, preq)
+	default:
+		q, err = s.booking.Quote(r.Context(), booking.Public, preq)
+	}
 	if err != nil {
 		// Spec, Errors: no rate, no coefficient or no pricing data are 500s here, with
 		// the message naming the service and days, or the type.
 		var noRate *pricing.NoRateError
 		var noCoef *pricing.NoCoefficientError
-		if errors.As(err, &noRate) || errors.As(err, &noCoef) || errors.Is(err, pricing.ErrNotLoaded) {
-			writeJSON(w, http.StatusInternalServerError, map[string]any{"success": false, "message": err.Error()})
+		msg := ""
+		switch {
+		case errors.As(err, &noRate):
+			msg = noRate.Error()
+		case errors.As(err, &noCoef):
+			msg = noCoef.Error()
+		case errors.Is(err, pricing.ErrNotLoaded):
+			msg = pricing.ErrNotLoaded.Error()
+		}
+		if msg != "" {
+			writeJSON(w, http.StatusInternalServerError, map[string]any{"success": false, "message": msg})
 			return
 		}
 		s.writeSuccessFalse(w, r, err)
 		return
 	}
-	if q.UnknownExtras > 0 {
-		s.log.WarnContext(r.Context(), "unknown additional services skipped in quote", "count", q.UnknownExtras)
+	out := pricingResponse{Success: true, TotalPrice: q.Total}
+	if q.Days > 0 {
+		out.Breakdown = &pricingBreakdown{Days: q.Days, DailyPrice: q.DailyPrice, Coefficient: q.Multiplier, BasePrice: q.Base, ExtrasPrice: q.ExtrasTotal}
 	}
-	writeJSON(w, http.StatusOK, pricingResponse{
-		Success: true, TotalPrice: q.Total,
-		Breakdown: pricingBreakdown{Days: q.Days, DailyPrice: q.DailyPrice, Coefficient: q.Multiplier, BasePrice: q.Base, ExtrasPrice: q.ExtrasTotal},
-	})
+	writeJSON(w, http.StatusOK, out)
 }

@@ -67,13 +67,18 @@ func (s *Server) requireAdminToken(next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
+// viewer is the caller: the bearer token's user when the request presents one, the
+// session's otherwise.
+func (s *Server) viewer(r *http.Request) (account.User, bool) {
+	if bearerToken(r) != "" {
+		return s.tokenUser(r)
+	}
+	return s.currentUser(r)
+}
+
 // viewerIsAdmin reports whether the request comes from an administrator: a bearer
 // token when the request presents one, the session otherwise.
 func (s *Server) viewerIsAdmin(r *http.Request) bool {
-	if bearerToken(r) != "" {
-		u, ok := s.tokenUser(r)
-		return ok && u.IsAdmin()
-	}
-	u, ok := s.currentUser(r)
+	u, ok := s.viewer(r)
 	return ok && u.IsAdmin()
 }

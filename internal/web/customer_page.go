@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"parking/internal/fault"
+	"parking/internal/money"
 	"parking/internal/reservation"
 	"parking/internal/store"
 )
@@ -133,7 +134,24 @@ func (s *Server) profileReservation(it customerReservationJSON, cr store.Custome
 		p.ExtraIDs[e.ID] = true
 	}
 	if p.CanEdit {
-		p.AllExtras = o.Extras
+		// The active extras, the booked ones at their booked price, and a booked extra
+		// since retired, which the edit keeps while it stays ticked (CONTRACT §4).
+		bookedPrice := map[int64]money.Cents{}
+		for _, e := range it.AdditionalServices {
+			bookedPrice[e.ID] = e.Price
+		}
+		for _, e := range o.Extras {
+			if price, ok := bookedPrice[e.ID]; ok {
+				e.Price = euros(price)
+				delete(bookedPrice, e.ID)
+			}
+			p.AllExtras = append(p.AllExtras, e)
+		}
+		for _, e := range it.AdditionalServices {
+			if _, retired := bookedPrice[e.ID]; retired {
+				p.AllExtras = append(p.AllExtras, extraOption{ID: e.ID, Name: e.Name, Price: euros(e.Price)})
+			}
+		}
 		found := false
 		for _, svc := range o.Services {
 			sel := svc.ID == it.MainServiceID

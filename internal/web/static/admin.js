@@ -304,7 +304,9 @@
         var b = quoteBody(form, false);
         if (!b || JSON.stringify(wireBody(b)) === initial) { quote(null); return; }
         if (b.exit_date <= b.entry_date && !b._exitMissing) { quote(null); note.textContent = 'La salida debe ser posterior a la entrada.'; box.setAttribute('data-state', 'error'); return; }
-        quote(wireBody(b));
+        var w = wireBody(b);
+        w.id_reservation = +form.getAttribute('data-reservation-id'); // priced as this edit (CONTRACT §4)
+        quote(w);
       };
       return form._quoter;
     }
