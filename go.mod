@@ -3,6 +3,7 @@ module parking
 go 1.26.8
 
 require (
+	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/jackc/pgx/v5 v5.12.0
 	golang.org/x/crypto v0.58.0
@@ -10,7 +11,6 @@ require (
 )
 
 require (
-	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/google/uuid v1.6.0 // indirect
@@ -28,4 +28,8 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 )
 
+// modernc.org/sqlite's own tests import github.com/google/pprof at a version the
+// module proxy refuses (403 "not available"), which breaks `go mod tidy` (build and
+// test are unaffected: the package is never compiled here). This pins a version the
+// proxy serves, so that `go mod tidy` works; drop it once sqlite moves on.
 replace github.com/google/pprof => github.com/google/pprof v0.0.0-20260906184651-6331bc6350fe

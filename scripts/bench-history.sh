@@ -8,7 +8,7 @@
 # Each database is generated once with `parking generate` and reused (delete it to
 # start again): SQLite in $BENCH_DIR (default /var/tmp/parking-bench, outside the
 # repository), PostgreSQL in the database named by $BENCH_PG_DB on the server of
-# $PARKING_TEST_POSTGRES_URL. Extra arguments go to cmd/histbench (e.g. -explain,
+# $PARKING_TEST_POSTGRES_URL. Extra arguments go to bench/histbench (e.g. -explain,
 # -http, -queries 1000).
 set -eu
 cd "$(dirname "$0")/.."
@@ -19,7 +19,7 @@ PG_ADMIN_URL=${PARKING_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/pos
 
 mkdir -p "$BENCH_DIR"
 go build -o "$BENCH_DIR/parking" ./cmd/parking
-go build -o "$BENCH_DIR/histbench" ./cmd/histbench
+go build -o "$BENCH_DIR/histbench" ./bench/histbench
 
 for d in $BENCH_DIALECTS; do
 	case $d in

@@ -16,9 +16,14 @@ import (
 // per request 34 -> 27 us, requests/s +9 to +35% in back-to-back pairs.
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(800)
+		debug.SetGCPercent(gcPercent)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(256 << 20)
+		debug.SetMemoryLimit(gcMemoryLimit)
 	}
 }
+
+const (
+	gcPercent     = 800
+	gcMemoryLimit = 256 << 20
+)

@@ -45,7 +45,7 @@ type App struct {
 // Open prepares a service without listening: database opened and migrated, catalog
 // seeded when empty and loaded into memory, operations and handlers built.
 func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
-	st, err := store.Open(ctx, cfg.DatabaseURL)
+	st, err := store.OpenWith(ctx, cfg.DatabaseURL, store.Options{SQLiteSync: cfg.SQLiteSync})
 	if err != nil {
 		return nil, err
 	}

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"parking/internal/store"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -20,7 +23,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 	}
 	if c.Addr != ":8080" || c.DatabaseURL != "sqlite:parking.db" || c.BaseURL != "http://localhost:8080" ||
 		c.Location.String() != "Europe/Madrid" || c.WebhookTimeout != 10*time.Second || c.TokenTTL != 12*time.Hour ||
-		c.LogFormat != "text" || c.Capacity != 0 || c.WebhookURL != "" {
+		c.LogFormat != "text" || c.Capacity != 0 || c.WebhookURL != "" || c.SQLiteSync != store.SyncFull {
 		t.Errorf("defaults: %+v", c)
 	}
 }
@@ -52,6 +55,7 @@ func TestLoadConfigRefusals(t *testing.T) {
 		"capacity":   {map[string]string{"PARKING_CAPACITY": "-3"}, `PARKING_CAPACITY: must be between 0 and 1000000`},
 		"log":        {map[string]string{"PARKING_LOG_FORMAT": "xml"}, `PARKING_LOG_FORMAT: "xml" must be text or json`},
 		"base url":   {map[string]string{"PARKING_BASE_URL": "parking.example"}, `PARKING_BASE_URL: "parking.example" must be an absolute http(s) address`},
+		"sync":       {map[string]string{"PARKING_SQLITE_SYNC": "OFF"}, `PARKING_SQLITE_SYNC (--sqlite-sync): must be FULL or NORMAL`},
 	}
 	for name, c := range cases {
 		_, err := LoadConfig(nil, env(c.env), io.Discard)
@@ -140,5 +144,32 @@ func TestServeGracefulShutdown(t *testing.T) {
 	log := errOut.String()
 	if !strings.Contains(log, "administrator account created") || !strings.Contains(log, "shutting down") {
 		t.Errorf("log lacks admin bootstrap or shutdown lines:\n%s", log)
+	}
+}
+
+// PARKING_SQLITE_SYNC (or --sqlite-sync) reaches the database: PRAGMA synchronous
+// is 2 (FULL) by default and 1 with NORMAL.
+func TestSQLiteSyncReachesTheDatabase(t *testing.T) {
+	for _, c := range []struct {
+		env  string
+		args []string
+		want int
+	}{{"", nil, 2}, {"NORMAL", nil, 1}, {"normal", []string{"--sqlite-sync", "FULL"}, 2}} {
+		cfg, err := LoadConfig(c.args, env(map[string]string{
+			"PARKING_DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "p.db"), "PARKING_SQLITE_SYNC": c.env,
+		}), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := Open(context.Background(), cfg, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got int
+		err = a.Store.WriteDB().QueryRowContext(context.Background(), `PRAGMA synchronous`).Scan(&got)
+		a.Store.Close()
+		if err != nil || got != c.want {
+			t.Errorf("PARKING_SQLITE_SYNC %q, flags %v: PRAGMA synchronous %d (%v), want %d", c.env, c.args, got, err, c.want)
+		}
 	}
 }

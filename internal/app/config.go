@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	_ "time/tzdata" // the facility's zone must load on machines without zoneinfo
+
+	"parking/internal/store"
 )
 
 // Config is the service configuration (CONTRACT §1). Every field comes from a
@@ -30,6 +32,7 @@ type Config struct {
 	LogFormat      string
 	LogLevel       string
 	Capacity       int
+	SQLiteSync     store.SQLiteSync
 }
 
 // setting describes one configuration entry; the README's table lists the same.
@@ -57,6 +60,14 @@ var settings = []setting{
 			return errors.New("must be a whole number")
 		}
 		c.Capacity = n
+		return nil
+	}},
+	{"PARKING_SQLITE_SYNC", "sqlite-sync", "FULL", "SQLite durability: FULL, or NORMAL (faster; a power cut can lose the last bookings)", func(c *Config, v string) error {
+		s, err := store.ParseSQLiteSync(v)
+		if err != nil {
+			return errors.New("must be FULL or NORMAL")
+		}
+		c.SQLiteSync = s
 		return nil
 	}},
 }

@@ -73,7 +73,7 @@ func runNotifications(ctx context.Context, args []string, getenv func(string) st
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, cfg.DatabaseURL)
+	st, err := store.OpenWith(ctx, cfg.DatabaseURL, store.Options{SQLiteSync: cfg.SQLiteSync})
 	if err != nil {
 		return err
 	}

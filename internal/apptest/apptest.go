@@ -38,6 +38,7 @@ func Config(tb testing.TB, d store.Dialect) app.Config {
 		TokenTTL:       12 * time.Hour,
 		LogFormat:      "text",
 		LogLevel:       "info",
+		SQLiteSync:     store.SyncNormal, // a test database need not survive a power cut
 	}
 }
 

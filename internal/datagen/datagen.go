@@ -1,8 +1,9 @@
-// Package datagen fills a database with a realistic history for measurements: a
-// 1,000-place airport car park over three years (by default 1,000,000 reservations),
-// with repeat customers, Spanish names and plates, the default catalog's prices,
-// cancellations, vehicles parked right now on their spots, and future bookings.
-// The same seed gives the same data.
+// Package datagen is the generator behind `parking generate`, and nothing else
+// uses it: a measurement tool shipped in the binary, not part of the service. It
+// fills a database with a realistic history: a 1,000-place airport car park over
+// three years (by default 1,000,000 reservations), with repeat customers, Spanish
+// names and plates, the default catalog's prices, cancellations, vehicles parked
+// right now on their spots, and future bookings. The same seed gives the same data.
 package datagen
 
 import (

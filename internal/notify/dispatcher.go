@@ -29,7 +29,7 @@ type Tuning struct {
 	// the wait in the local queue plus one delivery. Default 3 × Timeout + 30 s.
 	Lease time.Duration
 	// MaxAttempts is the attempt after which a retryable failure becomes final.
-	// Default 10.
+	// Default DefaultMaxAttempts (16).
 	MaxAttempts int
 	// Backoff is the delay before each retry. Default DefaultBackoff().
 	Backoff Backoff

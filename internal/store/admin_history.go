@@ -270,12 +270,34 @@ func (h *historyQuery) tallyColumns() string {
 // when there are few enough to pass to the page query.
 type matched struct {
 	n, reservations int
-	ids             []int64 // nil when more than maxPassedIDs matched
+	ids             []int64 // nil when more than HistoryTuning.MaxPassedIDs matched
 }
 
-// maxPassedIDs bounds the ids carried from the count to the page query; beyond it
-// the page is read in date order anyway (the matches are dense).
-var maxPassedIDs = 5000
+// HistoryTuning steers the history search's plan choices (Options.History); zero
+// fields take the defaults. Tests force each plan through it, so that every plan is
+// checked against the same oracle (TestHistorySearchPlans).
+type HistoryTuning struct {
+	// MaxPassedIDs bounds the ids carried from the count to the page query; beyond
+	// it the page is read in date order anyway (the matches are dense). Default
+	// 5,000; negative: never carried (the matching subquery runs again).
+	MaxPassedIDs int
+	// ScanBudget is how many reservations, tested one by one in date order, the page
+	// may expect to read before gathering the matches through the id indexes and
+	// sorting them is the cheaper plan. Each tested row costs a customer and a
+	// vehicle look-up, about as much as gathering one match. Default 1,500;
+	// negative: always gather.
+	ScanBudget int
+}
+
+func (t HistoryTuning) withDefaults() HistoryTuning {
+	if t.MaxPassedIDs == 0 {
+		t.MaxPassedIDs = 5000
+	}
+	if t.ScanBudget == 0 {
+		t.ScanBudget = 1500
+	}
+	return t
+}
 
 // count returns how many reservations match. explain, when set, is given each query
 // before it runs.
@@ -320,7 +342,7 @@ func (h *historyQuery) count(ctx context.Context, s *Store, explain func(string,
 		if err := one(map[string]string{"c": "customers", "v": "vehicles"}[side]+" matching, with their tallies", q, &m.n, &m.reservations, &ids); err != nil {
 			return 0, err
 		}
-		if m.n <= maxPassedIDs {
+		if m.n <= s.history.MaxPassedIDs {
 			m.ids = make([]int64, 0, m.n)
 			for _, f := range strings.Split(ids.String, ",") {
 				if id, err := strconv.ParseInt(f, 10, 64); err == nil {
@@ -438,12 +460,6 @@ func (h *historyQuery) in(q *sqlQuery, side string) string {
 	}
 }
 
-// scanBudget is how many reservations, tested one by one in date order, the page
-// may expect to read before gathering the matches through the id indexes and
-// sorting them is the cheaper plan. Each tested row costs a customer and a vehicle
-// look-up, about as much as gathering one match.
-var scanBudget = 1500
-
 // page returns the query of the page's ids in order; count ran before.
 func (h *historyQuery) page(ctx context.Context, s *Store, total int) (*sqlQuery, error) {
 	q := &sqlQuery{}
@@ -463,7 +479,7 @@ func (h *historyQuery) page(ctx context.Context, s *Store, total int) (*sqlQuery
 		return nil, fmt.Errorf("history size: %w", err)
 	}
 	expected := int64(h.f.Offset+h.f.Limit) * all.Int64 / int64(total)
-	if expected <= int64(scanBudget) || h.customers.ids == nil || h.vehicles.ids == nil {
+	if expected <= int64(s.history.ScanBudget) || h.customers.ids == nil || h.vehicles.ids == nil {
 		h.strategy = fmt.Sprintf("date order, about %d rows tested", expected)
 		joins, test := h.rowTest(q)
 		q.text = `SELECT r.id_reservation, r.reservation_date FROM reservation r` + h.dateIndex() + joins +

@@ -19,7 +19,16 @@ import (
 // over every reservation checks them, after status changes have moved the tallies.
 func TestHistoryAgreesWithOracle(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
-		st := storetest.Open(t, d)
+		url := storetest.URL(t, d)
+		st := storetest.OpenURL(t, url, store.Options{})
+		// The same data under each plan choice: ScanBudget -1 always gathers the
+		// page's matches, a huge one always walks the date index; MaxPassedIDs -1
+		// never carries the matching ids from the count to the page (the subquery
+		// runs again).
+		plans := map[[2]int]*store.Store{}
+		for _, p := range [][2]int{{-1, 5000}, {-1, -1}, {1 << 30, 5000}} {
+			plans[p] = storetest.OpenURL(t, url, store.Options{History: store.HistoryTuning{ScanBudget: p[0], MaxPassedIDs: p[1]}})
+		}
 		ctx := context.Background()
 		rng := rand.New(rand.NewPCG(7, 8))
 		names := []string{"Ana García", "Luis García López", "María Abcdario", "Pedro Pérez", "ÁLVARO Ruiz", "100% Real_Name", `Quote "Q" O'Hara`}
@@ -118,8 +127,8 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 		searches := []string{"", "garcía", "GARCÍA", "álvaro", "bcd", "1234", "abc", "a", "ar", "%", "_", `"q"`, "o'h", "pérez renamed", "zzz"}
 		statuses := []reservation.Status{"", reservation.Pending, reservation.InCourse, reservation.Finalized, reservation.Cancelled}
 		ranges := [][2]time.Time{{}, {base.AddDate(0, 0, 10), base.AddDate(0, 0, 40)}}
-		for _, plan := range [][2]int{{0, 5000}, {0, 0}, {1 << 30, 5000}} {
-			restore := store.SetHistoryPlan(plan[0], plan[1])
+		for _, plan := range [][2]int{{-1, 5000}, {-1, -1}, {1 << 30, 5000}} {
+			st := plans[plan]
 			for _, search := range searches {
 				for _, status := range statuses {
 					for _, rg := range ranges {
@@ -142,13 +151,12 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 					}
 				}
 			}
-			restore()
 		}
 
 		// HistoryEach (the CSV export): every match, in the history's order, by both
 		// plans of a search (gathered through few matching ids; the date index walked).
-		for _, plan := range [][2]int{{0, 5000}, {0, 0}} {
-			restore := store.SetHistoryPlan(plan[0], plan[1])
+		for _, plan := range [][2]int{{-1, 5000}, {-1, -1}} {
+			st := plans[plan]
 			for _, search := range searches {
 				for _, status := range statuses {
 					for _, rg := range ranges {
@@ -168,7 +176,6 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 					}
 				}
 			}
-			restore()
 		}
 		stop := fmt.Errorf("enough")
 		n := 0

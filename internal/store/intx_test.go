@@ -80,10 +80,10 @@ func TestInTxConcurrentFailuresIsolated(t *testing.T) {
 				}
 			}(i)
 		}
-		grouped := store.GroupedCalls()
+		grouped := store.GroupedCalls(st)
 		close(start)
 		wg.Wait()
-		if d == store.SQLite && store.GroupedCalls() == grouped {
+		if d == store.SQLite && store.GroupedCalls(st) == grouped {
 			t.Error("no call was group-committed: the test did not exercise savepoints")
 		}
 		want := map[int]string{0: "ok", 1: "error", 2: "panic", 3: "unique", 4: "ok"}

@@ -35,22 +35,79 @@ type Store struct {
 	readStmts  *stmtCache
 	writeStmts *stmtCache
 	group      *groupWriter // SQLite: the writer goroutine behind InTx (groupcommit.go)
+	history    HistoryTuning
 }
 
-// Open connects to the database named by rawURL: "sqlite:PATH" or "postgres://…".
-// It does not migrate; call Migrate.
+// Options tune a Store; the zero value gives the defaults. Each knob lives here, in
+// the value that uses it, so that a test or an operator sets it for one store and
+// nothing is shared between stores.
+type Options struct {
+	// SQLiteSync is SQLite's synchronous setting (PARKING_SQLITE_SYNC); default FULL.
+	SQLiteSync SQLiteSync
+	// GroupCommit bounds SQLite's group commit (groupcommit.go).
+	GroupCommit GroupCommit
+	// History steers the history search's choice of plan (admin_history.go).
+	History HistoryTuning
+}
+
+// SQLiteSync is SQLite's synchronous setting on the WAL file.
+//
+// FULL (the default) syncs the WAL at every COMMIT: a booking answered 201 survives
+// a power cut or an OS crash. NORMAL syncs only at checkpoints: a killed process
+// still loses nothing, but a power cut or an OS crash can roll back the last
+// committed transactions, whose clients were already told they succeeded. It is for
+// operators who accept that risk for throughput (docs/performance.md has both
+// figures), and for tests.
+type SQLiteSync string
+
+const (
+	SyncFull   SQLiteSync = "FULL"
+	SyncNormal SQLiteSync = "NORMAL"
+)
+
+// ParseSQLiteSync reads a synchronous setting, FULL or NORMAL (any case).
+func ParseSQLiteSync(v string) (SQLiteSync, error) {
+	switch s := SQLiteSync(strings.ToUpper(strings.TrimSpace(v))); s {
+	case SyncFull, SyncNormal:
+		return s, nil
+	}
+	return "", fmt.Errorf("%q must be FULL or NORMAL", v)
+}
+
+// Open connects to the database named by rawURL: "sqlite:PATH" or "postgres://…",
+// with the default Options. It does not migrate; call Migrate.
 func Open(ctx context.Context, rawURL string) (*Store, error) {
+	return OpenWith(ctx, rawURL, Options{})
+}
+
+// OpenWith is Open with options.
+func OpenWith(ctx context.Context, rawURL string, opts Options) (*Store, error) {
+	if opts.SQLiteSync == "" {
+		opts.SQLiteSync = SyncFull
+	}
+	if _, err := ParseSQLiteSync(string(opts.SQLiteSync)); err != nil {
+		return nil, fmt.Errorf("SQLite synchronous setting: %w", err)
+	}
+	var (
+		s   *Store
+		err error
+	)
 	switch {
 	case strings.HasPrefix(rawURL, "sqlite:"):
-		return openSQLite(ctx, strings.TrimPrefix(rawURL, "sqlite:"))
+		s, err = openSQLite(ctx, strings.TrimPrefix(rawURL, "sqlite:"), opts)
 	case strings.HasPrefix(rawURL, "postgres://"), strings.HasPrefix(rawURL, "postgresql://"):
-		return openPostgres(ctx, rawURL)
+		s, err = openPostgres(ctx, rawURL)
 	default:
 		return nil, fmt.Errorf("database URL %q: want sqlite:PATH or postgres://…", rawURL)
 	}
+	if err != nil {
+		return nil, err
+	}
+	s.history = opts.History.withDefaults()
+	return s, nil
 }
 
-func openSQLite(ctx context.Context, path string) (*Store, error) {
+func openSQLite(ctx context.Context, path string, opts Options) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("database URL sqlite: needs a file path, e.g. sqlite:parking.db")
 	}
@@ -59,10 +116,12 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 	// form; we only ever store UTC, so text order is time order. mmap_size lets
 	// reads use the first GiB of the file in place instead of a read system call
 	// per page: the daily board (thousands of primary-key lookups) went from 16 to
-	// 11 ms of CPU on a 1,000,000-reservation database.
+	// 11 ms of CPU on a 1,000,000-reservation database. synchronous goes through the
+	// driver's _synchronous shorthand: in the _pragma list it can be silently
+	// overridden (see SQLiteSync for what each setting risks).
 	base := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
-		"&_pragma=synchronous(NORMAL)&_pragma=mmap_size(1073741824)&_time_format=sqlite"
+		"&_synchronous=" + string(opts.SQLiteSync) + "&_pragma=mmap_size(1073741824)&_time_format=sqlite"
 	write, err := sql.Open("sqlite", base+"&_pragma=temp_store(MEMORY)&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
@@ -82,7 +141,9 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 	read.SetMaxOpenConns(8)
 	read.SetMaxIdleConns(8)
 	read.SetConnMaxLifetime(0)
-	return newStore(SQLite, read, write), nil
+	s := newStore(SQLite, read, write)
+	s.group = newGroupWriter(s, opts.GroupCommit)
+	return s, nil
 }
 
 func openPostgres(ctx context.Context, rawURL string) (*Store, error) {
@@ -113,7 +174,6 @@ func newStore(d Dialect, read, write *sql.DB) *Store {
 	s := &Store{dialect: d, read: read, write: write}
 	if d == SQLite {
 		s.readStmts, s.writeStmts = newStmtCache(read), newStmtCache(write)
-		s.group = newGroupWriter(s)
 	}
 	return s
 }
@@ -201,6 +261,9 @@ func (s *Store) InTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	returned = true
 	if err != nil {
 		return err
+	}
+	if err = ctx.Err(); err != nil { // reported as on SQLite (groupWriter.call)
+		return fmt.Errorf("commit: %w", err)
 	}
 	if err = sqlTx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)

@@ -94,7 +94,19 @@ func URL(tb testing.TB, d store.Dialect) string {
 // Open returns a fresh migrated store of dialect d, closed when the test ends.
 func Open(tb testing.TB, d store.Dialect) *store.Store {
 	tb.Helper()
-	s, err := store.Open(context.Background(), URL(tb, d))
+	return OpenURL(tb, URL(tb, d), store.Options{})
+}
+
+// OpenURL opens (and migrates) the database at url with opts, closed when the test
+// ends; several stores may share one URL, to run the same data under different
+// options. SQLite runs with synchronous=NORMAL unless opts say otherwise: a test
+// database need not survive a power cut, and the suite stays fast.
+func OpenURL(tb testing.TB, url string, opts store.Options) *store.Store {
+	tb.Helper()
+	if opts.SQLiteSync == "" {
+		opts.SQLiteSync = store.SyncNormal
+	}
+	s, err := store.OpenWith(context.Background(), url, opts)
 	if err != nil {
 		tb.Fatalf("open store: %v", err)
 	}

@@ -29,9 +29,10 @@ type boardCache struct {
 // version wait for, instead of each reading it (several dashboards refresh at once
 // after a change).
 type boardFlight struct {
-	done chan struct{}
-	body []byte
-	err  error
+	done    chan struct{}
+	body    []byte
+	err     error
+	waiters int // requests waiting for it (under the cache's mu; tests)
 }
 
 type boardEntry struct {
@@ -54,6 +55,7 @@ func (c *boardCache) load(day string, version int64, read func() (int64, []byte,
 	key := day + "@" + strconv.FormatInt(version, 10)
 	c.mu.Lock()
 	if f, ok := c.inFlight[key]; ok {
+		f.waiters++
 		c.mu.Unlock()
 		<-f.done
 		return f.body, f.err
@@ -64,13 +66,13 @@ func (c *boardCache) load(day string, version int64, read func() (int64, []byte,
 
 	var readVersion int64
 	readVersion, f.body, f.err = read()
+	if f.err == nil { // cached before the flight ends: a request after finds one or the other
+		c.put(day, readVersion, f.body)
+	}
 	c.mu.Lock()
 	delete(c.inFlight, key)
 	c.mu.Unlock()
 	close(f.done)
-	if f.err == nil {
-		c.put(day, readVersion, f.body)
-	}
 	return f.body, f.err
 }
 

@@ -2,7 +2,9 @@ package web
 
 import (
 	"bytes"
+	"errors"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -99,7 +101,13 @@ func TestBoardCache(t *testing.T) {
 			bodies[i] = string(b)
 		}(i)
 	}
-	time.Sleep(50 * time.Millisecond)
+	for waiting := 0; waiting < len(bodies)-1; runtime.Gosched() { // all but the reader wait for its flight
+		c.mu.Lock()
+		if f := c.inFlight["2026-02-01@9"]; f != nil {
+			waiting = f.waiters
+		}
+		c.mu.Unlock()
+	}
 	close(release)
 	wg.Wait()
 	if n := reads.Load(); n != 1 {
@@ -108,6 +116,21 @@ func TestBoardCache(t *testing.T) {
 	for _, b := range bodies {
 		if b != "shared" {
 			t.Errorf("body %q", b)
+		}
+	}
+
+	// A failed read is given to the requests that shared it and never cached: the
+	// next request reads again.
+	errRead := errors.New("database gone")
+	for i, want := range []error{errRead, nil} {
+		b, err := c.load("2026-03-01", 3, func() (int64, []byte, error) {
+			if i == 0 {
+				return 0, nil, errRead
+			}
+			return 3, []byte("fresh"), nil
+		})
+		if err != want || (err == nil && string(b) != "fresh") {
+			t.Errorf("load %d: %q, %v; want %v", i, b, err, want)
 		}
 	}
 }

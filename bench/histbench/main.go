@@ -7,8 +7,8 @@
 // service (session, handler, JSON) on 127.0.0.1; with -explain it prints the query
 // plans of one search of each kind.
 //
-//	go run ./cmd/histbench -database-url sqlite:/var/tmp/bench.db -queries 600
-//	go run ./cmd/histbench -database-url 'postgres://…' -http -explain
+//	go run ./bench/histbench -database-url sqlite:/var/tmp/bench.db -queries 600
+//	go run ./bench/histbench -database-url 'postgres://…' -http -explain
 //
 // scripts/bench-history.sh runs it on both databases.
 package main
