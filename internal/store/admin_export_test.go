@@ -9,3 +9,11 @@ func SetHistoryPlan(scan, ids int) (restore func()) {
 	scanBudget, maxPassedIDs = scan, ids
 	return func() { scanBudget, maxPassedIDs = oldScan, oldIDs }
 }
+
+// SetHistorySortBudget sets how many reservations of an entry-date range History
+// may read and sort (0: never, the date index is walked), and returns the restorer.
+func SetHistorySortBudget(n int) (restore func()) {
+	old := sortBudget
+	sortBudget = n
+	return func() { sortBudget = old }
+}
