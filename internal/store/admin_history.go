@@ -449,14 +449,19 @@ func (h *historyQuery) rangeIndex() string {
 	return h.dateIndex()
 }
 
-// sorted puts the rows of sel (id_reservation, reservation_date) in the history's
-// order. The rows are gathered first (a materialised common table expression):
-// left to itself, a planner that sees ORDER BY … LIMIT walks the reservation_date
-// index backwards testing the entry date, assuming the entry range is spread evenly
-// over the booking dates; it is not (the cars that came in last March were booked
-// just before), and a walk from the newest booking can pass most of the table
-// before reaching them.
-func sorted(sel string) string {
+// sorted puts the rows of sel (r.id_reservation, r.reservation_date of an entry
+// range) in the history's order. Left to itself, a planner that sees ORDER BY …
+// LIMIT may walk the reservation_date index backwards testing the entry date,
+// assuming the entry range is spread evenly over the booking dates; it is not (the
+// cars that came in last March were booked just before), and a walk from the
+// newest booking can pass most of the table before reaching them. SQLite's plan is
+// fixed by rangeIndex (INDEXED BY), and it keeps only the page's rows while
+// sorting; PostgreSQL's rows are gathered first (a materialised common table
+// expression), then sorted.
+func (h *historyQuery) sorted(sel string) string {
+	if h.dialect == SQLite {
+		return sel + ` ORDER BY r.reservation_date DESC, r.id_reservation DESC`
+	}
 	return `WITH m AS MATERIALIZED (` + sel + `) SELECT id_reservation, reservation_date FROM m
 		ORDER BY reservation_date DESC, id_reservation DESC`
 }
@@ -501,7 +506,7 @@ func (h *historyQuery) page(ctx context.Context, s *Store, total int) (*sqlQuery
 		case h.f.entryDated() && total <= sortBudget:
 			// total is the size of the range here.
 			h.strategy = "entry range, sorted"
-			q.text = sorted(`SELECT r.id_reservation, r.reservation_date FROM reservation r`+h.rangeIndex()+
+			q.text = h.sorted(`SELECT r.id_reservation, r.reservation_date FROM reservation r`+h.rangeIndex()+
 				` WHERE 1 = 1`+h.filters(q)) + limits()
 		case h.f.entryDated():
 			h.strategy = "date index, entry days tested"
@@ -531,10 +536,11 @@ func (h *historyQuery) page(ctx context.Context, s *Store, total int) (*sqlQuery
 	}
 	switch {
 	case h.f.entryDated() && sparse:
+		// gathered below
 	case h.f.entryDated() && inRange <= int64(sortBudget):
 		h.strategy = fmt.Sprintf("entry range, about %d rows tested, sorted", inRange)
 		joins, test := h.rowTest(q)
-		q.text = sorted(`SELECT r.id_reservation, r.reservation_date FROM reservation r`+h.rangeIndex()+joins+
+		q.text = h.sorted(`SELECT r.id_reservation, r.reservation_date FROM reservation r`+h.rangeIndex()+joins+
 			` WHERE (`+test+`)`+h.filters(q)) + limits()
 		return q, nil
 	case expected <= int64(scanBudget) || !sparse:
