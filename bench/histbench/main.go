@@ -81,8 +81,8 @@ func main() {
 	explain := flag.Bool("explain", false, "print the query plans of one search of each kind")
 	explainSearch := flag.String("explain-search", "", "print the plans of this one search (with -explain-status, -explain-from, -explain-to)")
 	explainStatus := flag.String("explain-status", "", "status filter of -explain-search")
-	explainFrom := flag.String("explain-from", "", "dateFrom (YYYY-MM-DD) of -explain-search")
-	explainTo := flag.String("explain-to", "", "dateTo (YYYY-MM-DD) of -explain-search")
+	explainFrom := flag.String("explain-from", "", "dateFrom (first entry day, YYYY-MM-DD) of -explain-search")
+	explainTo := flag.String("explain-to", "", "dateTo (last entry day, YYYY-MM-DD) of -explain-search")
 	others := flag.Bool("others", false, "also time the history without search, with filters, and the parking board")
 	pages := flag.Int("deep-page-share", 10, "percent of searches asking for page 2 or 3")
 	flag.Parse()
@@ -160,10 +160,13 @@ func main() {
 			{"no filter, page 1", booking.HistoryQuery{Page: 1}},
 			{"no filter, page 1000", booking.HistoryQuery{Page: 1000}},
 			{"status FINALIZADA", booking.HistoryQuery{Status: "FINALIZADA", Page: 1}},
-			{"one month (dateFrom/To)", booking.HistoryQuery{DateFrom: from, DateTo: to, Page: 1}},
+			{"entry in one month", booking.HistoryQuery{DateFrom: from, DateTo: to, Page: 1}},
+			{"booked in one month", booking.HistoryQuery{BookedFrom: from, BookedTo: to, Page: 1}},
+			{"entry in one week", booking.HistoryQuery{DateFrom: from, DateTo: month.AddDate(0, 0, 6).Format("2006-01-02"), Page: 1}},
 			{"surname + status", booking.HistoryQuery{Search: surname, Status: "CANCELADA", Page: 1}},
-			{"surname + one month", booking.HistoryQuery{Search: surname, DateFrom: from, DateTo: to, Page: 1}},
-			{"plate + one month", booking.HistoryQuery{Search: plate, DateFrom: from, DateTo: to, Page: 1}},
+			{"surname + entry month", booking.HistoryQuery{Search: surname, DateFrom: from, DateTo: to, Page: 1}},
+			{"surname + booked month", booking.HistoryQuery{Search: surname, BookedFrom: from, BookedTo: to, Page: 1}},
+			{"plate + entry month", booking.HistoryQuery{Search: plate, DateFrom: from, DateTo: to, Page: 1}},
 			{"surname, page 50", booking.HistoryQuery{Search: surname, Page: 50}},
 		} {
 			var ds []time.Duration
@@ -190,10 +193,10 @@ func main() {
 	if *explainSearch != "" {
 		f := store.HistoryFilter{Search: *explainSearch, Status: reservation.Status(*explainStatus), Limit: booking.HistoryPageSize}
 		if *explainFrom != "" {
-			_, f.From, _, _ = localtime.ParseDay(*explainFrom, loc)
+			_, f.EntryFrom, _, _ = localtime.ParseDay(*explainFrom, loc)
 		}
 		if *explainTo != "" {
-			_, _, f.To, _ = localtime.ParseDay(*explainTo, loc)
+			_, _, f.EntryTo, _ = localtime.ParseDay(*explainTo, loc)
 		}
 		plan, err := st.ExplainHistory(ctx, f)
 		check(err)

@@ -26,9 +26,12 @@ const maxHistoryPage = 100_000_000
 type HistoryQuery struct {
 	Status   string // one of the four states; "" for all
 	Search   string // part of the customer's name or plate
-	DateFrom string // YYYY-MM-DD, first local day of reservation_date included
-	DateTo   string // YYYY-MM-DD, last local day included
-	Page     int    // from 1; anything smaller is page 1
+	DateFrom string // YYYY-MM-DD, first local day of entry_date included
+	DateTo   string // YYYY-MM-DD, last local day of entry_date included
+	// BookedFrom and BookedTo (YYYY-MM-DD, both included) bound the local day the
+	// reservation was made (reservation_date): staff reconcile online sales by it.
+	BookedFrom, BookedTo string
+	Page                 int // from 1; anything smaller is page 1
 }
 
 // HistoryPage is one page of the history.
@@ -43,8 +46,10 @@ type HistoryPage struct {
 // History lists reservations newest first (reservation_date, then id, descending),
 // 15 per page with offset (page - 1) × 15, with the total count (spec, GET
 // /admin/history). dateFrom and dateTo are local calendar days of the facility
-// (CONTRACT §2) applied to reservation_date, the day the reservation was made,
-// both inclusive. An unknown status or a malformed date is refused naming it.
+// (CONTRACT §2) applied to entry_date, the day the stay begins (CONTRACT §6:
+// "which cars came in that week"); bookedFrom and bookedTo likewise to
+// reservation_date, the day the reservation was made. All ends are inclusive. An
+// unknown status or a malformed date is refused naming it.
 func (s *Service) History(ctx context.Context, q HistoryQuery) (HistoryPage, error) {
 	f, err := s.historyFilter(q)
 	if err != nil {
@@ -78,24 +83,34 @@ func (s *Service) historyFilter(q HistoryQuery) (store.HistoryFilter, error) {
 	if err := CheckLength("search", f.Search, MaxSearch); err != nil {
 		return f, err
 	}
-	if d := strings.TrimSpace(q.DateFrom); d != "" {
-		_, from, _, err := localtime.ParseDay(d, s.loc)
-		if err != nil {
-			return f, fault.Invalidf("dateFrom no es una fecha válida (%q): use AAAA-MM-DD.", d)
-		}
-		f.From = from
+	var err error
+	if f.EntryFrom, f.EntryTo, err = s.dayRange("dateFrom", q.DateFrom, "dateTo", q.DateTo); err != nil {
+		return f, err
 	}
-	if d := strings.TrimSpace(q.DateTo); d != "" {
-		_, _, to, err := localtime.ParseDay(d, s.loc)
-		if err != nil {
-			return f, fault.Invalidf("dateTo no es una fecha válida (%q): use AAAA-MM-DD.", d)
-		}
-		f.To = to
-	}
-	if !f.From.IsZero() && !f.To.IsZero() && !f.From.Before(f.To) {
-		return f, fault.Invalidf("dateFrom (%s) es posterior a dateTo (%s).", q.DateFrom, q.DateTo)
+	if f.BookedFrom, f.BookedTo, err = s.dayRange("bookedFrom", q.BookedFrom, "bookedTo", q.BookedTo); err != nil {
+		return f, err
 	}
 	return f, nil
+}
+
+// dayRange reads a pair of optional local days (YYYY-MM-DD, CONTRACT §2) as the
+// instants [first day's midnight, the day after the last one's midnight); a zero
+// time stands for a side not given. The fields are named in the refusals.
+func (s *Service) dayRange(fromName, fromDay, toName, toDay string) (from, to time.Time, err error) {
+	if d := strings.TrimSpace(fromDay); d != "" {
+		if _, from, _, err = localtime.ParseDay(d, s.loc); err != nil {
+			return from, to, fault.Invalidf("%s no es una fecha válida (%q): use AAAA-MM-DD.", fromName, d)
+		}
+	}
+	if d := strings.TrimSpace(toDay); d != "" {
+		if _, _, to, err = localtime.ParseDay(d, s.loc); err != nil {
+			return from, to, fault.Invalidf("%s no es una fecha válida (%q): use AAAA-MM-DD.", toName, d)
+		}
+	}
+	if !from.IsZero() && !to.IsZero() && !from.Before(to) {
+		return from, to, fault.Invalidf("%s (%s) es posterior a %s (%s).", fromName, strings.TrimSpace(fromDay), toName, strings.TrimSpace(toDay))
+	}
+	return from, to, nil
 }
 
 // HistoryEach calls fn with every reservation the history's filters match (q.Page

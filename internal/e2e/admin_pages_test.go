@@ -126,6 +126,14 @@ func TestAdminPagesOnDesktop(t *testing.T) {
 		t.Error("one page of results needs no pager")
 	}
 	Screenshot(t, ctx, "history-filtered")
+	// A reversed pair of booking days is refused in the page, naming the pair.
+	pageSet(t, ctx, "#bookedFrom", "2027-01-12")
+	pageSet(t, ctx, "#bookedTo", "2027-01-11")
+	pageClick(t, ctx, `[data-history-filters] button[type="submit"]`)
+	pageWaitJS(t, ctx, "the reversed days refused", `(document.querySelector('[data-filter-error]') || {}).textContent === '«Reservada desde» es posterior a «Reservada hasta».' && document.activeElement.id === 'bookedTo'`)
+	if loc := pageJS[string](t, ctx, "location.search"); strings.Contains(loc, "booked") {
+		t.Errorf("a refused filter was sent: %s", loc)
+	}
 	pageClick(t, ctx, `[data-history-rows] tr:first-child a`)
 	pageWaitJS(t, ctx, "a row's detail", `location.pathname.startsWith('/admin/reservations/details/') && document.querySelector('[data-fact="customer"]').textContent.includes('Ordóñez')`)
 

@@ -20,10 +20,21 @@ type HistoryFilter struct {
 	// Search matches part of the customer's name or of the plate, ignoring case.
 	// It is data, never SQL or a LIKE pattern: %, _ and \ match themselves.
 	Search string
-	// From and To bound reservation_date (the creation time): From <= it < To.
-	From, To time.Time
-	Limit    int
-	Offset   int
+	// EntryFrom and EntryTo bound entry_date, the start of the stay: EntryFrom <=
+	// it < EntryTo (CONTRACT §6: history dateFrom/dateTo select the entry days).
+	EntryFrom, EntryTo time.Time
+	// BookedFrom and BookedTo bound reservation_date, when the reservation was made
+	// (history bookedFrom/bookedTo): BookedFrom <= it < BookedTo.
+	BookedFrom, BookedTo time.Time
+	Limit, Offset        int
+}
+
+// entryDated reports whether the filter bounds the entry date.
+func (f HistoryFilter) entryDated() bool { return !f.EntryFrom.IsZero() || !f.EntryTo.IsZero() }
+
+// dated reports whether the filter bounds either date.
+func (f HistoryFilter) dated() bool {
+	return f.entryDated() || !f.BookedFrom.IsZero() || !f.BookedTo.IsZero()
 }
 
 // HistoryRow is one reservation of the history with what the list shows of its
@@ -45,9 +56,10 @@ type HistoryRow struct {
 // (reservation_date, then id, descending), and how many match in all.
 //
 // Without a search, the count is a sum over reservation_tally (per status, kept by
-// triggers, migration 0003) or, with dates, a range of the date index; the page is
-// read from the (status,) reservation_date index. A search is the costly part on a
-// large database:
+// triggers, migration 0003) or, with dates, a range of the entry-date or booking
+// date index; the page is read from the (status,) reservation_date index, or, with
+// entry days, from the entry range sorted (see sorted and HistoryTuning.SortBudget). A search is
+// the costly part on a large database:
 //
 //  1. The matching customers and vehicles are found by their own index (PostgreSQL:
 //     trigram GIN indexes on the lower-cased customer_search.name and
@@ -183,11 +195,17 @@ func (h *historyQuery) filters(q *sqlQuery) string {
 	if h.f.Status != "" {
 		s += " AND r.status = " + q.arg(string(h.f.Status))
 	}
-	if !h.f.From.IsZero() {
-		s += " AND r.reservation_date >= " + q.arg(Time(h.f.From))
+	if !h.f.EntryFrom.IsZero() {
+		s += " AND r.entry_date >= " + q.arg(Time(h.f.EntryFrom))
 	}
-	if !h.f.To.IsZero() {
-		s += " AND r.reservation_date < " + q.arg(Time(h.f.To))
+	if !h.f.EntryTo.IsZero() {
+		s += " AND r.entry_date < " + q.arg(Time(h.f.EntryTo))
+	}
+	if !h.f.BookedFrom.IsZero() {
+		s += " AND r.reservation_date >= " + q.arg(Time(h.f.BookedFrom))
+	}
+	if !h.f.BookedTo.IsZero() {
+		s += " AND r.reservation_date < " + q.arg(Time(h.f.BookedTo))
 	}
 	return s
 }
@@ -287,6 +305,12 @@ type HistoryTuning struct {
 	// vehicle look-up, about as much as gathering one match. Default 1,500;
 	// negative: always gather.
 	ScanBudget int
+	// SortBudget is how many reservations of an entry-date range the page may read
+	// and sort (they are read through the entry-date index, unordered by booking
+	// date). Beyond it the range is wide (from a day years back, say), and walking
+	// the reservation_date index is expected to reach the page sooner. Default
+	// 50,000; negative: never sorted.
+	SortBudget int
 }
 
 func (t HistoryTuning) withDefaults() HistoryTuning {
@@ -295,6 +319,9 @@ func (t HistoryTuning) withDefaults() HistoryTuning {
 	}
 	if t.ScanBudget == 0 {
 		t.ScanBudget = 1500
+	}
+	if t.SortBudget == 0 {
+		t.SortBudget = 50_000
 	}
 	return t
 }
@@ -310,7 +337,7 @@ func (h *historyQuery) count(ctx context.Context, s *Store, explain func(string,
 		}
 		return s.read.QueryRowContext(ctx, q.text, q.args...).Scan(dest...)
 	}
-	dated := !h.f.From.IsZero() || !h.f.To.IsZero()
+	dated := h.f.dated()
 	var total int
 	switch {
 	case h.f.Search == "" && !dated:
@@ -369,7 +396,7 @@ func (h *historyQuery) count(ctx context.Context, s *Store, explain func(string,
 		q := &sqlQuery{}
 		index, title := "", "count (date range, by the matching ids)"
 		if h.customers.ids == nil || h.vehicles.ids == nil {
-			index, title = h.dateIndex(), "count (date range, walked)"
+			index, title = h.rangeIndex(), "count (date range, walked)"
 		}
 		q.text = `SELECT COUNT(*) FROM reservation r` + index + ` WHERE (` + h.anySide(q) + `)` + h.filters(q)
 		return total, one(title, q, &total)
@@ -442,6 +469,34 @@ func (h *historyQuery) dateIndex() string {
 	}
 }
 
+// rangeIndex makes SQLite visit the reservations of the filtered dates, in no
+// particular order: with entry days, the range of the entry-date index
+// (reservation_entry_board, migration 0002: entry_date leading, status included);
+// otherwise dateIndex.
+func (h *historyQuery) rangeIndex() string {
+	if h.dialect == SQLite && h.f.entryDated() {
+		return " INDEXED BY reservation_entry_board"
+	}
+	return h.dateIndex()
+}
+
+// sorted puts the rows of sel (r.id_reservation, r.reservation_date of an entry
+// range) in the history's order. Left to itself, a planner that sees ORDER BY …
+// LIMIT may walk the reservation_date index backwards testing the entry date,
+// assuming the entry range is spread evenly over the booking dates; it is not (the
+// cars that came in last March were booked just before), and a walk from the
+// newest booking can pass most of the table before reaching them. SQLite's plan is
+// fixed by rangeIndex (INDEXED BY), and it keeps only the page's rows while
+// sorting; PostgreSQL's rows are gathered first (a materialised common table
+// expression), then sorted.
+func (h *historyQuery) sorted(sel string) string {
+	if h.dialect == SQLite {
+		return sel + ` ORDER BY r.reservation_date DESC, r.id_reservation DESC`
+	}
+	return `WITH m AS MATERIALIZED (` + sel + `) SELECT id_reservation, reservation_date FROM m
+		ORDER BY reservation_date DESC, id_reservation DESC`
+}
+
 // in is the membership test " IN (…)" of a side's matching ids: the ids found by
 // the count when they were few, else the matching subquery again.
 func (h *historyQuery) in(q *sqlQuery, side string) string {
@@ -466,9 +521,19 @@ func (h *historyQuery) page(ctx context.Context, s *Store, total int) (*sqlQuery
 	order := ` ORDER BY r.reservation_date DESC, r.id_reservation DESC`
 	limits := func() string { return ` LIMIT ` + q.arg(h.f.Limit) + ` OFFSET ` + q.arg(h.f.Offset) }
 	if h.f.Search == "" {
-		h.strategy = "date index"
-		q.text = `SELECT r.id_reservation FROM reservation r WHERE 1 = 1` + h.filters(q) + order
-		q.text += limits()
+		switch {
+		case h.f.entryDated() && total <= s.history.SortBudget:
+			// total is the size of the range here.
+			h.strategy = "entry range, sorted"
+			q.text = h.sorted(`SELECT r.id_reservation, r.reservation_date FROM reservation r`+h.rangeIndex()+
+				` WHERE 1 = 1`+h.filters(q)) + limits()
+		case h.f.entryDated():
+			h.strategy = "date index, entry days tested"
+			q.text = `SELECT r.id_reservation FROM reservation r` + h.dateIndex() + ` WHERE 1 = 1` + h.filters(q) + order + limits()
+		default:
+			h.strategy = "date index"
+			q.text = `SELECT r.id_reservation FROM reservation r WHERE 1 = 1` + h.filters(q) + order + limits()
+		}
 		return q, nil
 	}
 	// Matches spread over time: reading (offset + limit) × all / total rows in date
@@ -479,7 +544,25 @@ func (h *historyQuery) page(ctx context.Context, s *Store, total int) (*sqlQuery
 		return nil, fmt.Errorf("history size: %w", err)
 	}
 	expected := int64(h.f.Offset+h.f.Limit) * all.Int64 / int64(total)
-	if expected <= int64(s.history.ScanBudget) || h.customers.ids == nil || h.vehicles.ids == nil {
+	sparse := h.customers.ids != nil && h.vehicles.ids != nil
+	// With entry days, the booking order is no guide to where the matches are
+	// (see sorted): sparse matches are gathered; dense ones are read from the
+	// entry range when it is not too wide — about total × all / (the matching
+	// reservations of any date) rows.
+	var inRange int64
+	if h.f.entryDated() {
+		inRange = int64(total) * all.Int64 / int64(max(h.customers.reservations+h.vehicles.reservations, 1))
+	}
+	switch {
+	case h.f.entryDated() && sparse:
+		// gathered below
+	case h.f.entryDated() && inRange <= int64(s.history.SortBudget):
+		h.strategy = fmt.Sprintf("entry range, about %d rows tested, sorted", inRange)
+		joins, test := h.rowTest(q)
+		q.text = h.sorted(`SELECT r.id_reservation, r.reservation_date FROM reservation r`+h.rangeIndex()+joins+
+			` WHERE (`+test+`)`+h.filters(q)) + limits()
+		return q, nil
+	case expected <= int64(s.history.ScanBudget) || !sparse:
 		h.strategy = fmt.Sprintf("date order, about %d rows tested", expected)
 		joins, test := h.rowTest(q)
 		q.text = `SELECT r.id_reservation, r.reservation_date FROM reservation r` + h.dateIndex() + joins +

@@ -17,6 +17,8 @@ import (
 // count step finds the matching customers and vehicles first, and the reservations
 // are gathered through them and sorted when they are few, or, when they are too
 // many to carry, the date index is walked testing each row, streaming in order.
+// With entry days (dateFrom/dateTo) the range of the entry-date index is read
+// instead of the date index, and sorted before the first row goes out.
 func (s *Store) HistoryEach(ctx context.Context, f HistoryFilter, fn func(HistoryRow) error) error {
 	h := historyQuery{dialect: s.dialect, f: f}
 	// The output's joins are aliased apart from rowTest's (c and v), which on
@@ -31,7 +33,7 @@ func (s *Store) HistoryEach(ctx context.Context, f HistoryFilter, fn func(Histor
 	q := &sqlQuery{}
 	switch {
 	case f.Search == "":
-		q.text = `SELECT ` + cols + ` FROM reservation r` + h.dateIndex() + joins + ` WHERE 1 = 1` + h.filters(q) + order
+		q.text = `SELECT ` + cols + ` FROM reservation r` + h.rangeIndex() + joins + ` WHERE 1 = 1` + h.filters(q) + order
 	default:
 		total, err := h.count(ctx, s, nil)
 		if err != nil {
@@ -44,7 +46,7 @@ func (s *Store) HistoryEach(ctx context.Context, f HistoryFilter, fn func(Histor
 			// Dense matches: walk the date index, testing each reservation, so the
 			// rows stream out in order from the first one found.
 			searchJoins, test := h.rowTest(q)
-			q.text = `SELECT ` + cols + ` FROM reservation r` + h.dateIndex() + searchJoins + joins +
+			q.text = `SELECT ` + cols + ` FROM reservation r` + h.rangeIndex() + searchJoins + joins +
 				` WHERE (` + test + `)` + h.filters(q) + order
 			break
 		}

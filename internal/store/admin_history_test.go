@@ -14,9 +14,12 @@ import (
 	"parking/internal/storetest"
 )
 
-// History's two page plans, its tally-based count and its direct count must all
-// agree with a plain reading of the data, whatever the filter: a brute-force oracle
-// over every reservation checks them, after status changes have moved the tallies.
+// History's page plans, its tally-based count and its direct count must all agree
+// with a plain reading of the data, whatever the filter: a brute-force oracle over
+// every reservation checks them, after status changes have moved the tallies. The
+// entry days (dateFrom/dateTo, CONTRACT §6) and the booking days
+// (bookedFrom/bookedTo) are independent filters: each reservation is booked on one
+// of 60 days and enters on another, chosen apart.
 func TestHistoryAgreesWithOracle(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		url := storetest.URL(t, d)
@@ -25,9 +28,12 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 		// page's matches, a huge one always walks the date index; MaxPassedIDs -1
 		// never carries the matching ids from the count to the page (the subquery
 		// runs again).
-		plans := map[[2]int]*store.Store{}
-		for _, p := range [][2]int{{-1, 5000}, {-1, -1}, {1 << 30, 5000}} {
-			plans[p] = storetest.OpenURL(t, url, store.Options{History: store.HistoryTuning{ScanBudget: p[0], MaxPassedIDs: p[1]}})
+		// SortBudget -1 never sorts an entry range (the booking-date index is walked),
+		// a huge one always does.
+		planList := [][3]int{{-1, 5000, 1 << 30}, {-1, -1, 1 << 30}, {1 << 30, 5000, 1 << 30}, {-1, -1, -1}, {1 << 30, 5000, -1}}
+		plans := map[[3]int]*store.Store{}
+		for _, p := range planList {
+			plans[p] = storetest.OpenURL(t, url, store.Options{History: store.HistoryTuning{ScanBudget: p[0], MaxPassedIDs: p[1], SortBudget: p[2]}})
 		}
 		ctx := context.Background()
 		rng := rand.New(rand.NewPCG(7, 8))
@@ -39,6 +45,7 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 			plate  string
 			status reservation.Status
 			made   time.Time
+			entry  time.Time
 		}
 		var all []row
 		base := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
@@ -56,7 +63,8 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				res, err := tx.InsertReservation(ctx, store.NewReservation{Entry: base, TotalPrice: 100, CustomerID: c.ID, VehicleID: v.ID, MainServiceID: 1})
+				entry := base.Add(time.Duration(rng.IntN(60*24)) * time.Hour)
+				res, err := tx.InsertReservation(ctx, store.NewReservation{Entry: entry, TotalPrice: 100, CustomerID: c.ID, VehicleID: v.ID, MainServiceID: 1})
 				if err != nil {
 					return err
 				}
@@ -78,13 +86,13 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 					}
 					status = reservation.InCourse
 					if rng.IntN(2) == 0 {
-						if _, err := tx.MarkFinalized(ctx, id, store.Finalization{Method: reservation.Card, Exit: base.Add(time.Hour), TotalPrice: 100}); err != nil {
+						if _, err := tx.MarkFinalized(ctx, id, store.Finalization{Method: reservation.Card, Exit: entry.Add(time.Hour), TotalPrice: 100}); err != nil {
 							return err
 						}
 						status = reservation.Finalized
 					}
 				}
-				all = append(all, row{id, name, plate, status, made})
+				all = append(all, row{id, name, plate, status, made, entry})
 			}
 			// A customer renamed after booking: the search sees the new name.
 			_, err := tx.Exec(ctx, `UPDATE customer SET full_name = 'Pedro Pérez Renamed' WHERE full_name = 'Pedro Pérez'`)
@@ -102,7 +110,7 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 		oracle := func(f store.HistoryFilter) ([]int64, int) {
 			var m []row
 			for _, r := range all {
-				if f.Status != "" && r.status != f.Status || !f.From.IsZero() && r.made.Before(f.From) || !f.To.IsZero() && !r.made.Before(f.To) {
+				if f.Status != "" && r.status != f.Status || !within(r.entry, f.EntryFrom, f.EntryTo) || !within(r.made, f.BookedFrom, f.BookedTo) {
 					continue
 				}
 				if f.Search != "" && !strings.Contains(fold(r.name), fold(f.Search)) && !strings.Contains(fold(r.plate), fold(f.Search)) {
@@ -126,14 +134,27 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 		// two characters folds ASCII only, so none of the short ones has accents.
 		searches := []string{"", "garcía", "GARCÍA", "álvaro", "bcd", "1234", "abc", "a", "ar", "%", "_", `"q"`, "o'h", "pérez renamed", "zzz"}
 		statuses := []reservation.Status{"", reservation.Pending, reservation.InCourse, reservation.Finalized, reservation.Cancelled}
-		ranges := [][2]time.Time{{}, {base.AddDate(0, 0, 10), base.AddDate(0, 0, 40)}}
-		for _, plan := range [][2]int{{-1, 5000}, {-1, -1}, {1 << 30, 5000}} {
+		// Date filters: none; entry days; booking days; both; an open end of each.
+		type dates struct{ entryFrom, entryTo, bookedFrom, bookedTo time.Time }
+		day := func(n int) time.Time { return base.AddDate(0, 0, n) }
+		ranges := []dates{{}, {entryFrom: day(10), entryTo: day(40)}, {bookedFrom: day(10), bookedTo: day(40)},
+			{entryFrom: day(5), entryTo: day(50), bookedFrom: day(20), bookedTo: day(45)}, {entryFrom: day(50)}, {bookedTo: day(8)}}
+		filter := func(search string, status reservation.Status, rg dates) store.HistoryFilter {
+			return store.HistoryFilter{Search: search, Status: status, EntryFrom: rg.entryFrom, EntryTo: rg.entryTo, BookedFrom: rg.bookedFrom, BookedTo: rg.bookedTo}
+		}
+		// Plans: {scan budget, carried ids, sort budget}. The sort budget only matters
+		// with entry days: 0 walks the booking-date index, a huge one sorts the range.
+		for _, plan := range planList {
 			st := plans[plan]
 			for _, search := range searches {
 				for _, status := range statuses {
 					for _, rg := range ranges {
+						if plan[2] < 0 && rg.entryFrom.IsZero() && rg.entryTo.IsZero() {
+							continue // the same plans as with a sort budget
+						}
 						for _, offset := range []int{0, 15, 30} {
-							f := store.HistoryFilter{Search: search, Status: status, From: rg[0], To: rg[1], Limit: 15, Offset: offset}
+							f := filter(search, status, rg)
+							f.Limit, f.Offset = 15, offset
 							rows, total, err := st.History(ctx, f)
 							if err != nil {
 								t.Fatalf("%+v: %v", f, err)
@@ -144,8 +165,8 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 								got = append(got, r.Reservation.ID)
 							}
 							if total != wantTotal || fmt.Sprint(got) != fmt.Sprint(wantIDs) {
-								t.Errorf("plan %v, search %q status %q range %v offset %d:\n got %d %v\nwant %d %v",
-									plan, search, status, !rg[0].IsZero(), offset, total, got, wantTotal, wantIDs)
+								t.Errorf("plan %v, search %q status %q dates %+v offset %d:\n got %d %v\nwant %d %v",
+									plan, search, status, rg, offset, total, got, wantTotal, wantIDs)
 							}
 						}
 					}
@@ -154,13 +175,14 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 		}
 
 		// HistoryEach (the CSV export): every match, in the history's order, by both
-		// plans of a search (gathered through few matching ids; the date index walked).
-		for _, plan := range [][2]int{{-1, 5000}, {-1, -1}} {
+		// plans of a search (gathered through few matching ids; the date index, or
+		// the entry range, walked).
+		for _, plan := range [][3]int{{-1, 5000, 1 << 30}, {-1, -1, 1 << 30}, {-1, -1, -1}} {
 			st := plans[plan]
 			for _, search := range searches {
 				for _, status := range statuses {
 					for _, rg := range ranges {
-						f := store.HistoryFilter{Search: search, Status: status, From: rg[0], To: rg[1]}
+						f := filter(search, status, rg)
 						var got []int64
 						if err := st.HistoryEach(ctx, f, func(r store.HistoryRow) error {
 							got = append(got, r.Reservation.ID)
@@ -171,7 +193,7 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 						f.Limit = len(all)
 						want, _ := oracle(f)
 						if fmt.Sprint(got) != fmt.Sprint(want) {
-							t.Errorf("each, plan %v, search %q status %q range %v:\n got %v\nwant %v", plan, search, status, !rg[0].IsZero(), got, want)
+							t.Errorf("each, plan %v, search %q status %q dates %+v:\n got %v\nwant %v", plan, search, status, rg, got, want)
 						}
 					}
 				}
@@ -184,4 +206,9 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 			t.Errorf("a callback's error must stop the walk and be returned: %v after %d rows", err, n)
 		}
 	})
+}
+
+// within reports whether t is in [from, to), a zero bound being open.
+func within(t, from, to time.Time) bool {
+	return (from.IsZero() || !t.Before(from)) && (to.IsZero() || t.Before(to))
 }

@@ -12,19 +12,21 @@ import (
 )
 
 // historyQuery reads the history's filters from the query string (spec, GET
-// /admin/history): status, search, dateFrom, dateTo and page (anything that is not
-// a positive integer counts as 1).
+// /admin/history): status, search, dateFrom, dateTo (entry days, CONTRACT §6),
+// bookedFrom, bookedTo (booking days) and page (anything that is not a positive
+// integer counts as 1).
 func historyQuery(r *http.Request) booking.HistoryQuery {
 	q := r.URL.Query()
 	page, err := strconv.Atoi(strings.TrimSpace(q.Get("page")))
 	if err != nil || page < 1 {
 		page = 1
 	}
-	return booking.HistoryQuery{Status: q.Get("status"), Search: q.Get("search"), DateFrom: q.Get("dateFrom"), DateTo: q.Get("dateTo"), Page: page}
+	return booking.HistoryQuery{Status: q.Get("status"), Search: q.Get("search"), DateFrom: q.Get("dateFrom"), DateTo: q.Get("dateTo"),
+		BookedFrom: q.Get("bookedFrom"), BookedTo: q.Get("bookedTo"), Page: page}
 }
 
-// adminHistory is GET /admin/history?status=&search=&dateFrom=&dateTo=&page= (spec;
-// CONTRACT §6). Browsers get the history page; JSON clients {reservations,
+// adminHistory is GET /admin/history?status=&search=&dateFrom=&dateTo=&bookedFrom=&bookedTo=&page=
+// (spec; CONTRACT §6). Browsers get the history page; JSON clients {reservations,
 // total_count, page, page_size: 15, total_pages}. A page past the end is empty. An
 // unknown status or a malformed date is a 400 (the page shows the message).
 func (s *Server) adminHistory(w http.ResponseWriter, r *http.Request) {
@@ -50,6 +52,7 @@ func (s *Server) adminHistory(w http.ResponseWriter, r *http.Request) {
 // historyPageView is the data of admin_history.html.
 type historyPageView struct {
 	Status, Search, DateFrom, DateTo string
+	BookedFrom, BookedTo             string
 	Statuses                         []historyStatusOption
 	Rows                             []historyRowView
 	Total, Page, Pages               int
@@ -76,7 +79,8 @@ type historyRowView struct {
 // historyURL is path with the filters of hq and the page (page 1 is left out).
 func historyURL(path string, hq booking.HistoryQuery, page int) string {
 	v := url.Values{}
-	for k, val := range map[string]string{"status": hq.Status, "search": hq.Search, "dateFrom": hq.DateFrom, "dateTo": hq.DateTo} {
+	for k, val := range map[string]string{"status": hq.Status, "search": hq.Search, "dateFrom": hq.DateFrom, "dateTo": hq.DateTo,
+		"bookedFrom": hq.BookedFrom, "bookedTo": hq.BookedTo} {
 		if strings.TrimSpace(val) != "" {
 			v.Set(k, val)
 		}
@@ -92,8 +96,8 @@ func historyURL(path string, hq booking.HistoryQuery, page int) string {
 
 // renderHistoryPage renders one page of the history, or the refusal of its filters.
 func (s *Server) renderHistoryPage(w http.ResponseWriter, r *http.Request, hq booking.HistoryQuery, h booking.HistoryPage, err error) {
-	v := historyPageView{Status: hq.Status, Search: hq.Search, DateFrom: hq.DateFrom, DateTo: hq.DateTo}
-	v.Filtered = strings.TrimSpace(hq.Status+hq.Search+hq.DateFrom+hq.DateTo) != ""
+	v := historyPageView{Status: hq.Status, Search: hq.Search, DateFrom: hq.DateFrom, DateTo: hq.DateTo, BookedFrom: hq.BookedFrom, BookedTo: hq.BookedTo}
+	v.Filtered = strings.TrimSpace(hq.Status+hq.Search+hq.DateFrom+hq.DateTo+hq.BookedFrom+hq.BookedTo) != ""
 	for _, st := range reservation.Statuses {
 		v.Statuses = append(v.Statuses, historyStatusOption{Value: string(st), Selected: strings.EqualFold(strings.TrimSpace(hq.Status), string(st))})
 	}

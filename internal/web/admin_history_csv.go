@@ -15,7 +15,7 @@ import (
 	"parking/internal/store"
 )
 
-// GET /admin/history.csv?status=&search=&dateFrom=&dateTo= : the CSV export of the
+// GET /admin/history.csv?status=&search=&dateFrom=&dateTo=&bookedFrom=&bookedTo= : the CSV export of the
 // history page's filtered result — every matching reservation, not one page —
 // streamed row by row from one query (store.HistoryEach), newest first.
 //

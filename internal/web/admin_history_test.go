@@ -10,13 +10,22 @@ import (
 	"parking/internal/storetest"
 )
 
-// GET /admin/history: filters, search, local-day ranges on reservation_date, and
+// GET /admin/history: filters, search, local-day ranges on entry_date (dateFrom,
+// dateTo: CONTRACT §6) and on reservation_date (bookedFrom, bookedTo), and
 // pagination of 15 newest first with the total count (spec; CONTRACT §6).
 func TestAdminHistory(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newAdminEnv(t, d)
-		entry := time.Date(2027, 3, 1, 10, 0, 0, 0, madrid)
+		// Booked in January for March: entering on 1 March (1–7) or 2 March (8–16);
+		// number 8 at 00:30 on the 2nd, still the 1st in UTC.
 		for n := 1; n <= 16; n++ {
+			entry := time.Date(2027, 3, 1, 10, 0, 0, 0, madrid)
+			switch {
+			case n == 8:
+				entry = time.Date(2027, 3, 2, 0, 30, 0, 0, madrid)
+			case n > 8:
+				entry = time.Date(2027, 3, 2, 10, 0, 0, 0, madrid)
+			}
 			b := walkInFields(n, entry, 2, "")
 			if n == 16 {
 				b["full_name"] = `100% Ana_O'Brien \ "la Jefa"`
@@ -86,19 +95,31 @@ func TestAdminHistory(t *testing.T) {
 			page(url.Values{"search": {s}}, nil, 0, 1, 0)
 		}
 
-		// Local days of reservation_date, both ends included.
-		page(url.Values{"dateFrom": {"2027-01-11"}}, seq(16, 6), 11, 1, 1)
-		page(url.Values{"dateTo": {"2027-01-10"}}, seq(5, 1), 5, 1, 1)
-		page(url.Values{"dateFrom": {"2027-01-11"}, "dateTo": {"2027-01-11"}}, seq(10, 6), 5, 1, 1)
-		page(url.Values{"dateFrom": {"2027-01-11"}, "dateTo": {"2027-01-12"}, "search": {"cliente 1"}, "status": {"PENDIENTE"}},
+		// dateFrom/dateTo: local days of entry_date, both ends included. Booked in
+		// January, they are found on their March days, not on the day they were booked.
+		page(url.Values{"dateFrom": {"2027-03-02"}}, seq(16, 8), 9, 1, 1)
+		page(url.Values{"dateTo": {"2027-03-01"}}, seq(7, 1), 7, 1, 1)
+		page(url.Values{"dateFrom": {"2027-03-01"}, "dateTo": {"2027-03-01"}}, seq(7, 1), 7, 1, 1)
+		page(url.Values{"dateFrom": {"2027-03-02"}, "dateTo": {"2027-03-02"}, "search": {"cliente 1"}, "status": {"PENDIENTE"}},
 			[]int{15, 14, 13, 12, 11, 10}, 6, 1, 1)
+		page(url.Values{"dateFrom": {"2027-01-12"}, "dateTo": {"2027-01-12"}}, nil, 0, 1, 0)
+		page(url.Values{"dateFrom": {"2027-03-03"}}, nil, 0, 1, 0)
+		// bookedFrom/bookedTo: local days of reservation_date.
+		page(url.Values{"bookedFrom": {"2027-01-11"}}, seq(16, 6), 11, 1, 1)
+		page(url.Values{"bookedTo": {"2027-01-10"}}, seq(5, 1), 5, 1, 1)
+		page(url.Values{"bookedFrom": {"2027-01-11"}, "bookedTo": {"2027-01-11"}}, seq(10, 6), 5, 1, 1)
+		page(url.Values{"bookedFrom": {"2027-01-11"}, "bookedTo": {"2027-01-12"}, "search": {"cliente 1"}, "status": {"PENDIENTE"}},
+			[]int{15, 14, 13, 12, 11, 10}, 6, 1, 1)
+		page(url.Values{"bookedFrom": {"2027-03-01"}, "bookedTo": {"2027-03-02"}}, nil, 0, 1, 0)
+		// Both: entering on the 2nd, booked by the 11th.
+		page(url.Values{"dateFrom": {"2027-03-02"}, "bookedTo": {"2027-01-11"}}, []int{10, 9, 8}, 3, 1, 1)
 
 		// The list item carries the record and what the list shows.
 		_, body := history(url.Values{"search": {"0012"}})
 		item := body["reservations"].([]any)[0].(map[string]any)
 		want := map[string]any{"id_reservation": 12.0, "status": "PENDIENTE", "customer_name": "Cliente 12", "phone": "600000012",
 			"license_plate": "0012BCD", "brand": "Desconocida", "service_name": "ECO", "vehicle_type": "COCHE",
-			"reservation_date": "2027-01-12T20:00:00+01:00", "entry_date": "2027-03-01T10:00:00+01:00", "total_price": 24.0}
+			"reservation_date": "2027-01-12T20:00:00+01:00", "entry_date": "2027-03-02T10:00:00+01:00", "total_price": 24.0}
 		for k, v := range want {
 			if item[k] != v {
 				t.Errorf("item %s = %v, want %v", k, item[k], v)
@@ -114,6 +135,9 @@ func TestAdminHistory(t *testing.T) {
 			{url.Values{"dateFrom": {"11/01/2027"}}, `dateFrom no es una fecha válida ("11/01/2027"): use AAAA-MM-DD.`},
 			{url.Values{"dateTo": {"2027-02-30"}}, `dateTo no es una fecha válida ("2027-02-30"): use AAAA-MM-DD.`},
 			{url.Values{"dateFrom": {"2027-01-12"}, "dateTo": {"2027-01-11"}}, "dateFrom (2027-01-12) es posterior a dateTo (2027-01-11)."},
+			{url.Values{"bookedFrom": {"ayer"}}, `bookedFrom no es una fecha válida ("ayer"): use AAAA-MM-DD.`},
+			{url.Values{"bookedTo": {"2027-13-01"}}, `bookedTo no es una fecha válida ("2027-13-01"): use AAAA-MM-DD.`},
+			{url.Values{"bookedFrom": {"2027-01-12"}, "bookedTo": {"2027-01-11"}}, "bookedFrom (2027-01-12) es posterior a bookedTo (2027-01-11)."},
 			{url.Values{"search": {fmt.Sprintf("%0101d", 0)}}, "El campo search admite como máximo 100 caracteres."},
 		} {
 			status, body := history(tc.q)

@@ -122,6 +122,19 @@ func TestAdminPagesOrJSON(t *testing.T) {
 		res = e.page("/admin/history?page=9")
 		wantStatus(t, res, 200)
 		wantAllIn(t, "page past the end", res.Body, "No hay reservas en esta página", `<a href="/admin/history">Ir a la primera</a>`)
+		// The date filters say what they filter (dateFrom/dateTo: the entry, CONTRACT
+		// §6; bookedFrom/bookedTo: the booking), keep what was asked, and the export
+		// link carries them all.
+		res = e.page("/admin/history?dateFrom=2027-03-01&dateTo=2027-03-01&bookedFrom=2020-01-01&bookedTo=2099-12-31")
+		wantStatus(t, res, 200)
+		wantAllIn(t, "date filters", res.Body,
+			`<label for="dateFrom">Entrada desde</label>`, `<label for="dateTo">Entrada hasta</label>`,
+			`<label for="bookedFrom">Reservada desde</label>`, `<label for="bookedTo">Reservada hasta</label>`,
+			`name="dateFrom" type="date" value="2027-03-01"`, `name="bookedTo" type="date" value="2099-12-31"`,
+			`href="/admin/history.csv?bookedFrom=2020-01-01&amp;bookedTo=2099-12-31&amp;dateFrom=2027-03-01&amp;dateTo=2027-03-01"`,
+			"Reservas 1–1 de 1")
+		res = e.page("/admin/history?dateFrom=2027-03-02")
+		wantAllIn(t, "entry filter", res.Body, "Ninguna reserva coincide con los filtros.")
 	})
 }
 
@@ -269,9 +282,24 @@ func TestHistoryCSV(t *testing.T) {
 		if got := rows(body); len(got) != 2 || got[1][8] != "0007BCD" {
 			t.Errorf("search filter: %v", got)
 		}
-		_, body = get("?dateFrom=2020-01-15&dateTo=2020-01-15")
+		_, body = get("?bookedFrom=2020-01-15&bookedTo=2020-01-15")
 		if got := rows(body); len(got) != 2 || got[1][0] != itoa(ids[0]) {
-			t.Errorf("date filter: %v", got)
+			t.Errorf("booking date filter: %v", got)
+		}
+		// dateFrom/dateTo: the entry day (CONTRACT §6). One reservation enters in April.
+		e.exec(`UPDATE reservation SET entry_date = $1, exit_date = $2 WHERE id_reservation = $3`,
+			store.Time(time.Date(2027, 4, 1, 9, 0, 0, 0, madrid)), store.Time(time.Date(2027, 4, 2, 9, 0, 0, 0, madrid)), ids[2])
+		_, body = get("?dateFrom=2027-04-01&dateTo=2027-04-01")
+		if got := rows(body); len(got) != 2 || got[1][0] != itoa(ids[2]) || got[1][2] != "01/04/2027 09:00" {
+			t.Errorf("entry date filter: %v", got)
+		}
+		_, body = get("?dateFrom=2020-01-15&dateTo=2020-01-15")
+		if got := rows(body); len(got) != 1 {
+			t.Errorf("entry date filter on a booking day: %d rows, want the header alone", len(got))
+		}
+		_, body = get("?dateTo=2027-03-01&bookedTo=2020-01-15")
+		if got := rows(body); len(got) != 2 || got[1][0] != itoa(ids[0]) {
+			t.Errorf("both date filters: %v", got)
 		}
 		_, body = get("?search=nadie-se-llama-asi")
 		if got := rows(body); len(got) != 1 {

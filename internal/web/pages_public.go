@@ -31,8 +31,15 @@ type serviceCard struct {
 	ID          int64
 	Name        string
 	Description string
-	From        string // lowest daily price, "5,00 €"
-	Bands       []priceBand
+	// From is the lowest daily price, "5,00 €", and FromDays the fewest days that
+	// get it when a shorter stay cannot (0 otherwise): "desde 5,00 € al día a
+	// partir de 16 días", never a bare price a typical stay does not get.
+	From     string
+	FromDays int64
+	// ShortStay is the first band's price when it is not the lowest: "Estancias
+	// de 1–3 días: 12,00 € al día".
+	ShortStay string
+	Bands     []priceBand
 }
 
 type priceBand struct {
@@ -80,20 +87,32 @@ func (s *Server) publicOffer() offer {
 			o.Services = append(o.Services, serviceCard{ID: m.ID, Name: m.Name, Description: m.Description})
 		}
 	}
-	lowest := map[int64]money.Cents{}
+	// Per service: the first band (fewest days) and the cheapest (ties: fewer days).
+	first, cheapest := map[int64]pricing.Rate{}, map[int64]pricing.Rate{}
 	for _, r := range c.Rates {
 		i, ok := active[r.MainService]
 		if !ok {
 			continue
 		}
 		o.Services[i].Bands = append(o.Services[i].Bands, priceBand{Days: bandText(r), Price: euros(r.DailyPrice)})
-		if l, seen := lowest[r.MainService]; !seen || r.DailyPrice < l {
-			lowest[r.MainService] = r.DailyPrice
+		if f, seen := first[r.MainService]; !seen || r.MinDays < f.MinDays {
+			first[r.MainService] = r
+		}
+		if l, seen := cheapest[r.MainService]; !seen || r.DailyPrice < l.DailyPrice || r.DailyPrice == l.DailyPrice && r.MinDays < l.MinDays {
+			cheapest[r.MainService] = r
 		}
 	}
 	for i, svc := range o.Services {
-		if l, ok := lowest[svc.ID]; ok {
-			o.Services[i].From = euros(l)
+		low, ok := cheapest[svc.ID]
+		if !ok {
+			continue
+		}
+		o.Services[i].From = euros(low.DailyPrice)
+		if low.MinDays > 1 {
+			o.Services[i].FromDays = low.MinDays
+		}
+		if f := first[svc.ID]; f.DailyPrice != low.DailyPrice {
+			o.Services[i].ShortStay = "Estancias de " + bandText(f) + ": " + euros(f.DailyPrice) + " al día"
 		}
 	}
 	for _, e := range c.Extras {

@@ -37,8 +37,9 @@ func TestHomePage(t *testing.T) {
 			`<form class="card quick-quote" method="get" action="/booking" data-quick-quote`,
 			`<label for="entrada">`, `<input id="entrada" name="entrada" type="datetime-local" required`,
 			`<label for="salida">`, `<input id="salida" name="salida" type="datetime-local" required`,
-			`<h3>ECO</h3>`, `desde <strong>5,00 €</strong> al día`, `<h3>TRANSFER</h3>`, `desde <strong>8,00 €</strong>`,
-			`<h3>MEET</h3>`, `desde <strong>11,00 €</strong>`, `<a class="btn btn-primary" href="/booking">Reservar ahora</a>`,
+			`<h3>ECO</h3>`, `desde <strong>5,00 €</strong> al día a partir de 16 días</p>`, "Estancias de 1–3 días: 12,00 € al día",
+			`<h3>TRANSFER</h3>`, `desde <strong>8,00 €</strong> al día a partir de 16 días</p>`,
+			`<h3>MEET</h3>`, `desde <strong>11,00 €</strong> al día a partir de 16 días</p>`, `<a class="btn btn-primary" href="/booking">Reservar ahora</a>`,
 			`<a class="brand" href="/">`, `<li><a href="/booking">Reservar</a></li>`, `href="/users/login">Ya tengo cuenta</a>`,
 		)
 		if !regexp.MustCompile(`<link rel="stylesheet" href="/static/customer\.[0-9a-f]{12}\.css">`).MatchString(res.Body) ||
@@ -56,6 +57,42 @@ func TestHomePage(t *testing.T) {
 			t.Error("logged-in home offers the login link")
 		}
 		wantAll(t, "customer home", res.Body, `<li><a href="/users/profile">Mi cuenta</a></li>`, `<li><a href="/booking">Reservar</a></li>`)
+	})
+}
+
+// The home page's "desde X al día" is a price a stay of any length can have, or
+// says from how many days: with ECO's cheapest band starting at 4 days it reads
+// "desde 8,00 € al día a partir de 4 días" and gives the short stay's price; with
+// TRANSFER's first band the cheapest, a bare "desde 7,00 € al día".
+func TestHomePagePriceFrom(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		e := newAdminEnv(t, d)
+		// ECO: 1–3 12 €, 4–10 8 €, 11–15 and 16+ 9 €. TRANSFER: 1–3 7 €, then 11, 9, 8.
+		for _, c := range []struct {
+			rate  int
+			price string
+		}{{3, "9"}, {4, "9"}, {5, "7"}} {
+			if st, b := e.json("PATCH", fmt.Sprintf("/admin/catalog/rates/%d", c.rate), map[string]any{"daily_price": c.price}); st != 200 {
+				t.Fatalf("rate %d: %d %v", c.rate, st, b)
+			}
+		}
+		anon := apptest.Client(t)
+		res := do(t, anon, "GET", e.a.URL+"/", nil)
+		wantStatus(t, res, 200)
+		card := func(name string) string {
+			_, after, _ := strings.Cut(res.Body, "<h3>"+name+"</h3>")
+			before, _, _ := strings.Cut(after, "</li>")
+			return before
+		}
+		wantAll(t, "ECO card", card("ECO"), `<p class="from">desde <strong>8,00 €</strong> al día a partir de 4 días</p>`,
+			`<p class="muted from-short">Estancias de 1–3 días: 12,00 € al día</p>`)
+		wantAll(t, "TRANSFER card", card("TRANSFER"), `<p class="from">desde <strong>7,00 €</strong> al día</p>`)
+		if strings.Contains(card("TRANSFER"), "a partir de") || strings.Contains(card("TRANSFER"), "from-short") {
+			t.Errorf("TRANSFER's first band is its cheapest: %s", card("TRANSFER"))
+		}
+		res = do(t, anon, "GET", e.a.URL+"/booking", nil)
+		wantAll(t, "booking", res.Body, `<span class="service-from">desde 8,00 €/día a partir de 4 días</span>`,
+			`<span class="service-from">desde 7,00 €/día</span>`)
 	})
 }
 

@@ -78,5 +78,5 @@ func New(d Deps) *Server {
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.routes(mux)
-	return s.recoverPanics(s.logRequests(securityHeaders(mux)))
+	return s.recoverPanics(s.logRequests(securityHeaders(s.unrouted(mux))))
 }

@@ -422,20 +422,24 @@
 
   function initHistoryFilters(form) {
     form.addEventListener('submit', function (e) {
-      var from = form.elements.dateFrom, to = form.elements.dateTo;
-      if (from.value && to.value && from.value > to.value) {
-        e.preventDefault();
-        var p = form.querySelector('[data-filter-error]');
-        if (!p) {
-          p = el('p', 'field-error');
-          p.setAttribute('data-filter-error', '');
-          p.setAttribute('role', 'alert');
-          form.appendChild(p);
+      var pairs = [['dateFrom', 'dateTo', 'Entrada'], ['bookedFrom', 'bookedTo', 'Reservada']];
+      for (var i = 0; i < pairs.length; i++) {
+        var from = form.elements[pairs[i][0]], to = form.elements[pairs[i][1]];
+        to.removeAttribute('aria-invalid');
+        if (from.value && to.value && from.value > to.value) {
+          e.preventDefault();
+          var p = form.querySelector('[data-filter-error]');
+          if (!p) {
+            p = el('p', 'field-error');
+            p.setAttribute('data-filter-error', '');
+            p.setAttribute('role', 'alert');
+            form.appendChild(p);
+          }
+          p.textContent = '«' + pairs[i][2] + ' desde» es posterior a «' + pairs[i][2] + ' hasta».';
+          to.setAttribute('aria-invalid', 'true');
+          to.focus();
+          return;
         }
-        p.textContent = '«Reservada desde» es posterior a «Reservada hasta».';
-        to.setAttribute('aria-invalid', 'true');
-        to.focus();
-        return;
       }
       // Empty filters are left out of the address.
       Array.prototype.forEach.call(form.elements, function (f) {
