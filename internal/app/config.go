@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	_ "time/tzdata" // the facility's zone must load on machines without zoneinfo
+
+	"parking/internal/input"
 )
 
 // Config is the service configuration (CONTRACT §1). Every field comes from a
@@ -30,6 +32,8 @@ type Config struct {
 	LogFormat      string
 	LogLevel       string
 	Capacity       int
+	PhoneRegion    string
+	Input          input.Rules // phones read in PhoneRegion (CONTRACT §8)
 }
 
 // setting describes one configuration entry; the README's table lists the same.
@@ -57,6 +61,10 @@ var settings = []setting{
 			return errors.New("must be a whole number")
 		}
 		c.Capacity = n
+		return nil
+	}},
+	{"PARKING_PHONE_REGION", "phone-region", input.DefaultRegion, "region for phone numbers typed without a country code (ES, PT, FR…)", func(c *Config, v string) error {
+		c.PhoneRegion = strings.ToUpper(v)
 		return nil
 	}},
 }
@@ -145,6 +153,11 @@ func (c *Config) validate() []error {
 	}
 	if c.Capacity < 0 || c.Capacity > 1_000_000 {
 		bad("PARKING_CAPACITY", "must be between 0 and 1000000")
+	}
+	if r, err := input.New(c.PhoneRegion); err != nil {
+		bad("PARKING_PHONE_REGION", "%v", err)
+	} else {
+		c.Input = r
 	}
 	return errs
 }

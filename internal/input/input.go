@@ -237,6 +237,15 @@ func Control(field, v string) error {
 	return nil
 }
 
+// Check refuses control characters in a one-line field and a value longer than max
+// characters, naming the field; it is for values already trimmed.
+func Check(field, v string, max int) error {
+	if err := Control(field, v); err != nil {
+		return err
+	}
+	return Length(field, v, max)
+}
+
 // Length refuses a field longer than max characters, naming it.
 func Length(field, v string, max int) error {
 	if utf8.RuneCountInString(v) > max {
