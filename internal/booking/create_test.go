@@ -142,7 +142,7 @@ func TestCreateRefusalsSaveNothing(t *testing.T) {
 			{"no rate", func(b *booking.NewBooking) { b.LicensePlate = "NEW2"; b.MainService = 77 },
 				"No existe tarifa para el servicio 77 y 5 días."},
 			{"phone too long", func(b *booking.NewBooking) { b.Phone = long }, "El campo phone admite como máximo 20 caracteres."},
-			{"bad email", func(b *booking.NewBooking) { b.Email = "nope" }, `El campo email no es un correo electrónico válido ("nope"): debe tener la forma nombre@dominio.es.`},
+			{"bad email", func(b *booking.NewBooking) { b.Email = "nope" }, `El correo electrónico "nope" (campo email) no es válido: debe tener la forma nombre@dominio.es.`},
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {

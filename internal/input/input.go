@@ -79,7 +79,7 @@ func (r Rules) Phone(field, raw string) (string, error) {
 	if e164, ok := r.parsePhone(p); ok {
 		return e164, nil
 	}
-	return "", fault.Invalidf("El campo %s no es un teléfono válido (%q): escriba el número con su prefijo, por ejemplo 612 345 678 o +34 612 345 678.", field, p)
+	return "", fault.Invalidf("El teléfono %q (campo %s) no es válido: escriba un número que exista, por ejemplo 612 345 678 o +34 612 345 678.", p, field)
 }
 
 // PhoneLookup is the stored form of a phone typed as a search, when the text is one.
@@ -126,13 +126,16 @@ func Plate(field, raw string) (string, error) {
 		return "", required(field)
 	}
 	canon := PlateForm(p)
+	if err := Length(field, canon, MaxPlate); err != nil {
+		return "", err
+	}
 	n := utf8.RuneCountInString(canon)
 	ok := n >= MinPlate && n <= MaxPlate
 	for _, c := range canon {
 		ok = ok && (unicode.IsLetter(c) || (c >= '0' && c <= '9'))
 	}
 	if !ok {
-		return "", fault.Invalidf("El campo %s no es una matrícula válida (%q): use de %d a %d letras y cifras; los espacios y guiones se ignoran.", field, p, MinPlate, MaxPlate)
+		return "", fault.Invalidf("La matrícula %q (campo %s) no es válida: use de %d a %d letras y cifras; los espacios y guiones se ignoran.", p, field, MinPlate, MaxPlate)
 	}
 	return canon, nil
 }
@@ -163,7 +166,7 @@ func Email(field, raw string) (string, error) {
 		return "", err
 	}
 	if !validEmail(e) {
-		return "", fault.Invalidf("El campo %s no es un correo electrónico válido (%q): debe tener la forma nombre@dominio.es.", field, e)
+		return "", fault.Invalidf("El correo electrónico %q (campo %s) no es válido: debe tener la forma nombre@dominio.es.", e, field)
 	}
 	return e, nil
 }
