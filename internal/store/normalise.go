@@ -275,12 +275,11 @@ func (nz normaliser) mergeCustomer(ctx context.Context, keeper, from int64) erro
 	steps := []string{
 		`UPDATE reservation SET id_customer = $1 WHERE id_customer = $2`,
 		`INSERT INTO customer_vehicle (id_customer, id_vehicle, created_at)
-			SELECT $1, cv.id_vehicle, cv.created_at FROM customer_vehicle cv
+			SELECT CAST($1 AS BIGINT), cv.id_vehicle, cv.created_at FROM customer_vehicle cv
 			WHERE cv.id_customer = $2 AND NOT EXISTS (
 				SELECT 1 FROM customer_vehicle k WHERE k.id_customer = $1 AND k.id_vehicle = cv.id_vehicle)`,
-		`DELETE FROM customer WHERE id_customer = $2`,
 	}
-	return nz.run(ctx, steps, keeper, from)
+	return nz.run(ctx, steps, `DELETE FROM customer WHERE id_customer = $1`, keeper, from)
 }
 
 // mergeVehicle moves vehicle from's reservations and customer links to keeper and
@@ -289,19 +288,22 @@ func (nz normaliser) mergeVehicle(ctx context.Context, keeper, from int64) error
 	steps := []string{
 		`UPDATE reservation SET id_vehicle = $1 WHERE id_vehicle = $2`,
 		`INSERT INTO customer_vehicle (id_customer, id_vehicle, created_at)
-			SELECT cv.id_customer, $1, cv.created_at FROM customer_vehicle cv
+			SELECT cv.id_customer, CAST($1 AS BIGINT), cv.created_at FROM customer_vehicle cv
 			WHERE cv.id_vehicle = $2 AND NOT EXISTS (
 				SELECT 1 FROM customer_vehicle k WHERE k.id_vehicle = $1 AND k.id_customer = cv.id_customer)`,
-		`DELETE FROM vehicle WHERE id_vehicle = $2`,
 	}
-	return nz.run(ctx, steps, keeper, from)
+	return nz.run(ctx, steps, `DELETE FROM vehicle WHERE id_vehicle = $1`, keeper, from)
 }
 
-func (nz normaliser) run(ctx context.Context, steps []string, keeper, from int64) error {
-	for _, q := range steps {
+// run runs the moves (parameters keeper, from), then the delete (from).
+func (nz normaliser) run(ctx context.Context, moves []string, del string, keeper, from int64) error {
+	for _, q := range moves {
 		if _, err := nz.tx.Exec(ctx, q, keeper, from); err != nil {
 			return fmt.Errorf("merge %d into %d: %w", from, keeper, err)
 		}
+	}
+	if _, err := nz.tx.Exec(ctx, del, from); err != nil {
+		return fmt.Errorf("merge %d into %d: %w", from, keeper, err)
 	}
 	return nil
 }

@@ -99,7 +99,7 @@ func custBook(t testing.TB, a *app.App, phone, plate, vehicleType, entry, exit s
 // custBookPast makes a reservation of a stay in the past: public bookings refuse a
 // past entry (CONTRACT §8), so it is booked three years later and moved back to
 // the stay asked for (the price depends on the length only).
-func custBookPast(t *testing.T, a *app.App, phone, plate, vehicleType, entry, exit string, service int, extras []int) int64 {
+func custBookPast(t testing.TB, a *app.App, phone, plate, vehicleType, entry, exit string, service int, extras []int) int64 {
 	t.Helper()
 	later := func(s string) string { return custAt(s).AddDate(3, 0, 0).Format("2006-01-02T15:04") }
 	id := custBook(t, a, phone, plate, vehicleType, later(entry), later(exit), service, extras)
@@ -125,7 +125,7 @@ func custSetStatus(t *testing.T, a *app.App, id int64, st reservation.Status) {
 	custExec(t, a, q, id, string(st))
 }
 
-func custExec(t *testing.T, a *app.App, q string, args ...any) {
+func custExec(t testing.TB, a *app.App, q string, args ...any) {
 	t.Helper()
 	ctx := context.Background()
 	if err := a.Store.InTx(ctx, func(tx *store.Tx) error {
