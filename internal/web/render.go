@@ -43,8 +43,8 @@ import (
 	"strings"
 	"time"
 
-	"parking/internal/input"
 	"parking/internal/account"
+	"parking/internal/input"
 	"parking/internal/localtime"
 )
 
