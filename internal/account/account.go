@@ -20,6 +20,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"parking/internal/fault"
+	"parking/internal/input"
 	"parking/internal/reservation"
 	"parking/internal/store"
 )
@@ -57,14 +58,26 @@ type Service struct {
 	store *store.Store
 	log   *slog.Logger
 	now   func() time.Time
+	input input.Rules // phones read in PARKING_PHONE_REGION (CONTRACT §8)
 }
 
+// Option adjusts a Service at construction.
+type Option func(*Service)
+
+// WithInputRules sets the rules phones are read with (the facility's region);
+// without it, input.DefaultRegion.
+func WithInputRules(r input.Rules) Option { return func(s *Service) { s.input = r } }
+
 // New builds the service.
-func New(st *store.Store, log *slog.Logger) *Service {
+func New(st *store.Store, log *slog.Logger, opts ...Option) *Service {
 	// The dummy hash is made now, in the background, so that the first login with
 	// an unknown email does not take twice as long as the others.
 	go dummyHash()
-	return &Service{store: st, log: log, now: store.Now}
+	s := &Service{store: st, log: log, now: store.Now}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // hashCost is the bcrypt cost in use: BcryptCost, unless a test suite lowered it.
@@ -114,12 +127,21 @@ func PasswordMatches(hash *string, pw string) bool {
 // ErrBadCredentials is the one answer for a wrong email or a wrong password.
 var ErrBadCredentials = fault.New(fault.Unauthorized, "Correo electrónico o contraseña incorrectos.")
 
-// NormalizeEmail is the stored form of an account email: trimmed; lookups ignore case.
-func NormalizeEmail(e string) string { return strings.TrimSpace(e) }
+// loginEmail is an email typed to log in, as looked up: trimmed (lookups ignore
+// case). Control characters and overlong values are a 400 naming the field
+// (CONTRACT §8); any other malformed address simply matches no account.
+func loginEmail(e string) (string, error) {
+	e = strings.TrimSpace(e)
+	return e, input.Check("email", e, input.MaxEmail)
+}
 
 // Authenticate checks an email and password and returns the account's user.
 func (s *Service) Authenticate(ctx context.Context, email, password string) (User, error) {
-	c, err := s.store.AccountByEmail(ctx, NormalizeEmail(email))
+	email, err := loginEmail(email)
+	if err != nil {
+		return User{}, err
+	}
+	c, err := s.store.AccountByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
 		PasswordMatches(nil, password)
 		return User{}, ErrBadCredentials
@@ -148,14 +170,17 @@ func UserOf(c reservation.Customer) User {
 // CreateAdmin creates an ADMIN account (parking admin create, PARKING_ADMIN_*).
 // An existing account with that email is refused with a Conflict.
 func (s *Service) CreateAdmin(ctx context.Context, email, password, name string) (User, error) {
-	email = NormalizeEmail(email)
-	if !validEmail(email) {
-		return User{}, fault.Invalidf("El correo electrónico %q no es válido.", email)
+	email, err := input.Email("email", email)
+	if err != nil {
+		return User{}, err
 	}
 	if len(password) < MinPasswordLength {
 		return User{}, fault.Invalidf("La contraseña debe tener al menos %d caracteres.", MinPasswordLength)
 	}
-	if strings.TrimSpace(name) == "" {
+	if name, err = input.Text("name", name, input.MaxName); err != nil {
+		return User{}, err
+	}
+	if name == "" {
 		name = "Administrador"
 	}
 	hash, err := HashPassword(password)
@@ -164,7 +189,7 @@ func (s *Service) CreateAdmin(ctx context.Context, email, password, name string)
 	}
 	var c reservation.Customer
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
-		id, err := tx.InsertAccount(ctx, store.NewAccount{FullName: strings.TrimSpace(name), Email: email, Type: reservation.Admin, PasswordHash: hash})
+		id, err := tx.InsertAccount(ctx, store.NewAccount{FullName: name, Email: email, Type: reservation.Admin, PasswordHash: hash})
 		if err != nil {
 			return err
 		}
@@ -186,12 +211,16 @@ func (s *Service) EnsureAdmin(ctx context.Context, email, password string) (bool
 	if email == "" || password == "" {
 		return false, nil
 	}
-	if _, err := s.store.AccountByEmail(ctx, NormalizeEmail(email)); err == nil {
+	email, err := input.Email("email", email)
+	if err != nil {
+		return false, err
+	}
+	if _, err := s.store.AccountByEmail(ctx, email); err == nil {
 		return false, nil
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return false, err
 	}
-	_, err := s.CreateAdmin(ctx, email, password, "Administrador")
+	_, err = s.CreateAdmin(ctx, email, password, "Administrador")
 	if fault.KindOf(err) == fault.Conflict { // another instance created it first
 		return false, nil
 	}
@@ -200,11 +229,6 @@ func (s *Service) EnsureAdmin(ctx context.Context, email, password string) (bool
 
 // HasAdmin reports whether any ADMIN account exists.
 func (s *Service) HasAdmin(ctx context.Context) (bool, error) { return s.store.HasAdmin(ctx) }
-
-func validEmail(e string) bool {
-	at := strings.LastIndexByte(e, '@')
-	return at > 0 && at < len(e)-1 && !strings.ContainsAny(e, " \t\r\n<>") && strings.Contains(e[at+1:], ".") && len(e) <= 254
-}
 
 // NewToken returns a random secret (32 bytes, base64url) and the hex SHA-256 that is stored.
 func NewToken() (token, hash string) {

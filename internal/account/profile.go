@@ -8,42 +8,13 @@ import (
 	"unicode/utf8"
 
 	"parking/internal/fault"
+	"parking/internal/input"
 	"parking/internal/reservation"
 	"parking/internal/store"
 )
 
-// Limits of CONTRACT §8 for personal data (characters).
-const (
-	MaxNameLength  = 100
-	MaxEmailLength = 254
-	MaxPhoneLength = 20
-)
-
 // MaxPasswordBytes is bcrypt's limit: it ignores (and x/crypto refuses) anything longer.
 const MaxPasswordBytes = 72
-
-// minPhoneDigits keeps obvious typos ("6", "+") out without guessing at national plans.
-const minPhoneDigits = 6
-
-// ValidPhone reports whether p has the form of a phone number: digits and spaces,
-// an optional leading +, at least 6 digits, at most 20 characters.
-func ValidPhone(p string) bool {
-	if p == "" || utf8.RuneCountInString(p) > MaxPhoneLength {
-		return false
-	}
-	digits := 0
-	for i, r := range p {
-		switch {
-		case r >= '0' && r <= '9':
-			digits++
-		case r == ' ':
-		case r == '+' && i == 0:
-		default:
-			return false
-		}
-	}
-	return digits >= minPhoneDigits
-}
 
 // ProfileChange is new personal data from the profile form (spec, PUT
 // /users/profile/update: nombre, email, telefono). A nil field keeps the stored value.
@@ -73,7 +44,7 @@ func (s *Service) UpdateProfile(ctx context.Context, userID int64, ch ProfileCha
 		if err != nil {
 			return err
 		}
-		upd, err := applyProfileChange(cur, ch)
+		upd, err := applyProfileChange(s.input, cur, ch)
 		if err != nil {
 			return err
 		}
@@ -117,39 +88,37 @@ func (s *Service) UpdateProfile(ctx context.Context, userID int64, ch ProfileCha
 	return out, nil
 }
 
-// applyProfileChange validates the change against the stored customer. A value equal
-// to the stored one is kept as is, so data stored before these rules existed (or by
-// another flow) never blocks an unrelated change.
-func applyProfileChange(cur reservation.Customer, ch ProfileChange) (store.ProfileUpdate, error) {
+// applyProfileChange validates the change against the stored customer and puts each
+// field in its stored form (CONTRACT §8, internal/input; phone in E.164). A value
+// equal to the stored one is kept as is, so data stored before these rules existed
+// (or by another flow) never blocks an unrelated change.
+func applyProfileChange(rules input.Rules, cur reservation.Customer, ch ProfileChange) (store.ProfileUpdate, error) {
 	upd := store.ProfileUpdate{FullName: cur.FullName, Email: cur.Email, Phone: cur.Phone}
+	var err error
 	if ch.Nombre != nil {
-		name := strings.TrimSpace(*ch.Nombre)
-		switch {
-		case name == "":
+		if strings.TrimSpace(*ch.Nombre) == "" {
 			return upd, fault.Invalidf(msgNameRequired)
-		case utf8.RuneCountInString(name) > MaxNameLength:
-			return upd, fault.Invalidf("El campo nombre admite como máximo %d caracteres.", MaxNameLength)
 		}
-		upd.FullName = name
+		if upd.FullName, err = input.Name("nombre", *ch.Nombre); err != nil {
+			return upd, err
+		}
 	}
 	if ch.Email != nil {
-		email := NormalizeEmail(*ch.Email)
-		unchanged := cur.Email != nil && *cur.Email == email
+		email := strings.TrimSpace(*ch.Email)
 		switch {
 		case email == "":
 			// Accounts log in by email: clearing it would lock the account out.
 			return upd, fault.Invalidf(msgEmailRequired)
-		case unchanged:
-		case utf8.RuneCountInString(email) > MaxEmailLength:
-			return upd, fault.Invalidf("El campo email admite como máximo %d caracteres.", MaxEmailLength)
-		case !validEmail(email):
-			return upd, fault.Invalidf("El correo electrónico %q no es válido.", email)
+		case cur.Email != nil && *cur.Email == email:
+		default:
+			if email, err = input.Email("email", email); err != nil {
+				return upd, err
+			}
 		}
 		upd.Email = &email
 	}
 	if ch.Telefono != nil {
-		phone := strings.TrimSpace(*ch.Telefono) // CONTRACT §8: phones stored trimmed
-		unchanged := cur.Phone != nil && *cur.Phone == phone
+		phone := strings.TrimSpace(*ch.Telefono)
 		switch {
 		case phone == "" && cur.Type == reservation.Admin:
 			// Staff accounts need no phone; customers do (it links their bookings).
@@ -157,11 +126,11 @@ func applyProfileChange(cur reservation.Customer, ch ProfileChange) (store.Profi
 			return upd, nil
 		case phone == "":
 			return upd, fault.Invalidf(msgPhoneRequired)
-		case unchanged:
-		case utf8.RuneCountInString(phone) > MaxPhoneLength:
-			return upd, fault.Invalidf("El campo telefono admite como máximo %d caracteres.", MaxPhoneLength)
-		case !ValidPhone(phone):
-			return upd, fault.Invalidf("El teléfono %q no es válido: use solo dígitos, espacios y un + inicial (al menos %d dígitos).", phone, minPhoneDigits)
+		case cur.Phone != nil && *cur.Phone == phone:
+		default:
+			if phone, err = rules.Phone("telefono", phone); err != nil {
+				return upd, err
+			}
 		}
 		upd.Phone = &phone
 	}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"parking/internal/fault"
+	"parking/internal/input"
 	"parking/internal/reservation"
 	"parking/internal/store"
 )
@@ -58,31 +59,25 @@ const (
 
 var registrationFields = []string{"full_name", "email", "phone", "password", "confirmPassword"}
 
-// validate normalises the registration in place (trimmed name, email and phone) and
-// reports every broken rule at once.
-func (r *Registration) validate() FieldErrors {
-	r.FullName = strings.TrimSpace(r.FullName)
-	r.Email = NormalizeEmail(r.Email)
-	r.Phone = strings.TrimSpace(r.Phone) // the booking flows' form of a phone (CONTRACT §8)
+// validate puts the registration in its stored forms in place (CONTRACT §8,
+// internal/input: trimmed name and email, phone in E.164) and reports every broken
+// rule at once.
+func (r *Registration) validate(rules input.Rules) FieldErrors {
 	errs := FieldErrors{}
-	switch {
-	case r.FullName == "":
-		errs["full_name"] = "Indique su nombre completo."
-	case utf8.RuneCountInString(r.FullName) > MaxNameLength:
-		errs["full_name"] = fmt.Sprintf("El nombre admite como máximo %d caracteres.", MaxNameLength)
+	check := func(field, value, missing string, read func() (string, error)) string {
+		if strings.TrimSpace(value) == "" {
+			errs[field] = missing
+			return ""
+		}
+		v, err := read()
+		if err != nil {
+			errs[field] = fault.MessageOf(err, "El valor no es válido.")
+		}
+		return v
 	}
-	switch {
-	case r.Email == "":
-		errs["email"] = "Indique su correo electrónico."
-	case utf8.RuneCountInString(r.Email) > MaxEmailLength || !validEmail(r.Email):
-		errs["email"] = "El correo electrónico no es válido."
-	}
-	switch {
-	case r.Phone == "":
-		errs["phone"] = "Indique su teléfono."
-	case !ValidPhone(r.Phone): // the profile's rule (profile.go), so both forms agree
-		errs["phone"] = fmt.Sprintf("El teléfono no es válido: use cifras (al menos %d), espacios y, si quiere, el prefijo +, hasta %d caracteres.", minPhoneDigits, MaxPhoneLength)
-	}
+	r.FullName = check("full_name", r.FullName, "Indique su nombre completo.", func() (string, error) { return input.Name("full_name", r.FullName) })
+	r.Email = check("email", r.Email, "Indique su correo electrónico.", func() (string, error) { return input.Email("email", r.Email) })
+	r.Phone = check("phone", r.Phone, "Indique su teléfono.", func() (string, error) { return rules.Phone("phone", r.Phone) })
 	switch {
 	case utf8.RuneCountInString(r.Password) < MinPasswordLength:
 		errs["password"] = fmt.Sprintf("La contraseña debe tener al menos %d caracteres.", MinPasswordLength)
@@ -104,7 +99,7 @@ func (r *Registration) validate() FieldErrors {
 // Invalid input is a fault.Invalid and conflicts a fault.Conflict, both carrying
 // FieldErrors.
 func (s *Service) Register(ctx context.Context, r Registration) (User, error) {
-	if errs := r.validate(); len(errs) > 0 {
+	if errs := r.validate(s.input); len(errs) > 0 {
 		return User{}, fieldFault(fault.Invalid, errs, registrationFields...)
 	}
 	// Hash before the transaction: bcrypt takes tens of milliseconds, and SQLite's

@@ -63,7 +63,7 @@ func (r throttleRule) lockout(failures []time.Time, now time.Time) time.Duration
 // throttleKeys returns the hashed keys of an attempt: the account and the address
 // (IPv6 addresses by /64, since one client usually holds the whole prefix).
 func throttleKeys(email, addr string) (account, address string) {
-	account = HashToken("account:" + strings.ToLower(NormalizeEmail(email)))
+	account = HashToken("account:" + strings.ToLower(strings.TrimSpace(email)))
 	if addr == "" {
 		return account, ""
 	}
@@ -119,6 +119,9 @@ func throttleFault(wait time.Duration) error {
 // ErrBadCredentials (fault.Unauthorized), or a fault.TooMany whose cause is a
 // *ThrottledError.
 func (s *Service) Login(ctx context.Context, email, password, addr string) (User, error) {
+	if _, err := loginEmail(email); err != nil {
+		return User{}, err
+	}
 	now := s.now()
 	accountKey, addressKey := throttleKeys(email, addr)
 	wait, err := s.throttled(ctx, accountKey, addressKey, now)

@@ -15,6 +15,7 @@ import (
 
 	"parking/internal/account"
 	"parking/internal/booking"
+	"parking/internal/input"
 	"parking/internal/notify"
 	"parking/internal/pricing"
 	"parking/internal/store"
@@ -61,6 +62,7 @@ func (a *App) prepare(ctx context.Context) error {
 	if err := a.Store.Migrate(ctx); err != nil {
 		return err
 	}
+	a.normaliseStored(ctx)
 	seeded, err := a.Store.SeedCatalog(ctx, pricing.Default())
 	if err != nil {
 		return fmt.Errorf("seed catalog: %w", err)
@@ -74,8 +76,9 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	a.Catalog.Store(pricing.NewSnapshot(cat))
 	a.Outbox = notify.NewOutbox(a.Config.Location, a.Config.WebhookURL != "")
-	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox))
-	a.Accounts = account.New(a.Store, a.Log)
+	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox),
+		booking.WithInputRules(a.Config.Input))
+	a.Accounts = account.New(a.Store, a.Log, account.WithInputRules(a.Config.Input))
 	if created, err := a.Accounts.EnsureAdmin(ctx, a.Config.AdminEmail, a.Config.AdminPassword); err != nil {
 		return fmt.Errorf("create administrator from PARKING_ADMIN_EMAIL: %w", err)
 	} else if created {
@@ -90,6 +93,27 @@ func (a *App) prepare(ctx context.Context) error {
 		Log:    a.Log, Store: a.Store, Booking: a.Booking, Accounts: a.Accounts, Catalog: a.Catalog,
 	})
 	return nil
+}
+
+// normaliseStored gives phones and plates stored before CONTRACT §8's canonical
+// forms those forms, once (store.NormaliseStored). The start never waits on staff:
+// collisions that cannot be merged are listed for them (`parking duplicates
+// list`), and a failure is logged and tried again at the next start.
+func (a *App) normaliseStored(ctx context.Context) {
+	rep, err := a.Store.NormaliseStored(ctx, store.Normalisers{
+		Phone: func(p string) (string, error) { return a.Config.Input.Phone("phone", p) },
+		Plate: func(p string) (string, error) { return input.Plate("license_plate", p) },
+	}, a.Log)
+	switch {
+	case err != nil:
+		a.Log.Error("normalising stored phones and plates failed; the service starts and tries again at the next start", "err", err)
+	case rep.AlreadyDone:
+	default:
+		a.Log.Info("stored phones and plates normalised", "rewritten", rep.Rewritten, "merged", rep.Merged, "conflicts", rep.Conflicts)
+		if rep.Conflicts > 0 {
+			a.Log.Warn("some customers or vehicles could not be merged safely; list them with `parking duplicates list`", "conflicts", rep.Conflicts)
+		}
+	}
 }
 
 // Start opens the service and serves it in the background on cfg.Addr.

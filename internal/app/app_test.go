@@ -23,7 +23,8 @@ func TestLoadConfigDefaults(t *testing.T) {
 	}
 	if c.Addr != ":8080" || c.DatabaseURL != "sqlite:parking.db" || c.BaseURL != "http://localhost:8080" ||
 		c.Location.String() != "Europe/Madrid" || c.WebhookTimeout != 10*time.Second || c.TokenTTL != 12*time.Hour ||
-		c.LogFormat != "text" || c.Capacity != 0 || c.WebhookURL != "" || c.SQLiteSync != store.SyncFull {
+		c.LogFormat != "text" || c.Capacity != 0 || c.WebhookURL != "" || c.SQLiteSync != store.SyncFull ||
+		c.Input.Region() != "ES" {
 		t.Errorf("defaults: %+v", c)
 	}
 }
@@ -31,13 +32,14 @@ func TestLoadConfigDefaults(t *testing.T) {
 func TestLoadConfigEnvThenFlags(t *testing.T) {
 	c, err := LoadConfig([]string{"--addr", "127.0.0.1:9000", "--capacity", "1000"}, env(map[string]string{
 		"PARKING_ADDR": ":7000", "PARKING_TIMEZONE": "Atlantic/Canary", "PARKING_WEBHOOK_URL": "https://n8n.example/webhook/x",
-		"PARKING_LOG_FORMAT": "json", "PARKING_BASE_URL": "https://parking.example/",
+		"PARKING_LOG_FORMAT": "json", "PARKING_BASE_URL": "https://parking.example/", "PARKING_PHONE_REGION": "pt",
 	}), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Addr != "127.0.0.1:9000" || c.Capacity != 1000 || c.Location.String() != "Atlantic/Canary" ||
-		c.WebhookURL != "https://n8n.example/webhook/x" || c.LogFormat != "json" || c.BaseURL != "https://parking.example" {
+		c.WebhookURL != "https://n8n.example/webhook/x" || c.LogFormat != "json" || c.BaseURL != "https://parking.example" ||
+		c.Input.Region() != "PT" {
 		t.Errorf("env then flags: %+v", c)
 	}
 }
@@ -56,6 +58,7 @@ func TestLoadConfigRefusals(t *testing.T) {
 		"log":        {map[string]string{"PARKING_LOG_FORMAT": "xml"}, `PARKING_LOG_FORMAT: "xml" must be text or json`},
 		"base url":   {map[string]string{"PARKING_BASE_URL": "parking.example"}, `PARKING_BASE_URL: "parking.example" must be an absolute http(s) address`},
 		"sync":       {map[string]string{"PARKING_SQLITE_SYNC": "OFF"}, `PARKING_SQLITE_SYNC (--sqlite-sync): must be FULL or NORMAL`},
+		"region":     {map[string]string{"PARKING_PHONE_REGION": "Spain"}, `PARKING_PHONE_REGION: "SPAIN" is not a region with phone numbering rules`},
 	}
 	for name, c := range cases {
 		_, err := LoadConfig(nil, env(c.env), io.Discard)

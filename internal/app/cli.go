@@ -25,6 +25,8 @@ Usage:
                               list notifications (newest first)
   parking notifications retry ID | --failed
                               queue failed notifications again
+  parking duplicates list     customers and vehicles that share a phone or plate
+                              but could not be merged safely (resolve by hand)
   parking generate [--reservations N] [--seed S]
                               fill the database with a realistic history (measurements)
   parking version             print the version
@@ -50,6 +52,8 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = runAdmin(ctx, args, getenv, stdout, stderr)
 	case "notifications":
 		err = runNotifications(ctx, args, getenv, stdout, stderr)
+	case "duplicates":
+		err = runDuplicates(ctx, args, getenv, stdout, stderr)
 	case "generate":
 		err = runGenerate(ctx, args, getenv, stdout, stderr)
 	case "version":

@@ -12,6 +12,7 @@ import (
 	"time"
 	_ "time/tzdata" // the facility's zone must load on machines without zoneinfo
 
+	"parking/internal/input"
 	"parking/internal/store"
 )
 
@@ -33,6 +34,8 @@ type Config struct {
 	LogLevel       string
 	Capacity       int
 	SQLiteSync     store.SQLiteSync
+	PhoneRegion    string
+	Input          input.Rules // phones read in PhoneRegion (CONTRACT §8)
 }
 
 // setting describes one configuration entry; the README's table lists the same.
@@ -68,6 +71,10 @@ var settings = []setting{
 			return errors.New("must be FULL or NORMAL")
 		}
 		c.SQLiteSync = s
+		return nil
+	}},
+	{"PARKING_PHONE_REGION", "phone-region", input.DefaultRegion, "region for phone numbers typed without a country code (ES, PT, FR…)", func(c *Config, v string) error {
+		c.PhoneRegion = strings.ToUpper(v)
 		return nil
 	}},
 }
@@ -156,6 +163,11 @@ func (c *Config) validate() []error {
 	}
 	if c.Capacity < 0 || c.Capacity > 1_000_000 {
 		bad("PARKING_CAPACITY", "must be between 0 and 1000000")
+	}
+	if r, err := input.New(c.PhoneRegion); err != nil {
+		bad("PARKING_PHONE_REGION", "%v", err)
+	} else {
+		c.Input = r
 	}
 	return errs
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"parking/internal/fault"
+	"parking/internal/input"
 	"parking/internal/money"
 	"parking/internal/pricing"
 	"parking/internal/store"
@@ -121,10 +122,10 @@ func applyMainService(m *pricing.MainService, in MainServiceInput, creating bool
 	if m.Name == "" && (creating || in.Name != nil) {
 		return fault.Invalidf("El nombre del servicio principal es obligatorio.")
 	}
-	if err := CheckLength("name", m.Name, MaxServiceName); err != nil {
+	if err := input.Check("name", m.Name, MaxServiceName); err != nil {
 		return err
 	}
-	return CheckLength("description", m.Description, MaxServiceDesc)
+	return input.Check("description", m.Description, MaxServiceDesc)
 }
 
 // CreateRate adds a rate band to a main service. Spec, price rule 2: the band with
@@ -268,7 +269,7 @@ func checkCoefficient(k pricing.Coefficient) error {
 	if k.VehicleType == "" {
 		return fault.Invalidf("El tipo de vehículo es obligatorio.")
 	}
-	if err := CheckLength("vehicle_type", k.VehicleType, MaxText); err != nil {
+	if err := input.Check("vehicle_type", k.VehicleType, input.MaxText); err != nil {
 		return err
 	}
 	if k.Multiplier <= 0 {
@@ -327,7 +328,7 @@ func applyExtra(e *pricing.Extra, in ExtraInput) error {
 	if in.Active != nil {
 		e.Active = *in.Active
 	}
-	if err := CheckLength("name", e.Name, MaxServiceName); err != nil {
+	if err := input.Check("name", e.Name, MaxServiceName); err != nil {
 		return err
 	}
 	if e.Price < 0 {

@@ -3,10 +3,12 @@ package booking
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"parking/internal/fault"
+	"parking/internal/input"
 	"parking/internal/localtime"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -14,9 +16,6 @@ import (
 
 // HistoryPageSize is the spec's page size (Limits: history page size 15).
 const HistoryPageSize = 15
-
-// MaxSearch bounds the history search text (characters).
-const MaxSearch = 100
 
 // maxHistoryPage keeps (page - 1) × 15 far from overflow; any page past the data
 // is simply empty (1.5 billion rows of offset).
@@ -79,11 +78,21 @@ func (s *Service) historyFilter(q HistoryQuery) (store.HistoryFilter, error) {
 		}
 		f.Status = status
 	}
-	f.Search = strings.TrimSpace(q.Search)
-	if err := CheckLength("search", f.Search, MaxSearch); err != nil {
+	search, err := input.Search("search", q.Search)
+	if err != nil {
 		return f, err
 	}
-	var err error
+	f.Search = search
+	if search != "" {
+		// CONTRACT §6: the search also finds a customer by phone typed in any form
+		// (the stored E.164), a vehicle by its plate typed with spaces or dashes, and
+		// a reservation by its id.
+		f.Phone, _ = s.input.PhoneLookup(search)
+		f.Plate = input.PlateForm(search)
+		if id, err := strconv.ParseInt(search, 10, 64); err == nil && id > 0 {
+			f.ID = id
+		}
+	}
 	if f.EntryFrom, f.EntryTo, err = s.dayRange("dateFrom", q.DateFrom, "dateTo", q.DateTo); err != nil {
 		return f, err
 	}

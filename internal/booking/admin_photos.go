@@ -9,14 +9,13 @@ import (
 	"unicode/utf8"
 
 	"parking/internal/fault"
+	"parking/internal/input"
 	"parking/internal/store"
 )
 
-// Photo evidence limits (spec, Limits; schema).
-const (
-	MaxPhotoDescription = 255
-	MaxPhotoURL         = 2048
-)
+// MaxPhotoURL is the schema's limit on a photo's address (the description's is
+// input.MaxPhotoDescription).
+const MaxPhotoURL = 2048
 
 // AddPhoto records a photo of the vehicle on reservation id (spec, POST
 // /admin/reservations/{id}/photos): file_path must be an absolute http(s) URL
@@ -28,15 +27,16 @@ func (s *Service) AddPhoto(ctx context.Context, id int64, filePath, description 
 		return store.Photo{}, 0, err
 	}
 	var desc *string
-	if d := strings.TrimSpace(description); d != "" {
-		if err := CheckLength("description", d, MaxPhotoDescription); err != nil {
-			return store.Photo{}, 0, err
-		}
+	d, err := input.Text("description", description, input.MaxPhotoDescription)
+	if err != nil {
+		return store.Photo{}, 0, err
+	}
+	if d != "" {
 		desc = &d
 	}
 	var photo store.Photo
 	var count int
-	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		r, err := lockForAdmin(ctx, tx, id)
 		if err != nil {
 			return err

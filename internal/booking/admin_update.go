@@ -9,6 +9,7 @@ import (
 
 	"parking/internal/fault"
 	"parking/internal/feed"
+	"parking/internal/input"
 	"parking/internal/pricing"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -77,7 +78,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 			return err
 		}
 
-		contact, err := applyContact(cust, c)
+		contact, err := applyContact(s.input, cust, c)
 		if err != nil {
 			return err
 		}
@@ -106,14 +107,15 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		newSpot := r.Spot
 		if c.Spot != nil {
 			newSpot = nil
-			if n := NormalizeSpot(*c.Spot); n != "" {
+			n, err := input.Spot("cod_parking_spot", *c.Spot)
+			if err != nil {
+				return err
+			}
+			if n != "" {
 				newSpot = &n
 			}
 		}
 		if newSpot != nil {
-			if err := CheckLength("cod_parking_spot", *newSpot, MaxSpot); err != nil {
-				return err
-			}
 			spot = *newSpot
 		}
 		// Spec, parking spot rule on update: EN CURSO (and FINALIZADA, refused above)
@@ -124,10 +126,11 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		notes := r.Notes
 		if c.Notes != nil {
 			notes = nil
-			if n := strings.TrimSpace(*c.Notes); n != "" {
-				if err := CheckLength("notes", n, MaxNotes); err != nil {
-					return err
-				}
+			n, err := input.Notes("notes", *c.Notes, input.MaxNotes)
+			if err != nil {
+				return err
+			}
+			if n != "" {
 				notes = &n
 			}
 		}
@@ -189,44 +192,45 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 	return out, nil
 }
 
-// applyContact merges the sent customer fields into the stored ones and validates them.
-func applyContact(cust reservation.Customer, c AdminChange) (store.CustomerContact, error) {
+// applyContact merges the sent customer fields into the stored ones and puts them
+// in their stored forms (CONTRACT §8, internal/input). A field not sent keeps its
+// stored value as is, so data stored before these rules never blocks another change.
+func applyContact(rules input.Rules, cust reservation.Customer, c AdminChange) (store.CustomerContact, error) {
 	out := store.CustomerContact{FullName: cust.FullName, Email: cust.Email}
 	if cust.Phone != nil {
 		out.Phone = *cust.Phone
 	}
+	var err error
 	if c.FullName != nil {
-		out.FullName = strings.TrimSpace(*c.FullName)
+		if out.FullName, err = input.Text("full_name", *c.FullName, input.MaxName); err != nil {
+			return out, err
+		}
 	}
 	if c.Phone != nil {
-		out.Phone = strings.TrimSpace(*c.Phone)
+		if strings.TrimSpace(*c.Phone) == "" {
+			return out, fault.Invalidf("El teléfono del cliente es obligatorio.")
+		}
+		if cust.Phone == nil || strings.TrimSpace(*c.Phone) != *cust.Phone {
+			if out.Phone, err = rules.Phone("phone", *c.Phone); err != nil {
+				return out, err
+			}
+		}
 	}
 	if c.Email != nil {
 		out.Email = nil
-		if e := strings.TrimSpace(*c.Email); e != "" {
+		if strings.TrimSpace(*c.Email) != "" {
+			e, err := input.Email("email", *c.Email)
+			if err != nil {
+				return out, err
+			}
 			out.Email = &e
 		}
 	}
 	if out.Phone == "" {
 		return out, fault.Invalidf("El teléfono del cliente es obligatorio.")
 	}
-	email := ""
-	if out.Email != nil {
-		email = *out.Email
-	}
-	for _, f := range []struct {
-		field, value string
-		max          int
-	}{{"full_name", out.FullName, MaxName}, {"phone", out.Phone, MaxPhone}, {"email", email, MaxEmail}} {
-		if err := CheckLength(f.field, f.value, f.max); err != nil {
-			return out, err
-		}
-	}
-	if c.Email != nil && email != "" && !ValidEmail(email) {
-		return out, fault.Invalidf("El correo electrónico %q no es válido.", email)
-	}
 	// An account logs in with its email: it cannot be left without one.
-	if email == "" && cust.Type != reservation.Unregistered {
+	if out.Email == nil && cust.Type != reservation.Unregistered {
 		return out, fault.Invalidf("El cliente tiene una cuenta registrada: su correo electrónico es obligatorio.")
 	}
 	return out, nil
@@ -280,29 +284,34 @@ func (s *Service) saveContact(ctx context.Context, tx *store.Tx, cust reservatio
 func applyVehicle(v reservation.Vehicle, c AdminChange) (reservation.Vehicle, error) {
 	out := v
 	out.Type = pricing.NormalizeVehicleType(v.Type)
+	// The plate sent is compared in its canonical form ("9988 lmn" is 9988LMN).
 	if c.LicensePlate != nil {
-		if p := NormalizePlate(*c.LicensePlate); p != "" && p != v.LicensePlate {
+		if p := input.PlateForm(*c.LicensePlate); p != "" && p != v.LicensePlate && p != input.PlateForm(v.LicensePlate) {
 			return out, fault.Invalidf("La matrícula no se puede modificar: la reserva es del vehículo %s.", v.LicensePlate)
 		}
 	}
-	if c.Brand != nil {
-		out.Brand = orDefault(*c.Brand, reservation.DefaultBrand)
-	}
-	if c.Model != nil {
-		out.Model = orDefault(*c.Model, reservation.DefaultModel)
-	}
-	if c.Color != nil {
-		out.Color = orDefault(*c.Color, reservation.DefaultColor)
+	for _, f := range []struct {
+		field    string
+		sent     *string
+		dst      *string
+		fallback string
+	}{
+		{"brand", c.Brand, &out.Brand, reservation.DefaultBrand}, {"model", c.Model, &out.Model, reservation.DefaultModel},
+		{"color", c.Color, &out.Color, reservation.DefaultColor}, {"vehicle_type", c.VehicleType, &out.Type, ""},
+	} {
+		if f.sent == nil {
+			continue
+		}
+		t, err := input.Text(f.field, *f.sent, input.MaxText)
+		if err != nil {
+			return out, err
+		}
+		*f.dst = orDefault(t, f.fallback)
 	}
 	if c.VehicleType != nil {
-		out.Type = pricing.NormalizeVehicleType(*c.VehicleType)
+		out.Type = pricing.NormalizeVehicleType(out.Type)
 		if out.Type == "" {
 			return out, fault.Invalidf("El tipo de vehículo es obligatorio.")
-		}
-	}
-	for _, f := range []struct{ field, value string }{{"brand", out.Brand}, {"model", out.Model}, {"color", out.Color}, {"vehicle_type", out.Type}} {
-		if err := CheckLength(f.field, f.value, MaxText); err != nil {
-			return out, err
 		}
 	}
 	if out.Type == pricing.NormalizeVehicleType(v.Type) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"parking/internal/fault"
+	"parking/internal/input"
 	"parking/internal/localtime"
 	"parking/internal/notify"
 	"parking/internal/pricing"
@@ -24,7 +25,8 @@ type Service struct {
 	log     *slog.Logger
 	now     func() time.Time
 	outbox  *notify.Outbox
-	admin   adminState // administrator operations: parking feed, catalog writes (admin_state.go)
+	input   input.Rules // phones read in PARKING_PHONE_REGION (CONTRACT §8)
+	admin   adminState  // administrator operations: parking feed, catalog writes (admin_state.go)
 }
 
 // Option adjusts a Service at construction.
@@ -33,6 +35,13 @@ type Option func(*Service)
 // WithOutbox sets the notification outbox (the app passes the one its dispatcher
 // listens to). Without it, notifications are recorded as skipped: no webhook.
 func WithOutbox(o *notify.Outbox) Option { return func(s *Service) { s.outbox = o } }
+
+// WithInputRules sets the rules phones are read with (the facility's region);
+// without it, input.DefaultRegion.
+func WithInputRules(r input.Rules) Option { return func(s *Service) { s.input = r } }
+
+// Input is the service's input rules (the web layer reads search phones with them).
+func (s *Service) Input() input.Rules { return s.input }
 
 // New builds the service. loc is the facility's time zone.
 func New(st *store.Store, catalog *pricing.Holder, loc *time.Location, log *slog.Logger, opts ...Option) *Service {

@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"parking/internal/fault"
+	"parking/internal/input"
+	"parking/internal/localtime"
 	"parking/internal/pricing"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -53,81 +54,35 @@ type Created struct {
 // ErrMissingData is the spec's refusal for missing required booking data.
 const msgMissingData = "Faltan datos obligatorios."
 
-// Limits of CONTRACT §8 (characters).
-const (
-	MaxName  = 100
-	MaxEmail = 254
-	MaxPhone = 20
-	MaxPlate = 15
-	MaxText  = 50 // brand, model, color, vehicle type
-	MaxNotes = 2000
-	MaxSpot  = 20
-)
-
-// NormalizePlate is the stored form of a licence plate: trimmed, upper-case,
-// inner spaces and dashes kept as typed.
-func NormalizePlate(p string) string { return strings.ToUpper(strings.TrimSpace(p)) }
-
-// NormalizeSpot is the stored form of a spot code; "" means no spot (spec: blank → null).
-func NormalizeSpot(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
-
-// CheckLength refuses a field longer than max characters, naming it.
-func CheckLength(field, value string, max int) error {
-	if utf8.RuneCountInString(value) > max {
-		return fault.Invalidf("El campo %s admite como máximo %d caracteres.", field, max)
-	}
-	return nil
-}
+// PublicEntryGrace is how far in the past a public booking's entry may be
+// (CONTRACT §8): a customer booking at the gate a few minutes late is not refused.
+const PublicEntryGrace = 15 * time.Minute
 
 // Create makes a reservation in one transaction: customer found or created by phone,
 // vehicle by plate, their link, the reservation (PENDIENTE, priced by the server) and
 // its additional services (spec, States and transitions, first row). Nothing is
 // saved on any failure.
 func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Created, error) {
-	in.FullName = strings.TrimSpace(in.FullName)
-	in.Phone = strings.TrimSpace(in.Phone)
-	in.Email = strings.TrimSpace(in.Email)
-	in.LicensePlate = NormalizePlate(in.LicensePlate)
-	in.VehicleType = pricing.NormalizeVehicleType(in.VehicleType)
-	in.Spot = NormalizeSpot(in.Spot)
-	in.Notes = strings.TrimSpace(in.Notes)
-	in.Brand = orDefault(in.Brand, reservation.DefaultBrand)
-	in.Model = orDefault(in.Model, reservation.DefaultModel)
-	in.Color = orDefault(in.Color, reservation.DefaultColor)
-
 	if ch == WalkIn && in.Entry.IsZero() {
 		in.Entry = s.now()
 	}
 	// Spec, Errors: entry_date, phone or license_plate missing; CONTRACT §8 adds, for
 	// the public flow, vehicle_type, id_main_service and exit_date.
-	missing := in.Phone == "" || in.LicensePlate == "" || in.Entry.IsZero()
+	missing := strings.TrimSpace(in.Phone) == "" || strings.TrimSpace(in.LicensePlate) == "" || in.Entry.IsZero()
 	if ch == Public {
-		missing = missing || in.VehicleType == "" || in.MainService == 0 || in.Exit == nil
+		missing = missing || strings.TrimSpace(in.VehicleType) == "" || in.MainService == 0 || in.Exit == nil
 	}
 	if missing {
 		return Created{}, fault.Invalidf(msgMissingData)
 	}
-	if ch == WalkIn && in.VehicleType == "" {
-		return Created{}, fault.Invalidf("El tipo de vehículo es obligatorio.")
+	if err := s.readBooking(ch, &in); err != nil {
+		return Created{}, err
 	}
-	if ch == WalkIn && in.MainService == 0 {
-		return Created{}, fault.Invalidf("El servicio principal es obligatorio.")
-	}
-	for _, c := range []struct {
-		field, value string
-		max          int
-	}{
-		{"full_name", in.FullName, MaxName}, {"email", in.Email, MaxEmail}, {"phone", in.Phone, MaxPhone},
-		{"license_plate", in.LicensePlate, MaxPlate}, {"brand", in.Brand, MaxText}, {"model", in.Model, MaxText},
-		{"color", in.Color, MaxText}, {"vehicle_type", in.VehicleType, MaxText}, {"notes", in.Notes, MaxNotes},
-		{"cod_parking_spot", in.Spot, MaxSpot},
-	} {
-		if err := CheckLength(c.field, c.value, c.max); err != nil {
-			return Created{}, err
-		}
-	}
-	if in.Email != "" && !ValidEmail(in.Email) {
-		return Created{}, fault.Invalidf("El correo electrónico %q no es válido.", in.Email)
+	// CONTRACT §8: a public booking cannot start in the past (staff walk-ins may:
+	// the car is already there).
+	if ch == Public && in.Entry.Before(s.now().Add(-PublicEntryGrace)) {
+		return Created{}, fault.Invalidf("El campo entry_date no puede ser anterior a la hora actual (%s).",
+			localtime.Spanish(s.now(), s.loc))
 	}
 	if err := s.exitAfterEntry(in.Entry, in.Exit); err != nil {
 		return Created{}, err
@@ -195,20 +150,62 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Create
 	return out, nil
 }
 
+// readBooking checks every typed field of a booking and puts it in its stored form
+// (CONTRACT §8, internal/input): phone in E.164, canonical plate, email, name (required
+// for public bookings), texts within their limits and free of control characters.
+func (s *Service) readBooking(ch Channel, in *NewBooking) error {
+	var err error
+	if ch == Public || strings.TrimSpace(in.FullName) != "" {
+		if in.FullName, err = input.Name("full_name", in.FullName); err != nil {
+			return err
+		}
+	}
+	if in.Phone, err = s.input.Phone("phone", in.Phone); err != nil {
+		return err
+	}
+	if strings.TrimSpace(in.Email) != "" {
+		if in.Email, err = input.Email("email", in.Email); err != nil {
+			return err
+		}
+	} else {
+		in.Email = ""
+	}
+	if in.LicensePlate, err = input.Plate("license_plate", in.LicensePlate); err != nil {
+		return err
+	}
+	if in.Spot, err = input.Spot("cod_parking_spot", in.Spot); err != nil {
+		return err
+	}
+	if in.Notes, err = input.Notes("notes", in.Notes, input.MaxNotes); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		field string
+		value *string
+		def   string
+	}{
+		{"brand", &in.Brand, reservation.DefaultBrand}, {"model", &in.Model, reservation.DefaultModel},
+		{"color", &in.Color, reservation.DefaultColor}, {"vehicle_type", &in.VehicleType, ""},
+	} {
+		v, err := input.Text(f.field, *f.value, input.MaxText)
+		if err != nil {
+			return err
+		}
+		*f.value = orDefault(v, f.def)
+	}
+	in.VehicleType = pricing.NormalizeVehicleType(in.VehicleType)
+	if ch == WalkIn && in.VehicleType == "" {
+		return fault.Invalidf("El tipo de vehículo es obligatorio.")
+	}
+	if ch == WalkIn && in.MainService == 0 {
+		return fault.Invalidf("El servicio principal es obligatorio.")
+	}
+	return nil
+}
+
 func orDefault(v, def string) string {
 	if v = strings.TrimSpace(v); v == "" {
 		return def
 	}
 	return v
-}
-
-// ValidEmail is a plain sanity check: one @, something on both sides, a dot in the
-// domain, no spaces. Real validation is the confirmation email arriving.
-func ValidEmail(e string) bool {
-	at := strings.LastIndexByte(e, '@')
-	if at < 1 || at == len(e)-1 || strings.ContainsAny(e, " \t\r\n<>") {
-		return false
-	}
-	domain := e[at+1:]
-	return strings.Contains(domain, ".") && !strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".")
 }

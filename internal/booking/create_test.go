@@ -80,8 +80,8 @@ func TestCreatePublic(t *testing.T) {
 		if got.Vehicle.LicensePlate != "1234ABC" || got.Vehicle.Brand != "Desconocida" || got.Vehicle.Model != "Desconocido" || got.Vehicle.Color != "No color" || got.Vehicle.Type != "SUV" {
 			t.Errorf("vehicle = %+v, want normalised plate and defaults", got.Vehicle)
 		}
-		if got.Customer.Type != "NO-REGISTRADO" || *got.Customer.Phone != "600111222" {
-			t.Errorf("customer = %+v, want NO-REGISTRADO with trimmed phone", got.Customer)
+		if got.Customer.Type != "NO-REGISTRADO" || *got.Customer.Phone != "+34600111222" {
+			t.Errorf("customer = %+v, want NO-REGISTRADO with the phone in E.164", got.Customer)
 		}
 		if !got.Reservation.Entry.Equal(validBooking().Entry) {
 			t.Errorf("entry = %v, want %v", got.Reservation.Entry, validBooking().Entry)
@@ -142,7 +142,7 @@ func TestCreateRefusalsSaveNothing(t *testing.T) {
 			{"no rate", func(b *booking.NewBooking) { b.LicensePlate = "NEW2"; b.MainService = 77 },
 				"No existe tarifa para el servicio 77 y 5 días."},
 			{"phone too long", func(b *booking.NewBooking) { b.Phone = long }, "El campo phone admite como máximo 20 caracteres."},
-			{"bad email", func(b *booking.NewBooking) { b.Email = "nope" }, `El correo electrónico "nope" no es válido.`},
+			{"bad email", func(b *booking.NewBooking) { b.Email = "nope" }, `El correo electrónico "nope" (campo email) no es válido: debe tener la forma nombre@dominio.es.`},
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {

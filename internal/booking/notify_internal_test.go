@@ -36,7 +36,7 @@ func TestEnqueueFromOperations(t *testing.T) {
 
 		entry := time.Date(2026, 12, 1, 10, 0, 0, 0, madrid)
 		exit := entry.Add(4*24*time.Hour + 3*time.Hour)
-		c, err := s.Create(ctx, Public, NewBooking{FullName: "Ana", Phone: "600", Email: "a@example.com",
+		c, err := s.Create(ctx, Public, NewBooking{FullName: "Ana", Phone: "600111222", Email: "a@example.com",
 			LicensePlate: "1234ABC", VehicleType: "SUV", Entry: entry, Exit: &exit, MainService: 1, Extras: []int64{1}})
 		if err != nil {
 			t.Fatal(err)

@@ -105,7 +105,7 @@ func Generate(ctx context.Context, st *store.Store, o Options, log *slog.Logger)
 		for i := 0; i < nCustomers; i++ {
 			id := baseCustomer + int64(i) + 1
 			name := firstNames[rng.IntN(len(firstNames))] + " " + surnames[rng.IntN(len(surnames))] + " " + surnames[rng.IntN(len(surnames))]
-			phone := fmt.Sprintf("6%08d", (baseCustomer+int64(i))%100_000_000)
+			phone := fmt.Sprintf("+346%08d", (baseCustomer+int64(i))%100_000_000) // E.164, as the service stores phones (CONTRACT §8)
 			var email any
 			if rng.IntN(10) < 7 {
 				email = fmt.Sprintf("cliente%d@example.com", id)

@@ -1,11 +1,13 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -31,14 +33,24 @@ func TestAdminFlowOnDesktop(t *testing.T) {
 	apptest.Account(t, a, reservation.Admin, "Ana Admin", "ana@example.com", "", "admin-password")
 	photos := photoServer(t)
 
-	entry, exit := localInput(a, 0, 9), localInput(a, 3, 9)
+	// Booked for tomorrow (a public booking cannot start in the past, CONTRACT §8),
+	// then moved to today at 9:00 for the day's dashboard; the price depends on the
+	// length of the stay only.
 	booked := postJSON(t, a.URL+"/api/reservations/public-new", map[string]any{
 		"full_name": "Lucía Peñalver", "phone": "611222333", "email": "lucia@example.com",
 		"license_plate": "4321KLM", "brand": "Seat", "model": "León", "vehicle_type": "COCHE",
-		"entry_date": entry, "exit_date": exit, "id_main_service": 1, "additional_services": []int{1},
+		"entry_date": localInput(a, 1, 9), "exit_date": localInput(a, 4, 9), "id_main_service": 1, "additional_services": []int{1},
 	}, http.StatusCreated)
 	data := booked["data"].(map[string]any)
 	id := strconv.FormatInt(int64(data["id_reservation"].(float64)), 10)
+	entry, _ := time.ParseInLocation("2006-01-02T15:04", localInput(a, 0, 9), a.Config.Location)
+	if err := a.Store.InTx(context.Background(), func(tx *store.Tx) error {
+		_, err := tx.Exec(context.Background(), `UPDATE reservation SET entry_date = $2, exit_date = $3 WHERE id_reservation = $1`,
+			data["id_reservation"], entry.UTC(), entry.AddDate(0, 0, 3).UTC())
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
 	total := fmt.Sprintf("%.2f", data["total_price"].(float64))
 
 	ctx, console := desktop(t)

@@ -198,8 +198,8 @@ func TestBookingFlowOnPhone(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reservation %d in the database: %v", id, err)
 	}
-	if plate != "1234 ABC" || status != "PENDIENTE" || centsText(cents) != wantSUV || phone != "612 345 678" {
-		t.Errorf("stored: plate %q status %q total %s phone %q; want 1234 ABC PENDIENTE %s 612 345 678", plate, status, centsText(cents), phone, wantSUV)
+	if plate != "1234ABC" || status != "PENDIENTE" || centsText(cents) != wantSUV || phone != "+34612345678" {
+		t.Errorf("stored: plate %q status %q total %s phone %q; want 1234ABC PENDIENTE %s +34612345678", plate, status, centsText(cents), phone, wantSUV)
 	}
 	if got := pageText(t, ctx, `[data-done="total"]`); got != eurosText(wantSUV) {
 		t.Errorf("confirmed total = %q, want %q", got, eurosText(wantSUV))
@@ -238,7 +238,7 @@ func TestBookingFlowOnPhone(t *testing.T) {
 	for _, e := range board.Entries {
 		if e.ID == id {
 			found = true
-			if e.LicensePlate != "1234 ABC" || e.CustomerName != "Lucía Pérez" || e.Status != "PENDIENTE" {
+			if e.LicensePlate != "1234ABC" || e.CustomerName != "Lucía Pérez" || e.Status != "PENDIENTE" {
 				t.Errorf("board item = %+v", e)
 			}
 		}

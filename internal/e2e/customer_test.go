@@ -58,7 +58,7 @@ func TestCustomerFlowOnPhone(t *testing.T) {
 	waitPrice(t, ctx, "[data-price]", apiQuote(t, a, entry, exit, "TURISMO", 1, nil))
 	pageClick(t, ctx, "[data-next]")
 	pageWaitJS(t, ctx, "step 2", pageVisible(`[data-step="2"]`))
-	if got := pageValue(t, ctx, "#full_name") + "|" + pageValue(t, ctx, "#phone") + "|" + pageValue(t, ctx, "#email"); got != "Marta Gil|655 123 456|marta@example.com" {
+	if got := pageValue(t, ctx, "#full_name") + "|" + pageValue(t, ctx, "#phone") + "|" + pageValue(t, ctx, "#email"); got != "Marta Gil|+34655123456|marta@example.com" {
 		t.Errorf("step 2 prefilled with %q, want the account's details", got)
 	}
 	Do(t, ctx, "vehicle", chromedp.SendKeys(chromedp.CSS("#license_plate"), "5678def"))

@@ -58,7 +58,7 @@ func TestCustomerPagesOnDesktopByKeyboard(t *testing.T) {
 		t.Errorf("profile is %d px wide", w)
 	}
 	Do(t, ctx, "booking as a customer", chromedp.Navigate(a.URL+"/booking"), chromedp.WaitVisible(chromedp.CSS(`[data-step="1"]`)))
-	if got := pageValue(t, ctx, "#full_name") + "|" + pageValue(t, ctx, "#phone") + "|" + pageValue(t, ctx, "#email"); got != "Pablo Ruiz|611222333|pablo@example.com" {
+	if got := pageValue(t, ctx, "#full_name") + "|" + pageValue(t, ctx, "#phone") + "|" + pageValue(t, ctx, "#email"); got != "Pablo Ruiz|+34611222333|pablo@example.com" {
 		t.Errorf("customer's details in the booking form = %q", got)
 	}
 	if !pageJS[bool](t, ctx, `document.querySelector('[data-phone-account-note]').hidden`) {

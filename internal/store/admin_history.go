@@ -20,6 +20,14 @@ type HistoryFilter struct {
 	// Search matches part of the customer's name or of the plate, ignoring case.
 	// It is data, never SQL or a LIKE pattern: %, _ and \ match themselves.
 	Search string
+	// Phone (E.164), when set, also matches the customer with that phone: the
+	// search typed as a phone in any form (CONTRACT §6).
+	Phone string
+	// Plate, when set, is the search in the canonical form of a plate (spaces and
+	// dashes removed): the vehicle side matches it instead of Search.
+	Plate string
+	// ID, when set, also matches the reservation with that id.
+	ID int64
 	// EntryFrom and EntryTo bound entry_date, the start of the stay: EntryFrom <=
 	// it < EntryTo (CONTRACT §6: history dateFrom/dateTo select the entry days).
 	EntryFrom, EntryTo time.Time
@@ -186,6 +194,7 @@ type historyQuery struct {
 	f         HistoryFilter
 	customers matched // found by count, for the page
 	vehicles  matched
+	byID      bool   // the reservation f.ID matches and is not among the others (count)
 	strategy  string // the page plan chosen, for ExplainHistory
 }
 
@@ -210,10 +219,28 @@ func (h *historyQuery) filters(q *sqlQuery) string {
 	return s
 }
 
-// fts reports whether SQLite answers the search from its FTS5 trigram tables: the
-// trigram tokenizer matches nothing shorter than three characters.
-func (h *historyQuery) fts() bool {
-	return h.dialect == SQLite && utf8.RuneCountInString(h.f.Search) >= 3
+// term is the text a side matches: the customer's name the search as typed, the
+// plate the search in plate form when it has one.
+func (h *historyQuery) term(side string) string {
+	if side == "v" && h.f.Plate != "" {
+		return h.f.Plate
+	}
+	return h.f.Search
+}
+
+// fts reports whether SQLite answers a side's search from its FTS5 trigram tables:
+// the trigram tokenizer matches nothing shorter than three characters.
+func (h *historyQuery) fts(side string) bool {
+	return h.dialect == SQLite && utf8.RuneCountInString(h.term(side)) >= 3
+}
+
+// byPhone is the customer side's extra condition on a customer id column: the
+// customer whose stored phone is the search read as a phone, " OR …", or "".
+func (h *historyQuery) byPhone(q *sqlQuery, column string) string {
+	if h.f.Phone == "" {
+		return ""
+	}
+	return " OR " + column + " IN (SELECT pc.id_customer FROM customer pc WHERE pc.phone = " + q.arg(h.f.Phone) + ")"
 }
 
 // matching returns "FROM table WHERE <the search matches>" over the table that
@@ -223,41 +250,53 @@ func (h *historyQuery) matching(q *sqlQuery, side string) string {
 	if h.dialect == Postgres {
 		// customer_search.name and vehicle_search.plate are lower-cased, with pg_trgm
 		// GIN indexes that answer LIKE '%…%'.
-		table, column := "customer_search", "name"
+		table, column, key := "customer_search", "name", "id_customer"
 		if side == "v" {
-			table, column = "vehicle_search", "plate"
+			table, column, key = "vehicle_search", "plate", "id_vehicle"
 		}
-		return "FROM " + table + " WHERE " + column + " LIKE lower(" + q.arg(likePattern(h.f.Search)) + `) ESCAPE '\'`
+		cond := column + " LIKE lower(" + q.arg(likePattern(h.term(side))) + `) ESCAPE '\'`
+		if side == "c" {
+			cond += h.byPhone(q, key)
+		}
+		return "FROM " + table + " WHERE " + cond
 	}
 	table, key, source, column, fts := "customer_tally", "id_customer", "customer", "full_name", "customer_name_fts"
 	if side == "v" {
 		table, key, source, column, fts = "vehicle_tally", "id_vehicle", "vehicle", "license_plate", "vehicle_plate_fts"
 	}
-	if h.fts() {
+	var cond string
+	if h.fts(side) {
 		// FTS5 trigram: a quoted phrase is a case-insensitive substring match.
-		return "FROM " + table + " WHERE " + key + " IN (SELECT rowid FROM " + fts + " WHERE " + fts + " MATCH " + q.arg(h.phrase()) + ")"
+		cond = key + " IN (SELECT rowid FROM " + fts + " WHERE " + fts + " MATCH " + q.arg(h.phrase(side)) + ")"
+	} else {
+		// One or two characters: a scan. SQLite's LIKE ignores case for ASCII only.
+		cond = key + " IN (SELECT " + key + " FROM " + source + " WHERE " + column +
+			" LIKE " + q.arg(likePattern(h.term(side))) + ` ESCAPE '\')`
 	}
-	// One or two characters: a scan. SQLite's LIKE ignores case for ASCII only.
-	return "FROM " + table + " WHERE " + key + " IN (SELECT " + key + " FROM " + source + " WHERE " + column +
-		" LIKE " + q.arg(likePattern(h.f.Search)) + ` ESCAPE '\')`
+	if side == "c" {
+		cond += h.byPhone(q, key)
+	}
+	return "FROM " + table + " WHERE " + cond
 }
 
 // tallied is matching for the count's first step: on SQLite the FTS5 rows drive a
 // join to the tallies, cheaper than materialising the matching ids first.
 func (h *historyQuery) tallied(q *sqlQuery, side string) string {
-	if !h.fts() {
+	if !h.fts(side) || (side == "c" && h.f.Phone != "") {
 		return h.matching(q, side)
 	}
 	table, key, fts := "customer_tally", "id_customer", "customer_name_fts"
 	if side == "v" {
 		table, key, fts = "vehicle_tally", "id_vehicle", "vehicle_plate_fts"
 	}
-	return "FROM " + fts + " f CROSS JOIN " + table + " t ON t." + key + " = f.rowid WHERE " + fts + " MATCH " + q.arg(h.phrase())
+	return "FROM " + fts + " f CROSS JOIN " + table + " t ON t." + key + " = f.rowid WHERE " + fts + " MATCH " + q.arg(h.phrase(side))
 }
 
 // phrase is the search as an FTS5 phrase: a quoted string, in which only the double
 // quote is special (doubled), so %, _ and \ are plain characters.
-func (h *historyQuery) phrase() string { return `"` + strings.ReplaceAll(h.f.Search, `"`, `""`) + `"` }
+func (h *historyQuery) phrase(side string) string {
+	return `"` + strings.ReplaceAll(h.term(side), `"`, `""`) + `"`
+}
 
 // ids is the subquery of the ids of the matching customers or vehicles.
 func (h *historyQuery) ids(q *sqlQuery, side string) string {
@@ -329,6 +368,32 @@ func (t HistoryTuning) withDefaults() HistoryTuning {
 // count returns how many reservations match. explain, when set, is given each query
 // before it runs.
 func (h *historyQuery) count(ctx context.Context, s *Store, explain func(string, *sqlQuery) error) (int, error) {
+	total, err := h.countMatches(ctx, s, explain)
+	if err != nil || h.f.ID == 0 || h.f.Search == "" {
+		return total, err
+	}
+	// A search that is a number also finds the reservation with that id, counted
+	// once: only when its customer and vehicle did not match already.
+	q := &sqlQuery{}
+	q.text = `SELECT COUNT(*) FROM reservation r WHERE r.id_reservation = ` + q.arg(h.f.ID) + h.filters(q)
+	if h.customers.n > 0 || h.vehicles.n > 0 {
+		q.text += ` AND NOT (` + h.anySide(q) + `)`
+	}
+	if explain != nil {
+		if err := explain("reservation by id", q); err != nil {
+			return 0, err
+		}
+	}
+	var n int
+	if err := s.read.QueryRowContext(ctx, q.text, q.args...).Scan(&n); err != nil {
+		return 0, err
+	}
+	h.byID = n > 0
+	return total + n, nil
+}
+
+// countMatches counts the reservations whose customer or vehicle matches.
+func (h *historyQuery) countMatches(ctx context.Context, s *Store, explain func(string, *sqlQuery) error) (int, error) {
 	one := func(title string, q *sqlQuery, dest ...any) error {
 		if explain != nil {
 			if err := explain(title, q); err != nil {
@@ -439,21 +504,32 @@ func (h *historyQuery) anySide(q *sqlQuery) string {
 // customer and vehicle against the search (two primary-key reads), exactly as the
 // matching indexes would: PostgreSQL reads the lower-cased search tables; SQLite
 // folds case the way its FTS5 trigram tokenizer does (foldcontains.go).
+//
+// The test also holds the search's phone and id matches, so it selects exactly the
+// reservations count counted.
 func (h *historyQuery) rowTest(q *sqlQuery) (joins, test string) {
-	switch {
-	case h.dialect == Postgres:
-		p := likePattern(h.f.Search)
-		return ` JOIN customer_search c ON c.id_customer = r.id_customer JOIN vehicle_search v ON v.id_vehicle = r.id_vehicle`,
-			`c.name LIKE lower(` + q.arg(p) + `) ESCAPE '\' OR v.plate LIKE lower(` + q.arg(p) + `) ESCAPE '\'`
-	case h.fts():
-		t := q.arg(h.f.Search)
-		return ` JOIN customer c ON c.id_customer = r.id_customer JOIN vehicle v ON v.id_vehicle = r.id_vehicle`,
-			`parking_contains(c.full_name, ` + t + `) OR parking_contains(v.license_plate, ` + t + `)`
-	default:
-		p := likePattern(h.f.Search)
-		return ` JOIN customer c ON c.id_customer = r.id_customer JOIN vehicle v ON v.id_vehicle = r.id_vehicle`,
-			`c.full_name LIKE ` + q.arg(p) + ` ESCAPE '\' OR v.license_plate LIKE ` + q.arg(p) + ` ESCAPE '\'`
+	side := func(s, column string) string {
+		switch {
+		case h.dialect == Postgres:
+			return column + ` LIKE lower(` + q.arg(likePattern(h.term(s))) + `) ESCAPE '\'`
+		case h.fts(s):
+			return `parking_contains(` + column + `, ` + q.arg(h.term(s)) + `)`
+		default:
+			return column + ` LIKE ` + q.arg(likePattern(h.term(s))) + ` ESCAPE '\'`
+		}
 	}
+	if h.dialect == Postgres {
+		joins = ` JOIN customer_search c ON c.id_customer = r.id_customer JOIN vehicle_search v ON v.id_vehicle = r.id_vehicle`
+		test = side("c", "c.name") + ` OR ` + side("v", "v.plate")
+	} else {
+		joins = ` JOIN customer c ON c.id_customer = r.id_customer JOIN vehicle v ON v.id_vehicle = r.id_vehicle`
+		test = side("c", "c.full_name") + ` OR ` + side("v", "v.license_plate")
+	}
+	test += h.byPhone(q, "r.id_customer")
+	if h.f.ID != 0 {
+		test += ` OR r.id_reservation = ` + q.arg(h.f.ID)
+	}
+	return joins, test
 }
 
 // dateIndex makes SQLite walk the reservations in date order (its planner would
@@ -576,6 +652,9 @@ func (h *historyQuery) page(ctx context.Context, s *Store, total int) (*sqlQuery
 	}
 	if h.vehicles.n > 0 {
 		parts = append(parts, `SELECT r.id_reservation, r.reservation_date FROM reservation r WHERE r.id_vehicle`+h.in(q, "v")+h.filters(q))
+	}
+	if h.byID {
+		parts = append(parts, `SELECT r.id_reservation, r.reservation_date FROM reservation r WHERE r.id_reservation = `+q.arg(h.f.ID)+h.filters(q))
 	}
 	q.text = `SELECT id_reservation, reservation_date FROM (` + strings.Join(parts, " UNION ") + `) m
 		ORDER BY reservation_date DESC, id_reservation DESC` + limits()

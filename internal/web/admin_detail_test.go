@@ -31,7 +31,7 @@ func TestAdminDetail(t *testing.T) {
 		if got := fmt.Sprint(r["additional_services"]); got != "[map[id:1 name:Lavado básico price:15] map[id:2 name:Lavado interior price:25]]" {
 			t.Errorf("selected additional services: %s", got)
 		}
-		if got := fmt.Sprint(body["customer"]); got != "map[email:c1@example.com full_name:Cliente 1 id_customer:2 phone:600000001 type:NO-REGISTRADO]" {
+		if got := fmt.Sprint(body["customer"]); got != "map[email:c1@example.com full_name:Cliente 1 id_customer:2 phone:+34600000001 type:NO-REGISTRADO]" {
 			t.Errorf("customer: %s", got)
 		}
 		if got := fmt.Sprint(body["vehicle"]); got != "map[brand:Seat color:Azul id_vehicle:1 license_plate:0001BCD model:Ibiza type:COCHE]" {
@@ -90,12 +90,12 @@ func TestAdminWalkIn(t *testing.T) {
 		}{
 			{map[string]any{"phone": " ", "license_plate": "1", "vehicle_type": "COCHE", "id_main_service": 1}, "Faltan datos obligatorios: el teléfono (phone) es obligatorio."},
 			{map[string]any{"phone": "1", "license_plate": "", "vehicle_type": "COCHE", "id_main_service": 1}, "Faltan datos obligatorios: la matrícula (license_plate) es obligatoria."},
-			{map[string]any{"phone": "612", "license_plate": "7777KKK", "vehicle_type": "COCHE", "id_main_service": 1}, "La matrícula 7777KKK ya está registrada con el tipo de vehículo MOTO."},
-			{map[string]any{"phone": "612", "license_plate": "1", "id_main_service": 1}, "El tipo de vehículo es obligatorio."},
-			{map[string]any{"phone": "612", "license_plate": "1", "vehicle_type": "COCHE"}, "El servicio principal es obligatorio."},
-			{map[string]any{"phone": "612", "license_plate": "1", "vehicle_type": "COCHE", "id_main_service": 1, "entry_date": "2027-01-02", "exit_date": "2027-01-01"},
+			{map[string]any{"phone": "612345678", "license_plate": "7777KKK", "vehicle_type": "COCHE", "id_main_service": 1}, "La matrícula 7777KKK ya está registrada con el tipo de vehículo MOTO."},
+			{map[string]any{"phone": "612345678", "license_plate": "A1", "id_main_service": 1}, "El tipo de vehículo es obligatorio."},
+			{map[string]any{"phone": "612345678", "license_plate": "A1", "vehicle_type": "COCHE"}, "El servicio principal es obligatorio."},
+			{map[string]any{"phone": "612345678", "license_plate": "A1", "vehicle_type": "COCHE", "id_main_service": 1, "entry_date": "2027-01-02", "exit_date": "2027-01-01"},
 				"La fecha de salida (01/01/2027, 00:00:00) debe ser posterior a la fecha de entrada (02/01/2027, 00:00:00)."},
-			{map[string]any{"phone": "612", "license_plate": "1", "vehicle_type": "COCHE", "id_main_service": 1, "cod_parking_spot": "123456789012345678901"},
+			{map[string]any{"phone": "612345678", "license_plate": "A1", "vehicle_type": "COCHE", "id_main_service": 1, "cod_parking_spot": "123456789012345678901"},
 				"El campo cod_parking_spot admite como máximo 20 caracteres."},
 		} {
 			status, body := e.json("POST", "/admin/reservations/new", tc.body)

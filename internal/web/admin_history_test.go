@@ -117,7 +117,7 @@ func TestAdminHistory(t *testing.T) {
 		// The list item carries the record and what the list shows.
 		_, body := history(url.Values{"search": {"0012"}})
 		item := body["reservations"].([]any)[0].(map[string]any)
-		want := map[string]any{"id_reservation": 12.0, "status": "PENDIENTE", "customer_name": "Cliente 12", "phone": "600000012",
+		want := map[string]any{"id_reservation": 12.0, "status": "PENDIENTE", "customer_name": "Cliente 12", "phone": "+34600000012",
 			"license_plate": "0012BCD", "brand": "Desconocida", "service_name": "ECO", "vehicle_type": "COCHE",
 			"reservation_date": "2027-01-12T20:00:00+01:00", "entry_date": "2027-03-02T10:00:00+01:00", "total_price": 24.0}
 		for k, v := range want {

@@ -261,7 +261,7 @@ func TestHistoryCSV(t *testing.T) {
 		}
 		row := all[1]
 		want := map[int]string{
-			2: "01/03/2027 10:00", 3: "03/03/2027 10:00", 4: "PENDIENTE", 5: `'=HYPERLINK("http://x";"clic")`, 6: "'+34 600 000 019",
+			2: "01/03/2027 10:00", 3: "03/03/2027 10:00", 4: "PENDIENTE", 5: `'=HYPERLINK("http://x";"clic")`, 6: "'+34600000019",
 			7: "ana;beta@example.com", 9: "'@SUM(1)", 10: "'-2+3", 12: "COCHE", 13: "ECO", 15: "24,00", 16: "No", 17: "", 18: "línea 1\nlínea 2 \"citada\"",
 		}
 		for i, w := range want {

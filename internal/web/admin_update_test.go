@@ -35,7 +35,7 @@ func TestAdminUpdatePending(t *testing.T) {
 			res["id_main_service"] != 2.0 || res["cod_parking_spot"] != "B-12" || res["notes"] != "Llaves en recepción" {
 			t.Errorf("reservation: %v", res)
 		}
-		if c := body["customer"].(map[string]any); c["full_name"] != "Ana Pérez" || c["phone"] != "611222333" || c["email"] != "ana@example.com" {
+		if c := body["customer"].(map[string]any); c["full_name"] != "Ana Pérez" || c["phone"] != "+34611222333" || c["email"] != "ana@example.com" {
 			t.Errorf("customer: %v", c)
 		}
 		if v := body["vehicle"].(map[string]any); v["license_plate"] != "0001BCD" || v["brand"] != "Seat" || v["model"] != "León" ||
@@ -79,7 +79,7 @@ func TestAdminUpdatePending(t *testing.T) {
 			{map[string]any{"additional_services": []any{"x"}}, `El campo additional_services debe ser una lista de números ("x" no lo es).`},
 			{map[string]any{"cod_parking_spot": strings.Repeat("A", 21)}, "El campo cod_parking_spot admite como máximo 20 caracteres."},
 			{map[string]any{"phone": " "}, "El teléfono del cliente es obligatorio."},
-			{map[string]any{"email": "nope"}, `El correo electrónico "nope" no es válido.`},
+			{map[string]any{"email": "nope"}, `El correo electrónico "nope" (campo email) no es válido: debe tener la forma nombre@dominio.es.`},
 			{map[string]any{"vehicle_type": "TANQUE"}, "No existe coeficiente de precio para el tipo de vehículo TANQUE."},
 			{map[string]any{"id_main_service": 77}, "No existe tarifa para el servicio 77 y 1 días."},
 			{map[string]any{"full_name": map[string]any{"a": 1}}, "El campo full_name tiene un tipo no válido."},
@@ -158,9 +158,9 @@ func TestAdminUpdateConflictsAndStablePrice(t *testing.T) {
 		e.walkIn(walkInFields(2, entry, 3, ""))
 		p := fmt.Sprintf("/admin/reservations/%d/edit", first)
 		status, body := e.json("POST", p, map[string]any{"phone": "600000002"})
-		wantMessage(t, status, body, 409, "El teléfono 600000002 ya pertenece a otro cliente (número 3); no se puede asignar a este.")
+		wantMessage(t, status, body, 409, "El teléfono +34600000002 ya pertenece a otro cliente (número 3); no se puede asignar a este.")
 		st, loc, _ := e.form(p, url.Values{"phone": {"600000002"}})
-		if st != 303 || !strings.Contains(loc, "?error=El+tel%C3%A9fono+600000002+ya+pertenece") {
+		if st != 303 || !strings.Contains(loc, "?error=El+tel%C3%A9fono+%2B34600000002+ya+pertenece") {
 			t.Errorf("form: %d %s", st, loc)
 		}
 

@@ -136,7 +136,7 @@ func TestPublicBookingAPI(t *testing.T) {
 			if err := json.Unmarshal([]byte(body), &got); err != nil {
 				t.Fatal(err)
 			}
-			want := map[string]any{"customer_name": "Ana Pérez", "phone": "600111222", "license_plate": "1234ABC",
+			want := map[string]any{"customer_name": "Ana Pérez", "phone": "+34600111222", "license_plate": "1234ABC",
 				"brand": "Seat", "model": "León", "total_price": 65.0, "entry_date": "01/12/2026, 10:00:00"}
 			if !got.Success || got.Message != "Reserva creada correctamente." {
 				t.Errorf("%s: body %s", path, body)
@@ -152,8 +152,8 @@ func TestPublicBookingAPI(t *testing.T) {
 		}
 		// The exact shape of a 201, keys and types included.
 		status, body := call(t, c, "POST", a.URL+"/api/reservations/public-new",
-			`{"full_name":"Luis","phone":"611","license_plate":"9999ZZZ","vehicle_type":"COCHE","entry_date":"2026-12-01T10:00:00+01:00","exit_date":"2026-12-02T10:00:00+01:00","id_main_service":2}`)
-		want := `{"data":{"id_reservation":3,"customer_name":"Luis","phone":"611","license_plate":"9999ZZZ","brand":"Desconocida","model":"Desconocido","total_price":15.00,"entry_date":"01/12/2026, 10:00:00"},"message":"Reserva creada correctamente.","success":true}`
+			`{"full_name":"Luis","phone":"611 222 333","license_plate":"9999 zzz","vehicle_type":"COCHE","entry_date":"2026-12-01T10:00:00+01:00","exit_date":"2026-12-02T10:00:00+01:00","id_main_service":2}`)
+		want := `{"data":{"id_reservation":3,"customer_name":"Luis","phone":"+34611222333","license_plate":"9999ZZZ","brand":"Desconocida","model":"Desconocido","total_price":15.00,"entry_date":"01/12/2026, 10:00:00"},"message":"Reserva creada correctamente.","success":true}`
 		if status != 201 || body != want {
 			t.Errorf("got %d %s\nwant 201 %s", status, body, want)
 		}
@@ -168,30 +168,30 @@ func TestPublicBookingAPI(t *testing.T) {
 		}{
 			{"missing phone", `{"license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
 				`{"message":"Faltan datos obligatorios.","success":false}`},
-			{"missing plate", `{"phone":"622","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
+			{"missing plate", `{"full_name":"Ana","phone":"622333444","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
 				`{"message":"Faltan datos obligatorios.","success":false}`},
-			{"missing entry", `{"phone":"622","license_plate":"X1","vehicle_type":"SUV","exit_date":"2026-12-02","id_main_service":1}`,
+			{"missing entry", `{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","exit_date":"2026-12-02","id_main_service":1}`,
 				`{"message":"Faltan datos obligatorios.","success":false}`},
-			{"missing type (change)", `{"phone":"622","license_plate":"X1","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
+			{"missing type (change)", `{"full_name":"Ana","phone":"622333444","license_plate":"X1","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
 				`{"message":"Faltan datos obligatorios.","success":false}`},
-			{"missing service (change)", `{"phone":"622","license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02"}`,
+			{"missing service (change)", `{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02"}`,
 				`{"message":"Faltan datos obligatorios.","success":false}`},
-			{"missing exit (change)", `{"phone":"622","license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-01","id_main_service":1}`,
+			{"missing exit (change)", `{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-01","id_main_service":1}`,
 				`{"message":"Faltan datos obligatorios.","success":false}`},
-			{"plate with another type (change)", `{"phone":"622","license_plate":"1234ABC","vehicle_type":"MOTO","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
+			{"plate with another type (change)", `{"full_name":"Ana","phone":"622333444","license_plate":"1234ABC","vehicle_type":"MOTO","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
 				`{"message":"La matrícula 1234ABC ya está registrada con el tipo de vehículo SUV.","success":false}`},
-			{"exit not after entry", `{"phone":"622","license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-02T10:00","exit_date":"2026-12-02T10:00","id_main_service":1}`,
+			{"exit not after entry", `{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-02T10:00","exit_date":"2026-12-02T10:00","id_main_service":1}`,
 				`{"message":"La fecha de salida (02/12/2026, 10:00:00) debe ser posterior a la fecha de entrada (02/12/2026, 10:00:00).","success":false}`},
-			{"pricing failure is a 400 (change)", `{"phone":"622","license_plate":"X1","vehicle_type":"TANQUE","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
+			{"pricing failure is a 400 (change)", `{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"TANQUE","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
 				`{"message":"No existe coeficiente de precio para el tipo de vehículo TANQUE.","success":false}`},
 			{"malformed JSON", `{"phone":`, `{"message":"El cuerpo no es un JSON válido (error de sintaxis en la posición 9).","success":false}`},
 			{"wrong type", `{"phone":600111222,"license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
 				`{"message":"El campo phone tiene un tipo no válido: se esperaba un texto.","success":false}`},
-			{"over-long plate", `{"phone":"622","license_plate":"ABCDEFGHIJKLMNOP","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
+			{"over-long plate", `{"full_name":"Ana","phone":"622333444","license_plate":"ABCDEFGHIJKLMNOP","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
 				`{"message":"El campo license_plate admite como máximo 15 caracteres.","success":false}`},
-			{"over-long name", `{"full_name":"` + strings.Repeat("n", 101) + `","phone":"622","license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
+			{"over-long name", `{"full_name":"` + strings.Repeat("n", 101) + `","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
 				`{"message":"El campo full_name admite como máximo 100 caracteres.","success":false}`},
-			{"bad date", `{"phone":"622","license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"pasado mañana","id_main_service":1}`,
+			{"bad date", `{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"pasado mañana","id_main_service":1}`,
 				`{"message":"El campo exit_date no es una fecha válida (\"pasado mañana\"): use ISO 8601, por ejemplo 2026-11-21T10:00.","success":false}`},
 		}
 		for _, tc := range refusals {
@@ -273,7 +273,7 @@ func TestCatalogAPI(t *testing.T) {
 
 		// A retired service cannot be booked publicly.
 		status, body = call(t, apptest.Client(t), "POST", a.URL+"/api/reservations/public-new",
-			`{"phone":"633","license_plate":"T1","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":2}`)
+			`{"full_name":"Ana","phone":"633444555","license_plate":"T1","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":2}`)
 		if status != 400 || body != `{"message":"El servicio TRANSFER no está disponible.","success":false}` {
 			t.Errorf("retired service booking: %d %s", status, body)
 		}

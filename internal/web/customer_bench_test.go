@@ -20,7 +20,7 @@ func BenchmarkCustomerProfile(b *testing.B) {
 			a := apptest.Start(b, d)
 			c, _ := apptest.Customer(b, a, "bench@example.com", "600000001")
 			for i := range 40 {
-				id := custBook(b, a, "600000001", fmt.Sprintf("%04dBEN", i%5), "COCHE",
+				id := custBookPast(b, a, "600000001", fmt.Sprintf("%04dBEN", i%5), "COCHE",
 					fmt.Sprintf("2026-%02d-%02dT10:00", 1+i%12, 1+i%27), fmt.Sprintf("2026-%02d-%02dT10:00", 1+i%12, 2+i%27), 1, []int{1})
 				if i%2 == 1 {
 					if _, err := a.Store.WriteDB().Exec(`UPDATE reservation SET status = $2, is_paid = true, payment_method = 'EFECTIVO' WHERE id_reservation = $1`, id, string(reservation.Finalized)); err != nil {

@@ -96,6 +96,18 @@ func custBook(t testing.TB, a *app.App, phone, plate, vehicleType, entry, exit s
 	return int64(body["data"].(map[string]any)["id_reservation"].(float64))
 }
 
+// custBookPast makes a reservation of a stay in the past: public bookings refuse a
+// past entry (CONTRACT §8), so it is booked three years later and moved back to
+// the stay asked for (the price depends on the length only).
+func custBookPast(t testing.TB, a *app.App, phone, plate, vehicleType, entry, exit string, service int, extras []int) int64 {
+	t.Helper()
+	later := func(s string) string { return custAt(s).AddDate(3, 0, 0).Format("2006-01-02T15:04") }
+	id := custBook(t, a, phone, plate, vehicleType, later(entry), later(exit), service, extras)
+	custExec(t, a, `UPDATE reservation SET entry_date = $2, exit_date = $3 WHERE id_reservation = $1`,
+		id, custAt(entry).UTC(), custAt(exit).UTC())
+	return id
+}
+
 // custSetStatus moves a reservation to a state directly in the database (the
 // administrator routes are tested elsewhere). EN CURSO keeps or assigns a spot;
 // FINALIZADA is paid by card.
@@ -113,7 +125,7 @@ func custSetStatus(t *testing.T, a *app.App, id int64, st reservation.Status) {
 	custExec(t, a, q, id, string(st))
 }
 
-func custExec(t *testing.T, a *app.App, q string, args ...any) {
+func custExec(t testing.TB, a *app.App, q string, args ...any) {
 	t.Helper()
 	ctx := context.Background()
 	if err := a.Store.InTx(ctx, func(tx *store.Tx) error {

@@ -25,9 +25,9 @@ func TestCustomerProfile(t *testing.T) {
 		active1 := custBook(t, a, "600000001", "1111AAA", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, []int{1})
 		active2 := custBook(t, a, "600000001", "2222BBB", "SUV", "2026-12-20T10:00", "2026-12-22T10:00", 2, nil)
 		custSetStatus(t, a, active2, reservation.InCourse)
-		past1 := custBook(t, a, "600000001", "1111AAA", "COCHE", "2026-10-01T10:00", "2026-10-02T10:00", 1, nil)
+		past1 := custBookPast(t, a, "600000001", "1111AAA", "COCHE", "2026-10-01T10:00", "2026-10-02T10:00", 1, nil)
 		custSetStatus(t, a, past1, reservation.Finalized)
-		past2 := custBook(t, a, "600000001", "1111AAA", "COCHE", "2026-11-01T10:00", "2026-11-02T10:00", 1, nil)
+		past2 := custBookPast(t, a, "600000001", "1111AAA", "COCHE", "2026-11-01T10:00", "2026-11-02T10:00", 1, nil)
 		custSetStatus(t, a, past2, reservation.Cancelled)
 		custBook(t, a, "600000002", "3333CCC", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, nil)
 
@@ -41,7 +41,7 @@ func TestCustomerProfile(t *testing.T) {
 			}
 		}
 		custWantBody(t, body["user"].(map[string]any), map[string]any{"id": u.ID, "nombre": "Cliente 600000001",
-			"email": "ana@example.com", "numero": "600000001", "role": "REGISTRADO", "can_change_password": true})
+			"email": "ana@example.com", "numero": "+34600000001", "role": "REGISTRADO", "can_change_password": true})
 
 		vehicles := body["vehicles"].([]any)
 		if len(vehicles) != 2 {
@@ -95,8 +95,8 @@ func TestCustomerProfile(t *testing.T) {
 		}
 
 		// A customer with nothing booked gets empty lists, not nulls.
-		custExec(t, a, `DELETE FROM reservation WHERE id_customer = (SELECT id_customer FROM customer WHERE phone = '600000002')`)
-		custExec(t, a, `DELETE FROM customer_vehicle WHERE id_customer = (SELECT id_customer FROM customer WHERE phone = '600000002')`)
+		custExec(t, a, `DELETE FROM reservation WHERE id_customer = (SELECT id_customer FROM customer WHERE phone = '+34600000002')`)
+		custExec(t, a, `DELETE FROM customer_vehicle WHERE id_customer = (SELECT id_customer FROM customer WHERE phone = '+34600000002')`)
 		_, raw := custCallRaw(t, bob, "GET", a.URL+"/users/profile", nil, nil)
 		for _, want := range []string{`"vehicles":[]`, `"active_reservations":[]`, `"past_reservations":[]`} {
 			if !strings.Contains(string(raw), want) {
@@ -141,7 +141,7 @@ func TestCustomerUpdateProfile(t *testing.T) {
 		custWantBody(t, body, ok)
 		// The session user is read from the database per request: the session copy follows.
 		custWantBody(t, user(), map[string]any{"id": u.ID, "nombre": "Ana García", "email": "Ana.Garcia@example.com",
-			"numero": "+34 600 000 009", "role": "REGISTRADO", "can_change_password": true})
+			"numero": "+34600000009", "role": "REGISTRADO", "can_change_password": true})
 		if _, err := a.Accounts.Authenticate(context.Background(), "ana.garcia@example.com", "customer-password"); err != nil {
 			t.Errorf("login with the new email: %v", err)
 		}
@@ -151,7 +151,7 @@ func TestCustomerUpdateProfile(t *testing.T) {
 		if status != http.StatusOK {
 			t.Fatalf("form: status = %d (%v), want 200", status, body)
 		}
-		if got := user(); got["nombre"] != "Ana G." || got["email"] != "Ana.Garcia@example.com" || got["numero"] != "+34 600 000 009" {
+		if got := user(); got["nombre"] != "Ana G." || got["email"] != "Ana.Garcia@example.com" || got["numero"] != "+34600000009" {
 			t.Errorf("after form update: %v", got)
 		}
 
@@ -169,11 +169,11 @@ func TestCustomerUpdateProfile(t *testing.T) {
 			status int
 			msg    string
 		}{
-			{"bad email", map[string]any{"email": "ana@"}, 400, `El correo electrónico "ana@" no es válido.`},
+			{"bad email", map[string]any{"email": "ana@"}, 400, `El correo electrónico "ana@" (campo email) no es válido: debe tener la forma nombre@dominio.es.`},
 			{"blank email", map[string]any{"email": "  "}, 400, "El correo electrónico es obligatorio."},
 			{"email too long", map[string]any{"email": strings.Repeat("a", 250) + "@x.es"}, 400, "El campo email admite como máximo 254 caracteres."},
-			{"phone with letters", map[string]any{"telefono": "600-ABC"}, 400, `El teléfono "600-ABC" no es válido: use solo dígitos, espacios y un + inicial (al menos 6 dígitos).`},
-			{"phone too short", map[string]any{"telefono": "12345"}, 400, `El teléfono "12345" no es válido: use solo dígitos, espacios y un + inicial (al menos 6 dígitos).`},
+			{"phone with letters", map[string]any{"telefono": "600-ABC"}, 400, `El teléfono "600-ABC" (campo telefono) no es válido: escriba un número que exista, por ejemplo 612 345 678 o +34 612 345 678.`},
+			{"phone too short", map[string]any{"telefono": "12345"}, 400, `El teléfono "12345" (campo telefono) no es válido: escriba un número que exista, por ejemplo 612 345 678 o +34 612 345 678.`},
 			{"phone too long", map[string]any{"telefono": "123456789012345678901"}, 400, "El campo telefono admite como máximo 20 caracteres."},
 			{"blank phone", map[string]any{"telefono": ""}, 400, "El teléfono es obligatorio."},
 			{"blank name", map[string]any{"nombre": " "}, 400, "El nombre es obligatorio."},
@@ -181,9 +181,9 @@ func TestCustomerUpdateProfile(t *testing.T) {
 			{"name not text", map[string]any{"nombre": true}, 400, "El campo nombre debe ser un texto."},
 			{"email of another account, other case", map[string]any{"email": "BOB@example.com"}, 409, "El correo electrónico BOB@example.com ya está registrado en otra cuenta."},
 			{"phone of another account", map[string]any{"telefono": "600000002"}, 409,
-				"El teléfono 600000002 ya pertenece a otro cliente. Si hizo reservas con ese número antes de registrarse, contacte con el aparcamiento."},
+				"El teléfono +34600000002 ya pertenece a otro cliente. Si hizo reservas con ese número antes de registrarse, contacte con el aparcamiento."},
 			{"phone of a booking-flow customer", map[string]any{"telefono": "611111111"}, 409,
-				"El teléfono 611111111 ya pertenece a otro cliente. Si hizo reservas con ese número antes de registrarse, contacte con el aparcamiento."},
+				"El teléfono +34611111111 ya pertenece a otro cliente. Si hizo reservas con ese número antes de registrarse, contacte con el aparcamiento."},
 			{"empty body", nil, 400, "El cuerpo de la petición está vacío; se espera un objeto JSON."},
 		}
 		for _, c := range cases {

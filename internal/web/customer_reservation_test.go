@@ -225,9 +225,9 @@ func TestCustomerEdit(t *testing.T) {
 		t.Run("refusals change nothing", func(t *testing.T) {
 			id := custBook(t, a, "600000001", "6666EEE", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, []int{1})
 			bobs := custBook(t, a, "600000002", "7777FFF", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, nil)
-			final := custBook(t, a, "600000001", "6666EEE", "COCHE", "2026-11-01T10:00", "2026-11-04T10:00", 1, nil)
+			final := custBookPast(t, a, "600000001", "6666EEE", "COCHE", "2026-11-01T10:00", "2026-11-04T10:00", 1, nil)
 			custSetStatus(t, a, final, reservation.Finalized)
-			cancelled := custBook(t, a, "600000001", "6666EEE", "COCHE", "2026-11-05T10:00", "2026-11-06T10:00", 1, nil)
+			cancelled := custBookPast(t, a, "600000001", "6666EEE", "COCHE", "2026-11-05T10:00", "2026-11-06T10:00", 1, nil)
 			custSetStatus(t, a, cancelled, reservation.Cancelled)
 			// Retire TRANSFER (2) for customers.
 			custExec(t, a, `UPDATE main_service SET active = false WHERE id_main_service = 2`)

@@ -18,7 +18,7 @@ func BenchmarkCustomerPages(b *testing.B) {
 	a := apptest.Start(b, store.SQLite)
 	cust, _ := apptest.Customer(b, a, "bench@example.com", "600000001")
 	for i := range 43 {
-		id := custBook(b, a, "600000001", "1111AAA", "COCHE", fmt.Sprintf("2026-%02d-%02dT10:00", 1+i%12, 1+i%25), fmt.Sprintf("2026-%02d-%02dT10:00", 1+i%12, 3+i%25), 1+i%3, []int{1, 2})
+		id := custBookPast(b, a, "600000001", "1111AAA", "COCHE", fmt.Sprintf("2026-%02d-%02dT10:00", 1+i%12, 1+i%25), fmt.Sprintf("2026-%02d-%02dT10:00", 1+i%12, 3+i%25), 1+i%3, []int{1, 2})
 		if i >= 3 {
 			if _, err := a.Store.WriteDB().Exec(`UPDATE reservation SET status = $2, is_paid = true, payment_method = 'EFECTIVO' WHERE id_reservation = $1`, id, string(reservation.Finalized)); err != nil {
 				b.Fatal(err)

@@ -147,7 +147,7 @@ func TestBookingPage(t *testing.T) {
 		wantAll(t, "customer booking", res.Body,
 			`data-quote-label="Turismo" data-customer`,
 			`id="full_name" name="full_name" type="text" autocomplete="name" required maxlength="100" value="Cliente 600000001"`,
-			`value="600000001"`, `value="ana@example.com"`,
+			`value="&#43;34600000001"`, `value="ana@example.com"`,
 			`<button type="button" class="chip" data-pick-vehicle data-plate="1111AAA" data-type="SUV" data-brand="Desconocida" data-model="Desconocido">1111AAA</button>`,
 			`<a class="btn btn-primary" href="/users/profile">Ver mis reservas</a>`,
 		)
@@ -170,7 +170,7 @@ func TestProfilePage(t *testing.T) {
 		pending := custBook(t, a, "600000001", "1111AAA", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, []int{2})
 		inCourse := custBook(t, a, "600000001", "2222BBB", "SUV", "2026-12-20T10:00", "2026-12-22T10:00", 2, nil)
 		custSetStatus(t, a, inCourse, reservation.InCourse)
-		done := custBook(t, a, "600000001", "1111AAA", "COCHE", "2026-10-01T10:00", "2026-10-02T10:00", 1, nil)
+		done := custBookPast(t, a, "600000001", "1111AAA", "COCHE", "2026-10-01T10:00", "2026-10-02T10:00", 1, nil)
 		custSetStatus(t, a, done, reservation.Finalized)
 
 		for _, accept := range []string{"", "*/*", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"} {
@@ -187,7 +187,7 @@ func TestProfilePage(t *testing.T) {
 		wantAll(t, "profile", body,
 			`<a href="/users/profile" aria-current="page">Mi cuenta</a>`, `data-profile`,
 			`id="nombre" name="nombre" type="text" autocomplete="name" required maxlength="100" value="Cliente 600000001"`,
-			`value="ana@example.com"`, `value="600000001"`, `data-account-form="password" data-url="/users/profile/password"`,
+			`value="ana@example.com"`, `value="&#43;34600000001"`, `data-account-form="password" data-url="/users/profile/password"`,
 			`<span class="plate-badge">2222BBB</span> <span class="muted">· SUV / todoterreno</span>`,
 			`<h3 id="res-`+itoa(pending)+`-title">Reserva nº `+itoa(pending)+`</h3>`,
 			`<dd data-res="entry">01/12/2026 10:00</dd>`, `<dd data-res="extras">Lavado interior</dd>`, `<dd data-res="total">61,00 €</dd>`,
@@ -257,7 +257,7 @@ func TestPageWeight(t *testing.T) {
 	a := apptest.Start(t, store.SQLite)
 	cust, _ := apptest.Customer(t, a, "ana@example.com", "600000001")
 	for i := range 43 {
-		id := custBook(t, a, "600000001", "1111AAA", "COCHE", fmt.Sprintf("2026-%02d-%02dT10:00", 1+i%12, 1+i%25), fmt.Sprintf("2026-%02d-%02dT10:00", 1+i%12, 3+i%25), 1+i%3, []int{1, 2})
+		id := custBookPast(t, a, "600000001", "1111AAA", "COCHE", fmt.Sprintf("2026-%02d-%02dT10:00", 1+i%12, 1+i%25), fmt.Sprintf("2026-%02d-%02dT10:00", 1+i%12, 3+i%25), 1+i%3, []int{1, 2})
 		if i >= 3 {
 			custSetStatus(t, a, id, reservation.Finalized)
 		}

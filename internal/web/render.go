@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"parking/internal/account"
+	"parking/internal/input"
 	"parking/internal/localtime"
 )
 
@@ -127,6 +128,14 @@ func parsePages(funcs template.FuncMap) (pages, error) {
 func (s *Server) templateFuncs() template.FuncMap {
 	return template.FuncMap{
 		"asset": s.assets.url,
+		// limit is a CONTRACT §8 length limit by name, so that the pages' maxlength
+		// attributes and the server's checks come from one place (internal/input).
+		"limit": func(name string) (int, error) {
+			if n, ok := inputLimits[name]; ok {
+				return n, nil
+			}
+			return 0, fmt.Errorf("no input limit %q", name)
+		},
 		"localDateTime": func(t time.Time) string {
 			if t.IsZero() {
 				return ""
@@ -170,4 +179,11 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	// Pages carry personal data: never stored by shared caches or the back button's cache.
 	h.Set("Cache-Control", "no-store")
 	writeBody(w, r, status, buf.Bytes(), nil)
+}
+
+// inputLimits are the limits the templates ask for by name ({{limit "name"}}).
+var inputLimits = map[string]int{
+	"name": input.MaxName, "email": input.MaxEmail, "phone": input.MaxPhone, "plate": input.MaxPlate,
+	"text": input.MaxText, "notes": input.MaxNotes, "spot": input.MaxSpot,
+	"photo_description": input.MaxPhotoDescription, "search": input.MaxSearch,
 }

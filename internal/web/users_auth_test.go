@@ -91,7 +91,7 @@ func TestLogin(t *testing.T) {
 			cl := apptest.Client(t)
 			res := postJSON(t, cl, a.URL+"/users/login", map[string]string{"email": "carlos@example.com", "password": "customer-password", "loginType": "customer"})
 			wantStatus(t, res, 200)
-			wantBody(t, res, `{"message":"Sesión iniciada.","redirect":"/users/profile","success":true,"user":{"id":`+itoa(cust.ID)+`,"nombre":"Carlos Cliente","email":"carlos@example.com","numero":"600000001","role":"REGISTRADO"}}`)
+			wantBody(t, res, `{"message":"Sesión iniciada.","redirect":"/users/profile","success":true,"user":{"id":`+itoa(cust.ID)+`,"nombre":"Carlos Cliente","email":"carlos@example.com","numero":"+34600000001","role":"REGISTRADO"}}`)
 			if sessionCookie(res) == nil {
 				t.Error("JSON login set no cookie")
 			}
@@ -330,10 +330,10 @@ func TestRegister(t *testing.T) {
 			if sessionCookie(res) == nil {
 				t.Fatal("registration did not log in")
 			}
-			if n := countRows(t, a, `SELECT COUNT(*) FROM customer WHERE email = 'Eva@Example.com' AND phone = '611000111' AND full_name = 'Eva Nueva' AND type = 'REGISTRADO' AND password_hash LIKE '$2%'`); n != 1 {
+			if n := countRows(t, a, `SELECT COUNT(*) FROM customer WHERE email = 'Eva@Example.com' AND phone = '+34611000111' AND full_name = 'Eva Nueva' AND type = 'REGISTRADO' AND password_hash LIKE '$2%'`); n != 1 {
 				t.Errorf("stored account not found as expected (%d)", n)
 			}
-			if n := countRows(t, a, `SELECT COUNT(*) FROM web_session ws JOIN customer c ON c.id_customer = ws.id_customer WHERE c.phone = '611000111'`); n != 1 {
+			if n := countRows(t, a, `SELECT COUNT(*) FROM web_session ws JOIN customer c ON c.id_customer = ws.id_customer WHERE c.phone = '+34611000111'`); n != 1 {
 				t.Errorf("sessions = %d, want 1", n)
 			}
 			// The new account logs in with its password; it is no administrator.
@@ -347,7 +347,7 @@ func TestRegister(t *testing.T) {
 			wantStatus(t, res, 201)
 			m := decode(t, res)
 			u := m["user"].(map[string]any)
-			if m["success"] != true || m["redirect"] != "/users/profile" || u["role"] != "REGISTRADO" || u["numero"] != "611000222" || u["nombre"] != "Juan Json" {
+			if m["success"] != true || m["redirect"] != "/users/profile" || u["role"] != "REGISTRADO" || u["numero"] != "+34611000222" || u["nombre"] != "Juan Json" {
 				t.Errorf("body = %s", res.Body)
 			}
 			if sessionCookie(res) == nil {
@@ -396,7 +396,7 @@ func TestRegister(t *testing.T) {
 		t.Run("NO-REGISTRADO upgraded when the email matches", func(t *testing.T) {
 			resID := book("622000111", "Pilar@Example.com", "1111AAA")
 			var before int64
-			if err := a.Store.DB().QueryRow(`SELECT id_customer FROM customer WHERE phone = '622000111'`).Scan(&before); err != nil {
+			if err := a.Store.DB().QueryRow(`SELECT id_customer FROM customer WHERE phone = '+34622000111'`).Scan(&before); err != nil {
 				t.Fatal(err)
 			}
 			cl := apptest.Client(t)
@@ -405,7 +405,7 @@ func TestRegister(t *testing.T) {
 			if n := countRows(t, a, `SELECT COUNT(*) FROM customer WHERE id_customer = $1 AND type = 'REGISTRADO' AND full_name = 'Pilar Registrada' AND email = 'pilar@example.com'`, before); n != 1 {
 				t.Error("customer not upgraded in place")
 			}
-			if n := countRows(t, a, `SELECT COUNT(*) FROM customer WHERE phone = '622000111'`); n != 1 {
+			if n := countRows(t, a, `SELECT COUNT(*) FROM customer WHERE phone = '+34622000111'`); n != 1 {
 				t.Errorf("customers with that phone = %d, want 1", n)
 			}
 			if n := countRows(t, a, `SELECT COUNT(*) FROM reservation WHERE id_reservation = $1 AND id_customer = $2`, resID, before); n != 1 {
@@ -426,7 +426,7 @@ func TestRegister(t *testing.T) {
 			if !strings.Contains(res.Body, `id="phone-error">Este teléfono ya está asociado`) {
 				t.Errorf("no phone error in place:\n%.2000s", res.Body)
 			}
-			if n := countRows(t, a, `SELECT COUNT(*) FROM customer WHERE phone = '622000222' AND type = 'NO-REGISTRADO' AND email = 'owner@example.com' AND password_hash IS NULL`); n != 1 {
+			if n := countRows(t, a, `SELECT COUNT(*) FROM customer WHERE phone = '+34622000222' AND type = 'NO-REGISTRADO' AND email = 'owner@example.com' AND password_hash IS NULL`); n != 1 {
 				t.Error("the booking customer was changed")
 			}
 			if n := countRows(t, a, `SELECT COUNT(*) FROM customer WHERE email = 'attacker@example.com'`); n != 0 {

@@ -259,7 +259,8 @@
       function bad(input, message) { fieldError(form, input, message); errs.push(input); }
       ['phone', 'email', 'exit_date', 'cod_parking_spot'].forEach(function (n) { if (f[n]) { fieldError(form, f[n], ''); } });
       if (!f.phone.value.trim()) { bad(f.phone, 'El teléfono es obligatorio.'); }
-      if (f.email.value.trim() && !ui.validEmail(f.email)) { bad(f.email, 'Revise el correo: debe tener la forma nombre@dominio.es.'); }
+      if (f.email.value.trim() && !ui.validEmail(f.email)) { bad(f.email, ui.MSG.email); }
+      if (f.phone.value.trim() && !ui.validPhone(f.phone.value)) { bad(f.phone, ui.MSG.phone); }
       if (f.exit_date.value && f.entry_date.value && f.exit_date.value <= f.entry_date.value) {
         bad(f.exit_date, 'La salida debe ser posterior a la entrada.');
       }
@@ -384,9 +385,10 @@
       var errs = [];
       function bad(name, message) { fieldError(form, f[name], message); errs.push(f[name]); }
       if (!f.phone.value.trim()) { bad('phone', 'El teléfono es obligatorio.'); }
-      else if (!ui.validPhone(f.phone.value)) { bad('phone', 'Escriba el teléfono con números y espacios (y un + inicial si es extranjero); al menos 6 cifras.'); }
-      if (f.email.value.trim() && !ui.validEmail(f.email)) { bad('email', 'Revise el correo: debe tener la forma nombre@dominio.es.'); }
+      else if (!ui.validPhone(f.phone.value)) { bad('phone', ui.MSG.phone); }
+      if (f.email.value.trim() && !ui.validEmail(f.email)) { bad('email', ui.MSG.email); }
       if (!f.license_plate.value.trim()) { bad('license_plate', 'La matrícula es obligatoria.'); }
+      else if (!ui.validPlate(f.license_plate.value)) { bad('license_plate', ui.MSG.plate); }
       if (!f.entry_date.value) { bad('entry_date', 'Indique la fecha de entrada.'); }
       if (f.exit_date.value && f.entry_date.value && f.exit_date.value <= f.entry_date.value) { bad('exit_date', 'La salida debe ser posterior a la entrada.'); }
       if (errs.length) {

@@ -108,14 +108,16 @@
     }
 
     function step2Valid(show) {
+      var MSG = ui.MSG;
+      var name = f.full_name.value.trim();
       var rules = [
-        [f.full_name, f.full_name.value.trim() ? '' : 'Indique su nombre.'],
-        [f.phone, !f.phone.value.trim() ? 'Indique un teléfono de contacto.' :
-          (validPhone(f.phone.value) ? '' : 'Escriba el teléfono solo con números y espacios (y un + inicial si es extranjero); al menos 6 cifras.')],
-        [f.email, validEmail(f.email) ? '' : 'Revise el correo electrónico: debe tener la forma nombre@dominio.es.'],
-        [plate, !plate.value.trim() ? 'Indique la matrícula.' :
-          (/^[A-Z0-9ÑÇ][A-Z0-9ÑÇ -]*$/.test(plate.value.trim()) ? '' : 'La matrícula solo puede tener letras, números, espacios y guiones.')],
-        [vtype, vtype.value ? '' : 'Elija el tipo de vehículo.']
+        [f.full_name, !name ? 'Indique su nombre.' : (ui.hasControl(name) ? MSG.control : '')],
+        [f.phone, !f.phone.value.trim() ? 'Indique un teléfono de contacto.' : (validPhone(f.phone.value) ? '' : MSG.phone)],
+        [f.email, validEmail(f.email) ? '' : MSG.email],
+        [plate, !plate.value.trim() ? 'Indique la matrícula.' : (ui.validPlate(plate.value) ? '' : MSG.plate)],
+        [vtype, vtype.value ? '' : 'Elija el tipo de vehículo.'],
+        [f.brand, ui.hasControl(f.brand.value) ? MSG.control : ''],
+        [f.model, ui.hasControl(f.model.value) ? MSG.control : '']
       ];
       var ok = true;
       rules.forEach(function (r) {

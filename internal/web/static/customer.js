@@ -108,16 +108,48 @@
     return !!el;
   }
 
-  // Phones as the accounts accept them: digits and spaces, an optional leading +,
-  // at least 6 digits (account.ValidPhone), so a booking's phone can later be
-  // used to register.
-  function validPhone(p) {
-    p = p.trim();
-    return /^\+?[0-9 ]+$/.test(p) && p.replace(/\D/g, '').length >= 6 && p.length <= 20;
+  // The input rules of the server (internal/input, CONTRACT §8), mirrored so the
+  // page refuses what the server refuses; the server stays authoritative (its
+  // phone check is libphonenumber's, of which this is the plausibility part).
+  // Messages are the server's, without the field name the page shows anyway.
+  var MSG = {
+    phone: 'Este teléfono no es válido: escriba un número que exista, por ejemplo 612 345 678 o +34 612 345 678.',
+    plate: 'La matrícula no es válida: use de 2 a 15 letras y cifras; los espacios y guiones se ignoran.',
+    email: 'El correo electrónico no es válido: debe tener la forma nombre@dominio.es.',
+    control: 'Este campo contiene caracteres de control o no válidos.'
+  };
+
+  // hasControl: U+0000–U+001F and U+007F (tab and line breaks only in notes).
+  function hasControl(v, multiline) {
+    return (multiline ? /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/).test(v);
   }
 
+  // Phones: digits, spaces, dashes, dots, slashes, brackets and one + before the
+  // digits; at most 20 characters; 6 to 17 digits (E.164 has at most 15, plus a
+  // 00 international prefix).
+  function validPhone(p) {
+    p = p.trim();
+    var digits = p.replace(/\D/g, '').length;
+    return p.length <= 20 && /^[\s().\/-]*\+?[0-9\s().\/-]*$/.test(p) && digits >= 6 && digits <= 17;
+  }
+
+  // plateForm is the stored form of a plate: spaces and dashes removed, upper-case.
+  function plateForm(v) { return v.trim().replace(/[ -]/g, '').toUpperCase(); }
+
+  function validPlate(v) {
+    var c = plateForm(v);
+    return c.length >= 2 && c.length <= 15 && /^[\p{L}0-9]+$/u.test(c);
+  }
+
+  // Emails: one @ with something before it, a domain with a dot and no empty part,
+  // no spaces, quotes or angle brackets. An empty optional field is valid.
   function validEmail(input) {
-    return !input.value.trim() || (!input.validity.typeMismatch && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.value.trim()));
+    var e = input.value.trim();
+    if (!e) { return true; }
+    var at = e.indexOf('@');
+    if (at < 1 || at !== e.lastIndexOf('@') || /[\s<>"]/.test(e) || hasControl(e) || e.length > 254) { return false; }
+    var labels = e.slice(at + 1).split('.');
+    return labels.length > 1 && labels.every(function (l) { return l !== ''; });
   }
 
   function store(key, value) {
@@ -193,6 +225,10 @@
     fieldError: fieldError,
     focusFirstInvalid: focusFirstInvalid,
     validPhone: validPhone,
+    validPlate: validPlate,
+    plateForm: plateForm,
+    hasControl: hasControl,
+    MSG: MSG,
     validEmail: validEmail,
     store: store,
     load: load,

@@ -41,9 +41,9 @@
       if (kind === 'profile') {
         if (!e.nombre.value.trim()) { errs.nombre = 'Indique su nombre.'; }
         if (!e.email.value.trim()) { errs.email = 'Indique su correo electrónico.'; }
-        else if (!validEmail(e.email)) { errs.email = 'Revise el correo electrónico: debe tener la forma nombre@dominio.es.'; }
+        else if (!validEmail(e.email)) { errs.email = ui.MSG.email; }
         if (!e.telefono.value.trim()) { errs.telefono = 'Indique su teléfono.'; }
-        else if (!validPhone(e.telefono.value)) { errs.telefono = 'Escriba el teléfono solo con números y espacios (y un + inicial si es extranjero); al menos 6 cifras.'; }
+        else if (!validPhone(e.telefono.value)) { errs.telefono = ui.MSG.phone; }
       } else {
         if (!e.currentPassword.value) { errs.currentPassword = 'Escriba su contraseña actual.'; }
         if (e.newPassword.value.length < 8) { errs.newPassword = 'La nueva contraseña debe tener al menos 8 caracteres.'; }

@@ -1,0 +1,277 @@
+// Package input holds every rule for what a person types into the service: the
+// canonical forms of phones and licence plates, email addresses, names and free
+// text, the length limits and the refusal of control characters (CONTRACT §8).
+// Every flow (public booking, walk-in, administrator update, registration, profile,
+// login, history search) reads its fields through these functions, and the booking
+// page's script mirrors them (internal/web/static/customer.js), so that the page and
+// the server refuse the same values. The server stays authoritative.
+//
+// Refusals are fault.Invalid errors with a Spanish message naming the field.
+package input
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/nyaruka/phonenumbers"
+
+	"parking/internal/fault"
+)
+
+// Length limits of CONTRACT §8, in characters.
+const (
+	MaxName             = 100
+	MaxEmail            = 254
+	MaxPhone            = 20 // as typed; the stored E.164 form is at most 16
+	MinPlate            = 2
+	MaxPlate            = 15
+	MaxText             = 50 // brand, model, color, vehicle type
+	MaxNotes            = 2000
+	MaxSpot             = 20
+	MaxPhotoDescription = 255
+	MaxSearch           = 100
+)
+
+// DefaultRegion is the region phone numbers without a country code are read in
+// when PARKING_PHONE_REGION is not set.
+const DefaultRegion = "ES"
+
+// Rules reads phone numbers in a region (PARKING_PHONE_REGION). The zero value
+// reads them in DefaultRegion. Everything else in the package is region-free.
+type Rules struct{ region string }
+
+// New returns the rules of a region: an ISO 3166 code that libphonenumber knows
+// ("ES", "PT", "FR"…), in any case.
+func New(region string) (Rules, error) {
+	region = strings.ToUpper(strings.TrimSpace(region))
+	if !phonenumbers.GetSupportedRegions()[region] {
+		return Rules{}, fmt.Errorf("%q is not a region with phone numbering rules (use a two-letter country code such as ES)", region)
+	}
+	return Rules{region: region}, nil
+}
+
+// Region is the region phone numbers are read in.
+func (r Rules) Region() string {
+	if r.region == "" {
+		return DefaultRegion
+	}
+	return r.region
+}
+
+// Phone returns the stored form of a phone number: E.164 ("+34622333444"), read
+// with libphonenumber's rules in the facility's region, so that "622 333 444",
+// "622333444" and "+34 622 333 444" are one number. Digits, spaces, a + before them,
+// dashes, dots, slashes and brackets are accepted as typed; letters, extensions and
+// numbers that cannot exist are refused.
+func (r Rules) Phone(field, raw string) (string, error) {
+	p := strings.TrimSpace(raw)
+	if err := Control(field, p); err != nil {
+		return "", err
+	}
+	if p == "" {
+		return "", required(field)
+	}
+	if err := Length(field, p, MaxPhone); err != nil {
+		return "", err
+	}
+	if e164, ok := r.parsePhone(p); ok {
+		return e164, nil
+	}
+	return "", fault.Invalidf("El teléfono %q (campo %s) no es válido: escriba un número que exista, por ejemplo 612 345 678 o +34 612 345 678.", p, field)
+}
+
+// PhoneLookup is the stored form of a phone typed as a search, when the text is one.
+func (r Rules) PhoneLookup(raw string) (string, bool) {
+	p := strings.TrimSpace(raw)
+	if p == "" || utf8.RuneCountInString(p) > MaxPhone || hasControl(p, false) {
+		return "", false
+	}
+	return r.parsePhone(p)
+}
+
+func (r Rules) parsePhone(p string) (string, bool) {
+	digits, plus := 0, false
+	for _, c := range p {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '+' && digits == 0 && !plus: // one +, before the digits ("(+34) …")
+			plus = true
+		case c == ' ', c == '-', c == '.', c == '/', c == '(', c == ')':
+		default:
+			return "", false
+		}
+	}
+	if digits == 0 {
+		return "", false
+	}
+	n, err := phonenumbers.Parse(p, r.Region())
+	if err != nil || n.GetExtension() != "" || !phonenumbers.IsValidNumber(n) {
+		return "", false
+	}
+	return phonenumbers.Format(n, phonenumbers.E164), true
+}
+
+// Plate returns the stored form of a licence plate: spaces and dashes removed,
+// upper-case, letters and digits only, 2 to 15 characters, so that "9988 LMN",
+// "9988-LMN" and "9988lmn" are one vehicle.
+func Plate(field, raw string) (string, error) {
+	p := strings.TrimSpace(raw)
+	if err := Control(field, p); err != nil {
+		return "", err
+	}
+	if p == "" {
+		return "", required(field)
+	}
+	canon := PlateForm(p)
+	if err := Length(field, canon, MaxPlate); err != nil {
+		return "", err
+	}
+	n := utf8.RuneCountInString(canon)
+	ok := n >= MinPlate && n <= MaxPlate
+	for _, c := range canon {
+		ok = ok && (unicode.IsLetter(c) || (c >= '0' && c <= '9'))
+	}
+	if !ok {
+		return "", fault.Invalidf("La matrícula %q (campo %s) no es válida: use de %d a %d letras y cifras; los espacios y guiones se ignoran.", p, field, MinPlate, MaxPlate)
+	}
+	return canon, nil
+}
+
+// PlateForm is the canonical spelling of a plate or of part of one (a search):
+// trimmed, spaces and dashes removed, upper-case. It does not validate.
+func PlateForm(raw string) string {
+	return strings.ToUpper(strings.Map(func(c rune) rune {
+		if c == ' ' || c == '-' {
+			return -1
+		}
+		return c
+	}, strings.TrimSpace(raw)))
+}
+
+// Email returns an email address as stored: trimmed, case kept (lookups ignore
+// case). It must have the form name@domain.tld, without spaces, and at most 254
+// characters. An empty value is refused: callers check optional fields first.
+func Email(field, raw string) (string, error) {
+	e := strings.TrimSpace(raw)
+	if err := Control(field, e); err != nil {
+		return "", err
+	}
+	if e == "" {
+		return "", required(field)
+	}
+	if err := Length(field, e, MaxEmail); err != nil {
+		return "", err
+	}
+	if !validEmail(e) {
+		return "", fault.Invalidf("El correo electrónico %q (campo %s) no es válido: debe tener la forma nombre@dominio.es.", e, field)
+	}
+	return e, nil
+}
+
+// validEmail is a plain sanity check: something before one @, a domain with a dot
+// and no empty label after it, no spaces or angle brackets. Real validation is a
+// message arriving.
+func validEmail(e string) bool {
+	at := strings.IndexByte(e, '@')
+	if at < 1 || at != strings.LastIndexByte(e, '@') || strings.ContainsAny(e, " <>\"") {
+		return false
+	}
+	domain := e[at+1:]
+	if !strings.Contains(domain, ".") {
+		return false
+	}
+	for _, label := range strings.Split(domain, ".") {
+		if label == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// Name returns a person's name as stored: trimmed, required, at most 100 characters.
+func Name(field, raw string) (string, error) {
+	n, err := Text(field, raw, MaxName)
+	if err == nil && n == "" {
+		err = required(field)
+	}
+	return n, err
+}
+
+// Text returns a one-line text field as stored: trimmed, at most max characters, no
+// control characters. Empty is allowed.
+func Text(field, raw string, max int) (string, error) {
+	t := strings.TrimSpace(raw)
+	if err := Control(field, t); err != nil {
+		return "", err
+	}
+	return t, Length(field, t, max)
+}
+
+// Notes returns a multi-line text field as stored: like Text, but tabs and line
+// breaks are allowed.
+func Notes(field, raw string, max int) (string, error) {
+	t := strings.TrimSpace(raw)
+	if hasControl(t, true) {
+		return "", controlFault(field)
+	}
+	return t, Length(field, t, max)
+}
+
+// Spot returns a parking spot code as stored: trimmed, upper-case, at most 20
+// characters; "" means no spot.
+func Spot(field, raw string) (string, error) {
+	s, err := Text(field, raw, MaxSpot)
+	return strings.ToUpper(s), err
+}
+
+// Search returns the history's search text: trimmed, at most 100 characters, no
+// control characters.
+func Search(field, raw string) (string, error) { return Text(field, raw, MaxSearch) }
+
+// Control refuses control characters (U+0000–U+001F and U+007F) in a one-line
+// field, and bytes that are not UTF-8.
+func Control(field, v string) error {
+	if hasControl(v, false) {
+		return controlFault(field)
+	}
+	return nil
+}
+
+// Check refuses control characters in a one-line field and a value longer than max
+// characters, naming the field; it is for values already trimmed.
+func Check(field, v string, max int) error {
+	if err := Control(field, v); err != nil {
+		return err
+	}
+	return Length(field, v, max)
+}
+
+// Length refuses a field longer than max characters, naming it.
+func Length(field, v string, max int) error {
+	if utf8.RuneCountInString(v) > max {
+		return fault.Invalidf("El campo %s admite como máximo %d caracteres.", field, max)
+	}
+	return nil
+}
+
+// hasControl also reports bytes that are not UTF-8 (PostgreSQL refuses them).
+func hasControl(v string, multiline bool) bool {
+	if !utf8.ValidString(v) {
+		return true
+	}
+	for _, c := range v {
+		if (c < 0x20 || c == 0x7f) && !(multiline && (c == '\t' || c == '\n' || c == '\r')) {
+			return true
+		}
+	}
+	return false
+}
+
+func controlFault(field string) error {
+	return fault.Invalidf("El campo %s contiene caracteres de control o no válidos.", field)
+}
+
+func required(field string) error { return fault.Invalidf("El campo %s es obligatorio.", field) }
