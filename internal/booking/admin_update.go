@@ -160,6 +160,9 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		if err := s.saveContact(ctx, tx, cust, contact); err != nil {
 			return err
 		}
+		if err := followContact(ctx, tx, r, cust, contact); err != nil {
+			return err
+		}
 		if newVeh != veh {
 			if err := tx.UpdateVehicleDetails(ctx, newVeh); err != nil {
 				return err
@@ -234,6 +237,26 @@ func applyContact(rules input.Rules, cust reservation.Customer, c AdminChange) (
 		return out, fault.Invalidf("El cliente tiene una cuenta registrada: su correo electrónico es obligatorio.")
 	}
 	return out, nil
+}
+
+// followContact keeps a reservation's contact (CONTRACT §8) in step with an edit of
+// its customer's data when the two were the same before it (the usual case: the
+// booker is the customer); a contact typed by someone else stays as typed, and the
+// detail page shows both.
+func followContact(ctx context.Context, tx *store.Tx, r reservation.Reservation, cust reservation.Customer, c store.CustomerContact) error {
+	if r.Contact == nil || !sameContact(*r.Contact, reservation.Contact{FullName: cust.FullName, Email: cust.Email, Phone: cust.Phone}) {
+		return nil
+	}
+	next := reservation.Contact{FullName: c.FullName, Email: c.Email, Phone: &c.Phone}
+	if sameContact(*r.Contact, next) {
+		return nil
+	}
+	return tx.SetReservationContact(ctx, r.ID, next)
+}
+
+func sameContact(a, b reservation.Contact) bool {
+	eq := func(x, y *string) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
+	return a.FullName == b.FullName && eq(a.Email, b.Email) && eq(a.Phone, b.Phone)
 }
 
 // saveContact writes the customer's data when it changed. A phone (the booking

@@ -41,14 +41,22 @@ type NewBooking struct {
 	Extras       []int64
 	Spot         string
 	Notes        string
+	// SignedIn is the customer whose session sent a public booking (0: none). A
+	// booking that lands on that same customer is theirs; any other public booking
+	// is marked as made without signing in (CONTRACT §8).
+	SignedIn int64
 }
 
-// Created is the outcome of a booking.
+// Created is the outcome of a booking. Customer and Vehicle are the stored records
+// the booking landed on; Contact and Typed are what the booker sent (with the
+// spec's defaults), the only data a public response may show (CONTRACT §8).
 type Created struct {
 	Reservation reservation.Reservation
 	Customer    reservation.Customer
 	Vehicle     reservation.Vehicle
 	Quote       pricing.Quote
+	Contact     reservation.Contact // the reservation's contact (Reservation.Contact)
+	Typed       reservation.Vehicle // plate, brand, model, color and type as sent, defaults filled in
 }
 
 // ErrMissingData is the spec's refusal for missing required booking data.
@@ -121,9 +129,14 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Create
 		if err := tx.LinkCustomerVehicle(ctx, customerID, vehicle.ID); err != nil {
 			return err
 		}
+		// CONTRACT §8: the reservation keeps the contact the booker typed; the stored
+		// customer and vehicle are found, never rewritten (the store's find-or-create
+		// inserts or reads, it does not update).
+		contact, bookedBy := bookingContact(ch, in, customer, email)
 		nr := store.NewReservation{
 			Entry: in.Entry, Exit: in.Exit, TotalPrice: quote.Total,
 			CustomerID: customerID, VehicleID: vehicle.ID, MainServiceID: in.MainService,
+			Contact: &contact, BookedBy: bookedBy,
 		}
 		if in.Notes != "" {
 			nr.Notes = &in.Notes
@@ -138,16 +151,42 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Create
 		if out.Reservation, err = tx.InsertReservation(ctx, nr); err != nil {
 			return err
 		}
-		out.Customer, out.Vehicle = customer, vehicle
+		out.Customer, out.Vehicle, out.Contact = customer, vehicle, contact
+		out.Typed = reservation.Vehicle{ID: vehicle.ID, LicensePlate: in.LicensePlate, Brand: in.Brand, Model: in.Model,
+			Color: in.Color, Type: in.VehicleType}
 		// Spec, Events: booking confirmation, in this transaction, so that the
 		// notification exists exactly when the booking does (CONTRACT §9).
-		return s.enqueueBooked(ctx, tx, out, priced.Extras)
+		return s.enqueueBooked(ctx, tx, ch, out, priced.Extras)
 	})
 	if err != nil {
 		err = s.spotViolation(ctx, err, 0, in.Spot, in.Entry, in.Exit)
 		return Created{}, fmt.Errorf("create booking: %w", err)
 	}
 	return out, nil
+}
+
+// bookingContact is the contact a new reservation keeps and how it was made
+// (CONTRACT §8). Online, it is exactly what the booker typed: nothing of the customer
+// found by phone is shown or reused, and a booking not made while signed in as that
+// customer is marked for its profile. At the counter (a walk-in), staff may see the
+// customer's record anyway, so a field they left blank is taken from it.
+func bookingContact(ch Channel, in NewBooking, found reservation.Customer, email *string) (reservation.Contact, reservation.BookedBy) {
+	phone := in.Phone
+	c := reservation.Contact{FullName: in.FullName, Email: email, Phone: &phone}
+	switch {
+	case ch == WalkIn:
+		if c.FullName == "" {
+			c.FullName = found.FullName
+		}
+		if c.Email == nil {
+			c.Email = found.Email
+		}
+		return c, reservation.BookedStaff
+	case in.SignedIn != 0 && in.SignedIn == found.ID:
+		return c, reservation.BookedAccount
+	default:
+		return c, reservation.BookedPublic
+	}
 }
 
 // readBooking checks every typed field of a booking and puts it in its stored form

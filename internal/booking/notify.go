@@ -34,10 +34,16 @@ func (s *Service) enqueue(ctx context.Context, tx *store.Tx, kind notify.Kind, i
 
 // enqueueBooked enqueues the booking confirmation of a reservation Create has just
 // inserted, from what Create already holds rather than reading it back: the
-// reservation, customer and vehicle as stored, and the names of the main service and
-// extras from the catalog snapshot it was priced with.
-func (s *Service) enqueueBooked(ctx context.Context, tx *store.Tx, c Created, extras []store.BookedExtra) error {
+// reservation (with its contact, the payload's cliente), customer and vehicle as
+// stored, and the names of the main service and extras from the catalog snapshot it
+// was priced with. An online booking's confirmation shows the vehicle as the booker
+// typed it: it goes to the email they typed, which must not learn a stored
+// vehicle's brand, model or colour (CONTRACT §8).
+func (s *Service) enqueueBooked(ctx context.Context, tx *store.Tx, ch Channel, c Created, extras []store.BookedExtra) error {
 	sub := store.NotificationSubject{Reservation: c.Reservation, Customer: c.Customer, Vehicle: c.Vehicle}
+	if ch == Public {
+		sub.Vehicle = c.Typed
+	}
 	snap := s.catalog.Load()
 	if snap == nil {
 		return pricingFault(pricing.ErrNotLoaded) // Create priced with it: cannot happen

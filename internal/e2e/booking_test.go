@@ -30,6 +30,12 @@ func TestBookingFlowOnPhone(t *testing.T) {
 		"full_name": "Otro", "phone": "699999999", "license_plate": "9999ZZZ", "vehicle_type": "COCHE",
 		"entry_date": localInput(a, 30, 9), "exit_date": localInput(a, 31, 9), "id_main_service": 1,
 	}, http.StatusCreated)
+	// CONTRACT §8: the phone typed below is on file under another name; the
+	// confirmation shows the name typed, never the stored one.
+	postJSON(t, a.URL+"/api/reservations/public-new", map[string]any{
+		"full_name": "Titular Guardado", "phone": "612 345 678", "license_plate": "5555AAA", "vehicle_type": "COCHE",
+		"entry_date": localInput(a, 40, 9), "exit_date": localInput(a, 41, 9), "id_main_service": 1,
+	}, http.StatusCreated)
 
 	ctx, console := phone(t)
 
@@ -203,6 +209,9 @@ func TestBookingFlowOnPhone(t *testing.T) {
 	}
 	if got := pageText(t, ctx, `[data-done="total"]`); got != eurosText(wantSUV) {
 		t.Errorf("confirmed total = %q, want %q", got, eurosText(wantSUV))
+	}
+	if got := pageText(t, ctx, `[data-done="name"]`); got != "Lucía Pérez" || strings.Contains(pageText(t, ctx, "body"), "Titular Guardado") {
+		t.Errorf("confirmation shows holder %q (want the name typed, and never the stored one)", got)
 	}
 	if pageJS[string](t, ctx, "location.hash") != "#reserva-confirmada" {
 		t.Error("the address does not say the booking is confirmed")

@@ -19,7 +19,7 @@ import (
 
 // Reasons recorded in last_error on rows that are never sent.
 const (
-	ReasonNoEmail   = "El cliente no tiene correo electrónico: no se envía."
+	ReasonNoEmail   = "La reserva no tiene correo electrónico de contacto: no se envía."
 	ReasonNoWebhook = "Webhook no configurado (PARKING_WEBHOOK_URL): registrada, no enviada."
 )
 
@@ -68,8 +68,9 @@ func (o *Outbox) Capture(ctx context.Context, tx *store.Tx, reservationID int64)
 
 // Enqueue records one notification of kind about the reservation, inside tx, with
 // its payload built from what tx sees (the change being committed). Call it once
-// per trigger, inside the triggering transaction. A customer without an email gets a
-// row with status skipped (CONTRACT §9). It returns the row id.
+// per trigger, inside the triggering transaction. A recipient (the reservation's
+// contact, or its customer) without an email gets a row with status skipped
+// (CONTRACT §9). It returns the row id.
 func (o *Outbox) Enqueue(ctx context.Context, tx *store.Tx, kind Kind, reservationID int64, opts Options) (int64, error) {
 	if !kind.Valid() {
 		return 0, fmt.Errorf("enqueue: unknown notification type %q", kind)
@@ -108,7 +109,7 @@ func (o *Outbox) EnqueueSubject(ctx context.Context, tx *store.Tx, kind Kind, su
 		Payload: body, Status: store.NotificationPending,
 	}
 	switch {
-	case !hasEmail(sub.Customer):
+	case !hasEmail(sub):
 		n.Status, n.LastError = store.NotificationSkipped, ptr(ReasonNoEmail)
 	case !o.deliver:
 		n.Status, n.LastError = store.NotificationSkipped, ptr(ReasonNoWebhook)

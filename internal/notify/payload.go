@@ -126,15 +126,18 @@ type InvoiceData struct {
 // the vehicle was received, shown as hora_entrada. original is required for
 // reservation_modified and ignored otherwise.
 func Build(kind Kind, sub store.NotificationSubject, original *store.NotificationSubject, at time.Time, loc *time.Location) ([]byte, error) {
+	// CONTRACT §9: cliente (and the invoice's customer) is the reservation's contact
+	// (§8), falling back to the customer's data.
+	contact := recipient(sub)
 	var v any
 	switch kind {
 	case BookingConfirmation, VehicleEntry, ReservationModified:
 		n := Nested{
 			Type: kind,
 			Cliente: Cliente{
-				Nombre:   sub.Customer.FullName,
-				Email:    deref(sub.Customer.Email),
-				Telefono: deref(sub.Customer.Phone),
+				Nombre:   contact.FullName,
+				Email:    deref(contact.Email),
+				Telefono: deref(contact.Phone),
 			},
 			Reserva: Reserva{
 				IDReservation: strconv.FormatInt(sub.Reservation.ID, 10),
@@ -169,7 +172,7 @@ func Build(kind Kind, sub store.NotificationSubject, original *store.Notificatio
 		inv := InvoiceData{
 			Type:               kind,
 			IDReservation:      sub.Reservation.ID,
-			Customer:           InvoiceCustomer{FullName: sub.Customer.FullName, Email: deref(sub.Customer.Email)},
+			Customer:           InvoiceCustomer{FullName: contact.FullName, Email: deref(contact.Email)},
 			LicensePlate:       sub.Vehicle.LicensePlate,
 			VehicleBrand:       sub.Vehicle.Brand,
 			VehicleModel:       sub.Vehicle.Model,
@@ -238,5 +241,14 @@ func deref(s *string) string {
 	return *s
 }
 
-// hasEmail reports whether the customer can receive an email at all.
-func hasEmail(c reservation.Customer) bool { return c.Email != nil && *c.Email != "" }
+// recipient is who a notification about sub is for: the reservation's contact,
+// or its customer's data when it has none (reservation.ContactOf).
+func recipient(sub store.NotificationSubject) reservation.Contact {
+	return reservation.ContactOf(sub.Reservation, sub.Customer)
+}
+
+// hasEmail reports whether the notification's recipient can receive an email at all.
+func hasEmail(sub store.NotificationSubject) bool {
+	c := recipient(sub)
+	return c.Email != nil && *c.Email != ""
+}

@@ -76,6 +76,54 @@ type Reservation struct {
 	VehicleID       int64
 	MainServiceID   int64
 	UpdatedAt       time.Time
+	// Contact is the name, email and phone the booker typed (CONTRACT §8); nil for
+	// a reservation made before contacts were kept. Read it through ContactOf.
+	Contact  *Contact
+	BookedBy BookedBy // "" when not known (made before it was recorded)
+}
+
+// Contact is who a reservation is for, as the booker typed it: staff see it on the
+// reservation and its notifications go to it (CONTRACT §8, §9). Email nil: none
+// was typed, and the notifications are recorded as skipped.
+type Contact struct {
+	FullName string
+	Email    *string
+	Phone    *string
+}
+
+// BookedBy says how a reservation was made (stored as reservation.booked_by).
+type BookedBy string
+
+const (
+	// BookedPublic: the online booking, not signed in as the customer it landed on
+	// (found by phone). The account holder's profile marks it (CONTRACT §8).
+	BookedPublic BookedBy = "public"
+	// BookedAccount: the online booking made while signed in as that very customer.
+	BookedAccount BookedBy = "account"
+	// BookedStaff: a walk-in entered by staff at the counter.
+	BookedStaff BookedBy = "staff"
+)
+
+// MadeWithoutLogin reports whether the reservation was booked online by someone not
+// signed in as its customer: the customer's profile marks it (CONTRACT §8).
+func (r Reservation) MadeWithoutLogin() bool { return r.BookedBy == BookedPublic }
+
+// ContactOr is the reservation's contact (CONTRACT §8, §9): the one the booker
+// typed, or fallback (its customer's data) when the reservation has none. This is
+// the one rule for "who is this reservation for": every list, record and
+// notification payload uses it. The fallback is all or nothing: a typed contact
+// without an email stays without one (its notifications are skipped) rather than
+// borrowing the stored customer's email.
+func (r Reservation) ContactOr(fallback Contact) Contact {
+	if r.Contact != nil {
+		return *r.Contact
+	}
+	return fallback
+}
+
+// ContactOf is ContactOr with the customer's stored name, email and phone as the fallback.
+func ContactOf(r Reservation, c Customer) Contact {
+	return r.ContactOr(Contact{FullName: c.FullName, Email: c.Email, Phone: c.Phone})
 }
 
 // Customer is a customer or staff account (spec, Resources: Customer).

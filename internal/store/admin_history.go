@@ -46,18 +46,37 @@ func (f HistoryFilter) dated() bool {
 }
 
 // HistoryRow is one reservation of the history with what the list shows of its
-// customer, vehicle and main service.
+// contact (reservation.ContactOr: the name, phone and email the booker typed, or the
+// customer's), vehicle and main service. AccountName is the name stored on the
+// customer the reservation belongs to, which the search matches.
 type HistoryRow struct {
 	Reservation     reservation.Reservation
 	CustomerName    string
 	Phone           *string
 	Email           *string
+	AccountName     string
 	LicensePlate    string
 	Brand           string
 	Model           string
 	Color           string
 	VehicleType     string
 	MainServiceName string
+}
+
+// setContact turns the customer columns just scanned (name in CustomerName) into
+// the row's contact, falling back to them when the reservation has none.
+func (h *HistoryRow) setContact(phone, email sql.NullString) {
+	h.AccountName = h.CustomerName
+	c := h.Reservation.ContactOr(reservation.Contact{FullName: h.CustomerName, Phone: nullable(phone), Email: nullable(email)})
+	h.CustomerName, h.Phone, h.Email = c.FullName, c.Phone, c.Email
+}
+
+// nullable is a scanned optional text as a pointer.
+func nullable(s sql.NullString) *string {
+	if !s.Valid {
+		return nil
+	}
+	return &s.String
 }
 
 // History returns one page of the reservations that match f, newest first
@@ -119,12 +138,7 @@ func (s *Store) History(ctx context.Context, f HistoryFilter) ([]HistoryRow, int
 			return nil, 0, err
 		}
 		h.Reservation = r
-		if phone.Valid {
-			h.Phone = &phone.String
-		}
-		if email.Valid {
-			h.Email = &email.String
-		}
+		h.setContact(phone, email)
 		out = append(out, h)
 	}
 	return out, total, closeRows(rows)

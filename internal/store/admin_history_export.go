@@ -75,12 +75,7 @@ func (s *Store) HistoryEach(ctx context.Context, f HistoryFilter, fn func(Histor
 			return fmt.Errorf("history export row: %w", err)
 		}
 		hr.Reservation = r
-		if phone.Valid {
-			hr.Phone = &phone.String
-		}
-		if email.Valid {
-			hr.Email = &email.String
-		}
+		hr.setContact(phone, email)
 		if err := fn(hr); err != nil {
 			return err
 		}

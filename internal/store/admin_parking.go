@@ -9,7 +9,8 @@ import (
 	"parking/internal/reservation"
 )
 
-// ParkingRow is a reservation on the parking board with its vehicle and customer.
+// ParkingRow is a reservation on the parking board with its vehicle and contact
+// (reservation.ContactOr: the one the booker typed, or the customer's data).
 type ParkingRow struct {
 	Reservation  reservation.Reservation
 	CustomerName string
@@ -49,9 +50,8 @@ func (s *Store) ParkingBoard(ctx context.Context, dayStart, dayEnd time.Time) ([
 			return nil, err
 		}
 		p.Reservation = r
-		if phone.Valid {
-			p.Phone = &phone.String
-		}
+		c := r.ContactOr(reservation.Contact{FullName: p.CustomerName, Phone: nullable(phone)})
+		p.CustomerName, p.Phone = c.FullName, c.Phone
 		out = append(out, p)
 	}
 	return out, closeRows(rows)

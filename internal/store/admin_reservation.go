@@ -103,6 +103,15 @@ func (tx *Tx) UpdateCustomerContact(ctx context.Context, id int64, c CustomerCon
 	return nil
 }
 
+// SetReservationContact rewrites a reservation's own contact (CONTRACT §8).
+func (tx *Tx) SetReservationContact(ctx context.Context, id int64, c reservation.Contact) error {
+	if _, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE reservation SET contact_name = $2, contact_email = $3, contact_phone = $4 WHERE id_reservation = $1`,
+		id, c.FullName, c.Email, c.Phone); err != nil {
+		return fmt.Errorf("update contact of reservation %d: %w", id, err)
+	}
+	return nil
+}
+
 // CustomerWithPhone returns the id of the customer other than exclude that has
 // phone; ErrNotFound if none.
 func (tx *Tx) CustomerWithPhone(ctx context.Context, phone string, exclude int64) (int64, error) {

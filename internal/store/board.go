@@ -54,7 +54,7 @@ func boardQuery(d Dialect) string {
 	}
 	branch := func(kind, column string) string {
 		return `SELECT ` + kind + `, r.id_reservation, ` + entry + `, ` + exit + `, r.status,
-       v.license_plate, v.brand, v.color, c.full_name, c.phone, m.name
+       v.license_plate, v.brand, v.color, c.full_name, c.phone, m.name, r.contact_name, r.contact_phone
 FROM reservation r
 JOIN vehicle v ON v.id_vehicle = r.id_vehicle
 JOIN customer c ON c.id_customer = r.id_customer
@@ -63,7 +63,7 @@ WHERE r.` + column + ` >= $1 AND r.` + column + ` < $2`
 	}
 	return branch("0", "entry_date") + "\nUNION ALL\n" + branch("1", "exit_date") + `
 UNION ALL
-SELECT 2, CAST(SUM(version) AS BIGINT), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM board_version`
+SELECT 2, CAST(SUM(version) AS BIGINT), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM board_version`
 }
 
 // BoardQuery is the SQL text of DayMovements on dialect d, for EXPLAIN in benchmarks.
@@ -108,7 +108,7 @@ func (s *Store) DayMovements(ctx context.Context, from, to time.Time) (Movements
 		return Movements{}, fmt.Errorf("day movements: %w", err)
 	}
 	m := Movements{Version: -1, Entries: []BoardItem{}, Exits: []BoardItem{}}
-	var vals [11]any
+	var vals [13]any
 	ptrs := make([]any, len(vals))
 	for i := range vals {
 		ptrs[i] = &vals[i]
@@ -127,8 +127,9 @@ func (s *Store) DayMovements(ctx context.Context, from, to time.Time) (Movements
 		it := BoardItem{
 			ID: id, Status: reservation.Status(text(vals[4])),
 			LicensePlate: text(vals[5]), Brand: text(vals[6]), Color: text(vals[7]),
-			CustomerName: text(vals[8]), Phone: text(vals[9]), ServiceName: text(vals[10]),
+			ServiceName: text(vals[10]),
 		}
+		it.CustomerName, it.Phone = boardContact(vals[8], vals[9], vals[11], vals[12])
 		if it.Entry, err = timeValue(vals[2]); err != nil {
 			rows.Close()
 			return Movements{}, fmt.Errorf("day movements: entry of %d: %w", id, err)
@@ -162,6 +163,19 @@ func (s *Store) DayMovements(ctx context.Context, from, to time.Time) (Movements
 	slices.SortFunc(m.Entries, byEntry)
 	slices.SortFunc(m.Exits, byEntry)
 	return m, nil
+}
+
+// boardContact is the name and phone a board line shows: the reservation's contact
+// (reservation.ContactOr), from the customer's columns when it has none.
+func boardContact(custName, custPhone, contactName, contactPhone any) (string, string) {
+	var r reservation.Reservation
+	if contactPhone != nil { // contact_name and contact_phone are set together (migration 0007)
+		p := text(contactPhone)
+		r.Contact = &reservation.Contact{FullName: text(contactName), Phone: &p}
+	}
+	p := text(custPhone)
+	c := r.ContactOr(reservation.Contact{FullName: text(custName), Phone: &p})
+	return c.FullName, *c.Phone
 }
 
 // text converts a scanned text column (string, []byte or NULL) to a string.

@@ -83,6 +83,9 @@ type NewReservation struct {
 	VehicleID     int64
 	MainServiceID int64
 	Extras        []BookedExtra
+	// Contact is what the booker typed (CONTRACT §8); BookedBy how it was made.
+	Contact  *reservation.Contact
+	BookedBy reservation.BookedBy
 }
 
 // BookedExtra is a selected additional service with the price it had when booked.
@@ -97,7 +100,15 @@ func (tx *Tx) InsertReservation(ctx context.Context, r NewReservation) (reservat
 	out := reservation.Reservation{
 		ReservationDate: tx.Now, Entry: Time(r.Entry), Status: reservation.Pending, TotalPrice: r.TotalPrice,
 		Notes: r.Notes, Spot: r.Spot, CustomerID: r.CustomerID, VehicleID: r.VehicleID, MainServiceID: r.MainServiceID,
-		UpdatedAt: tx.Now,
+		UpdatedAt: tx.Now, Contact: r.Contact, BookedBy: r.BookedBy,
+	}
+	var name, email, phone, bookedBy *string
+	if r.Contact != nil {
+		name, email, phone = &r.Contact.FullName, r.Contact.Email, r.Contact.Phone
+	}
+	if r.BookedBy != "" {
+		b := string(r.BookedBy)
+		bookedBy = &b
 	}
 	if r.Exit != nil {
 		e := Time(*r.Exit)
@@ -105,11 +116,11 @@ func (tx *Tx) InsertReservation(ctx context.Context, r NewReservation) (reservat
 	}
 	err := tx.QueryRow(ctx, `INSERT INTO reservation
 		(reservation_date, entry_date, exit_date, status, total_price_cents, is_paid, notes, cod_parking_spot,
-		 id_customer, id_vehicle, id_main_service, updated_at)
-		VALUES ($1, $2, $3, 'PENDIENTE', $4, $5, $6, $7, $8, $9, $10, $1)
+		 id_customer, id_vehicle, id_main_service, updated_at, contact_name, contact_email, contact_phone, booked_by)
+		VALUES ($1, $2, $3, 'PENDIENTE', $4, $5, $6, $7, $8, $9, $10, $1, $11, $12, $13, $14)
 		RETURNING id_reservation`,
 		tx.Now, out.Entry, out.Exit, int64(r.TotalPrice), false, r.Notes, r.Spot,
-		r.CustomerID, r.VehicleID, r.MainServiceID).Scan(&out.ID)
+		r.CustomerID, r.VehicleID, r.MainServiceID, name, email, phone, bookedBy).Scan(&out.ID)
 	if err != nil {
 		return out, fmt.Errorf("insert reservation: %w", err)
 	}
@@ -138,20 +149,29 @@ func (tx *Tx) insertExtras(ctx context.Context, reservationID int64, extras []Bo
 }
 
 const reservationColumns = `r.id_reservation, r.reservation_date, r.entry_date, r.exit_date, r.status, r.total_price_cents,
-	r.is_paid, r.payment_method, r.notes, r.cod_parking_spot, r.id_customer, r.id_vehicle, r.id_main_service, r.updated_at`
+	r.is_paid, r.payment_method, r.notes, r.cod_parking_spot, r.id_customer, r.id_vehicle, r.id_main_service, r.updated_at,
+	r.contact_name, r.contact_email, r.contact_phone, r.booked_by`
 
 type rowScanner interface{ Scan(dest ...any) error }
 
 func scanReservation(row rowScanner) (reservation.Reservation, error) {
 	var r reservation.Reservation
 	var exit sql.NullTime
-	var method, notes, spot sql.NullString
+	var method, notes, spot, cName, cEmail, cPhone, bookedBy sql.NullString
 	var status string
 	err := row.Scan(&r.ID, &r.ReservationDate, &r.Entry, &exit, &status, &r.TotalPrice,
-		&r.IsPaid, &method, &notes, &spot, &r.CustomerID, &r.VehicleID, &r.MainServiceID, &r.UpdatedAt)
+		&r.IsPaid, &method, &notes, &spot, &r.CustomerID, &r.VehicleID, &r.MainServiceID, &r.UpdatedAt,
+		&cName, &cEmail, &cPhone, &bookedBy)
 	if err != nil {
 		return r, err
 	}
+	if cPhone.Valid { // contact_name and contact_phone are set together (migration 0007)
+		r.Contact = &reservation.Contact{FullName: cName.String, Phone: &cPhone.String}
+		if cEmail.Valid {
+			r.Contact.Email = &cEmail.String
+		}
+	}
+	r.BookedBy = reservation.BookedBy(bookedBy.String)
 	r.Status = reservation.Status(status)
 	if exit.Valid {
 		t := exit.Time.UTC()

@@ -72,6 +72,20 @@ type detailPageView struct {
 	VehicleTypes []detailTypeChoice
 
 	Notifications []detailNotification
+
+	// Contact is the reservation's contact (CONTRACT §8): who staff deal with and
+	// where its notifications go. AccountDiffers: the customer record it belongs to
+	// has another name, phone or email, shown beside it. BookedBy says how it was made.
+	Contact        detailCustomer
+	AccountDiffers bool
+	BookedBy       string
+}
+
+// bookedByLabels say for people how a reservation was made.
+var bookedByLabels = map[reservation.BookedBy]string{
+	reservation.BookedPublic:  "En línea, sin iniciar sesión en la cuenta del cliente",
+	reservation.BookedAccount: "En línea, con la sesión del cliente iniciada",
+	reservation.BookedStaff:   "En el mostrador",
 }
 
 type detailCustomer struct {
@@ -178,6 +192,11 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 	if l, ok := customerTypeLabels[d.Customer.Type]; ok {
 		v.Customer.TypeLabel = l
 	}
+	ct := reservation.ContactOf(res, d.Customer)
+	v.Contact = detailCustomer{FullName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email)}
+	v.Contact.PhoneHref = telHref(v.Contact.Phone)
+	v.AccountDiffers = v.Contact.FullName != v.Customer.FullName || v.Contact.Phone != v.Customer.Phone || v.Contact.Email != v.Customer.Email
+	v.BookedBy = bookedByLabels[res.BookedBy]
 	if res.Exit != nil {
 		v.ExitInput = s.inputTime(*res.Exit)
 		v.Days = pricing.ChargedDays(res.Entry, *res.Exit)

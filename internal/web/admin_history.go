@@ -74,6 +74,7 @@ type historyRowView struct {
 	Status, StatusClass                      string
 	Customer, Phone, Plate, Vehicle, Service string
 	Spot, Total                              string
+	Account                                  string // the customer's stored name, when the contact's differs (CONTRACT §8)
 }
 
 // historyURL is path with the filters of hq and the page (page 1 is left out).
@@ -131,6 +132,9 @@ func (s *Server) renderHistoryPage(w http.ResponseWriter, r *http.Request, hq bo
 			Vehicle: vehicleDescription(row.Brand, row.Model), Service: row.MainServiceName,
 			Spot: deref(res.Spot), Total: euros(res.TotalPrice),
 		})
+		if row.AccountName != row.CustomerName {
+			v.Rows[len(v.Rows)-1].Account = row.AccountName
+		}
 	}
 	s.render(w, r, status, "admin_history.html", "Historial", v)
 }

@@ -28,6 +28,24 @@ type adminReservationJSON struct {
 	CustomerID      int64       `json:"id_customer"`
 	VehicleID       int64       `json:"id_vehicle"`
 	MainServiceID   int64       `json:"id_main_service"`
+	// How it was made: "public" (online, not signed in as its customer), "account",
+	// "staff"; null when not recorded (made before it was). CONTRACT §8.
+	BookedBy         *string `json:"booked_by"`
+	MadeWithoutLogin bool    `json:"made_without_login"`
+}
+
+// contactJSON is the reservation's contact (CONTRACT §8): the name, email and phone
+// the booker typed, or the customer's when the reservation has none (typed false).
+type contactJSON struct {
+	FullName string  `json:"full_name"`
+	Email    *string `json:"email"`
+	Phone    *string `json:"phone"`
+	Typed    bool    `json:"typed"`
+}
+
+func contactView(r reservation.Reservation, c reservation.Customer) contactJSON {
+	ct := reservation.ContactOf(r, c)
+	return contactJSON{FullName: ct.FullName, Email: ct.Email, Phone: ct.Phone, Typed: r.Contact != nil}
 }
 
 func (s *Server) adminReservation(r reservation.Reservation) adminReservationJSON {
@@ -41,6 +59,11 @@ func (s *Server) adminReservation(r reservation.Reservation) adminReservationJSO
 		m := string(*r.PaymentMethod)
 		out.PaymentMethod = &m
 	}
+	if r.BookedBy != "" {
+		b := string(r.BookedBy)
+		out.BookedBy = &b
+	}
+	out.MadeWithoutLogin = r.MadeWithoutLogin()
 	return out
 }
 
@@ -108,6 +131,7 @@ type adminDetailJSON struct {
 		AdditionalServices []adminExtraJSON `json:"additional_services"`
 	} `json:"reservation"`
 	Customer           adminCustomerJSON    `json:"customer"`
+	Contact            contactJSON          `json:"contact"`
 	Vehicle            adminVehicleJSON     `json:"vehicle"`
 	Photos             []adminPhotoJSON     `json:"photos"`
 	PhotoCount         int                  `json:"photo_count"`
@@ -126,6 +150,7 @@ func (s *Server) adminDetail(d booking.Detail) adminDetailJSON {
 		out.Reservation.AdditionalServices[i] = adminExtraJSON{ID: e.ID, Name: e.Name, Price: e.Price}
 	}
 	out.Customer = adminCustomer(d.Customer)
+	out.Contact = contactView(d.Reservation, d.Customer)
 	out.Vehicle = adminVehicle(d.Vehicle)
 	out.Photos = make([]adminPhotoJSON, len(d.Photos))
 	for i, p := range d.Photos {
@@ -142,8 +167,9 @@ func (s *Server) adminDetail(d booking.Detail) adminDetailJSON {
 // record plus what the lists show of its customer and vehicle.
 type adminListItemJSON struct {
 	adminReservationJSON
-	CustomerName string  `json:"customer_name"`
+	CustomerName string  `json:"customer_name"` // the reservation's contact (CONTRACT §8)
 	Phone        *string `json:"phone"`
+	AccountName  string  `json:"account_name,omitempty"` // the customer's stored name, when it differs
 	LicensePlate string  `json:"license_plate"`
 	Brand        string  `json:"brand"`
 	Model        string  `json:"model"`
@@ -153,9 +179,13 @@ type adminListItemJSON struct {
 }
 
 func (s *Server) adminHistoryItem(h store.HistoryRow) adminListItemJSON {
-	return adminListItemJSON{adminReservationJSON: s.adminReservation(h.Reservation),
+	out := adminListItemJSON{adminReservationJSON: s.adminReservation(h.Reservation),
 		CustomerName: h.CustomerName, Phone: h.Phone, LicensePlate: h.LicensePlate, Brand: h.Brand, Model: h.Model,
 		Color: h.Color, VehicleType: h.VehicleType, ServiceName: h.MainServiceName}
+	if h.AccountName != h.CustomerName {
+		out.AccountName = h.AccountName
+	}
+	return out
 }
 
 func (s *Server) adminParkingItem(p store.ParkingRow) adminListItemJSON {

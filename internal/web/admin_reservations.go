@@ -119,7 +119,7 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 		"message": "Reserva creada correctamente.",
 		"data": map[string]any{
 			"id_reservation": created.Reservation.ID,
-			"customer_name":  created.Customer.FullName,
+			"customer_name":  created.Contact.FullName, // the reservation's contact (CONTRACT §8)
 			"license_plate":  created.Vehicle.LicensePlate,
 			"entry_date":     localtime.Spanish(created.Reservation.Entry, s.cfg.Location),
 			"total_price":    created.Reservation.TotalPrice,

@@ -52,25 +52,28 @@ func (s *Server) apiPublicBooking(w http.ResponseWriter, r *http.Request) {
 		s.writeSuccessFalse(w, r, err)
 		return
 	}
+	// The booking page sends the session cookie: a booking that lands on the signed-in
+	// customer is theirs, any other is marked as made without signing in (CONTRACT §8).
+	if u, ok := s.currentUser(r); ok && !u.IsAdmin() {
+		in.SignedIn = u.ID
+	}
 	created, err := s.booking.Create(r.Context(), booking.Public, in)
 	if err != nil {
 		s.writeSuccessFalse(w, r, err)
 		return
 	}
-	phone := ""
-	if created.Customer.Phone != nil {
-		phone = *created.Customer.Phone
-	}
+	// CONTRACT §8: the response shows what the caller sent (with the spec's
+	// defaults), never the stored customer or vehicle the booking landed on.
 	writeJSON(w, http.StatusCreated, map[string]any{
 		"success": true,
 		"message": "Reserva creada correctamente.",
 		"data": bookingCreatedData{
 			IDReservation: created.Reservation.ID,
-			CustomerName:  created.Customer.FullName,
-			Phone:         phone,
-			LicensePlate:  created.Vehicle.LicensePlate,
-			Brand:         created.Vehicle.Brand,
-			Model:         created.Vehicle.Model,
+			CustomerName:  created.Contact.FullName,
+			Phone:         deref(created.Contact.Phone),
+			LicensePlate:  created.Typed.LicensePlate,
+			Brand:         created.Typed.Brand,
+			Model:         created.Typed.Model,
 			TotalPrice:    created.Reservation.TotalPrice,
 			EntryDate:     localtime.Spanish(created.Reservation.Entry, s.cfg.Location),
 		},

@@ -271,6 +271,11 @@ func TestDailyBoardFollowsChanges(t *testing.T) {
 			name, sql, field, want string
 		}{
 			{"status", `UPDATE reservation SET status = 'EN CURSO' WHERE id_reservation = $1`, "status", "EN CURSO"},
+			// The board shows the reservation's contact (CONTRACT §8); a reservation
+			// without one (made before contacts were kept) shows its customer's data.
+			{"contact name", `UPDATE reservation SET contact_name = 'Contacto Nuevo' WHERE id_reservation = $1`, "customer_name", "Contacto Nuevo"},
+			{"contact phone", `UPDATE reservation SET contact_phone = '688888888' WHERE id_reservation = $1`, "phone", "688888888"},
+			{"contact removed", `UPDATE reservation SET contact_name = NULL, contact_phone = NULL, contact_email = NULL WHERE id_reservation = $1`, "customer_name", "Cliente CHG1"},
 			{"customer name", `UPDATE customer SET full_name = 'Nombre Nuevo' WHERE id_customer = (SELECT id_customer FROM reservation WHERE id_reservation = $1)`, "customer_name", "Nombre Nuevo"},
 			{"customer phone", `UPDATE customer SET phone = '699999999' WHERE id_customer = (SELECT id_customer FROM reservation WHERE id_reservation = $1)`, "phone", "699999999"},
 			{"vehicle colour", `UPDATE vehicle SET color = 'Verde' WHERE id_vehicle = (SELECT id_vehicle FROM reservation WHERE id_reservation = $1)`, "color", "Verde"},

@@ -66,6 +66,11 @@ type customerReservationJSON struct {
 	AdditionalServices []bookedExtraJSON `json:"additional_services"`
 	CanCancel          bool              `json:"can_cancel"`
 	CanEdit            bool              `json:"can_edit"`
+	// CONTRACT §8: a booking made online by someone not signed in to this account
+	// (it landed here by the phone) is marked, with the name its booker typed, so
+	// that the account holder can tell it apart and cancel one they did not make.
+	MadeWithoutLogin bool   `json:"made_without_login"`
+	ContactName      string `json:"contact_name,omitempty"`
 }
 
 // customerProfileJSON is CONTRACT §6's GET /users/profile body.
@@ -142,6 +147,10 @@ func (s *Server) customerReservationView(cr store.CustomerReservation) customerR
 		AdditionalServices: make([]bookedExtraJSON, 0, len(cr.Extras)),
 		CanCancel:          cr.Status == reservation.Pending,
 		CanEdit:            cr.Status == reservation.Pending || cr.Status == reservation.InCourse,
+		MadeWithoutLogin:   cr.MadeWithoutLogin(),
+	}
+	if item.MadeWithoutLogin && cr.Contact != nil {
+		item.ContactName = cr.Contact.FullName
 	}
 	if cr.Exit != nil {
 		e := localtime.JSON(*cr.Exit, loc)

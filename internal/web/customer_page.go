@@ -69,8 +69,12 @@ type profileReservation struct {
 	Booked      string // reservation date, for people
 	CanCancel   bool
 	CanEdit     bool
-	Services    []serviceChoice // what the edit form offers
-	AllExtras   []extraOption   // the active additional services, for the edit form
+	// WithoutLogin: booked online without signing in to this account (CONTRACT §8);
+	// ContactName is the name its booker typed.
+	WithoutLogin bool
+	ContactName  string
+	Services     []serviceChoice // what the edit form offers
+	AllExtras    []extraOption   // the active additional services, for the edit form
 }
 
 // serviceChoice is a main service an edit may choose: the active ones, plus the
@@ -118,6 +122,7 @@ func (s *Server) profileReservation(it customerReservationJSON, cr store.Custome
 		Total: euros(it.TotalPrice), Paid: it.IsPaid,
 		Booked:    cr.ReservationDate.In(loc).Format("02/01/2006"),
 		CanCancel: it.CanCancel, CanEdit: it.CanEdit,
+		WithoutLogin: it.MadeWithoutLogin, ContactName: it.ContactName,
 	}
 	p.Vehicle = vehicleDescription(it.Brand, it.Model)
 	if cr.Exit != nil {

@@ -73,6 +73,8 @@ func TestCustomerProfile(t *testing.T) {
 			"vehicle_type": "COCHE", "id_main_service": 1, "service_name": "ECO",
 			"additional_services": []any{map[string]any{"id": 1, "name": "Lavado básico", "price": 15}},
 			"can_cancel":          true, "can_edit": true,
+			// Booked through the public API without Ana's session (CONTRACT §8).
+			"made_without_login": true, "contact_name": "Reserva 600000001",
 		})
 		inCourse := body["active_reservations"].([]any)[0].(map[string]any)
 		if inCourse["status"] != "EN CURSO" || inCourse["cod_parking_spot"] != "A-1" || inCourse["can_cancel"] != false || inCourse["can_edit"] != true ||

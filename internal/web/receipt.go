@@ -57,9 +57,10 @@ func (s *Server) receiptOf(d booking.Detail) (receiptView, error) {
 		return receiptView{}, fault.New(fault.Conflict,
 			"La reserva %d está %s: el recibo solo se emite cuando la reserva está FINALIZADA (vehículo recogido y pagado).", res.ID, res.Status)
 	}
+	ct := reservation.ContactOf(res, d.Customer) // as the invoice notification (CONTRACT §9)
 	v := receiptView{
 		Facility: facilityName, ID: res.ID, Issued: s.shortTime(time.Now()),
-		CustomerName: d.Customer.FullName, Phone: deref(d.Customer.Phone), Email: deref(d.Customer.Email),
+		CustomerName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email),
 		Plate: d.Vehicle.LicensePlate, Vehicle: vehicleDescription(d.Vehicle.Brand, d.Vehicle.Model),
 		TypeLabel: vehicleTypeLabel(d.Vehicle.Type), Entry: s.shortTime(res.Entry), Exit: s.optTime(res.Exit),
 		Spot: deref(res.Spot), ServiceName: d.MainServiceName, Total: euros(res.TotalPrice), Paid: res.IsPaid,

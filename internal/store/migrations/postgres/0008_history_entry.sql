@@ -8,4 +8,4 @@
 -- builds, a few seconds for a million reservations.)
 DROP INDEX reservation_entry_board;
 CREATE INDEX reservation_entry_board ON reservation (entry_date, id_reservation)
-    INCLUDE (exit_date, status, id_vehicle, id_customer, id_main_service, reservation_date);
+    INCLUDE (exit_date, status, id_vehicle, id_customer, id_main_service, contact_name, contact_phone, reservation_date);
