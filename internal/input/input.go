@@ -12,7 +12,6 @@ package input
 import (
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/nyaruka/phonenumbers"
@@ -132,12 +131,20 @@ func Plate(field, raw string) (string, error) {
 	n := utf8.RuneCountInString(canon)
 	ok := n >= MinPlate && n <= MaxPlate
 	for _, c := range canon {
-		ok = ok && (unicode.IsLetter(c) || (c >= '0' && c <= '9'))
+		ok = ok && plateRune(c)
 	}
 	if !ok {
 		return "", fault.Invalidf("La matrícula %q (campo %s) no es válida: use de %d a %d letras y cifras; los espacios y guiones se ignoran.", p, field, MinPlate, MaxPlate)
 	}
 	return canon, nil
+}
+
+// plateRune reports whether c may stand in a canonical plate: the Latin capitals
+// A–Z, digits, and the umlauts of German district codes (Ä, Ö, Ü). Nothing else,
+// so that a look-alike from another script (Cyrillic А, Greek Ο) cannot make a
+// second vehicle of one plate (CONTRACT §8).
+func plateRune(c rune) bool {
+	return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == 'Ä' || c == 'Ö' || c == 'Ü'
 }
 
 // PlateForm is the canonical spelling of a plate or of part of one (a search):

@@ -71,6 +71,12 @@ func TestPlateForms(t *testing.T) {
 			t.Errorf("Plate(%q) error = %v; want a 400 naming license_plate", bad, err)
 		}
 	}
+	// Look-alikes from other scripts are refused: Cyrillic А and Greek Ο.
+	for _, lookalike := range []string{"9988 LMА", "Ο123ABC", "ÁB1234"} {
+		if _, err := input.Plate("license_plate", lookalike); err == nil {
+			t.Errorf("Plate(%q) accepted a letter outside A–Z and the umlauts", lookalike)
+		}
+	}
 	if got := input.PlateForm(" 99-88 lm"); got != "9988LM" {
 		t.Errorf("PlateForm = %q", got)
 	}

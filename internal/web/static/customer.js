@@ -138,7 +138,7 @@
 
   function validPlate(v) {
     var c = plateForm(v);
-    return c.length >= 2 && c.length <= 15 && /^[\p{L}0-9]+$/u.test(c);
+    return c.length >= 2 && c.length <= 15 && /^[A-Z0-9ÄÖÜ]+$/.test(c);
   }
 
   // Emails: one @ with something before it, a domain with a dot and no empty part,
