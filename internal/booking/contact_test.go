@@ -34,7 +34,7 @@ func TestBookingKeepsItsContact(t *testing.T) {
 		if got.Customer.ID != ana.ID || got.Customer.FullName != "Ana Pérez" {
 			t.Errorf("landed on %+v, want Ana (found by phone)", got.Customer)
 		}
-		if got.Contact.FullName != "Pedro Gómez" || got.Contact.Email != nil || got.Contact.Phone == nil || *got.Contact.Phone != "600111222" {
+		if got.Contact.FullName != "Pedro Gómez" || got.Contact.Email != nil || got.Contact.Phone == nil || *got.Contact.Phone != "+34600111222" {
 			t.Errorf("contact = %+v, want what was typed", got.Contact)
 		}
 		if got.Typed.Brand != "Kia" || got.Typed.Model != reservation.DefaultModel || got.Vehicle.Brand != reservation.DefaultBrand {

@@ -90,7 +90,7 @@ func TestAnonymousBookingRevealsNothing(t *testing.T) {
 		data := resp.Data
 		custWantBody(t, map[string]any{"customer_name": data["customer_name"], "phone": data["phone"], "license_plate": data["license_plate"],
 			"brand": data["brand"], "model": data["model"]},
-			map[string]any{"customer_name": "Pedro Gómez", "phone": "600123456", "license_plate": "1234ABC",
+			map[string]any{"customer_name": "Pedro Gómez", "phone": "+34600123456", "license_plate": "1234ABC",
 				"brand": "Desconocida", "model": "Desconocido"})
 		anonID := int64(data["id_reservation"].(float64))
 
@@ -120,7 +120,7 @@ func TestAnonymousBookingRevealsNothing(t *testing.T) {
 		// The confirmation goes to the typed contact, with the vehicle as typed.
 		payload, _, _ := notificationOf(t, a, anonID)
 		cliente := payload["cliente"].(map[string]any)
-		if cliente["nombre"] != "Pedro Gómez" || cliente["email"] != "pedro@example.com" || cliente["telefono"] != "600123456" {
+		if cliente["nombre"] != "Pedro Gómez" || cliente["email"] != "pedro@example.com" || cliente["telefono"] != "+34600123456" {
 			t.Errorf("cliente = %v, want the typed contact", cliente)
 		}
 		if veh := payload["vehicle"].(map[string]any); veh["brand"] != "Desconocida" || veh["model"] != "Desconocido" {
@@ -135,7 +135,7 @@ func TestAnonymousBookingRevealsNothing(t *testing.T) {
 		}
 		contact, _ := detail["contact"].(map[string]any)
 		custWantBody(t, contact, map[string]any{
-			"full_name": "Pedro Gómez", "email": "pedro@example.com", "phone": "600123456", "typed": true})
+			"full_name": "Pedro Gómez", "email": "pedro@example.com", "phone": "+34600123456", "typed": true})
 		if cust := detail["customer"].(map[string]any); cust["full_name"] != "Lucía Martín García" {
 			t.Errorf("detail customer = %v", cust)
 		}
