@@ -64,7 +64,7 @@ func New(st *store.Store, log *slog.Logger) *Service {
 	// The dummy hash is made now, in the background, so that the first login with
 	// an unknown email does not take twice as long as the others.
 	go dummyHash()
-	return &Service{store: st, log: log, now: store.Now}
+	return &Service{store: st, log: log, now: st.Clock()} // the service's one clock (internal/clock)
 }
 
 // hashCost is the bcrypt cost in use: BcryptCost, unless a test suite lowered it.

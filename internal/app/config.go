@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	_ "time/tzdata" // the facility's zone must load on machines without zoneinfo
+
+	"parking/internal/clock"
 )
 
 // Config is the service configuration (CONTRACT §1). Every field comes from a
@@ -30,6 +32,9 @@ type Config struct {
 	LogFormat      string
 	LogLevel       string
 	Capacity       int
+	// Clock is the service's clock (internal/clock); nil means clock.Real. Not a
+	// setting: tests inject a fake one.
+	Clock clock.Clock
 }
 
 // setting describes one configuration entry; the README's table lists the same.

@@ -35,7 +35,7 @@ func WithOutbox(o *notify.Outbox) Option { return func(s *Service) { s.outbox = 
 
 // New builds the service. loc is the facility's time zone.
 func New(st *store.Store, catalog *pricing.Holder, loc *time.Location, log *slog.Logger, opts ...Option) *Service {
-	s := &Service{store: st, catalog: catalog, loc: loc, log: log, now: store.Now}
+	s := &Service{store: st, catalog: catalog, loc: loc, log: log, now: st.Clock()} // the service's one clock (internal/clock)
 	for _, o := range opts {
 		o(s)
 	}

@@ -14,6 +14,8 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	_ "modernc.org/sqlite"             // registers the "sqlite" driver (pure Go)
+
+	"parking/internal/clock"
 )
 
 // Dialect names the database behind a Store.
@@ -35,19 +37,45 @@ type Store struct {
 	readStmts  *stmtCache
 	writeStmts *stmtCache
 	group      *groupWriter // SQLite: the writer goroutine behind InTx (groupcommit.go)
+	now        clock.Clock  // the service's clock (Tx.Now, migration times)
+}
+
+// Option adjusts a Store at Open.
+type Option func(*Store)
+
+// WithClock makes c the store's clock: every transaction's Now comes from it. The
+// operations built on the store read the same clock (Store.Clock), so the whole
+// service agrees on the time. Default clock.Real.
+func WithClock(c clock.Clock) Option {
+	return func(s *Store) {
+		if c != nil {
+			s.now = c
+		}
+	}
 }
 
 // Open connects to the database named by rawURL: "sqlite:PATH" or "postgres://…".
 // It does not migrate; call Migrate.
-func Open(ctx context.Context, rawURL string) (*Store, error) {
+func Open(ctx context.Context, rawURL string, opts ...Option) (*Store, error) {
+	var (
+		s   *Store
+		err error
+	)
 	switch {
 	case strings.HasPrefix(rawURL, "sqlite:"):
-		return openSQLite(ctx, strings.TrimPrefix(rawURL, "sqlite:"))
+		s, err = openSQLite(ctx, strings.TrimPrefix(rawURL, "sqlite:"))
 	case strings.HasPrefix(rawURL, "postgres://"), strings.HasPrefix(rawURL, "postgresql://"):
-		return openPostgres(ctx, rawURL)
+		s, err = openPostgres(ctx, rawURL)
 	default:
 		return nil, fmt.Errorf("database URL %q: want sqlite:PATH or postgres://…", rawURL)
 	}
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	return s, nil
 }
 
 func openSQLite(ctx context.Context, path string) (*Store, error) {
@@ -110,13 +138,16 @@ func openPostgres(ctx context.Context, rawURL string) (*Store, error) {
 const pgPoolSize = 12
 
 func newStore(d Dialect, read, write *sql.DB) *Store {
-	s := &Store{dialect: d, read: read, write: write}
+	s := &Store{dialect: d, read: read, write: write, now: clock.Real}
 	if d == SQLite {
 		s.readStmts, s.writeStmts = newStmtCache(read), newStmtCache(write)
 		s.group = newGroupWriter(s)
 	}
 	return s
 }
+
+// Clock is the store's clock (WithClock): the one every operation reads "now" from.
+func (s *Store) Clock() clock.Clock { return s.now }
 
 // Dialect tells which database this is.
 func (s *Store) Dialect() Dialect { return s.dialect }
@@ -151,7 +182,8 @@ func (s *Store) DB() *sql.DB { return s.read }
 func (s *Store) WriteDB() *sql.DB { return s.write }
 
 // Tx is a write transaction. Its methods are the store's write operations; Now is the
-// clock fixed when the transaction began, so every row written in it agrees on the time.
+// store's clock read when the transaction began, so every row written in it agrees
+// on the time.
 type Tx struct {
 	tx          *sql.Tx
 	dialect     Dialect
@@ -184,7 +216,7 @@ func (s *Store) InTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	tx := &Tx{tx: sqlTx, dialect: s.dialect, stmts: s.writeStmts, Now: Now()}
+	tx := &Tx{tx: sqlTx, dialect: s.dialect, stmts: s.writeStmts, Now: s.now()}
 	returned := false
 	defer func() {
 		if p := recover(); p != nil {
@@ -243,9 +275,7 @@ func (tx *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, 
 	return tx.tx.QueryContext(tx.c(ctx), query, args...)
 }
 
-// Now is the store's clock: UTC, truncated to microseconds, the precision both
-// databases keep, so a value read back equals the value written.
-func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
-
-// Time normalises a time for storage in the same way.
+// Time normalises a time for storage: UTC, truncated to microseconds, the precision
+// both databases keep (as clock.Real does), so a value read back equals the value
+// written.
 func Time(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }

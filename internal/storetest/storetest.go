@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"parking/internal/clock"
+	"parking/internal/clock/clocktest"
 	"parking/internal/store"
 )
 
@@ -91,10 +93,29 @@ func URL(tb testing.TB, d store.Dialect) string {
 	return u.String()
 }
 
-// Open returns a fresh migrated store of dialect d, closed when the test ends.
+// Open returns a fresh migrated store of dialect d, closed when the test ends. Its
+// clock is a fake one stopped at clocktest.Base (see OpenClock).
 func Open(tb testing.TB, d store.Dialect) *store.Store {
 	tb.Helper()
-	s, err := store.Open(context.Background(), URL(tb, d))
+	s, _ := OpenClock(tb, d)
+	return s
+}
+
+// OpenClock is Open, also returning the store's clock: a fake stopped at
+// clocktest.Base (PARKING_TEST_CLOCK_BASE) that the test sets and advances. Services
+// built on the store read the same clock.
+func OpenClock(tb testing.TB, d store.Dialect) (*store.Store, *clock.Fake) {
+	tb.Helper()
+	clk := clocktest.New()
+	return OpenURL(tb, URL(tb, d), clk), clk
+}
+
+// OpenURL opens and migrates the database at url (from URL) on the clock clk, closed
+// when the test ends: a second connection to one database, as another process of
+// the service would have, shares the first one's clock.
+func OpenURL(tb testing.TB, url string, clk *clock.Fake) *store.Store {
+	tb.Helper()
+	s, err := store.Open(context.Background(), url, store.WithClock(clk.Now))
 	if err != nil {
 		tb.Fatalf("open store: %v", err)
 	}

@@ -23,6 +23,7 @@ type boardCache struct {
 	bytes    int
 	maxBytes int
 	clock    uint64
+	joined   func() // tests: called when a request waits for a read in flight
 }
 
 // boardFlight is one read of a board that concurrent requests for the same day and
@@ -55,6 +56,9 @@ func (c *boardCache) load(day string, version int64, read func() (int64, []byte,
 	c.mu.Lock()
 	if f, ok := c.inFlight[key]; ok {
 		c.mu.Unlock()
+		if c.joined != nil {
+			c.joined()
+		}
 		<-f.done
 		return f.body, f.err
 	}

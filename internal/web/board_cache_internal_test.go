@@ -82,8 +82,10 @@ func TestBoardCache(t *testing.T) {
 
 	var reads atomic.Int32
 	release := make(chan struct{})
-	var wg sync.WaitGroup
+	var wg, joined sync.WaitGroup
 	bodies := make([]string, 8)
+	joined.Add(len(bodies) - 1) // all but the one reading wait for its read
+	c.joined = joined.Done
 	for i := range bodies {
 		wg.Add(1)
 		go func(i int) {
@@ -99,7 +101,7 @@ func TestBoardCache(t *testing.T) {
 			bodies[i] = string(b)
 		}(i)
 	}
-	time.Sleep(50 * time.Millisecond)
+	joined.Wait()
 	close(release)
 	wg.Wait()
 	if n := reads.Load(); n != 1 {

@@ -126,7 +126,7 @@ func TestAdminDashboard(t *testing.T) {
 		a := apptest.Start(t, d)
 		admin, _ := apptest.Admin(t, a)
 		madrid, _ := time.LoadLocation("Europe/Madrid")
-		today := time.Now().In(madrid).Format("2006-01-02")
+		today := apptest.Now(a).In(madrid).Format("2006-01-02")
 
 		res := do(t, admin, "GET", a.URL+"/admin/dashboard", nil)
 		wantStatus(t, res, 200)

@@ -3,7 +3,6 @@ package web
 import (
 	"net/http"
 	"strconv"
-	"time"
 
 	"parking/internal/booking"
 	"parking/internal/fault"
@@ -58,7 +57,7 @@ func (s *Server) receiptOf(d booking.Detail) (receiptView, error) {
 			"La reserva %d está %s: el recibo solo se emite cuando la reserva está FINALIZADA (vehículo recogido y pagado).", res.ID, res.Status)
 	}
 	v := receiptView{
-		Facility: facilityName, ID: res.ID, Issued: s.shortTime(time.Now()),
+		Facility: facilityName, ID: res.ID, Issued: s.shortTime(s.now()),
 		CustomerName: d.Customer.FullName, Phone: deref(d.Customer.Phone), Email: deref(d.Customer.Email),
 		Plate: d.Vehicle.LicensePlate, Vehicle: vehicleDescription(d.Vehicle.Brand, d.Vehicle.Model),
 		TypeLabel: vehicleTypeLabel(d.Vehicle.Type), Entry: s.shortTime(res.Entry), Exit: s.optTime(res.Exit),
