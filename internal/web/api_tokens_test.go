@@ -94,7 +94,7 @@ func TestAPITokens(t *testing.T) {
 		t.Run("expired", func(t *testing.T) {
 			tk := issueToken(t, cl, a.URL, "admin@example.com", "admin-password")["token"].(string)
 			wantStatus(t, do(t, cl, "GET", board, nil, "Authorization: Bearer "+tk), 200)
-			exec(t, a, `UPDATE api_token SET expires_at = $1 WHERE token_hash = $2`, store.Time(time.Now().Add(-time.Second)), account.HashToken(tk))
+			exec(t, a, `UPDATE api_token SET expires_at = $1 WHERE token_hash = $2`, store.Time(apptest.Now(a).Add(-time.Second)), account.HashToken(tk))
 			res := do(t, cl, "GET", board, nil, "Authorization: Bearer "+tk)
 			wantStatus(t, res, 401)
 			wantBody(t, res, unauthorized)
