@@ -73,7 +73,7 @@ func New(st *store.Store, log *slog.Logger, opts ...Option) *Service {
 	// The dummy hash is made now, in the background, so that the first login with
 	// an unknown email does not take twice as long as the others.
 	go dummyHash()
-	s := &Service{store: st, log: log, now: store.Now}
+	s := &Service{store: st, log: log, now: st.Clock()} // the service's one clock (internal/clock)
 	for _, o := range opts {
 		o(s)
 	}

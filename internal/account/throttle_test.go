@@ -11,21 +11,20 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"parking/internal/clock"
 	"parking/internal/fault"
 	"parking/internal/reservation"
 	"parking/internal/store"
 	"parking/internal/storetest"
 )
 
-// newTestService returns a service on a fresh database whose clock the test moves.
-func newTestService(t *testing.T, d store.Dialect) (*Service, *time.Time) {
+// newTestService returns a service on a fresh database whose clock (the store's,
+// which the service reads too) the test moves.
+func newTestService(t *testing.T, d store.Dialect) (*Service, *clock.Fake) {
 	t.Helper()
 	SetHashCostForTests(bcrypt.MinCost)
-	st := storetest.Open(t, d)
-	s := New(st, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
-	s.now = func() time.Time { return now }
-	return s, &now
+	st, clk := storetest.OpenClock(t, d)
+	return New(st, slog.New(slog.NewTextHandler(io.Discard, nil))), clk
 }
 
 func addAccount(t *testing.T, s *Service, email, password string) {
@@ -79,13 +78,13 @@ func TestThrottleSchedule(t *testing.T) {
 		for i := 0; i < 10; i++ {
 			s.Login(ctx, "ana@example.com", "wrong", addr)
 		}
-		*now = now.Add(20 * time.Second)
+		now.Advance(20 * time.Second)
 		if got := retryAfter(func() error { _, err := s.Login(ctx, "ana@example.com", "wrong", addr); return err }()); got != 10*time.Second {
 			t.Errorf("20 s later: retry after %v, want 10s", got)
 		}
 		// Each further failure, once the lockout has passed, doubles it, up to 15
 		// minutes (all of these stay inside the hour's window).
-		*now = now.Add(10 * time.Second)
+		now.Advance(10 * time.Second)
 		for i, want := range []time.Duration{time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute, 15 * time.Minute, 15 * time.Minute} {
 			if _, err := s.Login(ctx, "ana@example.com", "wrong", addr); fault.KindOf(err) != fault.Unauthorized {
 				t.Fatalf("step %d: err = %v, want a checked failure", i, err)
@@ -94,7 +93,7 @@ func TestThrottleSchedule(t *testing.T) {
 			if got := retryAfter(err); got != want {
 				t.Errorf("failure %d: retry after %v, want %v", 6+i, got, want)
 			}
-			*now = now.Add(want)
+			now.Advance(want)
 		}
 		// Another account from the same address is not locked.
 		if _, err := s.Login(ctx, "bea@example.com", "right-password", addr); err != nil {
@@ -110,7 +109,7 @@ func TestThrottleSchedule(t *testing.T) {
 			}
 		}
 		// A quiet hour forgets everything.
-		*now = now.Add(time.Hour + time.Second)
+		now.Advance(time.Hour + time.Second)
 		if _, err := s.Login(ctx, "ANA@example.com", "right-password", addr); err != nil {
 			t.Fatalf("an hour later: %v", err)
 		}
@@ -141,7 +140,7 @@ func TestThrottleAddress(t *testing.T) {
 		if _, err := s.Login(ctx, "ana@example.com", "right-password", "198.51.100.1:1"); err != nil {
 			t.Errorf("another address: %v", err)
 		}
-		*now = now.Add(time.Minute)
+		now.Advance(time.Minute)
 		if _, err := s.Login(ctx, "ana@example.com", "right-password", "[2001:db8:1:2::ffff]:1"); err != nil {
 			t.Errorf("after a minute: %v", err)
 		}
@@ -156,7 +155,7 @@ func TestThrottlePrunes(t *testing.T) {
 		for i := 0; i < 3; i++ {
 			s.Login(ctx, "x"+strconv.Itoa(i)+"@example.com", "wrong", "192.0.2.1:1")
 		}
-		*now = now.Add(2 * time.Hour)
+		now.Advance(2 * time.Hour)
 		s.Login(ctx, "y@example.com", "wrong", "192.0.2.2:1")
 		var n int
 		if err := s.store.DB().QueryRow(`SELECT COUNT(*) FROM login_failure`).Scan(&n); err != nil {
@@ -186,13 +185,13 @@ func TestSessionTokenCappedBySession(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := now.Add(SessionAbsolute); !tok.ExpiresAt.Equal(want) {
+		if want := now.Now().Add(SessionAbsolute); !tok.ExpiresAt.Equal(want) {
 			t.Errorf("expires %v, want the session's end %v", tok.ExpiresAt, want)
 		}
 		if _, err := s.TokenUser(ctx, tok.Token); err != nil {
 			t.Fatal(err)
 		}
-		*now = now.Add(SessionAbsolute)
+		now.Advance(SessionAbsolute)
 		if _, err := s.TokenUser(ctx, tok.Token); !errors.Is(err, ErrNoToken) {
 			t.Errorf("past the session's end: %v, want ErrNoToken", err)
 		}

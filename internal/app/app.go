@@ -15,6 +15,7 @@ import (
 
 	"parking/internal/account"
 	"parking/internal/booking"
+	"parking/internal/clock"
 	"parking/internal/input"
 	"parking/internal/notify"
 	"parking/internal/pricing"
@@ -46,7 +47,12 @@ type App struct {
 // Open prepares a service without listening: database opened and migrated, catalog
 // seeded when empty and loaded into memory, operations and handlers built.
 func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
-	st, err := store.OpenWith(ctx, cfg.DatabaseURL, store.Options{SQLiteSync: cfg.SQLiteSync})
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real
+	}
+	// The one clock: the store's transactions, and through the store every
+	// operation, the dispatcher and the pages read it.
+	st, err := store.OpenWith(ctx, cfg.DatabaseURL, store.Options{SQLiteSync: cfg.SQLiteSync, Clock: cfg.Clock})
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +97,7 @@ func (a *App) prepare(ctx context.Context) error {
 	a.Web = web.New(web.Deps{
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL, Capacity: a.Config.Capacity},
 		Log:    a.Log, Store: a.Store, Booking: a.Booking, Accounts: a.Accounts, Catalog: a.Catalog,
+		Clock: a.Config.Clock,
 	})
 	return nil
 }
@@ -197,7 +204,7 @@ func (a *App) startDispatcher() {
 		return
 	}
 	t := notify.Tuning{Timeout: a.Config.WebhookTimeout, Workers: 16, Grace: dispatcherGrace}
-	sender := notify.NewHTTPSender(a.Config.WebhookURL, a.Config.WebhookSecret, a.Config.WebhookTimeout, t.Workers)
+	sender := notify.NewHTTPSender(a.Config.WebhookURL, a.Config.WebhookSecret, a.Config.WebhookTimeout, t.Workers).WithClock(a.Config.Clock)
 	a.Dispatcher = notify.NewDispatcher(a.Store, sender, a.Outbox.Wake(), a.Log, t)
 	a.Dispatcher.Start()
 	a.Log.Info("notification delivery started", "signed", a.Config.WebhookSecret != "", "timeout", a.Config.WebhookTimeout.String())

@@ -115,21 +115,23 @@ func TestServeGracefulShutdown(t *testing.T) {
 	db := "sqlite:" + filepath.Join(t.TempDir(), "p.db")
 	var errOut bytes.Buffer
 	done := make(chan int, 1)
+	serving := make(chan string, 1)
+	testHookServing = func(url string) { serving <- url }
+	t.Cleanup(func() { testHookServing = nil })
 	go func() {
-		done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:18631", "--database-url", db}, env(map[string]string{
+		done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--database-url", db}, env(map[string]string{
 			"PARKING_ADMIN_EMAIL": "boss@parking.es", "PARKING_ADMIN_PASSWORD": "password-1",
 		}), io.Discard, &errOut)
 	}()
-	var resp *http.Response
-	var err error
-	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); {
-		if resp, err = http.Get("http://127.0.0.1:18631/readyz"); err == nil {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
+	var url string
+	select {
+	case url = <-serving:
+	case code := <-done:
+		t.Fatalf("serve exited %d before listening: %s", code, errOut.String())
 	}
+	resp, err := http.Get(url + "/readyz")
 	if err != nil {
-		t.Fatalf("server never answered: %v\n%s", err, errOut.String())
+		t.Fatalf("server does not answer: %v\n%s", err, errOut.String())
 	}
 	resp.Body.Close()
 	if resp.StatusCode != 200 {

@@ -92,8 +92,15 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	if testHookServing != nil {
+		testHookServing(a.URL)
+	}
 	return a.Wait(ctx)
 }
+
+// testHookServing, when a test sets it, is told the address serve listens on
+// (serve --addr 127.0.0.1:0 picks a free port).
+var testHookServing func(url string)
 
 func runMigrate(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
 	cfg, err := LoadConfig(args, getenv, stderr)

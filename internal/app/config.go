@@ -12,6 +12,7 @@ import (
 	"time"
 	_ "time/tzdata" // the facility's zone must load on machines without zoneinfo
 
+	"parking/internal/clock"
 	"parking/internal/input"
 	"parking/internal/store"
 )
@@ -36,6 +37,9 @@ type Config struct {
 	SQLiteSync     store.SQLiteSync
 	PhoneRegion    string
 	Input          input.Rules // phones read in PhoneRegion (CONTRACT §8)
+	// Clock is the service's clock (internal/clock); nil means clock.Real. Not a
+	// setting: tests inject a fake one.
+	Clock clock.Clock
 }
 
 // setting describes one configuration entry; the README's table lists the same.

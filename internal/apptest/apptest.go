@@ -13,13 +13,23 @@ import (
 
 	"parking/internal/account"
 	"parking/internal/app"
+	"parking/internal/clock"
+	"parking/internal/clock/clocktest"
 	"parking/internal/store"
 	"parking/internal/storetest"
 )
 
 // Config returns a test configuration for dialect d: a fresh database, a random
-// port, Europe/Madrid, no webhook. Adjust it before StartWith.
+// port, Europe/Madrid, no webhook, a fake clock stopped at clocktest.Base (see
+// ConfigClock). Adjust it before StartWith.
 func Config(tb testing.TB, d store.Dialect) app.Config {
+	tb.Helper()
+	cfg, _ := ConfigClock(tb, d)
+	return cfg
+}
+
+// ConfigClock is Config, also returning the service's clock, for tests that move it.
+func ConfigClock(tb testing.TB, d store.Dialect) (app.Config, *clock.Fake) {
 	tb.Helper()
 	// Accounts hashed at cost 11 take seconds each under -race; tests need no
 	// protection against offline cracking.
@@ -28,6 +38,7 @@ func Config(tb testing.TB, d store.Dialect) app.Config {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	clk := clocktest.New()
 	return app.Config{
 		Addr:           "127.0.0.1:0",
 		DatabaseURL:    storetest.URL(tb, d),
@@ -39,8 +50,12 @@ func Config(tb testing.TB, d store.Dialect) app.Config {
 		LogFormat:      "text",
 		LogLevel:       "info",
 		SQLiteSync:     store.SyncNormal, // a test database need not survive a power cut
-	}
+		Clock:          clk.Now,
+	}, clk
 }
+
+// Now is the running service's "now" (its injected clock).
+func Now(a *app.App) time.Time { return a.Config.Clock() }
 
 // Start runs the service with the default test configuration for dialect d.
 func Start(tb testing.TB, d store.Dialect) *app.App {

@@ -25,7 +25,7 @@ func (s *Service) ParkingFeed() *feed.Broker { return &s.admin.feed }
 // previous is the spot before the change.
 func (s *Service) publishParking(kind feed.Kind, r reservation.Reservation, previous *string) {
 	s.admin.feed.Publish(feed.Event{
-		Kind: kind, ReservationID: r.ID, Status: string(r.Status), Spot: r.Spot, PreviousSpot: previous,
+		Kind: kind, ReservationID: r.ID, Status: string(r.Status), Spot: r.Spot, PreviousSpot: previous, At: s.now(),
 	})
 }
 

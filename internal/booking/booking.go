@@ -45,7 +45,7 @@ func (s *Service) Input() input.Rules { return s.input }
 
 // New builds the service. loc is the facility's time zone.
 func New(st *store.Store, catalog *pricing.Holder, loc *time.Location, log *slog.Logger, opts ...Option) *Service {
-	s := &Service{store: st, catalog: catalog, loc: loc, log: log, now: store.Now}
+	s := &Service{store: st, catalog: catalog, loc: loc, log: log, now: st.Clock()} // the service's one clock (internal/clock)
 	for _, o := range opts {
 		o(s)
 	}

@@ -66,7 +66,7 @@ func Generate(ctx context.Context, st *store.Store, o Options, log *slog.Logger)
 		o.Years = 3
 	}
 	if o.Now.IsZero() {
-		o.Now = time.Now()
+		o.Now = st.Clock()() // the service's clock
 	}
 	if o.Location == nil {
 		o.Location = time.UTC

@@ -43,7 +43,7 @@ func waitUntil(t *testing.T, ctx context.Context, what, js string) {
 
 func bookToday(t *testing.T, a *app.App, plate, phone string, entryHour int, exitHour int) {
 	t.Helper()
-	now := time.Now().In(a.Config.Location)
+	now := apptest.Now(a).In(a.Config.Location)
 	day := func(h int) time.Time {
 		return time.Date(now.Year(), now.Month(), now.Day(), h, 0, 0, 0, a.Config.Location)
 	}

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -33,7 +32,7 @@ func TestAdminPagesOnDesktop(t *testing.T) {
 	}, http.StatusCreated)
 	loc := a.Config.Location
 	for i := range 20 {
-		entry := time.Now().In(loc).AddDate(0, 0, 2+i)
+		entry := apptest.Now(a).In(loc).AddDate(0, 0, 2+i)
 		exit := entry.AddDate(0, 0, 2)
 		name := "Cliente Serie"
 		if i%4 == 0 {

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"parking/internal/app"
+	"parking/internal/apptest"
 )
 
 // Helpers of the public and customer page tests. They wait on conditions in the
@@ -195,7 +196,7 @@ func centsText(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
 // localInput is a datetime-local value in the facility's zone, days from today at
 // the given hour.
 func localInput(a *app.App, days, hour int) string {
-	now := time.Now().In(a.Config.Location)
+	now := apptest.Now(a).In(a.Config.Location)
 	d := time.Date(now.Year(), now.Month(), now.Day()+days, hour, 0, 0, 0, a.Config.Location)
 	return d.Format("2006-01-02T15:04")
 }

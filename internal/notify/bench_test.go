@@ -45,15 +45,13 @@ func BenchmarkDrain(b *testing.B) {
 				left -= n
 			}
 			var got atomic.Int64
-			rc := newReceiver(b, func(int, http.ResponseWriter, *http.Request) { got.Add(1) })
+			rc := newReceiver(b, e.p, func(int, http.ResponseWriter, *http.Request) { got.Add(1) })
 			tune := notify.Tuning{Timeout: 10 * time.Second, Workers: 16}
 			b.ResetTimer()
 			start := time.Now()
 			disp := notify.NewDispatcher(e.st, notify.NewHTTPSender(rc.URL, "secret", tune.Timeout, tune.Workers), nil, testLog(), tune)
 			disp.Start()
-			for got.Load() < int64(b.N) {
-				time.Sleep(2 * time.Millisecond)
-			}
+			e.p.waitFor(b, 10*time.Minute, "every delivery", func() bool { return got.Load() >= int64(b.N) })
 			disp.Stop() // records the last outcomes
 			elapsed := time.Since(start)
 			b.StopTimer()
@@ -74,7 +72,7 @@ func BenchmarkCommitToDelivery(b *testing.B) {
 	for _, d := range storetest.Dialects {
 		b.Run(string(d), func(b *testing.B) {
 			e := newEnv(b, d, true)
-			rc := newReceiver(b, ok)
+			rc := newReceiver(b, e.p, ok)
 			tune := notify.Tuning{Timeout: 10 * time.Second, Workers: 16}
 			disp := notify.NewDispatcher(e.st, notify.NewHTTPSender(rc.URL, "", tune.Timeout, tune.Workers), e.outbox.Wake(), testLog(), tune)
 			disp.Start()
@@ -95,13 +93,7 @@ func BenchmarkCommitToDelivery(b *testing.B) {
 				}
 			})
 			bookingsPerSec := float64(b.N) / time.Since(begin).Seconds()
-			deadline := time.Now().Add(30 * time.Second)
-			for len(rc.deliveries()) < b.N {
-				if time.Now().After(deadline) {
-					b.Fatalf("only %d of %d confirmations arrived", len(rc.deliveries()), b.N)
-				}
-				time.Sleep(5 * time.Millisecond)
-			}
+			e.p.waitFor(b, 30*time.Second, "every confirmation", func() bool { return len(rc.deliveries()) >= b.N })
 			b.StopTimer()
 			delays := make([]time.Duration, 0, b.N)
 			for _, g := range rc.deliveries() {

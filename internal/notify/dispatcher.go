@@ -97,6 +97,34 @@ type Dispatcher struct {
 
 	startOnce, stopOnce sync.Once
 	started             atomic.Bool
+
+	observer atomic.Pointer[func(Progress)]
+}
+
+// Progress is one step of a dispatcher: a claim pass (Claim set: the clock reading
+// it claimed at and how many rows were due) or a batch of recorded outcomes.
+type Progress struct {
+	Claim    bool
+	At       time.Time // claim passes: the dispatcher's "now"
+	Claimed  int       // claim passes: rows claimed (0: none was due)
+	Recorded int       // recorded batches: outcomes written
+}
+
+// Observe makes f be told of every step after it (nil stops). Tests use it to
+// wait for the dispatcher instead of sleeping, and to prove that nothing more
+// is due: a claim pass at a given instant that claimed nothing. f must not block.
+func (d *Dispatcher) Observe(f func(Progress)) {
+	if f == nil {
+		d.observer.Store(nil)
+		return
+	}
+	d.observer.Store(&f)
+}
+
+func (d *Dispatcher) observed(p Progress) {
+	if f := d.observer.Load(); f != nil {
+		(*f)(p)
+	}
 }
 
 // NewDispatcher builds a dispatcher that posts with sender and wakes on wake (the
@@ -104,7 +132,7 @@ type Dispatcher struct {
 func NewDispatcher(st *store.Store, sender Sender, wake <-chan struct{}, log *slog.Logger, t Tuning) *Dispatcher {
 	t = t.withDefaults()
 	d := &Dispatcher{
-		store: st, sender: sender, wake: wake, log: log, t: t, now: store.Now,
+		store: st, sender: sender, wake: wake, log: log, t: t, now: st.Clock(), // the service's one clock
 		maxIn:   int64(4 * t.Workers),
 		freed:   make(chan struct{}, 1),
 		stop:    make(chan struct{}),
@@ -211,6 +239,7 @@ func (d *Dispatcher) claimDue() error {
 	for _, c := range claimed {
 		d.jobs <- c // never blocks: the channel holds maxIn and inflight ≤ maxIn
 	}
+	d.observed(Progress{Claim: true, At: now, Claimed: len(claimed)})
 	return nil
 }
 
@@ -298,6 +327,7 @@ func (d *Dispatcher) record() {
 		case d.freed <- struct{}{}:
 		default:
 		}
+		d.observed(Progress{Recorded: len(batch)})
 	}
 }
 

@@ -18,14 +18,14 @@ import (
 func TestRetryAfterServerErrors(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newEnv(t, d, true)
-		rc := newReceiver(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		rc := newReceiver(t, e.p, func(n int, w http.ResponseWriter, r *http.Request) {
 			if n <= 2 {
 				http.Error(w, "upstream down", http.StatusInternalServerError)
 			}
 		})
-		startDispatcher(t, e.st, rc.URL, "", e.outbox.Wake(), fast())
+		e.startDispatcher(t, nil, rc.URL, "", e.outbox.Wake(), fast())
 		id := e.book(t, "ana@example.com")
-		waitFor(t, 5*time.Second, "the row to be sent", func() bool { return history(t, e, id)[0].Status == "sent" })
+		e.p.waitFor(t, 5*time.Second, "the row to be sent", func() bool { return history(t, e, id)[0].Status == "sent" })
 
 		got := rc.deliveries()
 		if len(got) != 3 {
@@ -40,7 +40,8 @@ func TestRetryAfterServerErrors(t *testing.T) {
 		if h.Attempts != 3 || h.SentAt == nil || h.LastError == nil || !strings.HasPrefix(*h.LastError, "HTTP 500 Internal Server Error: upstream down") {
 			t.Errorf("history = %+v (last_error %v), want sent after 3 attempts, the last error kept", h, deref(h.LastError))
 		}
-		time.Sleep(100 * time.Millisecond)
+		// Nothing more is due, even a day later.
+		e.p.quietAt(t, e.clk.Advance(24*time.Hour))
 		if n := len(rc.deliveries()); n != 3 {
 			t.Errorf("requests = %d after delivery, want 3", n)
 		}
@@ -61,7 +62,7 @@ func TestClientErrorIsFinal(t *testing.T) {
 		e := newEnv(t, d, true)
 		var mu sync.Mutex
 		status := map[string]int{}
-		rc := newReceiver(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		rc := newReceiver(t, e.p, func(n int, w http.ResponseWriter, r *http.Request) {
 			mu.Lock()
 			defer mu.Unlock()
 			if r.Header.Get(notify.HeaderNotification) == "invoice" {
@@ -74,16 +75,16 @@ func TestClientErrorIsFinal(t *testing.T) {
 			w.WriteHeader(http.StatusBadRequest)
 			w.Write([]byte(`{"error":"bad payload"}`))
 		})
-		startDispatcher(t, e.st, rc.URL, "", e.outbox.Wake(), fast())
+		e.startDispatcher(t, nil, rc.URL, "", e.outbox.Wake(), fast())
 		id := e.book(t, "ana@example.com")
 		if err := e.svc.RequestInvoice(context.Background(), id); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, 5*time.Second, "both rows settled", func() bool {
+		e.p.waitFor(t, 5*time.Second, "both rows settled", func() bool {
 			h := history(t, e, id)
 			return len(h) == 2 && h[0].Status == "failed" && h[1].Status == "sent"
 		})
-		time.Sleep(150 * time.Millisecond) // several polls and backoffs: nothing more
+		e.p.quietAt(t, e.clk.Advance(24*time.Hour)) // past any backoff: nothing more is due
 		h := history(t, e, id)
 		if h[0].Attempts != 1 || deref(h[0].LastError) != `HTTP 400 Bad Request: {"error":"bad payload"}` {
 			t.Errorf("400 row = %+v (%s), want failed after 1 attempt with the answer", h[0], deref(h[0].LastError))
@@ -107,12 +108,12 @@ func TestClientErrorIsFinal(t *testing.T) {
 func TestAttemptsExhausted(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newEnv(t, d, true)
-		rc := newReceiver(t, func(n int, w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) })
+		rc := newReceiver(t, e.p, func(n int, w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) })
 		tune := fast()
 		tune.MaxAttempts = 3
-		startDispatcher(t, e.st, rc.URL, "", e.outbox.Wake(), tune)
+		e.startDispatcher(t, nil, rc.URL, "", e.outbox.Wake(), tune)
 		id := e.book(t, "ana@example.com")
-		waitFor(t, 5*time.Second, "the row to fail", func() bool { return history(t, e, id)[0].Status == "failed" })
+		e.p.waitFor(t, 5*time.Second, "the row to fail", func() bool { return history(t, e, id)[0].Status == "failed" })
 		h := history(t, e, id)[0]
 		if h.Attempts != 3 || deref(h.LastError) != "HTTP 503 Service Unavailable (gave up after 3 attempts)" {
 			t.Errorf("history = %+v (%s)", h, deref(h.LastError))
@@ -129,10 +130,10 @@ func TestSignature(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newEnv(t, d, true)
 		secret := []byte("s3cret-key")
-		rc := newReceiver(t, ok)
-		startDispatcher(t, e.st, rc.URL, string(secret), e.outbox.Wake(), fast())
+		rc := newReceiver(t, e.p, ok)
+		e.startDispatcher(t, nil, rc.URL, string(secret), e.outbox.Wake(), fast())
 		e.book(t, "ana@example.com")
-		waitFor(t, 5*time.Second, "a delivery", func() bool { return len(rc.deliveries()) == 1 })
+		e.p.waitFor(t, 5*time.Second, "a delivery", func() bool { return len(rc.deliveries()) == 1 })
 		g := rc.deliveries()[0]
 		if !strings.HasPrefix(g.signature, "sha256=") || len(g.signature) != len("sha256=")+64 {
 			t.Fatalf("signature header = %q, want sha256=<64 hex>", g.signature)
@@ -144,11 +145,11 @@ func TestSignature(t *testing.T) {
 			t.Error("signature verifies with a wrong key or a changed body")
 		}
 
-		plain := newReceiver(t, ok)
 		e2 := newEnv(t, d, true)
-		startDispatcher(t, e2.st, plain.URL, "", e2.outbox.Wake(), fast())
+		plain := newReceiver(t, e2.p, ok)
+		e2.startDispatcher(t, nil, plain.URL, "", e2.outbox.Wake(), fast())
 		e2.book(t, "ana@example.com")
-		waitFor(t, 5*time.Second, "a delivery", func() bool { return len(plain.deliveries()) == 1 })
+		e2.p.waitFor(t, 5*time.Second, "a delivery", func() bool { return len(plain.deliveries()) == 1 })
 		if s := plain.deliveries()[0].signature; s != "" {
 			t.Errorf("signature without a secret = %q, want none", s)
 		}
@@ -161,7 +162,7 @@ func TestTimeoutHonoured(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newEnv(t, d, true)
 		release := make(chan struct{})
-		rc := newReceiver(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		rc := newReceiver(t, e.p, func(n int, w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-release:
 			case <-r.Context().Done():
@@ -171,10 +172,10 @@ func TestTimeoutHonoured(t *testing.T) {
 		tune := fast()
 		tune.Timeout = 200 * time.Millisecond
 		tune.Backoff = func(int) time.Duration { return time.Hour }
-		startDispatcher(t, e.st, rc.URL, "", e.outbox.Wake(), tune)
+		e.startDispatcher(t, nil, rc.URL, "", e.outbox.Wake(), tune)
 		start := time.Now()
 		id := e.book(t, "ana@example.com")
-		waitFor(t, 5*time.Second, "the attempt to be recorded", func() bool { return history(t, e, id)[0].Attempts == 1 })
+		e.p.waitFor(t, 5*time.Second, "the attempt to be recorded", func() bool { return history(t, e, id)[0].Attempts == 1 })
 		took := time.Since(start)
 		h := history(t, e, id)[0]
 		if h.Status != "pending" || deref(h.LastError) != "timeout after 200ms" {
@@ -191,7 +192,7 @@ func TestTimeoutHonoured(t *testing.T) {
 func TestStoppedDispatcherLeavesRowsForTheNext(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newEnv(t, d, true)
-		hang := newReceiver(t, func(n int, w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+		hang := newReceiver(t, e.p, func(n int, w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
 		tune := fast()
 		tune.Workers = 2
 		tune.Timeout = 30 * time.Second
@@ -202,7 +203,7 @@ func TestStoppedDispatcherLeavesRowsForTheNext(t *testing.T) {
 		for range 6 {
 			ids = append(ids, e.book(t, "ana@example.com"))
 		}
-		waitFor(t, 5*time.Second, "two deliveries in flight", func() bool { return len(hang.deliveries()) == 2 })
+		e.p.waitFor(t, 5*time.Second, "two deliveries in flight", func() bool { return len(hang.deliveries()) == 2 })
 		stopped := time.Now()
 		first.Stop()
 		if took := time.Since(stopped); took > 2*time.Second {
@@ -213,10 +214,10 @@ func TestStoppedDispatcherLeavesRowsForTheNext(t *testing.T) {
 		}
 
 		// A new process: its own connections, its own dispatcher.
-		st2 := openStore(t, e.url)
-		good := newReceiver(t, ok)
-		startDispatcher(t, st2, good.URL, "", nil, fast())
-		waitFor(t, 5*time.Second, "all six delivered", func() bool {
+		st2 := e.openStore(t)
+		good := newReceiver(t, e.p, ok)
+		e.startDispatcher(t, st2, good.URL, "", nil, fast())
+		e.p.waitFor(t, 5*time.Second, "all six delivered", func() bool {
 			return countRows(t, e.st, "status = 'sent'") == 6
 		})
 		seen := map[string]bool{}
@@ -256,15 +257,15 @@ func TestTwoDispatchersDeliverEachRowOnce(t *testing.T) {
 		}
 		var mu sync.Mutex
 		perID := map[string]int{}
-		rc := newReceiver(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+		rc := newReceiver(t, e.p, func(_ int, w http.ResponseWriter, r *http.Request) {
 			time.Sleep(time.Millisecond) // keep several deliveries in flight on both
 			mu.Lock()
 			perID[r.Header.Get(notify.HeaderDelivery)]++
 			mu.Unlock()
 		})
-		a := startDispatcher(t, openStore(t, e.url), rc.URL, "", nil, fast())
-		b := startDispatcher(t, openStore(t, e.url), rc.URL, "", nil, fast())
-		waitFor(t, 20*time.Second, "all rows sent", func() bool { return countRows(t, e.st, "status = 'sent'") == n })
+		a := e.startDispatcher(t, e.openStore(t), rc.URL, "", nil, fast())
+		b := e.startDispatcher(t, e.openStore(t), rc.URL, "", nil, fast())
+		e.p.waitFor(t, 20*time.Second, "all rows sent", func() bool { return countRows(t, e.st, "status = 'sent'") == n })
 		a.Stop()
 		b.Stop()
 		mu.Lock()
@@ -319,7 +320,7 @@ func TestExpiredLeaseIsTakenOver(t *testing.T) {
 		e := newEnv(t, d, true)
 		e.book(t, "ana@example.com")
 		ctx := context.Background()
-		now := store.Now()
+		now := e.clk.Now()
 		first, err := e.st.ClaimNotifications(ctx, now, time.Minute, "first", 10)
 		if err != nil || len(first) != 1 {
 			t.Fatalf("claim = %v, %v; want one row", first, err)
@@ -335,7 +336,7 @@ func TestExpiredLeaseIsTakenOver(t *testing.T) {
 		if err != nil || len(lost) != 1 {
 			t.Fatalf("late outcome: lost = %v, %v; want it refused", lost, err)
 		}
-		lost, err = e.st.RecordDeliveries(ctx, []store.DeliveryOutcome{{ID: second[0].ID, LeaseToken: "second", Kind: store.Delivered, At: store.Now()}})
+		lost, err = e.st.RecordDeliveries(ctx, []store.DeliveryOutcome{{ID: second[0].ID, LeaseToken: "second", Kind: store.Delivered, At: e.clk.Now()}})
 		if err != nil || len(lost) != 0 {
 			t.Fatalf("current outcome: lost = %v, %v", lost, err)
 		}
@@ -352,16 +353,16 @@ func TestRetryByHand(t *testing.T) {
 		e := newEnv(t, d, true)
 		var mu sync.Mutex
 		accept := false
-		rc := newReceiver(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+		rc := newReceiver(t, e.p, func(_ int, w http.ResponseWriter, r *http.Request) {
 			mu.Lock()
 			defer mu.Unlock()
 			if !accept {
 				w.WriteHeader(http.StatusGone)
 			}
 		})
-		startDispatcher(t, e.st, rc.URL, "", e.outbox.Wake(), fast())
+		e.startDispatcher(t, nil, rc.URL, "", e.outbox.Wake(), fast())
 		id := e.book(t, "ana@example.com")
-		waitFor(t, 5*time.Second, "failure", func() bool { return history(t, e, id)[0].Status == "failed" })
+		e.p.waitFor(t, 5*time.Second, "failure", func() bool { return history(t, e, id)[0].Status == "failed" })
 		ctx := context.Background()
 		row := history(t, e, id)[0]
 
@@ -372,7 +373,7 @@ func TestRetryByHand(t *testing.T) {
 		if err != nil || n.Status != "pending" {
 			t.Fatalf("retry = %+v, %v", n, err)
 		}
-		waitFor(t, 5*time.Second, "delivery", func() bool { return history(t, e, id)[0].Status == "sent" })
+		e.p.waitFor(t, 5*time.Second, "delivery", func() bool { return history(t, e, id)[0].Status == "sent" })
 		got := rc.deliveries()
 		if len(got) != 2 || got[0].id != got[1].id {
 			t.Errorf("requests = %d, same id %v; want 2 with one delivery id", len(got), len(got) == 2 && got[0].id == got[1].id)
@@ -398,17 +399,82 @@ func TestRetryByHand(t *testing.T) {
 func TestUnreachableWebhook(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newEnv(t, d, true)
-		rc := newReceiver(t, ok)
+		rc := newReceiver(t, e.p, ok)
 		url := rc.URL + "/hook/s3cr3t-path"
 		rc.Close() // nothing listens there any more
 		tune := fast()
 		tune.Backoff = func(int) time.Duration { return time.Hour }
-		startDispatcher(t, e.st, url, "", e.outbox.Wake(), tune)
+		e.startDispatcher(t, nil, url, "", e.outbox.Wake(), tune)
 		id := e.book(t, "ana@example.com")
-		waitFor(t, 5*time.Second, "the failed attempt", func() bool { return history(t, e, id)[0].Attempts == 1 })
+		e.p.waitFor(t, 5*time.Second, "the failed attempt", func() bool { return history(t, e, id)[0].Attempts == 1 })
 		h := history(t, e, id)[0]
 		if h.Status != "pending" || !strings.HasPrefix(deref(h.LastError), "POST webhook: dial tcp") || strings.Contains(deref(h.LastError), "s3cr3t") {
 			t.Errorf("history = %+v (%s), want pending with a connection error and no URL", h, deref(h.LastError))
 		}
 	})
+}
+
+// A retry waits for its backoff on the service's clock: a claim pass a second
+// before it is due claims nothing, and the row goes once the clock reaches it.
+func TestRetryWaitsForBackoffOnTheClock(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		e := newEnv(t, d, true)
+		rc := newReceiver(t, e.p, func(n int, w http.ResponseWriter, r *http.Request) {
+			if n == 1 {
+				w.WriteHeader(http.StatusBadGateway)
+			}
+		})
+		tune := fast()
+		tune.Backoff = func(int) time.Duration { return time.Minute }
+		e.startDispatcher(t, nil, rc.URL, "", e.outbox.Wake(), tune)
+		start := e.clk.Now()
+		id := e.book(t, "ana@example.com")
+		e.p.waitFor(t, 5*time.Second, "the failed attempt", func() bool { return history(t, e, id)[0].Attempts == 1 })
+		if next := nextAttempt(t, e, id); !next.Equal(start.Add(time.Minute)) {
+			t.Errorf("next attempt at %v, want the clock's %v plus the 1m backoff", next, start)
+		}
+		e.p.quietAt(t, e.clk.Advance(59*time.Second))
+		if n := len(rc.deliveries()); n != 1 {
+			t.Fatalf("requests = %d before the backoff ended, want 1", n)
+		}
+		e.clk.Advance(time.Second)
+		e.p.waitFor(t, 5*time.Second, "the retry", func() bool { return history(t, e, id)[0].Status == "sent" })
+	})
+}
+
+// A Retry-After given as an HTTP date is read against the service's clock, not
+// the machine's: the retry comes when the clock reaches that date.
+func TestRetryAfterDateOnTheClock(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		e := newEnv(t, d, true)
+		until := e.clk.Now().Add(10 * time.Minute).Truncate(time.Second)
+		rc := newReceiver(t, e.p, func(n int, w http.ResponseWriter, r *http.Request) {
+			if n == 1 {
+				w.Header().Set("Retry-After", until.Format(http.TimeFormat))
+				w.WriteHeader(http.StatusTooManyRequests)
+			}
+		})
+		e.startDispatcher(t, nil, rc.URL, "", e.outbox.Wake(), fast())
+		id := e.book(t, "ana@example.com")
+		e.p.waitFor(t, 5*time.Second, "the throttled attempt", func() bool { return history(t, e, id)[0].Attempts == 1 })
+		if next := nextAttempt(t, e, id); !next.Equal(until) {
+			t.Errorf("next attempt at %v, want the Retry-After date %v", next, until)
+		}
+		e.p.quietAt(t, e.clk.Advance(until.Sub(e.clk.Now())-time.Second))
+		e.clk.Set(until)
+		e.p.waitFor(t, 5*time.Second, "the retry", func() bool { return history(t, e, id)[0].Status == "sent" })
+		if n := len(rc.deliveries()); n != 2 {
+			t.Errorf("requests = %d, want 2", n)
+		}
+	})
+}
+
+// nextAttempt reads when the first notification of reservation id is due.
+func nextAttempt(t *testing.T, e *env, id int64) time.Time {
+	t.Helper()
+	var next time.Time
+	if err := e.st.DB().QueryRow("SELECT next_attempt_at FROM notification WHERE id = $1", history(t, e, id)[0].ID).Scan(&next); err != nil {
+		t.Fatal(err)
+	}
+	return next
 }

@@ -22,13 +22,15 @@ import (
 func TestServiceDeliversBookingWithinASecond(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		secret := "whsec-test"
-		rc := newReceiver(t, ok)
+		p := newProgress()
+		rc := newReceiver(t, p, ok)
 		cfg := apptest.Config(t, d)
 		cfg.WebhookURL, cfg.WebhookSecret = rc.URL, secret
 		a := apptest.StartWith(t, cfg)
+		a.Dispatcher.Observe(p.observe)
 
 		id, answered := publicBooking(t, a)
-		waitFor(t, 2*time.Second, "the delivery", func() bool { return len(rc.deliveries()) == 1 })
+		p.waitFor(t, 2*time.Second, "the delivery", func() bool { return len(rc.deliveries()) == 1 })
 		g := rc.deliveries()[0]
 		if delay := g.at.Sub(answered); delay > time.Second {
 			t.Errorf("delivered %s after the booking answered, want < 1s", delay)
@@ -36,11 +38,11 @@ func TestServiceDeliversBookingWithinASecond(t *testing.T) {
 		if g.kind != "booking_confirmation" || !notify.Verify([]byte(secret), g.body, g.signature) {
 			t.Errorf("delivery type %q, signature %q: want a signed booking_confirmation", g.kind, g.signature)
 		}
-		var p notify.Nested
-		if err := json.Unmarshal(g.body, &p); err != nil || p.Reserva.IDReservation != strconv.FormatInt(id, 10) {
-			t.Errorf("payload reserva.id_reservation = %q (%v), want %d", p.Reserva.IDReservation, err, id)
+		var body notify.Nested
+		if err := json.Unmarshal(g.body, &body); err != nil || body.Reserva.IDReservation != strconv.FormatInt(id, 10) {
+			t.Errorf("payload reserva.id_reservation = %q (%v), want %d", body.Reserva.IDReservation, err, id)
 		}
-		waitFor(t, 2*time.Second, "the row to be sent", func() bool {
+		p.waitFor(t, 2*time.Second, "the row to be sent", func() bool {
 			h, _ := a.Booking.NotificationHistory(t.Context(), id)
 			return len(h) == 1 && h[0].Status == "sent"
 		})
@@ -52,7 +54,8 @@ func TestServiceDeliversBookingWithinASecond(t *testing.T) {
 func TestHangingWebhookDoesNotSlowBooking(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		release := make(chan struct{})
-		rc := newReceiver(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+		p := newProgress()
+		rc := newReceiver(t, p, func(_ int, w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-release:
 			case <-r.Context().Done():
@@ -61,6 +64,7 @@ func TestHangingWebhookDoesNotSlowBooking(t *testing.T) {
 		cfg := apptest.Config(t, d)
 		cfg.WebhookURL, cfg.WebhookTimeout = rc.URL, 500*time.Millisecond
 		a := apptest.StartWith(t, cfg)
+		a.Dispatcher.Observe(p.observe)
 		t.Cleanup(func() { close(release) })
 
 		start := time.Now()
@@ -69,13 +73,13 @@ func TestHangingWebhookDoesNotSlowBooking(t *testing.T) {
 			t.Errorf("booking answered after %s with a hanging webhook, want at once", took)
 		}
 		// The second booking is not held up either, while the first delivery hangs.
-		waitFor(t, 2*time.Second, "the delivery to start", func() bool { return len(rc.deliveries()) >= 1 })
+		p.waitFor(t, 2*time.Second, "the delivery to start", func() bool { return len(rc.deliveries()) >= 1 })
 		start = time.Now()
 		publicBooking(t, a)
 		if took := time.Since(start); took > 400*time.Millisecond {
 			t.Errorf("booking during a hanging delivery answered after %s, want at once", took)
 		}
-		waitFor(t, 3*time.Second, "the timed-out attempt", func() bool {
+		p.waitFor(t, 3*time.Second, "the timed-out attempt", func() bool {
 			h, _ := a.Booking.NotificationHistory(t.Context(), id)
 			return len(h) == 1 && h[0].Attempts == 1
 		})
@@ -91,10 +95,12 @@ func TestHangingWebhookDoesNotSlowBooking(t *testing.T) {
 // {success, message}; 404 unknown; 400 CANCELADA.
 func TestInvoiceRoute(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
-		rc := newReceiver(t, ok)
+		p := newProgress()
+		rc := newReceiver(t, p, ok)
 		cfg := apptest.Config(t, d)
 		cfg.WebhookURL = rc.URL
 		a := apptest.StartWith(t, cfg)
+		a.Dispatcher.Observe(p.observe)
 		id, _ := publicBooking(t, a)
 		admin, _ := apptest.Admin(t, a)
 		invoice := func(c *http.Client, id string) (int, map[string]any) {
@@ -119,7 +125,7 @@ func TestInvoiceRoute(t *testing.T) {
 		if status != http.StatusAccepted || body["success"] != true || body["message"] == "" || len(body) != 2 {
 			t.Errorf("admin: %d %v, want 202 {success:true, message}", status, body)
 		}
-		waitFor(t, 2*time.Second, "the invoice delivery", func() bool {
+		p.waitFor(t, 2*time.Second, "the invoice delivery", func() bool {
 			for _, g := range rc.deliveries() {
 				if g.kind == "invoice" {
 					return true
@@ -154,10 +160,11 @@ func publicBooking(t *testing.T, a *app.App) (int64, time.Time) {
 	plateSeq.n++
 	n := plateSeq.n
 	plateSeq.Unlock()
+	entry := apptest.Now(a).In(madrid).AddDate(0, 0, 7)
 	body, _ := json.Marshal(map[string]any{
 		"full_name": "Ana Pérez", "phone": "7" + pad(n), "email": "ana@example.com",
 		"license_plate": "E" + pad(n), "vehicle_type": "COCHE",
-		"entry_date": "2026-12-01T10:00", "exit_date": "2026-12-04T10:00", "id_main_service": 1,
+		"entry_date": entry.Format("2006-01-02T15:04"), "exit_date": entry.AddDate(0, 0, 3).Format("2006-01-02T15:04"), "id_main_service": 1,
 	})
 	resp, err := http.Post(a.URL+"/api/reservations/public-new", "application/json", bytes.NewReader(body))
 	if err != nil {

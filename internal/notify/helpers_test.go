@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"parking/internal/booking"
+	"parking/internal/clock"
+	"parking/internal/clock/clocktest"
 	"parking/internal/notify"
 	"parking/internal/pricing"
 	"parking/internal/store"
@@ -28,18 +30,22 @@ func testLog() *slog.Logger {
 }
 
 // env is a booking service on a fresh database, with an outbox that queues for the
-// webhook when deliver is set.
+// webhook when deliver is set. Its clock is a fake that the test moves; p hears of
+// every step of the test's receivers and dispatchers.
 type env struct {
 	st     *store.Store
 	svc    *booking.Service
 	outbox *notify.Outbox
 	url    string
+	clk    *clock.Fake
+	p      *progress
 }
 
 func newEnv(t testing.TB, d store.Dialect, deliver bool) *env {
 	t.Helper()
 	url := storetest.URL(t, d)
-	st := openStore(t, url)
+	clk := clocktest.New()
+	st := storetest.OpenURL(t, url, store.Options{Clock: clk.Now})
 	ctx := context.Background()
 	if _, err := st.SeedCatalog(ctx, pricing.Default()); err != nil {
 		t.Fatal(err)
@@ -51,22 +57,15 @@ func newEnv(t testing.TB, d store.Dialect, deliver bool) *env {
 	h := &pricing.Holder{}
 	h.Store(pricing.NewSnapshot(cat))
 	ob := notify.NewOutbox(madrid, deliver)
-	return &env{st: st, outbox: ob, url: url, svc: booking.New(st, h, madrid, testLog(), booking.WithOutbox(ob))}
+	return &env{st: st, outbox: ob, url: url, clk: clk, p: newProgress(),
+		svc: booking.New(st, h, madrid, testLog(), booking.WithOutbox(ob))}
 }
 
 // openStore opens (and migrates) another connection to the same database, as a
-// second process would.
-func openStore(t testing.TB, url string) *store.Store {
+// second process would; it shares the test's clock.
+func (e *env) openStore(t testing.TB) *store.Store {
 	t.Helper()
-	st, err := store.Open(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if err := st.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return st
+	return storetest.OpenURL(t, e.url, store.Options{Clock: e.clk.Now})
 }
 
 var plateSeq struct {
@@ -96,11 +95,75 @@ func (e *env) book(t testing.TB, email string) int64 {
 
 func pad(n int) string { return fmt.Sprintf("%08d", n) }
 
-// fast is a tuning for tests: short polls and millisecond retries.
+// fast is a tuning for tests: short polls, and retries due at once (the test
+// clock stands still; tests of the backoff itself move it).
 func fast() notify.Tuning {
 	return notify.Tuning{
 		Timeout: 2 * time.Second, Workers: 4, Poll: 20 * time.Millisecond,
-		Backoff: func(int) time.Duration { return 10 * time.Millisecond }, Grace: time.Second,
+		Backoff: func(int) time.Duration { return 0 }, Grace: time.Second,
+	}
+}
+
+// progress wakes a waiting test whenever one of its receivers got a request or one
+// of its dispatchers claimed or recorded; it keeps the claim passes.
+type progress struct {
+	kick   chan struct{}
+	mu     sync.Mutex
+	claims []notify.Progress
+}
+
+func newProgress() *progress { return &progress{kick: make(chan struct{}, 1)} }
+
+func (p *progress) poke() {
+	select {
+	case p.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (p *progress) observe(s notify.Progress) {
+	if s.Claim {
+		p.mu.Lock()
+		p.claims = append(p.claims, s)
+		p.mu.Unlock()
+	}
+	p.poke()
+}
+
+// waitFor waits until cond holds, checking it again after every step of the test's
+// receivers and dispatchers; timeout only bounds a failing test.
+func (p *progress) waitFor(t testing.TB, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	limit := time.NewTimer(timeout)
+	defer limit.Stop()
+	for !cond() {
+		select {
+		case <-p.kick:
+		case <-limit.C:
+			t.Fatalf("timed out after %s waiting for %s", timeout, what)
+		}
+	}
+}
+
+// quietAt proves that nothing is due at instant at: it waits for a claim pass made
+// at or after at and fails if that pass claimed anything. With the clock standing
+// still, nothing more can then be sent until the test moves it.
+func (p *progress) quietAt(t testing.TB, at time.Time) {
+	t.Helper()
+	var pass notify.Progress
+	p.waitFor(t, 5*time.Second, "a claim pass at "+at.String(), func() bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		for _, c := range p.claims {
+			if !c.At.Before(at) {
+				pass = c
+				return true
+			}
+		}
+		return false
+	})
+	if pass.Claimed != 0 {
+		t.Errorf("claim pass at %s claimed %d rows, want none due", pass.At, pass.Claimed)
 	}
 }
 
@@ -119,7 +182,7 @@ type receiver struct {
 	got []delivery
 }
 
-func newReceiver(t testing.TB, respond func(n int, w http.ResponseWriter, r *http.Request)) *receiver {
+func newReceiver(t testing.TB, p *progress, respond func(n int, w http.ResponseWriter, r *http.Request)) *receiver {
 	rc := &receiver{}
 	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -130,6 +193,7 @@ func newReceiver(t testing.TB, respond func(n int, w http.ResponseWriter, r *htt
 		})
 		n := len(rc.got)
 		rc.mu.Unlock()
+		p.poke()
 		respond(n, w, r)
 	}))
 	t.Cleanup(rc.Close)
@@ -144,10 +208,15 @@ func (rc *receiver) deliveries() []delivery {
 
 func ok(int, http.ResponseWriter, *http.Request) {}
 
-func startDispatcher(t testing.TB, st *store.Store, url, secret string, wake <-chan struct{}, tune notify.Tuning) *notify.Dispatcher {
+// startDispatcher starts a dispatcher on st (e.st when nil) that reports to e.p.
+func (e *env) startDispatcher(t testing.TB, st *store.Store, url, secret string, wake <-chan struct{}, tune notify.Tuning) *notify.Dispatcher {
 	t.Helper()
+	if st == nil {
+		st = e.st
+	}
 	tune = withTimeout(tune)
-	d := notify.NewDispatcher(st, notify.NewHTTPSender(url, secret, tune.Timeout, 8), wake, testLog(), tune)
+	d := notify.NewDispatcher(st, notify.NewHTTPSender(url, secret, tune.Timeout, 8).WithClock(st.Clock()), wake, testLog(), tune)
+	d.Observe(e.p.observe)
 	d.Start()
 	t.Cleanup(d.Stop)
 	return d
@@ -158,18 +227,6 @@ func withTimeout(t notify.Tuning) notify.Tuning {
 		t.Timeout = 2 * time.Second
 	}
 	return t
-}
-
-// waitFor polls cond until it holds or the timeout passes.
-func waitFor(t testing.TB, timeout time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", timeout, what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 func history(t testing.TB, e *env, id int64) []notify.HistoryItem {

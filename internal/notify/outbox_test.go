@@ -90,7 +90,7 @@ func matchesStoredRows(t *testing.T, e *env, id int64, payload string) {
 		if err != nil {
 			return err
 		}
-		want, err := notify.Build(notify.BookingConfirmation, sub, nil, time.Now(), madrid)
+		want, err := notify.Build(notify.BookingConfirmation, sub, nil, tx.Now, madrid)
 		if err != nil {
 			return err
 		}

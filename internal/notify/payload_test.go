@@ -167,7 +167,7 @@ func TestGoldenReservationModified(t *testing.T) {
 	after.Reservation.Exit = &exit // 7 days: 7 × 8 € × 1.25 = 70 €, no extras
 	after.Reservation.TotalPrice = 7000
 	after.Extras = nil
-	if _, err := notify.Build(notify.ReservationModified, after, nil, time.Now(), madrid); err == nil {
+	if _, err := notify.Build(notify.ReservationModified, after, nil, builtAt, madrid); err == nil {
 		t.Fatal("reservation_modified without the original: no error")
 	}
 	body, err := notify.Build(notify.ReservationModified, after, &before, time.Date(2026, 11, 25, 18, 0, 0, 0, time.UTC), madrid)
@@ -200,7 +200,7 @@ func TestGoldenInvoice(t *testing.T) {
 		sub.Reservation.Status = reservation.Finalized
 		sub.Reservation.IsPaid = true
 		sub.Reservation.PaymentMethod = ptr(reservation.Card)
-		body, err := notify.Build(notify.Invoice, sub, nil, time.Now(), madrid)
+		body, err := notify.Build(notify.Invoice, sub, nil, builtAt, madrid)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -213,7 +213,7 @@ func TestGoldenInvoice(t *testing.T) {
 		checkLine(t, body, "additional_services")
 	})
 	t.Run("pending", func(t *testing.T) {
-		body, err := notify.Build(notify.Invoice, subject(), nil, time.Now(), madrid)
+		body, err := notify.Build(notify.Invoice, subject(), nil, builtAt, madrid)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,7 +248,7 @@ func checkLine(t *testing.T, body []byte, path string) {
 func TestBuildOpenExit(t *testing.T) {
 	sub := subject()
 	sub.Reservation.Exit = nil
-	body, err := notify.Build(notify.BookingConfirmation, sub, nil, time.Now(), madrid)
+	body, err := notify.Build(notify.BookingConfirmation, sub, nil, builtAt, madrid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,3 +263,6 @@ func TestBasePrice(t *testing.T) {
 		t.Errorf("base = %v, want 50.00 (65.00 total less 15.00 of extras)", got)
 	}
 }
+
+// builtAt is the instant the payloads of these tests are built at.
+var builtAt = time.Date(2026, 11, 25, 18, 0, 0, 0, time.UTC)

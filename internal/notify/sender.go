@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"parking/internal/clock"
 )
 
 // Message is one delivery attempt of an outbox row.
@@ -64,6 +66,7 @@ type HTTPSender struct {
 	secret  []byte
 	timeout time.Duration
 	client  *http.Client
+	now     clock.Clock // reads a Retry-After date against it
 }
 
 // NewHTTPSender posts to webhookURL with a per-delivery timeout; with a non-empty secret
@@ -77,7 +80,7 @@ func NewHTTPSender(webhookURL, secret string, timeout time.Duration, conns int) 
 	tr.MaxIdleConns = conns
 	tr.MaxIdleConnsPerHost = conns
 	return &HTTPSender{
-		url: webhookURL, secret: []byte(secret), timeout: timeout,
+		url: webhookURL, secret: []byte(secret), timeout: timeout, now: clock.Real,
 		client: &http.Client{
 			Transport: tr,
 			// A redirect means the configured address is wrong; following it would
@@ -85,6 +88,15 @@ func NewHTTPSender(webhookURL, secret string, timeout time.Duration, conns int) 
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		},
 	}
+}
+
+// WithClock sets the clock a Retry-After date is read against (the service's
+// clock; default clock.Real) and returns h.
+func (h *HTTPSender) WithClock(c clock.Clock) *HTTPSender {
+	if c != nil {
+		h.now = c
+	}
+	return h
 }
 
 // Timeout is the per-delivery timeout.
@@ -130,7 +142,7 @@ func (h *HTTPSender) Send(ctx context.Context, m Message) error {
 	e := &SendError{Status: resp.StatusCode, Detail: detail(head)}
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
-		e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), time.Now())
+		e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), h.now())
 	default:
 		e.Permanent = true
 	}

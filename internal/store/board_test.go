@@ -100,7 +100,9 @@ func TestBoardVersionConcurrentWriters(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		st := storetest.Open(t, d)
 		ctx := context.Background()
-		const writers = 24
+		// At most the PostgreSQL pool's 12 connections: a writer holding the shared
+		// row waits for its partner, who must not be left waiting for a connection.
+		const writers = 12
 		ids := seedBoard(t, st, writers+1, time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC))
 		shared := ids[0]
 		lock := `SELECT id_reservation FROM reservation WHERE id_reservation = $1 FOR UPDATE`
@@ -110,6 +112,14 @@ func TestBoardVersionConcurrentWriters(t *testing.T) {
 		v0, _ := st.BoardVersion(ctx)
 		var wg sync.WaitGroup
 		errs := make([]error, writers)
+		// Writers go in pairs (2k changes then takes, 2k+1 takes then changes). On
+		// PostgreSQL the second holds the shared row until its partner has changed
+		// its own: the interleaving that would deadlock were the version bumped at
+		// the first change. (SQLite runs one writer at a time: nothing to force.)
+		changed := make([]chan struct{}, writers)
+		for i := range changed {
+			changed[i] = make(chan struct{})
+		}
 		for i := 0; i < writers; i++ {
 			wg.Add(1)
 			go func(i int) {
@@ -118,6 +128,9 @@ func TestBoardVersionConcurrentWriters(t *testing.T) {
 				errs[i] = st.InTx(ctx, func(tx *store.Tx) error {
 					change := func() error {
 						_, err := tx.Exec(ctx, `UPDATE reservation SET status = 'EN CURSO' WHERE id_reservation = $1`, own)
+						if i%2 == 0 {
+							close(changed[i])
+						}
 						return err
 					}
 					take := func() error {
@@ -126,7 +139,13 @@ func TestBoardVersionConcurrentWriters(t *testing.T) {
 							_, err := tx.Exec(ctx, lock, shared)
 							return err
 						}
-						return tx.QueryRow(ctx, lock, shared).Scan(&id)
+						if err := tx.QueryRow(ctx, lock, shared).Scan(&id); err != nil {
+							return err
+						}
+						if i%2 == 1 {
+							<-changed[i-1] // the partner has changed its row
+						}
+						return nil
 					}
 					steps := []func() error{change, take}
 					if i%2 == 1 {
@@ -136,7 +155,6 @@ func TestBoardVersionConcurrentWriters(t *testing.T) {
 						if err := step(); err != nil {
 							return err
 						}
-						time.Sleep(2 * time.Millisecond) // let the others interleave
 					}
 					return nil
 				})

@@ -368,7 +368,7 @@ func (g *groupWriter) broken(sqlTx *sql.Tx, ran []*txRequest, results []txResult
 // work with it); a context done by the time fn returns fails the call instead,
 // and its savepoint is rolled back, as an interrupted transaction would have been.
 func (g *groupWriter) call(sqlTx *sql.Tx, r *txRequest) (res txResult) {
-	tx := &Tx{tx: sqlTx, dialect: g.s.dialect, stmts: g.s.writeStmts, Now: Now(), detached: true}
+	tx := &Tx{tx: sqlTx, dialect: g.s.dialect, stmts: g.s.writeStmts, Now: g.s.now(), detached: true}
 	defer func() {
 		if p := recover(); p != nil {
 			g.running = nil // (a runtime.Goexit recovers nothing and leaves it for loop)

@@ -71,7 +71,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 			tx.Rollback()
 			return fmt.Errorf("migrate %s: %w", name, err)
 		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)", name, Now()); err != nil {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)", name, s.now()); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migrate %s: record: %w", name, err)
 		}

@@ -33,7 +33,7 @@ func TestSchemaConstraints(t *testing.T) {
 		if err := st.Migrate(ctx); err != nil {
 			t.Fatalf("second migrate: %v", err)
 		}
-		now := store.Now()
+		now := st.Clock()()
 		mustExec := func(q string, args ...any) {
 			t.Helper()
 			if _, err := st.WriteDB().ExecContext(ctx, q, args...); err != nil {

@@ -14,6 +14,8 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	_ "modernc.org/sqlite"             // registers the "sqlite" driver (pure Go)
+
+	"parking/internal/clock"
 )
 
 // Dialect names the database behind a Store.
@@ -36,6 +38,7 @@ type Store struct {
 	writeStmts *stmtCache
 	group      *groupWriter // SQLite: the writer goroutine behind InTx (groupcommit.go)
 	history    HistoryTuning
+	now        clock.Clock // the service's clock (Tx.Now, migration times)
 }
 
 // Options tune a Store; the zero value gives the defaults. Each knob lives here, in
@@ -48,6 +51,10 @@ type Options struct {
 	GroupCommit GroupCommit
 	// History steers the history search's choice of plan (admin_history.go).
 	History HistoryTuning
+	// Clock is the service's clock: every transaction's Now comes from it, and the
+	// operations built on the store read the same one (Store.Clock), so the whole
+	// service agrees on the time. Default clock.Real; tests inject a fake one.
+	Clock clock.Clock
 }
 
 // SQLiteSync is SQLite's synchronous setting on the WAL file.
@@ -104,6 +111,9 @@ func OpenWith(ctx context.Context, rawURL string, opts Options) (*Store, error) 
 		return nil, err
 	}
 	s.history = opts.History.withDefaults()
+	if opts.Clock != nil {
+		s.now = opts.Clock
+	}
 	return s, nil
 }
 
@@ -171,12 +181,15 @@ func openPostgres(ctx context.Context, rawURL string) (*Store, error) {
 const pgPoolSize = 12
 
 func newStore(d Dialect, read, write *sql.DB) *Store {
-	s := &Store{dialect: d, read: read, write: write}
+	s := &Store{dialect: d, read: read, write: write, now: clock.Real}
 	if d == SQLite {
 		s.readStmts, s.writeStmts = newStmtCache(read), newStmtCache(write)
 	}
 	return s
 }
+
+// Clock is the store's clock (WithClock): the one every operation reads "now" from.
+func (s *Store) Clock() clock.Clock { return s.now }
 
 // Dialect tells which database this is.
 func (s *Store) Dialect() Dialect { return s.dialect }
@@ -211,7 +224,8 @@ func (s *Store) DB() *sql.DB { return s.read }
 func (s *Store) WriteDB() *sql.DB { return s.write }
 
 // Tx is a write transaction. Its methods are the store's write operations; Now is the
-// clock fixed when the transaction began, so every row written in it agrees on the time.
+// store's clock read when the transaction began, so every row written in it agrees
+// on the time.
 type Tx struct {
 	tx          *sql.Tx
 	dialect     Dialect
@@ -244,7 +258,7 @@ func (s *Store) InTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	tx := &Tx{tx: sqlTx, dialect: s.dialect, stmts: s.writeStmts, Now: Now()}
+	tx := &Tx{tx: sqlTx, dialect: s.dialect, stmts: s.writeStmts, Now: s.now()}
 	returned := false
 	defer func() {
 		if p := recover(); p != nil {
@@ -306,9 +320,7 @@ func (tx *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, 
 	return tx.tx.QueryContext(tx.c(ctx), query, args...)
 }
 
-// Now is the store's clock: UTC, truncated to microseconds, the precision both
-// databases keep, so a value read back equals the value written.
-func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
-
-// Time normalises a time for storage in the same way.
+// Time normalises a time for storage: UTC, truncated to microseconds, the precision
+// both databases keep (as clock.Real does), so a value read back equals the value
+// written.
 func Time(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }

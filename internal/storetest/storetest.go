@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"parking/internal/clock"
+	"parking/internal/clock/clocktest"
 	"parking/internal/store"
 )
 
@@ -91,20 +93,36 @@ func URL(tb testing.TB, d store.Dialect) string {
 	return u.String()
 }
 
-// Open returns a fresh migrated store of dialect d, closed when the test ends.
+// Open returns a fresh migrated store of dialect d, closed when the test ends. Its
+// clock is a fake one stopped at clocktest.Base (see OpenClock).
 func Open(tb testing.TB, d store.Dialect) *store.Store {
 	tb.Helper()
-	return OpenURL(tb, URL(tb, d), store.Options{})
+	s, _ := OpenClock(tb, d)
+	return s
+}
+
+// OpenClock is Open, also returning the store's clock: a fake stopped at
+// clocktest.Base (PARKING_TEST_CLOCK_BASE) that the test sets and advances. Services
+// built on the store read the same clock.
+func OpenClock(tb testing.TB, d store.Dialect) (*store.Store, *clock.Fake) {
+	tb.Helper()
+	clk := clocktest.New()
+	return OpenURL(tb, URL(tb, d), store.Options{Clock: clk.Now}), clk
 }
 
 // OpenURL opens (and migrates) the database at url with opts, closed when the test
 // ends; several stores may share one URL, to run the same data under different
-// options. SQLite runs with synchronous=NORMAL unless opts say otherwise: a test
-// database need not survive a power cut, and the suite stays fast.
+// options, or as another process of the service would (give them one clock).
+// Without opts.Clock the store runs on a fresh fake clock at clocktest.Base. SQLite
+// runs with synchronous=NORMAL unless opts say otherwise: a test database need not
+// survive a power cut, and the suite stays fast.
 func OpenURL(tb testing.TB, url string, opts store.Options) *store.Store {
 	tb.Helper()
 	if opts.SQLiteSync == "" {
 		opts.SQLiteSync = store.SyncNormal
+	}
+	if opts.Clock == nil {
+		opts.Clock = clocktest.New().Now
 	}
 	s, err := store.OpenWith(context.Background(), url, opts)
 	if err != nil {

@@ -4,12 +4,14 @@ import (
 	"net/http"
 
 	"parking/internal/fault"
+	"parking/internal/localtime"
 )
 
 // dashboardView is the data of admin_dashboard.html.
 type dashboardView struct {
 	Date  string // the day shown, YYYY-MM-DD
 	Today string // today in the facility's zone
+	Now   string // the server's clock (RFC 3339): the script judges token expiry by it
 	Error string
 }
 
@@ -39,7 +41,7 @@ func (s *Server) adminDashboard(w http.ResponseWriter, r *http.Request) {
 		s.writeSuccessFalse(w, r, err)
 		return
 	}
-	v := dashboardView{Today: today}
+	v := dashboardView{Today: today, Now: localtime.JSON(s.now(), s.cfg.Location)}
 	status := http.StatusOK
 	day, _, _, err := s.booking.ParseBoardDay(date)
 	if err != nil {

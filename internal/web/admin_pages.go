@@ -80,7 +80,7 @@ func (s *Server) isoText(v *string) string {
 }
 
 // nowInput is the facility's current time as a datetime-local value.
-func (s *Server) nowInput() string { return s.inputTime(time.Now()) }
+func (s *Server) nowInput() string { return s.inputTime(s.now()) }
 
 // todayISO is the facility's current day, YYYY-MM-DD.
-func (s *Server) todayISO() string { return localtime.JSON(time.Now(), s.cfg.Location)[:10] }
+func (s *Server) todayISO() string { return localtime.JSON(s.now(), s.cfg.Location)[:10] }

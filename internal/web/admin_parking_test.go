@@ -24,7 +24,7 @@ func TestAdminParkingBoard(t *testing.T) {
 		cfg := apptest.Config(t, d)
 		cfg.Capacity = 10
 		e := adminEnvWith(t, cfg)
-		today, tomorrow := localtime.DayRange(time.Now(), madrid)
+		today, tomorrow := localtime.DayRange(cfg.Clock(), madrid)
 		in := e.startedReservation(1, "A-1")                                      // occupied (its dates are in 2027)
 		laterToday := e.walkIn(walkInFields(2, today.Add(time.Minute), 2, "a-1")) // waits for A-1
 		reserved := e.walkIn(walkInFields(3, today.Add(-48*time.Hour), 3, "B-2")) // overlaps today
@@ -147,15 +147,20 @@ func TestAdminParkingEvents(t *testing.T) {
 		if ev := next(); ev["type"] != "cancelled" || ev["cod_parking_spot"] != nil || ev["previous_spot"] != "C-3" {
 			t.Errorf("cancel event: %v", ev)
 		}
-		// Heartbeats flow while nothing happens.
-		time.Sleep(200 * time.Millisecond)
-		for len(lines) > 0 {
-			if <-lines == ": heartbeat" {
-				heartbeats++
+		// Heartbeats flow while nothing happens: wait for the next one.
+	heartbeat:
+		for {
+			select {
+			case line, ok := <-lines:
+				if !ok {
+					t.Fatal("stream ended before a heartbeat")
+				}
+				if line == ": heartbeat" {
+					break heartbeat
+				}
+			case <-ctx.Done():
+				t.Fatalf("no heartbeat with a 50 ms interval (%d seen before)", heartbeats)
 			}
-		}
-		if heartbeats == 0 {
-			t.Error("no heartbeat in 200 ms with a 50 ms interval")
 		}
 
 		// Shutdown ends the stream (and does not wait for it).

@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"parking/internal/booking"
 	"parking/internal/fault"
@@ -50,7 +49,7 @@ func (s *Server) adminWalkInForm(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"main_services": cat.MainServices, "additional_services": cat.AdditionalServices,
 		"vehicle_types": cat.VehicleTypes, "rates": cat.Rates,
-		"entry_date": localtime.JSON(time.Now(), s.cfg.Location),
+		"entry_date": localtime.JSON(s.now(), s.cfg.Location),
 	})
 }
 

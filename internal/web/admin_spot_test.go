@@ -83,13 +83,13 @@ func TestSpotExclusionConstraint(t *testing.T) {
 		r := e.stored(id)
 		_, err := e.a.Store.WriteDB().Exec(`INSERT INTO reservation (reservation_date, entry_date, exit_date, status, total_price_cents,
 			cod_parking_spot, id_customer, id_vehicle, id_main_service, updated_at)
-			VALUES ($1, $2, NULL, 'EN CURSO', 100, 'A-1', $3, $4, 1, $1)`, time.Now(), r.Entry.Add(-time.Hour), r.CustomerID, r.VehicleID)
+			VALUES ($1, $2, NULL, 'EN CURSO', 100, 'A-1', $3, $4, 1, $1)`, e.a.Config.Clock(), r.Entry.Add(-time.Hour), r.CustomerID, r.VehicleID)
 		if !store.IsExclusionViolation(err) {
 			t.Fatalf("insert over a held spot: err = %v, want an exclusion violation (23P01)", err)
 		}
 		_, err = e.a.Store.WriteDB().Exec(`INSERT INTO reservation (reservation_date, entry_date, exit_date, status, total_price_cents,
 			cod_parking_spot, id_customer, id_vehicle, id_main_service, updated_at)
-			VALUES ($1, $2, NULL, 'CANCELADA', 100, 'A-1', $3, $4, 1, $1)`, time.Now(), r.Entry.Add(-time.Hour), r.CustomerID, r.VehicleID)
+			VALUES ($1, $2, NULL, 'CANCELADA', 100, 'A-1', $3, $4, 1, $1)`, e.a.Config.Clock(), r.Entry.Add(-time.Hour), r.CustomerID, r.VehicleID)
 		if err != nil {
 			t.Errorf("a terminal reservation may share the spot: %v", err)
 		}

@@ -23,16 +23,16 @@ type boardCache struct {
 	bytes    int
 	maxBytes int
 	clock    uint64
+	joined   func() // tests: called when a request waits for a read in flight
 }
 
 // boardFlight is one read of a board that concurrent requests for the same day and
 // version wait for, instead of each reading it (several dashboards refresh at once
 // after a change).
 type boardFlight struct {
-	done    chan struct{}
-	body    []byte
-	err     error
-	waiters int // requests waiting for it (under the cache's mu; tests)
+	done chan struct{}
+	body []byte
+	err  error
 }
 
 type boardEntry struct {
@@ -55,8 +55,10 @@ func (c *boardCache) load(day string, version int64, read func() (int64, []byte,
 	key := day + "@" + strconv.FormatInt(version, 10)
 	c.mu.Lock()
 	if f, ok := c.inFlight[key]; ok {
-		f.waiters++
 		c.mu.Unlock()
+		if c.joined != nil {
+			c.joined()
+		}
 		<-f.done
 		return f.body, f.err
 	}

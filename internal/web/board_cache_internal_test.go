@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -84,8 +83,10 @@ func TestBoardCache(t *testing.T) {
 
 	var reads atomic.Int32
 	release := make(chan struct{})
-	var wg sync.WaitGroup
+	var wg, joined sync.WaitGroup
 	bodies := make([]string, 8)
+	joined.Add(len(bodies) - 1) // all but the one reading wait for its read
+	c.joined = joined.Done
 	for i := range bodies {
 		wg.Add(1)
 		go func(i int) {
@@ -101,13 +102,7 @@ func TestBoardCache(t *testing.T) {
 			bodies[i] = string(b)
 		}(i)
 	}
-	for waiting := 0; waiting < len(bodies)-1; runtime.Gosched() { // all but the reader wait for its flight
-		c.mu.Lock()
-		if f := c.inFlight["2026-02-01@9"]; f != nil {
-			waiting = f.waiters
-		}
-		c.mu.Unlock()
-	}
+	joined.Wait()
 	close(release)
 	wg.Wait()
 	if n := reads.Load(); n != 1 {

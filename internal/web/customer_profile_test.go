@@ -217,7 +217,7 @@ func TestCustomerChangePassword(t *testing.T) {
 		ctx := context.Background()
 		// An API token obtained with email and password (not tied to a session).
 		custExec(t, a, `INSERT INTO api_token (token_hash, id_customer, session_hash, created_at, expires_at) VALUES ('h1', $1, NULL, $2, $3)`,
-			u.ID, store.Now(), store.Now().Add(12*time.Hour))
+			u.ID, apptest.Now(a), apptest.Now(a).Add(12*time.Hour))
 
 		body := func(cur, nw, conf string) map[string]any {
 			return map[string]any{"currentPassword": cur, "newPassword": nw, "confirmPassword": conf}

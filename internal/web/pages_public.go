@@ -213,7 +213,7 @@ type homeView struct {
 // price, and a quick quote form that opens /booking with the dates filled in.
 func (s *Server) homePage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "home.html", "Aparcamiento en el aeropuerto", homeView{
-		Offer: s.publicOffer(), Now: s.inputTime(time.Now()),
+		Offer: s.publicOffer(), Now: s.inputTime(s.now()),
 	})
 }
 
@@ -234,7 +234,7 @@ type bookingView struct {
 // query parameters entrada and salida prefill the dates; a logged-in customer's
 // name, phone and email prefill step 2, and their vehicles can be picked.
 func (s *Server) bookingPage(w http.ResponseWriter, r *http.Request) {
-	v := bookingView{Offer: s.publicOffer(), Now: s.inputTime(time.Now())}
+	v := bookingView{Offer: s.publicOffer(), Now: s.inputTime(s.now())}
 	var okEntry, okExit bool
 	v.Entry, okEntry = s.queryTime(r, "entrada")
 	v.Exit, okExit = s.queryTime(r, "salida")

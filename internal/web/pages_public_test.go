@@ -107,7 +107,7 @@ func TestBookingPage(t *testing.T) {
 		wantStatus(t, res, 200)
 		checkPage(t, res)
 		wantAll(t, "booking", res.Body,
-			`data-booking data-now="`, `data-quote-type="TURISMO"`, `data-quote-label="Turismo"`,
+			`data-booking data-now="`+apptest.Now(a).In(madrid).Format("2006-01-02T15:04")+`"`, `data-quote-type="TURISMO"`, `data-quote-label="Turismo"`,
 			`data-step="1"`, `data-step="2"`, `data-step="3"`, `data-step="done"`,
 			`<label for="entry_date">Entrada</label>`, `<input id="entry_date" name="entry_date" type="datetime-local" required`,
 			`<label for="exit_date">Salida</label>`, `value="" aria-describedby="dates-error">`,

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"parking/internal/apptest"
+	"parking/internal/localtime"
 	"parking/internal/store"
 	"parking/internal/storetest"
 )
@@ -126,7 +127,7 @@ func TestAdminDashboard(t *testing.T) {
 		a := apptest.Start(t, d)
 		admin, _ := apptest.Admin(t, a)
 		madrid, _ := time.LoadLocation("Europe/Madrid")
-		today := time.Now().In(madrid).Format("2006-01-02")
+		today := apptest.Now(a).In(madrid).Format("2006-01-02")
 
 		res := do(t, admin, "GET", a.URL+"/admin/dashboard", nil)
 		wantStatus(t, res, 200)
@@ -134,6 +135,7 @@ func TestAdminDashboard(t *testing.T) {
 		for _, s := range []string{
 			`data-dashboard`, `data-token-url="/admin/api-token"`, `data-api-url="/api/reservations"`,
 			`data-detail-url="/admin/reservations/details/"`, `<input type="date" id="date" name="date" value="` + today + `" required>`,
+			`data-today="` + today + `" data-now="` + strings.ReplaceAll(localtime.JSON(apptest.Now(a), madrid), "+", "&#43;") + `"`, // the server's clock
 			`data-stat="entries"`, `data-stat="exits"`, `data-stat="total"`, `data-list="entries"`, `data-list="exits"`,
 			`<a href="/admin/dashboard" aria-current="page">`,
 		} {

@@ -3,7 +3,6 @@ package web
 import (
 	"net/http"
 	"strconv"
-	"time"
 
 	"parking/internal/booking"
 	"parking/internal/fault"
@@ -59,7 +58,7 @@ func (s *Server) receiptOf(d booking.Detail) (receiptView, error) {
 	}
 	ct := reservation.ContactOf(res, d.Customer) // as the invoice notification (CONTRACT §9)
 	v := receiptView{
-		Facility: facilityName, ID: res.ID, Issued: s.shortTime(time.Now()),
+		Facility: facilityName, ID: res.ID, Issued: s.shortTime(s.now()),
 		CustomerName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email),
 		Plate: d.Vehicle.LicensePlate, Vehicle: vehicleDescription(d.Vehicle.Brand, d.Vehicle.Model),
 		TypeLabel: vehicleTypeLabel(d.Vehicle.Type), Entry: s.shortTime(res.Entry), Exit: s.optTime(res.Exit),

@@ -11,6 +11,7 @@ import (
 
 	"parking/internal/account"
 	"parking/internal/booking"
+	"parking/internal/clock"
 	"parking/internal/pricing"
 	"parking/internal/store"
 )
@@ -35,6 +36,7 @@ type Server struct {
 	assets      *assets
 	pages       pages
 	boards      *boardCache
+	now         clock.Clock // "now" and "today" on pages (internal/clock)
 }
 
 // Deps are the collaborators of a Server.
@@ -45,6 +47,9 @@ type Deps struct {
 	Booking  *booking.Service
 	Accounts *account.Service
 	Catalog  *pricing.Holder
+	// Clock is the service's clock; default the store's (the same one the
+	// operations read).
+	Clock clock.Clock
 }
 
 // boardCacheBytes bounds the daily-board cache: about 70 busy days.
@@ -59,8 +64,14 @@ func New(d Deps) *Server {
 	if d.Config.TokenTTL <= 0 {
 		d.Config.TokenTTL = 12 * time.Hour
 	}
+	if d.Clock == nil {
+		d.Clock = clock.Real
+		if d.Store != nil {
+			d.Clock = d.Store.Clock()
+		}
+	}
 	s := &Server{
-		cfg: d.Config, log: d.Log, store: d.Store, booking: d.Booking, accounts: d.Accounts, catalog: d.Catalog,
+		now: d.Clock, cfg: d.Config, log: d.Log, store: d.Store, booking: d.Booking, accounts: d.Accounts, catalog: d.Catalog,
 		crossOrigin: http.NewCrossOriginProtection(),
 		boards:      newBoardCache(boardCacheBytes),
 	}

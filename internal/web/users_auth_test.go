@@ -23,7 +23,7 @@ func TestLogin(t *testing.T) {
 		apptest.Account(t, a, reservation.Admin, "Ana Admin", "admin@example.com", "", "admin-password")
 		cust := apptest.Account(t, a, reservation.Registered, "Carlos Cliente", "carlos@example.com", "600000001", "customer-password")
 		social := "SOCIAL_LOGIN_google_123"
-		exec(t, a, `INSERT INTO customer (full_name, email, type, password_hash, created_at) VALUES ('Social', 'social@example.com', 'REGISTRADO', $1, $2)`, social, store.Now())
+		exec(t, a, `INSERT INTO customer (full_name, email, type, password_hash, created_at) VALUES ('Social', 'social@example.com', 'REGISTRADO', $1, $2)`, social, apptest.Now(a))
 
 		cases := []struct {
 			name, email, password, loginType string
@@ -183,9 +183,9 @@ func TestSessionLifecycle(t *testing.T) {
 				cl := apptest.Client(t)
 				wantStatus(t, login(t, cl, a, "admin@example.com", "admin-password", "worker"), 303)
 				wantStatus(t, do(t, cl, "GET", a.URL+"/admin/dashboard", nil, "Accept: application/json"), 200)
-				at := time.Now().Add(-2*time.Hour - time.Minute)
+				at := apptest.Now(a).Add(-2*time.Hour - time.Minute)
 				if c.name == "absolute" {
-					at = time.Now().Add(-time.Second)
+					at = apptest.Now(a).Add(-time.Second)
 				}
 				exec(t, a, c.update, store.Time(at), admin.ID)
 				wantStatus(t, do(t, cl, "GET", a.URL+"/admin/dashboard", nil, "Accept: application/json"), 401)
@@ -198,9 +198,9 @@ func TestSessionLifecycle(t *testing.T) {
 		t.Run("idle clock", func(t *testing.T) {
 			cl := apptest.Client(t)
 			wantStatus(t, login(t, cl, a, "admin@example.com", "admin-password", "worker"), 303)
-			exec(t, a, `UPDATE web_session SET last_seen_at = $1 WHERE id_customer = $2`, store.Time(time.Now().Add(-2*time.Hour+time.Minute)), admin.ID)
+			exec(t, a, `UPDATE web_session SET last_seen_at = $1 WHERE id_customer = $2`, store.Time(apptest.Now(a).Add(-2*time.Hour+time.Minute)), admin.ID)
 			wantStatus(t, do(t, cl, "GET", a.URL+"/admin/dashboard", nil, "Accept: application/json"), 200)
-			if n := countRows(t, a, `SELECT COUNT(*) FROM web_session WHERE id_customer = $1 AND last_seen_at > $2`, admin.ID, store.Time(time.Now().Add(-time.Minute))); n != 1 {
+			if n := countRows(t, a, `SELECT COUNT(*) FROM web_session WHERE id_customer = $1 AND last_seen_at > $2`, admin.ID, store.Time(apptest.Now(a).Add(-time.Minute))); n != 1 {
 				t.Error("using the session did not move its idle clock")
 			}
 		})

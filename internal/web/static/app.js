@@ -37,6 +37,8 @@
   // (POST /admin/api-token). The token is kept for this tab only.
   function initDashboard(root) {
     var tokenKey = 'parking.dashboardToken';
+    // The server's clock, not the browser's, decides when a token has expired.
+    var skew = (Date.parse(root.getAttribute('data-now') || '') || Date.now()) - Date.now();
     var form = root.querySelector('[data-date-form]');
     var dateInput = form.querySelector('input[name="date"]');
     var statusEl = root.querySelector('[data-status]');
@@ -55,7 +57,7 @@
     function storedToken() {
       try {
         var t = JSON.parse(sessionStorage.getItem(tokenKey) || 'null');
-        if (t && t.token && Date.parse(t.expires_at) - Date.now() > 60000) { return t.token; }
+        if (t && t.token && Date.parse(t.expires_at) - (Date.now() + skew) > 60000) { return t.token; }
       } catch (e) { /* storage unavailable: fetch a fresh token */ }
       return null;
     }

@@ -1,0 +1,67 @@
+// Package clocktest gives tests a fake clock stopped at a known instant. By default
+// that instant is DefaultBase; the variable PARKING_TEST_CLOCK_BASE moves it, to
+// prove that the tests pass on any date (for instance one minute before midnight at
+// the end of a month and a half-year:
+// PARKING_TEST_CLOCK_BASE=2027-06-30T23:59 go test ./...). Only test helpers read
+// the variable; the service never does.
+package clocktest
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"time"
+	_ "time/tzdata" // Europe/Madrid on machines without zoneinfo
+
+	"parking/internal/clock"
+)
+
+// EnvBase names the variable that overrides the base: "2006-01-02T15:04" (or with
+// seconds) read in Europe/Madrid, or RFC 3339 with an explicit offset.
+const EnvBase = "PARKING_TEST_CLOCK_BASE"
+
+// DefaultBase is the test clocks' instant when EnvBase is not set: a Friday
+// morning in Madrid, far from midnight and from daylight-saving changes.
+var DefaultBase = time.Date(2026, 11, 20, 10, 0, 0, 0, madrid())
+
+var base = sync.OnceValues(func() (time.Time, error) {
+	v := os.Getenv(EnvBase)
+	if v == "" {
+		return DefaultBase, nil
+	}
+	return Parse(v)
+})
+
+// Parse reads a base in the forms EnvBase accepts.
+func Parse(v string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return t, nil
+	}
+	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04"} {
+		if t, err := time.ParseInLocation(layout, v, madrid()); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%s=%q: want 2006-01-02T15:04 (Europe/Madrid) or RFC 3339", EnvBase, v)
+}
+
+// Base is the instant new test clocks start at. It panics on a malformed EnvBase:
+// a run that asked for a date must not silently use another.
+func Base() time.Time {
+	t, err := base()
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// New returns a fake clock stopped at Base.
+func New() *clock.Fake { return clock.NewFake(Base()) }
+
+func madrid() *time.Location {
+	loc, err := time.LoadLocation("Europe/Madrid")
+	if err != nil {
+		panic(err)
+	}
+	return loc
+}
