@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"parking/internal/booking"
+	"parking/internal/clock/clocktest"
 	"parking/internal/fault"
 	"parking/internal/money"
 	"parking/internal/pricing"
@@ -42,8 +43,14 @@ func newServiceTB(t testing.TB, d store.Dialect) (*booking.Service, *store.Store
 
 func ptr[T any](v T) *T { return &v }
 
+// spanishDay is how a message shows hh:mm on the test clock's day + n
+// ("01/12/2026, 09:00:00" on the default base).
+func spanishDay(n int, hhmm string) string {
+	return clocktest.Day(n, 0, 0).Format("02/01/2006") + ", " + hhmm + ":00"
+}
+
 func validBooking() booking.NewBooking {
-	entry := time.Date(2026, 12, 1, 10, 0, 0, 0, madrid)
+	entry := clocktest.Day(11, 10, 0) // 2026-12-01 on the default base
 	return booking.NewBooking{
 		FullName: "Ana Pérez", Phone: " 600111222 ", Email: "ana@example.com",
 		LicensePlate: " 1234abc ", VehicleType: "suv",
@@ -132,9 +139,9 @@ func TestCreateRefusalsSaveNothing(t *testing.T) {
 			{"missing type", func(b *booking.NewBooking) { b.VehicleType = "" }, "Faltan datos obligatorios."},
 			{"missing service", func(b *booking.NewBooking) { b.MainService = 0 }, "Faltan datos obligatorios."},
 			{"exit before entry", func(b *booking.NewBooking) { b.Exit = ptr(b.Entry.Add(-time.Hour)) },
-				"La fecha de salida (01/12/2026, 09:00:00) debe ser posterior a la fecha de entrada (01/12/2026, 10:00:00)."},
+				"La fecha de salida (" + spanishDay(11, "09:00") + ") debe ser posterior a la fecha de entrada (" + spanishDay(11, "10:00") + ")."},
 			{"exit equal entry", func(b *booking.NewBooking) { b.Exit = ptr(b.Entry) },
-				"La fecha de salida (01/12/2026, 10:00:00) debe ser posterior a la fecha de entrada (01/12/2026, 10:00:00)."},
+				"La fecha de salida (" + spanishDay(11, "10:00") + ") debe ser posterior a la fecha de entrada (" + spanishDay(11, "10:00") + ")."},
 			{"plate with another type", func(b *booking.NewBooking) { b.Phone = "699000000"; b.VehicleType = "MOTO" },
 				"La matrícula 1234ABC ya está registrada con el tipo de vehículo SUV."},
 			{"no coefficient", func(b *booking.NewBooking) { b.LicensePlate = "NEW1"; b.VehicleType = "TANQUE" },

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"parking/internal/clock/clocktest"
+	"parking/internal/localtime"
 	"parking/internal/notify"
 	"parking/internal/pricing"
 	"parking/internal/store"
@@ -34,7 +36,7 @@ func TestEnqueueFromOperations(t *testing.T) {
 		ob := notify.NewOutbox(madrid, true)
 		s := New(st, h, madrid, slog.New(slog.NewTextHandler(io.Discard, nil)), WithOutbox(ob))
 
-		entry := time.Date(2026, 12, 1, 10, 0, 0, 0, madrid)
+		entry := clocktest.Day(11, 10, 0) // 2026-12-01 on the default base
 		exit := entry.Add(4*24*time.Hour + 3*time.Hour)
 		c, err := s.Create(ctx, Public, NewBooking{FullName: "Ana", Phone: "600111222", Email: "a@example.com",
 			LicensePlate: "1234ABC", VehicleType: "SUV", Entry: entry, Exit: &exit, MainService: 1, Extras: []int64{1}})
@@ -70,11 +72,11 @@ func TestEnqueueFromOperations(t *testing.T) {
 		var mod notify.Nested
 		readPayload(t, st, id, "reservation_modified", &mod)
 		if mod.Original == nil || mod.Original.PrecioTotal != "65.00" || len(mod.Original.AdditionalServices) != 1 ||
-			mod.Original.MainService.Price != 5000 || mod.Original.FechaSalida != "05/12/2026, 13:00:00" {
+			mod.Original.MainService.Price != 5000 || mod.Original.FechaSalida != localtime.Spanish(exit, madrid) {
 			t.Errorf("original = %+v, want the stay before the edit", mod.Original)
 		}
 		if mod.Reserva.PrecioTotal != "70.00" || len(mod.AdditionalServices) != 0 || mod.MainService.Price != 7000 ||
-			mod.Reserva.FechaSalida != "08/12/2026, 10:00:00" {
+			mod.Reserva.FechaSalida != localtime.Spanish(newExit, madrid) {
 			t.Errorf("updated = %+v %+v, want the stay after the edit", mod.Reserva, mod.MainService)
 		}
 

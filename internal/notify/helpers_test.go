@@ -80,7 +80,7 @@ func (e *env) book(t testing.TB, email string) int64 {
 	plateSeq.n++
 	n := plateSeq.n
 	plateSeq.Unlock()
-	entry := time.Date(2026, 12, 1, 10, 0, 0, 0, madrid)
+	entry := clocktest.Day(11, 10, 0) // 2026-12-01 on the default base
 	exit := entry.Add(4*24*time.Hour + 3*time.Hour)
 	c, err := e.svc.Create(context.Background(), booking.Public, booking.NewBooking{
 		FullName: "Ana Pérez", Phone: "6" + pad(n), Email: email,

@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"parking/internal/booking"
+	"parking/internal/clock/clocktest"
 	"parking/internal/fault"
+	"parking/internal/localtime"
 	"parking/internal/notify"
 	"parking/internal/store"
 	"parking/internal/storetest"
@@ -43,7 +45,7 @@ func TestBookingEnqueuesConfirmation(t *testing.T) {
 		matchesStoredRows(t, e, id, payload)
 		// 4 days 3 h → 5 days of ECO at 8 € × SUV 1.25 = 50 €, plus a 15 € wash.
 		want := notify.Reserva{IDReservation: strconv.FormatInt(id, 10), Matricula: p.Reserva.Matricula,
-			FechaEntrada: "01/12/2026, 10:00:00", FechaSalida: "05/12/2026, 13:00:00",
+			FechaEntrada: localtime.Spanish(clocktest.Day(11, 10, 0), madrid), FechaSalida: localtime.Spanish(clocktest.Day(15, 13, 0), madrid),
 			PrecioTotal: "65.00", HoraEntrada: "10:00"}
 		if p.Type != notify.BookingConfirmation || p.Reserva != want || p.Cliente.Email != "ana@example.com" ||
 			p.MainService != (notify.Line{Name: "ECO", Price: 5000}) || len(p.AdditionalServices) != 1 ||
@@ -167,7 +169,7 @@ func TestRollbackLeavesNoRow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		entry := time.Date(2026, 12, 1, 10, 0, 0, 0, madrid)
+		entry := clocktest.Day(11, 10, 0) // 2026-12-01 on the default base
 		exit := entry.Add(48 * time.Hour)
 		_, err = e.svc.Create(ctx, booking.Public, booking.NewBooking{
 			FullName: "Luis", Phone: "699999999", Email: "luis@example.com", LicensePlate: v.LicensePlate,

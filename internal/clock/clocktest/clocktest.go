@@ -65,3 +65,10 @@ func madrid() *time.Location {
 	}
 	return loc
 }
+
+// Day is hour:minute, Madrid time, on the local day n days after Base's: a date a
+// test books for, in the future whatever base the run was given.
+func Day(n, hour, minute int) time.Time {
+	b := Base().In(madrid())
+	return time.Date(b.Year(), b.Month(), b.Day()+n, hour, minute, 0, 0, madrid())
+}
