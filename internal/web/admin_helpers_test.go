@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"parking/internal/clock/clocktest"
 	"strings"
 	"testing"
 	"time"
@@ -134,7 +135,7 @@ func (e *adminEnv) addPhotos(id int64, n int) {
 // startedReservation walks in a reservation with a spot, adds 5 photos and starts it.
 func (e *adminEnv) startedReservation(n int, spot string) int64 {
 	e.t.Helper()
-	id := e.walkIn(walkInFields(n, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 3, spot))
+	id := e.walkIn(walkInFields(n, clocktest.Shift(time.Date(2027, 3, 1, 10, 0, 0, 0, madrid)), 3, spot))
 	e.addPhotos(id, 5)
 	if status, body := e.json("PATCH", fmt.Sprintf("/admin/reservations/%d/start", id), nil); status != 200 {
 		e.t.Fatalf("start: %d %v", status, body)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"parking/internal/clock/clocktest"
 	"regexp"
 	"strings"
 	"testing"
@@ -46,7 +47,7 @@ func wantAllIn(t *testing.T, what, body string, parts ...string) {
 func TestAdminPagesOrJSON(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newAdminEnv(t, d)
-		id := e.walkIn(walkInFields(1, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 3, "A-1"))
+		id := e.walkIn(walkInFields(1, clocktest.Shift(time.Date(2027, 3, 1, 10, 0, 0, 0, madrid)), 3, "A-1"))
 		e.addPhotos(id, 2)
 		p := fmt.Sprintf("/admin/reservations/details/%d", id)
 
@@ -79,7 +80,7 @@ func TestAdminPagesOrJSON(t *testing.T) {
 			t.Fatalf("start: %d %v", st, b)
 		}
 		res = e.page(p)
-		wantAllIn(t, "EN CURSO page", res.Body, `name="entry_date" type="datetime-local" required value="2027-03-01T10:00" data-quote-field disabled`,
+		wantAllIn(t, "EN CURSO page", res.Body, (`name="entry_date" type="datetime-local" required value="` + clocktest.D("2027-03-01") + `T10:00" data-quote-field disabled`),
 			`value="A-1" class="plate" required`, `data-action="start" disabled>`, `<button type="button" class="btn btn-primary" data-action="finalize">`)
 		// FINALIZADA: everything disabled, the receipt linked.
 		if st, b := e.json("PATCH", fmt.Sprintf("/admin/reservations/%d/finalize", id), map[string]any{"paymentMethod": "EFECTIVO"}); st != 200 {
@@ -125,15 +126,15 @@ func TestAdminPagesOrJSON(t *testing.T) {
 		// The date filters say what they filter (dateFrom/dateTo: the entry, CONTRACT
 		// §6; bookedFrom/bookedTo: the booking), keep what was asked, and the export
 		// link carries them all.
-		res = e.page("/admin/history?dateFrom=2027-03-01&dateTo=2027-03-01&bookedFrom=2020-01-01&bookedTo=2099-12-31")
+		res = e.page(("/admin/history?dateFrom=" + clocktest.D("2027-03-01") + "&dateTo=" + clocktest.D("2027-03-01") + "&bookedFrom=" + clocktest.D("2020-01-01") + "&bookedTo=2099-12-31"))
 		wantStatus(t, res, 200)
 		wantAllIn(t, "date filters", res.Body,
 			`<label for="dateFrom">Entrada desde</label>`, `<label for="dateTo">Entrada hasta</label>`,
 			`<label for="bookedFrom">Reservada desde</label>`, `<label for="bookedTo">Reservada hasta</label>`,
-			`name="dateFrom" type="date" value="2027-03-01"`, `name="bookedTo" type="date" value="2099-12-31"`,
-			`href="/admin/history.csv?bookedFrom=2020-01-01&amp;bookedTo=2099-12-31&amp;dateFrom=2027-03-01&amp;dateTo=2027-03-01"`,
+			(`name="dateFrom" type="date" value="` + clocktest.D("2027-03-01") + `"`), `name="bookedTo" type="date" value="2099-12-31"`,
+			(`href="/admin/history.csv?bookedFrom=` + clocktest.D("2020-01-01") + `&amp;bookedTo=2099-12-31&amp;dateFrom=` + clocktest.D("2027-03-01") + `&amp;dateTo=` + clocktest.D("2027-03-01") + `"`),
 			"Reservas 1–1 de 1")
-		res = e.page("/admin/history?dateFrom=2027-03-02")
+		res = e.page(("/admin/history?dateFrom=" + clocktest.D("2027-03-02")))
 		wantAllIn(t, "entry filter", res.Body, "Ninguna reserva coincide con los filtros.")
 	})
 }
@@ -143,7 +144,7 @@ func TestAdminPagesOrJSON(t *testing.T) {
 // walk-in) the form again with what was typed and the refusal.
 func TestAdminFormsWithoutScript(t *testing.T) {
 	e := newAdminEnv(t, store.SQLite)
-	id := e.walkIn(walkInFields(1, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 3, ""))
+	id := e.walkIn(walkInFields(1, clocktest.Shift(time.Date(2027, 3, 1, 10, 0, 0, 0, madrid)), 3, ""))
 	p := fmt.Sprintf("/admin/reservations/%d/photos", id)
 
 	res := e.browserPost(p, url.Values{"file_path": {"https://fotos.example.com/a.jpg"}, "description": {"Frontal"}})
@@ -161,7 +162,7 @@ func TestAdminFormsWithoutScript(t *testing.T) {
 	}
 
 	walk := url.Values{"phone": {"600999888"}, "full_name": {"Rosa Díaz"}, "license_plate": {"2468XYZ"}, "vehicle_type": {"COCHE"},
-		"entry_date": {"2027-04-01T09:00"}, "exit_date": {"2027-04-03T09:00"}, "id_main_service": {"1"}, "additional_services": {"2"}}
+		"entry_date": {(clocktest.D("2027-04-01") + "T09:00")}, "exit_date": {(clocktest.D("2027-04-03") + "T09:00")}, "id_main_service": {"1"}, "additional_services": {"2"}}
 	res = e.browserPost("/admin/reservations/new", walk)
 	wantStatus(t, res, 303)
 	if loc := res.Header.Get("Location"); !regexp.MustCompile(`^/admin/reservations/details/\d+\?created=true$`).MatchString(loc) {
@@ -172,7 +173,7 @@ func TestAdminFormsWithoutScript(t *testing.T) {
 	wantStatus(t, res, 400)
 	checkPage(t, res)
 	wantAllIn(t, "walk-in refused", res.Body, "La matrícula 2468XYZ ya está registrada con el tipo de vehículo COCHE.",
-		`value="Rosa Díaz"`, `value="2027-04-01T09:00"`, `<option value="SUV" selected>`, `value="2" data-quote-field checked>`)
+		`value="Rosa Díaz"`, (`value="` + clocktest.D("2027-04-01") + `T09:00"`), `<option value="SUV" selected>`, `value="2" data-quote-field checked>`)
 
 	res = e.browserPost("/admin/catalog/additional-services/1", url.Values{"name": {"Lavado básico"}, "price": {"16,40"}, "active": {"false", "true"}})
 	wantStatus(t, res, 303)
@@ -208,7 +209,7 @@ func TestAdminFormsWithoutScript(t *testing.T) {
 func TestHistoryCSV(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newAdminEnv(t, d)
-		entry := time.Date(2027, 3, 1, 10, 0, 0, 0, madrid)
+		entry := clocktest.Shift(time.Date(2027, 3, 1, 10, 0, 0, 0, madrid))
 		var ids []int64
 		for n := 1; n <= 18; n++ {
 			ids = append(ids, e.walkIn(walkInFields(n, entry, 2, "")))
@@ -221,7 +222,7 @@ func TestHistoryCSV(t *testing.T) {
 		tricky["model"] = "-2+3"
 		tricky["notes"] = "línea 1\nlínea 2 \"citada\""
 		trickyID := e.walkIn(tricky)
-		e.exec(`UPDATE reservation SET reservation_date = $1 WHERE id_reservation = $2`, store.Time(time.Date(2020, 1, 15, 12, 0, 0, 0, madrid)), ids[0])
+		e.exec(`UPDATE reservation SET reservation_date = $1 WHERE id_reservation = $2`, store.Time(clocktest.Shift(time.Date(2020, 1, 15, 12, 0, 0, 0, madrid))), ids[0])
 		e.exec(`UPDATE reservation SET status = 'CANCELADA', cod_parking_spot = NULL WHERE id_reservation = $1`, ids[1])
 
 		get := func(q string) (*http.Response, string) {
@@ -256,12 +257,12 @@ func TestHistoryCSV(t *testing.T) {
 			t.Fatalf("%d rows (want a header and 19, more than a page of 15); header %v", len(all), all[0])
 		}
 		// Newest first, as the history: the one moved to 2020 is last.
-		if all[1][0] != itoa(trickyID) || all[19][0] != itoa(ids[0]) || all[19][1] != "15/01/2020 12:00" {
+		if all[1][0] != itoa(trickyID) || all[19][0] != itoa(ids[0]) || all[19][1] != (clocktest.ES("15/01/2020")+" 12:00") {
 			t.Errorf("order: first %v, last %v", all[1][:2], all[19][:2])
 		}
 		row := all[1]
 		want := map[int]string{
-			2: "01/03/2027 10:00", 3: "03/03/2027 10:00", 4: "PENDIENTE", 5: `'=HYPERLINK("http://x";"clic")`, 6: "'+34600000019",
+			2: (clocktest.ES("01/03/2027") + " 10:00"), 3: (clocktest.ES("03/03/2027") + " 10:00"), 4: "PENDIENTE", 5: `'=HYPERLINK("http://x";"clic")`, 6: "'+34600000019",
 			7: "ana;beta@example.com", 9: "'@SUM(1)", 10: "'-2+3", 12: "COCHE", 13: "ECO", 15: "24,00", 16: "No", 17: "", 18: "línea 1\nlínea 2 \"citada\"",
 		}
 		for i, w := range want {
@@ -282,22 +283,22 @@ func TestHistoryCSV(t *testing.T) {
 		if got := rows(body); len(got) != 2 || got[1][8] != "0007BCD" {
 			t.Errorf("search filter: %v", got)
 		}
-		_, body = get("?bookedFrom=2020-01-15&bookedTo=2020-01-15")
+		_, body = get(("?bookedFrom=" + clocktest.D("2020-01-15") + "&bookedTo=" + clocktest.D("2020-01-15")))
 		if got := rows(body); len(got) != 2 || got[1][0] != itoa(ids[0]) {
 			t.Errorf("booking date filter: %v", got)
 		}
 		// dateFrom/dateTo: the entry day (CONTRACT §6). One reservation enters in April.
 		e.exec(`UPDATE reservation SET entry_date = $1, exit_date = $2 WHERE id_reservation = $3`,
-			store.Time(time.Date(2027, 4, 1, 9, 0, 0, 0, madrid)), store.Time(time.Date(2027, 4, 2, 9, 0, 0, 0, madrid)), ids[2])
-		_, body = get("?dateFrom=2027-04-01&dateTo=2027-04-01")
-		if got := rows(body); len(got) != 2 || got[1][0] != itoa(ids[2]) || got[1][2] != "01/04/2027 09:00" {
+			store.Time(clocktest.Shift(time.Date(2027, 4, 1, 9, 0, 0, 0, madrid))), store.Time(clocktest.Shift(time.Date(2027, 4, 2, 9, 0, 0, 0, madrid))), ids[2])
+		_, body = get(("?dateFrom=" + clocktest.D("2027-04-01") + "&dateTo=" + clocktest.D("2027-04-01")))
+		if got := rows(body); len(got) != 2 || got[1][0] != itoa(ids[2]) || got[1][2] != (clocktest.ES("01/04/2027")+" 09:00") {
 			t.Errorf("entry date filter: %v", got)
 		}
-		_, body = get("?dateFrom=2020-01-15&dateTo=2020-01-15")
+		_, body = get(("?dateFrom=" + clocktest.D("2020-01-15") + "&dateTo=" + clocktest.D("2020-01-15")))
 		if got := rows(body); len(got) != 1 {
 			t.Errorf("entry date filter on a booking day: %d rows, want the header alone", len(got))
 		}
-		_, body = get("?dateTo=2027-03-01&bookedTo=2020-01-15")
+		_, body = get(("?dateTo=" + clocktest.D("2027-03-01") + "&bookedTo=" + clocktest.D("2020-01-15")))
 		if got := rows(body); len(got) != 2 || got[1][0] != itoa(ids[0]) {
 			t.Errorf("both date filters: %v", got)
 		}
@@ -338,7 +339,7 @@ func TestReceipt(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newAdminEnv(t, d)
 		cust, _ := apptest.Customer(t, e.a, "rosa@example.com", "611000111")
-		id := custBook(t, e.a, "611000111", "1111RRR", "COCHE", "2027-05-01T10:00", "2027-05-04T11:00", 1, []int{1, 2})
+		id := custBook(t, e.a, "611000111", "1111RRR", "COCHE", (clocktest.D("2027-05-01") + "T10:00"), (clocktest.D("2027-05-04") + "T11:00"), 1, []int{1, 2})
 		p := fmt.Sprintf("/admin/reservations/details/%d/receipt", id)
 		mine := fmt.Sprintf("/users/profile/reservation/%d/receipt", id)
 
@@ -361,7 +362,7 @@ func TestReceipt(t *testing.T) {
 		res = e.page(p)
 		wantStatus(t, res, 200)
 		checkPage(t, res)
-		wantAllIn(t, "receipt", res.Body, "Recibo · Reserva nº "+itoa(id), "Parking Aeropuerto", "1111RRR", "01/05/2027 10:00", "04/05/2027 11:00",
+		wantAllIn(t, "receipt", res.Body, "Recibo · Reserva nº "+itoa(id), "Parking Aeropuerto", "1111RRR", (clocktest.ES("01/05/2027") + " 10:00"), (clocktest.ES("04/05/2027") + " 11:00"),
 			`<dd data-receipt-days>3</dd>`, "ECO<span class=\"detail\">3 días de estancia</span></th><td class=\"num\">36,00 €</td>",
 			"Lavado básico<span class=\"detail\">Servicio adicional</span></th><td class=\"num\">15,00 €</td>",
 			"Lavado interior<span class=\"detail\">Servicio adicional</span></th><td class=\"num\">25,00 €</td>",
@@ -378,7 +379,7 @@ func TestReceiptOwnerAndPrint(t *testing.T) {
 	e := newAdminEnv(t, store.SQLite)
 	cust, _ := apptest.Customer(t, e.a, "rosa@example.com", "611000111")
 	stranger, _ := apptest.Customer(t, e.a, "otro@example.com", "611000222")
-	id := custBook(t, e.a, "611000111", "1111RRR", "COCHE", "2027-05-01T10:00", "2027-05-04T11:00", 1, nil)
+	id := custBook(t, e.a, "611000111", "1111RRR", "COCHE", (clocktest.D("2027-05-01") + "T10:00"), (clocktest.D("2027-05-04") + "T11:00"), 1, nil)
 	custSetStatus(t, e.a, id, reservation.Finalized)
 	mine := fmt.Sprintf("/users/profile/reservation/%d/receipt", id)
 	res := do(t, cust, "GET", e.a.URL+"/users/profile", nil, "Accept: text/html")

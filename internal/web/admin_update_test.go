@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"parking/internal/clock/clocktest"
 	"strings"
 	"testing"
 	"time"
@@ -18,11 +19,11 @@ import (
 func TestAdminUpdatePending(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newAdminEnv(t, d)
-		id := e.walkIn(walkInFields(1, time.Date(2027, 3, 1, 10, 0, 0, 0, madrid), 3, "A-1"))
+		id := e.walkIn(walkInFields(1, clocktest.Shift(time.Date(2027, 3, 1, 10, 0, 0, 0, madrid)), 3, "A-1"))
 		status, body := e.json("POST", fmt.Sprintf("/admin/reservations/%d/edit", id), map[string]any{
 			"full_name": "  Ana Pérez ", "phone": " 611222333 ", "email": "ana@example.com",
 			"license_plate": "0001bcd", "brand": "Seat", "model": "León", "color": "Rojo", "vehicle_type": "suv",
-			"entry_date": "2027-03-02T09:00", "exit_date": "2027-03-08T09:00", "id_main_service": "2",
+			"entry_date": (clocktest.D("2027-03-02") + "T09:00"), "exit_date": (clocktest.D("2027-03-08") + "T09:00"), "id_main_service": "2",
 			"additional_services": []any{1, "3", 1, 99}, "cod_parking_spot": "  b-12 ", "notes": "Llaves en recepción",
 			"total_price": 0.01,
 		})
@@ -31,7 +32,7 @@ func TestAdminUpdatePending(t *testing.T) {
 		}
 		res := body["reservation"].(map[string]any)
 		// 6 days of TRANSFER (band 4–10: 11 €) × SUV 1.25 = 82.50, plus 15 + 50 of extras.
-		if res["total_price"] != 147.5 || res["entry_date"] != "2027-03-02T09:00:00+01:00" || res["exit_date"] != "2027-03-08T09:00:00+01:00" ||
+		if res["total_price"] != 147.5 || res["entry_date"] != (clocktest.D("2027-03-02")+"T09:00:00"+clocktest.Offset("2027-03-02")) || res["exit_date"] != (clocktest.D("2027-03-08")+"T09:00:00"+clocktest.Offset("2027-03-08")) ||
 			res["id_main_service"] != 2.0 || res["cod_parking_spot"] != "B-12" || res["notes"] != "Llaves en recepción" {
 			t.Errorf("reservation: %v", res)
 		}
@@ -59,8 +60,8 @@ func TestAdminUpdatePending(t *testing.T) {
 		}
 
 		// Exit not after entry: refused, naming both dates; nothing saved.
-		status, body = e.json("POST", fmt.Sprintf("/admin/reservations/%d/edit", id), map[string]any{"exit_date": "2027-03-01T09:00", "full_name": "Nadie"})
-		wantMessage(t, status, body, 400, "La fecha de salida (01/03/2027, 09:00:00) debe ser posterior a la fecha de entrada (02/03/2027, 09:00:00).")
+		status, body = e.json("POST", fmt.Sprintf("/admin/reservations/%d/edit", id), map[string]any{"exit_date": (clocktest.D("2027-03-01") + "T09:00"), "full_name": "Nadie"})
+		wantMessage(t, status, body, 400, ("La fecha de salida (" + clocktest.ES("01/03/2027") + ", 09:00:00) debe ser posterior a la fecha de entrada (" + clocktest.ES("02/03/2027") + ", 09:00:00)."))
 		if c, _ := e.a.Store.Customer(context.Background(), r.CustomerID); c.FullName != "Ana Pérez" {
 			t.Errorf("refused update changed the customer to %q", c.FullName)
 		}
@@ -102,7 +103,7 @@ func TestAdminUpdateInCourse(t *testing.T) {
 		id := e.startedReservation(1, "A-1")
 		p := fmt.Sprintf("/admin/reservations/%d/edit", id)
 		status, body := e.json("POST", p, map[string]any{
-			"entry_date": "2027-02-01T10:00", "exit_date": "2027-03-06T10:00", "additional_services": []int{2},
+			"entry_date": (clocktest.D("2027-02-01") + "T10:00"), "exit_date": (clocktest.D("2027-03-06") + "T10:00"), "additional_services": []int{2},
 			"brand": "Kia", "full_name": "Luis", "cod_parking_spot": "a-2",
 		})
 		if status != 200 {
@@ -110,7 +111,7 @@ func TestAdminUpdateInCourse(t *testing.T) {
 		}
 		r := e.stored(id)
 		// Entry kept (1 March 10:00); 5 days of ECO at 8 € + 25 €.
-		if !r.Entry.Equal(time.Date(2027, 3, 1, 10, 0, 0, 0, madrid)) || r.Exit == nil || !r.Exit.Equal(time.Date(2027, 3, 6, 10, 0, 0, 0, madrid)) ||
+		if !r.Entry.Equal(clocktest.Shift(time.Date(2027, 3, 1, 10, 0, 0, 0, madrid))) || r.Exit == nil || !r.Exit.Equal(clocktest.Shift(time.Date(2027, 3, 6, 10, 0, 0, 0, madrid))) ||
 			r.TotalPrice != 6500 || *r.Spot != "A-2" || r.Status != "EN CURSO" {
 			t.Errorf("after update: %+v", r)
 		}
@@ -153,7 +154,7 @@ func TestAdminUpdateInCourse(t *testing.T) {
 func TestAdminUpdateConflictsAndStablePrice(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newAdminEnv(t, d)
-		entry := time.Date(2027, 3, 1, 10, 0, 0, 0, madrid)
+		entry := clocktest.Shift(time.Date(2027, 3, 1, 10, 0, 0, 0, madrid))
 		first := e.walkIn(walkInFields(1, entry, 3, ""))
 		e.walkIn(walkInFields(2, entry, 3, ""))
 		p := fmt.Sprintf("/admin/reservations/%d/edit", first)
@@ -168,12 +169,12 @@ func TestAdminUpdateConflictsAndStablePrice(t *testing.T) {
 		if st, b := e.json("PATCH", "/admin/catalog/rates/1", map[string]any{"daily_price": 20}); st != 200 {
 			t.Fatalf("rate change: %d %v", st, b)
 		}
-		status, body = e.json("POST", p, map[string]any{"full_name": "Nuevo Nombre", "entry_date": "2027-03-01T10:00", "additional_services": []int{}})
+		status, body = e.json("POST", p, map[string]any{"full_name": "Nuevo Nombre", "entry_date": (clocktest.D("2027-03-01") + "T10:00"), "additional_services": []int{}})
 		if status != 200 || body["repriced"] != false || body["reservation"].(map[string]any)["total_price"] != 36.0 {
 			t.Errorf("unpriced edit: %d %v", status, body)
 		}
 		// Moving the exit reprices with the new band.
-		status, body = e.json("POST", p, map[string]any{"exit_date": "2027-03-03T10:00"})
+		status, body = e.json("POST", p, map[string]any{"exit_date": (clocktest.D("2027-03-03") + "T10:00")})
 		if status != 200 || body["repriced"] != true || body["reservation"].(map[string]any)["total_price"] != 40.0 {
 			t.Errorf("repriced edit: %d %v", status, body)
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"parking/internal/clock/clocktest"
 	"strings"
 	"testing"
 
@@ -62,31 +63,31 @@ func TestPricingAPI(t *testing.T) {
 			want       string
 		}{
 			{"quote with breakdown",
-				`{"entry_date":"2026-12-01T10:00","exit_date":"2026-12-05T13:00","vehicle_type":"SUV","id_main_service":1,"additional_services":[1,99]}`,
+				(`{"entry_date":"` + clocktest.D("2026-12-01") + `T10:00","exit_date":"` + clocktest.D("2026-12-05") + `T13:00","vehicle_type":"SUV","id_main_service":1,"additional_services":[1,99]}`),
 				200, `{"success":true,"total_price":65.00,"breakdown":{"days":5,"daily_price":8.00,"coefficient":1.25,"base_price":50.00,"extras_price":15.00}}`},
-			{"ids as strings, no extras", `{"entry_date":"2026-12-01T10:00:00Z","exit_date":"2026-12-02T10:00:00Z","vehicle_type":"moto","id_main_service":"3"}`,
+			{"ids as strings, no extras", (`{"entry_date":"` + clocktest.D("2026-12-01") + `T10:00:00Z","exit_date":"` + clocktest.D("2026-12-02") + `T10:00:00Z","vehicle_type":"moto","id_main_service":"3"}`),
 				200, `{"success":true,"total_price":9.00,"breakdown":{"days":1,"daily_price":18.00,"coefficient":0.5,"base_price":9.00,"extras_price":0.00}}`},
-			{"client price ignored", `{"entry_date":"2026-12-01","exit_date":"2026-12-02","vehicle_type":"COCHE","id_main_service":1,"total_price":0.01}`,
+			{"client price ignored", (`{"entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","vehicle_type":"COCHE","id_main_service":1,"total_price":0.01}`),
 				200, `{"success":true,"total_price":12.00,"breakdown":{"days":1,"daily_price":12.00,"coefficient":1,"base_price":12.00,"extras_price":0.00}}`},
-			{"missing exit", `{"entry_date":"2026-12-01T10:00","vehicle_type":"SUV","id_main_service":1}`,
+			{"missing exit", (`{"entry_date":"` + clocktest.D("2026-12-01") + `T10:00","vehicle_type":"SUV","id_main_service":1}`),
 				400, `{"message":"Las fechas de entrada y salida son obligatorias.","success":false}`},
-			{"blank entry", `{"entry_date":" ","exit_date":"2026-12-01T10:00","vehicle_type":"SUV","id_main_service":1}`,
+			{"blank entry", (`{"entry_date":" ","exit_date":"` + clocktest.D("2026-12-01") + `T10:00","vehicle_type":"SUV","id_main_service":1}`),
 				400, `{"message":"Las fechas de entrada y salida son obligatorias.","success":false}`},
-			{"no rate is a 500 naming service and days", `{"entry_date":"2026-12-01","exit_date":"2026-12-02","vehicle_type":"SUV","id_main_service":9}`,
+			{"no rate is a 500 naming service and days", (`{"entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","vehicle_type":"SUV","id_main_service":9}`),
 				500, `{"message":"No existe tarifa para el servicio 9 y 1 días.","success":false}`},
-			{"no coefficient is a 500 naming the type", `{"entry_date":"2026-12-01","exit_date":"2026-12-02","vehicle_type":"TANQUE","id_main_service":1}`,
+			{"no coefficient is a 500 naming the type", (`{"entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","vehicle_type":"TANQUE","id_main_service":1}`),
 				500, `{"message":"No existe coeficiente de precio para el tipo de vehículo TANQUE.","success":false}`},
-			{"unparseable date", `{"entry_date":"mañana","exit_date":"2026-12-02","vehicle_type":"SUV","id_main_service":1}`,
+			{"unparseable date", (`{"entry_date":"mañana","exit_date":"` + clocktest.D("2026-12-02") + `","vehicle_type":"SUV","id_main_service":1}`),
 				400, `{"message":"El campo entry_date no es una fecha válida (\"mañana\"): use ISO 8601, por ejemplo 2026-11-21T10:00.","success":false}`},
-			{"missing vehicle type", `{"entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
+			{"missing vehicle type", (`{"entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","id_main_service":1}`),
 				400, `{"message":"El tipo de vehículo es obligatorio.","success":false}`},
-			{"missing service", `{"entry_date":"2026-12-01","exit_date":"2026-12-02","vehicle_type":"SUV"}`,
+			{"missing service", (`{"entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","vehicle_type":"SUV"}`),
 				400, `{"message":"El servicio principal es obligatorio.","success":false}`},
 			{"malformed JSON", `{"entry_date":`, 400, `{"message":"El cuerpo no es un JSON válido (error de sintaxis en la posición 14).","success":false}`},
-			{"trailing data", `{"entry_date":"2026-12-01"} {}`, 400, `{"message":"El cuerpo no es un JSON válido (error de sintaxis en la posición 29).","success":false}`},
-			{"wrong type", `{"entry_date":"2026-12-01","exit_date":"2026-12-02","vehicle_type":7,"id_main_service":1}`,
+			{"trailing data", (`{"entry_date":"` + clocktest.D("2026-12-01") + `"} {}`), 400, `{"message":"El cuerpo no es un JSON válido (error de sintaxis en la posición 29).","success":false}`},
+			{"wrong type", (`{"entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","vehicle_type":7,"id_main_service":1}`),
 				400, `{"message":"El campo vehicle_type tiene un tipo no válido: se esperaba un texto.","success":false}`},
-			{"bad id", `{"entry_date":"2026-12-01","exit_date":"2026-12-02","vehicle_type":"SUV","id_main_service":"uno"}`,
+			{"bad id", (`{"entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","vehicle_type":"SUV","id_main_service":"uno"}`),
 				400, `{"message":"El campo id_main_service tiene un tipo no válido: se esperaba un número.","success":false}`},
 			{"array body", `[1,2]`, 400, `{"message":"Se esperaba un objeto JSON.","success":false}`},
 			{"empty body", ``, 400, `{"message":"El cuerpo de la petición está vacío; se espera un objeto JSON.","success":false}`},
@@ -101,7 +102,7 @@ func TestPricingAPI(t *testing.T) {
 		}
 
 		// Over the 64 KiB limit.
-		big := `{"entry_date":"2026-12-01","exit_date":"2026-12-02","vehicle_type":"` + strings.Repeat("x", 70<<10) + `"}`
+		big := (`{"entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","vehicle_type":"`) + strings.Repeat("x", 70<<10) + `"}`
 		if status, body := call(t, c, "POST", url, big); status != 400 || !strings.Contains(body, "64 KiB") {
 			t.Errorf("oversized body: %d %s", status, body)
 		}
@@ -109,7 +110,7 @@ func TestPricingAPI(t *testing.T) {
 		// Pricing data not loaded: the spec's 500.
 		saved := a.Catalog.Load()
 		a.Catalog.Store(nil)
-		status, body := call(t, c, "POST", url, `{"entry_date":"2026-12-01","exit_date":"2026-12-02","vehicle_type":"SUV","id_main_service":1}`)
+		status, body := call(t, c, "POST", url, (`{"entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","vehicle_type":"SUV","id_main_service":1}`))
 		a.Catalog.Store(saved)
 		if status != 500 || body != `{"message":"Los datos de precios no están cargados.","success":false}` {
 			t.Errorf("not loaded: %d %s", status, body)
@@ -121,8 +122,8 @@ func TestPublicBookingAPI(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		a := apptest.Start(t, d)
 		c := apptest.Client(t)
-		good := `{"full_name":"Ana Pérez","phone":"600111222","email":"ana@example.com","license_plate":"1234abc","brand":"Seat","model":"León",
-			"vehicle_type":"SUV","entry_date":"2026-12-01T10:00","exit_date":"2026-12-05T13:00","id_main_service":1,"additional_services":[1],"total_price":1}`
+		good := (`{"full_name":"Ana Pérez","phone":"600111222","email":"ana@example.com","license_plate":"1234abc","brand":"Seat","model":"León",
+			"vehicle_type":"SUV","entry_date":"` + clocktest.D("2026-12-01") + `T10:00","exit_date":"` + clocktest.D("2026-12-05") + `T13:00","id_main_service":1,"additional_services":[1],"total_price":1}`)
 		for _, path := range []string{"/api/reservations/public-new", "/api/reservations/public"} {
 			status, body := call(t, c, "POST", a.URL+path, good)
 			if status != 201 {
@@ -137,7 +138,7 @@ func TestPublicBookingAPI(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := map[string]any{"customer_name": "Ana Pérez", "phone": "+34600111222", "license_plate": "1234ABC",
-				"brand": "Seat", "model": "León", "total_price": 65.0, "entry_date": "01/12/2026, 10:00:00"}
+				"brand": "Seat", "model": "León", "total_price": 65.0, "entry_date": (clocktest.ES("01/12/2026") + ", 10:00:00")}
 			if !got.Success || got.Message != "Reserva creada correctamente." {
 				t.Errorf("%s: body %s", path, body)
 			}
@@ -152,8 +153,8 @@ func TestPublicBookingAPI(t *testing.T) {
 		}
 		// The exact shape of a 201, keys and types included.
 		status, body := call(t, c, "POST", a.URL+"/api/reservations/public-new",
-			`{"full_name":"Luis","phone":"611 222 333","license_plate":"9999 zzz","vehicle_type":"COCHE","entry_date":"2026-12-01T10:00:00+01:00","exit_date":"2026-12-02T10:00:00+01:00","id_main_service":2}`)
-		want := `{"data":{"id_reservation":3,"customer_name":"Luis","phone":"+34611222333","license_plate":"9999ZZZ","brand":"Desconocida","model":"Desconocido","total_price":15.00,"entry_date":"01/12/2026, 10:00:00"},"message":"Reserva creada correctamente.","success":true}`
+			(`{"full_name":"Luis","phone":"611 222 333","license_plate":"9999 zzz","vehicle_type":"COCHE","entry_date":"` + clocktest.D("2026-12-01") + `T10:00:00` + clocktest.Offset("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `T10:00:00` + clocktest.Offset("2026-12-02") + `","id_main_service":2}`))
+		want := (`{"data":{"id_reservation":3,"customer_name":"Luis","phone":"+34611222333","license_plate":"9999ZZZ","brand":"Desconocida","model":"Desconocido","total_price":15.00,"entry_date":"` + clocktest.ES("01/12/2026") + `, 10:00:00"},"message":"Reserva creada correctamente.","success":true}`)
 		if status != 201 || body != want {
 			t.Errorf("got %d %s\nwant 201 %s", status, body, want)
 		}
@@ -166,32 +167,32 @@ func TestPublicBookingAPI(t *testing.T) {
 		refusals := []struct {
 			name, body, want string
 		}{
-			{"missing phone", `{"license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
+			{"missing phone", (`{"license_plate":"X1","vehicle_type":"SUV","entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","id_main_service":1}`),
 				`{"message":"Faltan datos obligatorios.","success":false}`},
-			{"missing plate", `{"full_name":"Ana","phone":"622333444","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
+			{"missing plate", (`{"full_name":"Ana","phone":"622333444","vehicle_type":"SUV","entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","id_main_service":1}`),
 				`{"message":"Faltan datos obligatorios.","success":false}`},
-			{"missing entry", `{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","exit_date":"2026-12-02","id_main_service":1}`,
+			{"missing entry", (`{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","exit_date":"` + clocktest.D("2026-12-02") + `","id_main_service":1}`),
 				`{"message":"Faltan datos obligatorios.","success":false}`},
-			{"missing type (change)", `{"full_name":"Ana","phone":"622333444","license_plate":"X1","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
+			{"missing type (change)", (`{"full_name":"Ana","phone":"622333444","license_plate":"X1","entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","id_main_service":1}`),
 				`{"message":"Faltan datos obligatorios.","success":false}`},
-			{"missing service (change)", `{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02"}`,
+			{"missing service (change)", (`{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `"}`),
 				`{"message":"Faltan datos obligatorios.","success":false}`},
-			{"missing exit (change)", `{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-01","id_main_service":1}`,
+			{"missing exit (change)", (`{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","entry_date":"` + clocktest.D("2026-12-01") + `","id_main_service":1}`),
 				`{"message":"Faltan datos obligatorios.","success":false}`},
-			{"plate with another type (change)", `{"full_name":"Ana","phone":"622333444","license_plate":"1234ABC","vehicle_type":"MOTO","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
+			{"plate with another type (change)", (`{"full_name":"Ana","phone":"622333444","license_plate":"1234ABC","vehicle_type":"MOTO","entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","id_main_service":1}`),
 				`{"message":"La matrícula 1234ABC ya está registrada con el tipo de vehículo SUV.","success":false}`},
-			{"exit not after entry", `{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-02T10:00","exit_date":"2026-12-02T10:00","id_main_service":1}`,
-				`{"message":"La fecha de salida (02/12/2026, 10:00:00) debe ser posterior a la fecha de entrada (02/12/2026, 10:00:00).","success":false}`},
-			{"pricing failure is a 400 (change)", `{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"TANQUE","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
+			{"exit not after entry", (`{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","entry_date":"` + clocktest.D("2026-12-02") + `T10:00","exit_date":"` + clocktest.D("2026-12-02") + `T10:00","id_main_service":1}`),
+				(`{"message":"La fecha de salida (` + clocktest.ES("02/12/2026") + `, 10:00:00) debe ser posterior a la fecha de entrada (` + clocktest.ES("02/12/2026") + `, 10:00:00).","success":false}`)},
+			{"pricing failure is a 400 (change)", (`{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"TANQUE","entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","id_main_service":1}`),
 				`{"message":"No existe coeficiente de precio para el tipo de vehículo TANQUE.","success":false}`},
 			{"malformed JSON", `{"phone":`, `{"message":"El cuerpo no es un JSON válido (error de sintaxis en la posición 9).","success":false}`},
-			{"wrong type", `{"phone":600111222,"license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
+			{"wrong type", (`{"phone":600111222,"license_plate":"X1","vehicle_type":"SUV","entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","id_main_service":1}`),
 				`{"message":"El campo phone tiene un tipo no válido: se esperaba un texto.","success":false}`},
-			{"over-long plate", `{"full_name":"Ana","phone":"622333444","license_plate":"ABCDEFGHIJKLMNOP","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
+			{"over-long plate", (`{"full_name":"Ana","phone":"622333444","license_plate":"ABCDEFGHIJKLMNOP","vehicle_type":"SUV","entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","id_main_service":1}`),
 				`{"message":"El campo license_plate admite como máximo 15 caracteres.","success":false}`},
-			{"over-long name", `{"full_name":"` + strings.Repeat("n", 101) + `","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":1}`,
+			{"over-long name", `{"full_name":"` + strings.Repeat("n", 101) + (`","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","id_main_service":1}`),
 				`{"message":"El campo full_name admite como máximo 100 caracteres.","success":false}`},
-			{"bad date", `{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"pasado mañana","id_main_service":1}`,
+			{"bad date", (`{"full_name":"Ana","phone":"622333444","license_plate":"X1","vehicle_type":"SUV","entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"pasado mañana","id_main_service":1}`),
 				`{"message":"El campo exit_date no es una fecha válida (\"pasado mañana\"): use ISO 8601, por ejemplo 2026-11-21T10:00.","success":false}`},
 		}
 		for _, tc := range refusals {
@@ -273,7 +274,7 @@ func TestCatalogAPI(t *testing.T) {
 
 		// A retired service cannot be booked publicly.
 		status, body = call(t, apptest.Client(t), "POST", a.URL+"/api/reservations/public-new",
-			`{"full_name":"Ana","phone":"633444555","license_plate":"T1","vehicle_type":"SUV","entry_date":"2026-12-01","exit_date":"2026-12-02","id_main_service":2}`)
+			(`{"full_name":"Ana","phone":"633444555","license_plate":"T1","vehicle_type":"SUV","entry_date":"` + clocktest.D("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `","id_main_service":2}`))
 		if status != 400 || body != `{"message":"El servicio TRANSFER no está disponible.","success":false}` {
 			t.Errorf("retired service booking: %d %s", status, body)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"parking/internal/clock/clocktest"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ import (
 func contactBooking(name, phone, email, plate, brand, model string) map[string]any {
 	b := map[string]any{
 		"full_name": name, "phone": phone, "license_plate": plate, "vehicle_type": "COCHE",
-		"entry_date": "2027-06-01T10:00", "exit_date": "2027-06-04T10:00", "id_main_service": 1,
+		"entry_date": (clocktest.D("2027-06-01") + "T10:00"), "exit_date": (clocktest.D("2027-06-04") + "T10:00"), "id_main_service": 1,
 	}
 	for k, v := range map[string]string{"email": email, "brand": brand, "model": model} {
 		if v != "" {
@@ -163,7 +164,7 @@ func TestAnonymousBookingRevealsNothing(t *testing.T) {
 				}
 			}
 		}
-		board, _ := boardOf(t, a, adminToken(t, a), "2027-06-01")
+		board, _ := boardOf(t, a, adminToken(t, a), (clocktest.D("2027-06-01")))
 		for _, it := range board["entries"].([]any) {
 			row := it.(map[string]any)
 			if int64(row["id_reservation"].(float64)) == anonID && row["customer_name"] != "Pedro Gómez" {

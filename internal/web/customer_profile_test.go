@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"parking/internal/clock/clocktest"
 	"strings"
 	"testing"
 	"time"
@@ -22,14 +23,14 @@ func TestCustomerProfile(t *testing.T) {
 		ana, u := apptest.Customer(t, a, "ana@example.com", "600000001")
 		bob, _ := apptest.Customer(t, a, "bob@example.com", "600000002")
 		// Public bookings made with Ana's phone are hers (the booking flow reuses her row).
-		active1 := custBook(t, a, "600000001", "1111AAA", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, []int{1})
-		active2 := custBook(t, a, "600000001", "2222BBB", "SUV", "2026-12-20T10:00", "2026-12-22T10:00", 2, nil)
+		active1 := custBook(t, a, "600000001", "1111AAA", "COCHE", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 1, []int{1})
+		active2 := custBook(t, a, "600000001", "2222BBB", "SUV", (clocktest.D("2026-12-20") + "T10:00"), (clocktest.D("2026-12-22") + "T10:00"), 2, nil)
 		custSetStatus(t, a, active2, reservation.InCourse)
-		past1 := custBookPast(t, a, "600000001", "1111AAA", "COCHE", "2026-10-01T10:00", "2026-10-02T10:00", 1, nil)
+		past1 := custBookPast(t, a, "600000001", "1111AAA", "COCHE", (clocktest.D("2026-10-01") + "T10:00"), (clocktest.D("2026-10-02") + "T10:00"), 1, nil)
 		custSetStatus(t, a, past1, reservation.Finalized)
-		past2 := custBookPast(t, a, "600000001", "1111AAA", "COCHE", "2026-11-01T10:00", "2026-11-02T10:00", 1, nil)
+		past2 := custBookPast(t, a, "600000001", "1111AAA", "COCHE", (clocktest.D("2026-11-01") + "T10:00"), (clocktest.D("2026-11-02") + "T10:00"), 1, nil)
 		custSetStatus(t, a, past2, reservation.Cancelled)
-		custBook(t, a, "600000002", "3333CCC", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, nil)
+		custBook(t, a, "600000002", "3333CCC", "COCHE", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 1, nil)
 
 		status, body := custCall(t, ana, "GET", a.URL+"/users/profile", nil)
 		if status != http.StatusOK {
@@ -67,7 +68,7 @@ func TestCustomerProfile(t *testing.T) {
 		first := body["active_reservations"].([]any)[1].(map[string]any)
 		delete(first, "reservation_date")
 		custWantBody(t, first, map[string]any{
-			"id_reservation": active1, "entry_date": "2026-12-01T10:00:00+01:00", "exit_date": "2026-12-04T10:00:00+01:00",
+			"id_reservation": active1, "entry_date": (clocktest.D("2026-12-01") + "T10:00:00" + clocktest.Offset("2026-12-01")), "exit_date": (clocktest.D("2026-12-04") + "T10:00:00" + clocktest.Offset("2026-12-04")),
 			"status": "PENDIENTE", "total_price": 51, "is_paid": false, "payment_method": nil, "cod_parking_spot": nil,
 			"id_vehicle": 1, "license_plate": "1111AAA", "brand": "Desconocida", "model": "Desconocido", "color": "No color",
 			"vehicle_type": "COCHE", "id_main_service": 1, "service_name": "ECO",
@@ -124,7 +125,7 @@ func TestCustomerUpdateProfile(t *testing.T) {
 		ana, u := apptest.Customer(t, a, "ana@example.com", "600000001")
 		apptest.Customer(t, a, "bob@example.com", "600000002")
 		// A booking-flow customer (NO-REGISTRADO) holds 611111111.
-		custBook(t, a, "611111111", "9999ZZZ", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, nil)
+		custBook(t, a, "611111111", "9999ZZZ", "COCHE", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 1, nil)
 		updateURL := a.URL + "/users/profile/update"
 		ok := map[string]any{"success": true, "message": "Datos personales actualizados correctamente."}
 		user := func() map[string]any {
@@ -158,7 +159,7 @@ func TestCustomerUpdateProfile(t *testing.T) {
 		}
 
 		// A public booking with the new phone lands on her account.
-		id := custBook(t, a, "+34 600 000 009", "5555EEE", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, nil)
+		id := custBook(t, a, "+34 600 000 009", "5555EEE", "COCHE", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 1, nil)
 		if r, err := a.Store.Reservation(context.Background(), id); err != nil || r.CustomerID != u.ID {
 			t.Errorf("booking with the new phone: customer %d (%v), want %d", r.CustomerID, err, u.ID)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"parking/internal/clock/clocktest"
 	"sync"
 	"testing"
 	"time"
@@ -32,8 +33,8 @@ func TestCustomerCancel(t *testing.T) {
 		a := apptest.Start(t, d)
 		ana, _ := apptest.Customer(t, a, "ana@example.com", "600000001")
 		bob, _ := apptest.Customer(t, a, "bob@example.com", "600000002")
-		mine := custBook(t, a, "600000001", "1111AAA", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, []int{1})
-		bobs := custBook(t, a, "600000002", "2222BBB", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, nil)
+		mine := custBook(t, a, "600000001", "1111AAA", "COCHE", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 1, []int{1})
+		bobs := custBook(t, a, "600000002", "2222BBB", "COCHE", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 1, nil)
 		custExec(t, a, `UPDATE reservation SET cod_parking_spot = 'B-7' WHERE id_reservation = $1`, mine)
 		cancelURL := func(id any) string { return fmt.Sprintf("%s/users/profile/reservation/%v/cancel", a.URL, id) }
 
@@ -75,7 +76,7 @@ func TestCustomerCancel(t *testing.T) {
 		})
 		for _, st := range []reservation.Status{reservation.InCourse, reservation.Finalized, reservation.Cancelled} {
 			t.Run("refused when "+string(st), func(t *testing.T) {
-				id := custBook(t, a, "600000001", "1111AAA", "COCHE", "2026-12-10T10:00", "2026-12-12T10:00", 1, nil)
+				id := custBook(t, a, "600000001", "1111AAA", "COCHE", (clocktest.D("2026-12-10") + "T10:00"), (clocktest.D("2026-12-12") + "T10:00"), 1, nil)
 				custSetStatus(t, a, id, st)
 				before := custSnapshot(t, a, id)
 				status, body := custCall(t, ana, "DELETE", cancelURL(id), nil)
@@ -97,7 +98,7 @@ func TestCustomerCancelConcurrent(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		a := apptest.Start(t, d)
 		ana, _ := apptest.Customer(t, a, "ana@example.com", "600000001")
-		id := custBook(t, a, "600000001", "1111AAA", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, nil)
+		id := custBook(t, a, "600000001", "1111AAA", "COCHE", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 1, nil)
 		const n = 8
 		statuses := make(chan int, n)
 		var wg sync.WaitGroup
@@ -136,11 +137,11 @@ func TestCustomerEdit(t *testing.T) {
 
 		t.Run("PENDIENTE: dates, service and extras replaced, priced with its own vehicle type", func(t *testing.T) {
 			// SUV (1.25): the price must use the reservation's vehicle type.
-			id := custBook(t, a, "600000001", "3333SUV", "SUV", "2026-12-01T10:00", "2026-12-04T10:00", 1, []int{1, 2})
+			id := custBook(t, a, "600000001", "3333SUV", "SUV", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 1, []int{1, 2})
 			custExec(t, a, `UPDATE reservation SET cod_parking_spot = 'C-3' WHERE id_reservation = $1`, id)
 			before := custSnapshot(t, a, id)
 			status, body := custCall(t, ana, "PUT", editURL(id), map[string]any{
-				"id_main_service": 3, "entry_date": "2026-12-10T10:00", "exit_date": "2026-12-12T13:00",
+				"id_main_service": 3, "entry_date": (clocktest.D("2026-12-10") + "T10:00"), "exit_date": (clocktest.D("2026-12-12") + "T13:00"),
 				"additional_services": []int{4, 999}, "total_price": 1,
 			})
 			if status != http.StatusOK {
@@ -149,7 +150,7 @@ func TestCustomerEdit(t *testing.T) {
 			// 2 days 3 h → 3 days; MEET 1–3 days at 18 € × 3 × 1.25 = 67.50; Detallado pro 100; 999 skipped.
 			custWantBody(t, body, map[string]any{"success": true, "message": "Reserva modificada correctamente.", "total_price": 167.5})
 			got := custSnapshot(t, a, id)
-			if !got.R.Entry.Equal(custAt("2026-12-10T10:00")) || got.R.Exit == nil || !got.R.Exit.Equal(custAt("2026-12-12T13:00")) {
+			if !got.R.Entry.Equal(custAt((clocktest.D("2026-12-10") + "T10:00"))) || got.R.Exit == nil || !got.R.Exit.Equal(custAt((clocktest.D("2026-12-12") + "T13:00"))) {
 				t.Errorf("dates = %v – %v, want the sent ones", got.R.Entry, got.R.Exit)
 			}
 			if got.R.MainServiceID != 3 || got.R.TotalPrice != 16750 {
@@ -167,10 +168,10 @@ func TestCustomerEdit(t *testing.T) {
 		})
 
 		t.Run("EN CURSO: stored entry kept, exit and services change, price follows", func(t *testing.T) {
-			id := custBook(t, a, "600000001", "4444CCC", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, []int{1})
+			id := custBook(t, a, "600000001", "4444CCC", "COCHE", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 1, []int{1})
 			custSetStatus(t, a, id, reservation.InCourse)
 			status, body := custCall(t, ana, "PUT", editURL(id), map[string]any{
-				"id_main_service": "2", "entry_date": "2026-12-03T08:00", "exit_date": "2026-12-06T10:00",
+				"id_main_service": "2", "entry_date": (clocktest.D("2026-12-03") + "T08:00"), "exit_date": (clocktest.D("2026-12-06") + "T10:00"),
 				"additional_services": []string{"2"},
 			})
 			if status != http.StatusOK {
@@ -179,11 +180,11 @@ func TestCustomerEdit(t *testing.T) {
 			// Entry kept at 1 Dec 10:00 → 5 days; TRANSFER 4–10 days at 11 € = 55; Lavado interior 25.
 			custWantBody(t, body, map[string]any{"success": true, "message": "Reserva modificada correctamente.", "total_price": 80})
 			got := custSnapshot(t, a, id)
-			if !got.R.Entry.Equal(custAt("2026-12-01T10:00")) {
-				t.Errorf("entry = %v, want the stored 2026-12-01 10:00", got.R.Entry.In(custMadrid))
+			if !got.R.Entry.Equal(custAt((clocktest.D("2026-12-01") + "T10:00"))) {
+				t.Errorf(("entry = %v, want the stored " + clocktest.D("2026-12-01") + " 10:00"), got.R.Entry.In(custMadrid))
 			}
-			if got.R.Exit == nil || !got.R.Exit.Equal(custAt("2026-12-06T10:00")) {
-				t.Errorf("exit = %v, want 2026-12-06 10:00", got.R.Exit)
+			if got.R.Exit == nil || !got.R.Exit.Equal(custAt((clocktest.D("2026-12-06") + "T10:00"))) {
+				t.Errorf(("exit = %v, want " + clocktest.D("2026-12-06") + " 10:00"), got.R.Exit)
 			}
 			if got.R.Status != reservation.InCourse || got.R.Spot == nil || *got.R.Spot != "A-1" || got.R.MainServiceID != 2 {
 				t.Errorf("reservation = %+v, want EN CURSO on A-1 with service 2", got.R)
@@ -194,25 +195,25 @@ func TestCustomerEdit(t *testing.T) {
 
 			// EN CURSO: an exit before the stored entry is refused even if the sent entry is earlier.
 			status, body = custCall(t, ana, "PUT", editURL(id), map[string]any{
-				"entry_date": "2026-11-20T10:00", "exit_date": "2026-11-30T10:00",
+				"entry_date": (clocktest.D("2026-11-20") + "T10:00"), "exit_date": (clocktest.D("2026-11-30") + "T10:00"),
 			})
 			if status != http.StatusBadRequest {
 				t.Fatalf("status = %d, want 400", status)
 			}
 			custWantBody(t, body, map[string]any{"success": false,
-				"message": "La fecha de salida (30/11/2026, 10:00:00) debe ser posterior a la fecha de entrada (01/12/2026, 10:00:00)."})
+				"message": ("La fecha de salida (" + clocktest.ES("30/11/2026") + ", 10:00:00) debe ser posterior a la fecha de entrada (" + clocktest.ES("01/12/2026") + ", 10:00:00).")})
 		})
 
 		t.Run("fields not sent keep their values", func(t *testing.T) {
-			id := custBook(t, a, "600000001", "5555DDD", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, []int{1})
-			status, body := custCall(t, ana, "PUT", editURL(id), map[string]any{"exit_date": "2026-12-05T10:00"})
+			id := custBook(t, a, "600000001", "5555DDD", "COCHE", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 1, []int{1})
+			status, body := custCall(t, ana, "PUT", editURL(id), map[string]any{"exit_date": (clocktest.D("2026-12-05") + "T10:00")})
 			if status != http.StatusOK {
 				t.Fatalf("status = %d (%v), want 200", status, body)
 			}
 			// 4 days: ECO 8 € × 4 = 32 + Lavado básico 15 (kept).
 			custWantBody(t, body, map[string]any{"success": true, "message": "Reserva modificada correctamente.", "total_price": 47})
 			got := custSnapshot(t, a, id)
-			if got.R.MainServiceID != 1 || !got.R.Entry.Equal(custAt("2026-12-01T10:00")) || len(got.Extras) != 1 {
+			if got.R.MainServiceID != 1 || !got.R.Entry.Equal(custAt((clocktest.D("2026-12-01") + "T10:00"))) || len(got.Extras) != 1 {
 				t.Errorf("reservation = %+v extras %+v, want service, entry and extras kept", got.R, got.Extras)
 			}
 			// An empty list removes the extras.
@@ -223,11 +224,11 @@ func TestCustomerEdit(t *testing.T) {
 		})
 
 		t.Run("refusals change nothing", func(t *testing.T) {
-			id := custBook(t, a, "600000001", "6666EEE", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, []int{1})
-			bobs := custBook(t, a, "600000002", "7777FFF", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, nil)
-			final := custBookPast(t, a, "600000001", "6666EEE", "COCHE", "2026-11-01T10:00", "2026-11-04T10:00", 1, nil)
+			id := custBook(t, a, "600000001", "6666EEE", "COCHE", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 1, []int{1})
+			bobs := custBook(t, a, "600000002", "7777FFF", "COCHE", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 1, nil)
+			final := custBookPast(t, a, "600000001", "6666EEE", "COCHE", (clocktest.D("2026-11-01") + "T10:00"), (clocktest.D("2026-11-04") + "T10:00"), 1, nil)
 			custSetStatus(t, a, final, reservation.Finalized)
-			cancelled := custBookPast(t, a, "600000001", "6666EEE", "COCHE", "2026-11-05T10:00", "2026-11-06T10:00", 1, nil)
+			cancelled := custBookPast(t, a, "600000001", "6666EEE", "COCHE", (clocktest.D("2026-11-05") + "T10:00"), (clocktest.D("2026-11-06") + "T10:00"), 1, nil)
 			custSetStatus(t, a, cancelled, reservation.Cancelled)
 			// Retire TRANSFER (2) for customers.
 			custExec(t, a, `UPDATE main_service SET active = false WHERE id_main_service = 2`)
@@ -241,7 +242,7 @@ func TestCustomerEdit(t *testing.T) {
 				cat, _ := a.Store.LoadCatalog(context.Background())
 				a.Catalog.Store(pricing.NewSnapshot(cat))
 			})
-			good := map[string]any{"id_main_service": 1, "entry_date": "2026-12-02T10:00", "exit_date": "2026-12-05T10:00", "additional_services": []int{}}
+			good := map[string]any{"id_main_service": 1, "entry_date": (clocktest.D("2026-12-02") + "T10:00"), "exit_date": (clocktest.D("2026-12-05") + "T10:00"), "additional_services": []int{}}
 			with := func(k string, v any) map[string]any {
 				m := map[string]any{}
 				for kk, vv := range good {
@@ -264,17 +265,17 @@ func TestCustomerEdit(t *testing.T) {
 				{"malformed id", ana, "x1", good, 403, custNotYours},
 				{"FINALIZADA", ana, final, good, 400, map[string]any{"success": false, "message": "No se puede modificar una reserva FINALIZADA."}},
 				{"CANCELADA", ana, cancelled, good, 400, map[string]any{"success": false, "message": "No se puede modificar una reserva CANCELADA."}},
-				{"exit before entry", ana, id, with("exit_date", "2026-12-01T09:00"), 400, map[string]any{"success": false,
-					"message": "La fecha de salida (01/12/2026, 09:00:00) debe ser posterior a la fecha de entrada (02/12/2026, 10:00:00)."}},
-				{"exit equal to entry", ana, id, with("exit_date", "2026-12-02T10:00"), 400, map[string]any{"success": false,
-					"message": "La fecha de salida (02/12/2026, 10:00:00) debe ser posterior a la fecha de entrada (02/12/2026, 10:00:00)."}},
+				{"exit before entry", ana, id, with("exit_date", (clocktest.D("2026-12-01") + "T09:00")), 400, map[string]any{"success": false,
+					"message": ("La fecha de salida (" + clocktest.ES("01/12/2026") + ", 09:00:00) debe ser posterior a la fecha de entrada (" + clocktest.ES("02/12/2026") + ", 10:00:00).")}},
+				{"exit equal to entry", ana, id, with("exit_date", (clocktest.D("2026-12-02") + "T10:00")), 400, map[string]any{"success": false,
+					"message": ("La fecha de salida (" + clocktest.ES("02/12/2026") + ", 10:00:00) debe ser posterior a la fecha de entrada (" + clocktest.ES("02/12/2026") + ", 10:00:00).")}},
 				{"bad date", ana, id, with("entry_date", "mañana"), 400, map[string]any{"success": false,
 					"message": `El campo entry_date no es una fecha válida ("mañana"): use ISO 8601, por ejemplo 2026-11-21T10:00.`}},
 				{"retired main service", ana, id, with("id_main_service", 2), 400, map[string]any{"success": false, "message": "El servicio TRANSFER no está disponible."}},
 				{"unknown main service", ana, id, with("id_main_service", 77), 400, map[string]any{"success": false, "message": "El servicio principal 77 no existe."}},
 				{"bad id_main_service type", ana, id, with("id_main_service", "uno"), 400, map[string]any{"success": false,
 					"message": "El campo id_main_service tiene un tipo no válido: se esperaba un número."}},
-				{"not JSON", ana, id, "exit_date=2026-12-05", 400, map[string]any{"success": false,
+				{"not JSON", ana, id, ("exit_date=" + clocktest.D("2026-12-05")), 400, map[string]any{"success": false,
 					"message": "El cuerpo no es un JSON válido (error de sintaxis en la posición 1)."}},
 				{"no session", apptest.Client(t), id, good, 401, map[string]any{"success": false, "message": "Debe iniciar sesión para continuar."}},
 			}
@@ -298,7 +299,7 @@ func TestCustomerEdit(t *testing.T) {
 		})
 
 		t.Run("keeping a retired main service is allowed", func(t *testing.T) {
-			id := custBook(t, a, "600000001", "8888GGG", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 2, nil)
+			id := custBook(t, a, "600000001", "8888GGG", "COCHE", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 2, nil)
 			custExec(t, a, `UPDATE main_service SET active = false WHERE id_main_service = 2`)
 			cat, _ := a.Store.LoadCatalog(context.Background())
 			a.Catalog.Store(pricing.NewSnapshot(cat))
@@ -307,7 +308,7 @@ func TestCustomerEdit(t *testing.T) {
 				cat, _ := a.Store.LoadCatalog(context.Background())
 				a.Catalog.Store(pricing.NewSnapshot(cat))
 			}()
-			status, body := custCall(t, ana, "PUT", editURL(id), map[string]any{"id_main_service": 2, "exit_date": "2026-12-03T10:00"})
+			status, body := custCall(t, ana, "PUT", editURL(id), map[string]any{"id_main_service": 2, "exit_date": (clocktest.D("2026-12-03") + "T10:00")})
 			// 2 days TRANSFER 15 € = 30.
 			if status != http.StatusOK || body["total_price"] != 30.0 {
 				t.Fatalf("status = %d body %v, want 200 with 30", status, body)
@@ -329,12 +330,12 @@ func TestCustomerEditSpotOverlap(t *testing.T) {
 		custExec(t, a, `ALTER TABLE reservation ADD CONSTRAINT test_spot_overlap EXCLUDE USING gist (
 			cod_parking_spot WITH =, tstzrange(entry_date, COALESCE(exit_date, 'infinity'::timestamptz)) WITH &&)
 			WHERE (cod_parking_spot IS NOT NULL AND status IN ('PENDIENTE', 'EN CURSO'))`)
-		first := custBook(t, a, "600000001", "1111AAA", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, nil)
-		second := custBook(t, a, "600000001", "2222BBB", "COCHE", "2026-12-10T10:00", "2026-12-12T10:00", 1, nil)
+		first := custBook(t, a, "600000001", "1111AAA", "COCHE", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 1, nil)
+		second := custBook(t, a, "600000001", "2222BBB", "COCHE", (clocktest.D("2026-12-10") + "T10:00"), (clocktest.D("2026-12-12") + "T10:00"), 1, nil)
 		custExec(t, a, `UPDATE reservation SET cod_parking_spot = 'D-4' WHERE id_reservation IN ($1, $2)`, first, second)
 		before := custSnapshot(t, a, second)
 		status, body := custCall(t, ana, "PUT", fmt.Sprintf("%s/users/profile/reservation/%d/edit", a.URL, second),
-			map[string]any{"entry_date": "2026-12-03T10:00"})
+			map[string]any{"entry_date": (clocktest.D("2026-12-03") + "T10:00")})
 		if status != http.StatusConflict {
 			t.Fatalf("status = %d (%v), want 409", status, body)
 		}

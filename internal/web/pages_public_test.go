@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"parking/internal/clock/clocktest"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"parking/internal/apptest"
 	"parking/internal/reservation"
@@ -130,18 +132,20 @@ func TestBookingPage(t *testing.T) {
 		}
 
 		// Dates from the link: datetime-local kept; an instant with an offset shown
-		// in the facility's zone (Europe/Madrid, UTC+1 in December).
-		res = do(t, anon, "GET", a.URL+"/booking?entrada=2026-12-01T10:00&salida=2026-12-04T09:30:00Z", nil)
+		// in the facility's zone (Europe/Madrid: 10:30 in December, UTC+1).
+		madridTZ, _ := time.LoadLocation("Europe/Madrid")
+		exitUTC, _ := time.Parse(time.RFC3339, clocktest.D("2026-12-04")+"T09:30:00Z")
+		res = do(t, anon, "GET", a.URL+("/booking?entrada="+clocktest.D("2026-12-01")+"T10:00&salida="+clocktest.D("2026-12-04")+"T09:30:00Z"), nil)
 		wantStatus(t, res, 200)
-		wantAll(t, "prefilled booking", res.Body, `value="2026-12-01T10:00" aria-describedby="dates-error">`, `value="2026-12-04T10:30" aria-describedby="dates-error">`)
-		res = do(t, anon, "GET", a.URL+"/booking?entrada=2026-12-01T10:00&salida=el+martes", nil)
+		wantAll(t, "prefilled booking", res.Body, (`value="` + clocktest.D("2026-12-01") + `T10:00" aria-describedby="dates-error">`), (`value="` + exitUTC.In(madridTZ).Format("2006-01-02T15:04") + `" aria-describedby="dates-error">`))
+		res = do(t, anon, "GET", a.URL+("/booking?entrada="+clocktest.D("2026-12-01")+"T10:00&salida=el+martes"), nil)
 		wantStatus(t, res, 200)
-		wantAll(t, "booking with a bad date", res.Body, `value="2026-12-01T10:00" aria-describedby="dates-error">`,
+		wantAll(t, "booking with a bad date", res.Body, (`value="` + clocktest.D("2026-12-01") + `T10:00" aria-describedby="dates-error">`),
 			`<p class="alert alert-warn" role="status">La fecha indicada en el enlace no es válida; elíjala de nuevo.</p>`)
 
 		// A customer: name, phone and email filled in; their vehicles offered.
 		cust, _ := apptest.Customer(t, a, "ana@example.com", "600000001")
-		custBook(t, a, "600000001", "1111AAA", "SUV", "2026-12-01T10:00", "2026-12-04T10:00", 1, nil)
+		custBook(t, a, "600000001", "1111AAA", "SUV", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 1, nil)
 		res = do(t, cust, "GET", a.URL+"/booking", nil)
 		wantStatus(t, res, 200)
 		wantAll(t, "customer booking", res.Body,
@@ -167,10 +171,10 @@ func TestProfilePage(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		a := apptest.Start(t, d)
 		ana, _ := apptest.Customer(t, a, "ana@example.com", "600000001")
-		pending := custBook(t, a, "600000001", "1111AAA", "COCHE", "2026-12-01T10:00", "2026-12-04T10:00", 1, []int{2})
-		inCourse := custBook(t, a, "600000001", "2222BBB", "SUV", "2026-12-20T10:00", "2026-12-22T10:00", 2, nil)
+		pending := custBook(t, a, "600000001", "1111AAA", "COCHE", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 1, []int{2})
+		inCourse := custBook(t, a, "600000001", "2222BBB", "SUV", (clocktest.D("2026-12-20") + "T10:00"), (clocktest.D("2026-12-22") + "T10:00"), 2, nil)
 		custSetStatus(t, a, inCourse, reservation.InCourse)
-		done := custBookPast(t, a, "600000001", "1111AAA", "COCHE", "2026-10-01T10:00", "2026-10-02T10:00", 1, nil)
+		done := custBookPast(t, a, "600000001", "1111AAA", "COCHE", (clocktest.D("2026-10-01") + "T10:00"), (clocktest.D("2026-10-02") + "T10:00"), 1, nil)
 		custSetStatus(t, a, done, reservation.Finalized)
 
 		for _, accept := range []string{"", "*/*", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"} {
@@ -190,8 +194,8 @@ func TestProfilePage(t *testing.T) {
 			`value="ana@example.com"`, `value="&#43;34600000001"`, `data-account-form="password" data-url="/users/profile/password"`,
 			`<span class="plate-badge">2222BBB</span> <span class="muted">· SUV / todoterreno</span>`,
 			`<h3 id="res-`+itoa(pending)+`-title">Reserva nº `+itoa(pending)+`</h3>`,
-			`<dd data-res="entry">01/12/2026 10:00</dd>`, `<dd data-res="extras">Lavado interior</dd>`, `<dd data-res="total">61,00 €</dd>`,
-			`data-vehicle-type="COCHE"`, `name="entry_date" type="datetime-local" required value="2026-12-01T10:00">`,
+			(`<dd data-res="entry">` + clocktest.ES("01/12/2026") + ` 10:00</dd>`), `<dd data-res="extras">Lavado interior</dd>`, `<dd data-res="total">61,00 €</dd>`,
+			`data-vehicle-type="COCHE"`, (`name="entry_date" type="datetime-local" required value="` + clocktest.D("2026-12-01") + `T10:00">`),
 			`<option value="1" data-name="ECO" selected>ECO</option>`,
 			`<input type="checkbox" name="additional_services" value="2" data-name="Lavado interior" checked>`,
 			`<dialog class="dialog" data-cancel-dialog`,
@@ -219,8 +223,8 @@ func TestProfilePage(t *testing.T) {
 		if strings.Contains(c, "data-cancel>") || !strings.Contains(c, "data-edit-toggle") {
 			t.Errorf("EN CURSO card: want edit without cancel: %s", c)
 		}
-		wantAll(t, "EN CURSO card", c, `value="2026-12-20T10:00" readonly aria-describedby="edit-`+itoa(inCourse)+`-entry-hint">`,
-			`pill pill-EN-CURSO`, `<div><dt>Plaza</dt><dd>A-1</dd></div>`, `name="exit_date" type="datetime-local" required value="2026-12-22T10:00"`)
+		wantAll(t, "EN CURSO card", c, (`value="`+clocktest.D("2026-12-20")+`T10:00" readonly aria-describedby="edit-`)+itoa(inCourse)+`-entry-hint">`,
+			`pill pill-EN-CURSO`, `<div><dt>Plaza</dt><dd>A-1</dd></div>`, (`name="exit_date" type="datetime-local" required value="` + clocktest.D("2026-12-22") + `T10:00"`))
 		if c := card(done); strings.Contains(c, "data-cancel") || strings.Contains(c, "data-edit") || !strings.Contains(c, "Pagada (TARJETA)") {
 			t.Errorf("FINALIZADA card: want no actions and the payment: %s", c)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"parking/internal/clock/clocktest"
 	"strings"
 	"testing"
 
@@ -28,7 +29,7 @@ func TestQuoteEqualsBookedTotal(t *testing.T) {
 		if _, err := a.Booking.UpdateMainService(ctx, 2, booking.MainServiceInput{Active: ptrTo(false)}); err != nil {
 			t.Fatal(err)
 		}
-		const entry = "2027-03-01T10:00"
+		entry := clocktest.D("2027-03-01") + "T10:00"
 		cases := []struct {
 			name, exit, vehicle string
 			service             int
@@ -37,31 +38,31 @@ func TestQuoteEqualsBookedTotal(t *testing.T) {
 			want                string // total_price, or the refusal's message
 		}{
 			// The case: a repeated extra counts once (ECO 5 days SUV: 50 + 15).
-			{"repeated extra", "2027-03-05T13:00", "SUV", 1, []int{1, 1}, 200, "65.00"},
-			{"repeats mixed", "2027-03-02T10:00", "COCHE", 1, []int{1, 2, 1, 2, 2}, 200, "52.00"},
-			{"unknown extra skipped", "2027-03-02T10:00", "COCHE", 1, []int{99}, 200, "12.00"},
-			{"unknown and known", "2027-03-02T10:00", "COCHE", 1, []int{1, 99, 1}, 200, "27.00"},
-			{"retired extra skipped", "2027-03-02T10:00", "COCHE", 1, []int{8}, 200, "12.00"},
-			{"retired and known", "2027-03-02T10:00", "COCHE", 1, []int{8, 3, 8}, 200, "62.00"},
-			{"inactive main service refused", "2027-03-02T10:00", "COCHE", 2, nil, 400, "El servicio TRANSFER no está disponible."},
-			{"unknown main service", "2027-03-02T10:00", "COCHE", 9, nil, 0, "No existe tarifa para el servicio 9 y 1 días."},
+			{"repeated extra", (clocktest.D("2027-03-05") + "T13:00"), "SUV", 1, []int{1, 1}, 200, "65.00"},
+			{"repeats mixed", (clocktest.D("2027-03-02") + "T10:00"), "COCHE", 1, []int{1, 2, 1, 2, 2}, 200, "52.00"},
+			{"unknown extra skipped", (clocktest.D("2027-03-02") + "T10:00"), "COCHE", 1, []int{99}, 200, "12.00"},
+			{"unknown and known", (clocktest.D("2027-03-02") + "T10:00"), "COCHE", 1, []int{1, 99, 1}, 200, "27.00"},
+			{"retired extra skipped", (clocktest.D("2027-03-02") + "T10:00"), "COCHE", 1, []int{8}, 200, "12.00"},
+			{"retired and known", (clocktest.D("2027-03-02") + "T10:00"), "COCHE", 1, []int{8, 3, 8}, 200, "62.00"},
+			{"inactive main service refused", (clocktest.D("2027-03-02") + "T10:00"), "COCHE", 2, nil, 400, "El servicio TRANSFER no está disponible."},
+			{"unknown main service", (clocktest.D("2027-03-02") + "T10:00"), "COCHE", 9, nil, 0, "No existe tarifa para el servicio 9 y 1 días."},
 			// Band edges of ECO (12, 8, 6, 5 €/day).
-			{"1 day", "2027-03-02T10:00", "COCHE", 1, nil, 200, "12.00"},
-			{"3 days", "2027-03-04T10:00", "COCHE", 1, nil, 200, "36.00"},
-			{"4 days", "2027-03-05T10:00", "COCHE", 1, nil, 200, "32.00"},
-			{"10 days", "2027-03-11T10:00", "COCHE", 1, nil, 200, "80.00"},
-			{"11 days", "2027-03-12T10:00", "COCHE", 1, nil, 200, "66.00"},
-			{"15 days", "2027-03-16T10:00", "COCHE", 1, nil, 200, "90.00"},
-			{"16 days", "2027-03-17T10:00", "COCHE", 1, nil, 200, "80.00"},
+			{"1 day", (clocktest.D("2027-03-02") + "T10:00"), "COCHE", 1, nil, 200, "12.00"},
+			{"3 days", (clocktest.D("2027-03-04") + "T10:00"), "COCHE", 1, nil, 200, "36.00"},
+			{"4 days", (clocktest.D("2027-03-05") + "T10:00"), "COCHE", 1, nil, 200, "32.00"},
+			{"10 days", (clocktest.D("2027-03-11") + "T10:00"), "COCHE", 1, nil, 200, "80.00"},
+			{"11 days", (clocktest.D("2027-03-12") + "T10:00"), "COCHE", 1, nil, 200, "66.00"},
+			{"15 days", (clocktest.D("2027-03-16") + "T10:00"), "COCHE", 1, nil, 200, "90.00"},
+			{"16 days", (clocktest.D("2027-03-17") + "T10:00"), "COCHE", 1, nil, 200, "80.00"},
 			// The 2-hour courtesy: exactly 2 hours over is not charged, a second more is.
-			{"under a day", "2027-03-01T13:00", "COCHE", 1, nil, 200, "12.00"},
-			{"1 day + 2 h", "2027-03-02T12:00", "COCHE", 1, nil, 200, "12.00"},
-			{"1 day + 2 h + 1 s", "2027-03-02T12:00:01", "COCHE", 1, nil, 200, "24.00"},
-			{"3 days + 2 h", "2027-03-04T12:00", "COCHE", 1, nil, 200, "36.00"},
-			{"3 days + 2 h + 1 min: band 2", "2027-03-04T12:01", "COCHE", 1, nil, 200, "32.00"},
-			{"10 days + 2 h + 1 min: band 3", "2027-03-11T12:01", "COCHE", 1, nil, 200, "66.00"},
-			{"15 days + 2 h + 1 min: band 4", "2027-03-16T12:01", "COCHE", 1, nil, 200, "80.00"},
-			{"coefficient, band 2 and repeats", "2027-03-04T12:01", "MOTO", 3, []int{1, 1, 8}, 200, "43.00"},
+			{"under a day", (clocktest.D("2027-03-01") + "T13:00"), "COCHE", 1, nil, 200, "12.00"},
+			{"1 day + 2 h", (clocktest.D("2027-03-02") + "T12:00"), "COCHE", 1, nil, 200, "12.00"},
+			{"1 day + 2 h + 1 s", (clocktest.D("2027-03-02") + "T12:00:01"), "COCHE", 1, nil, 200, "24.00"},
+			{"3 days + 2 h", (clocktest.D("2027-03-04") + "T12:00"), "COCHE", 1, nil, 200, "36.00"},
+			{"3 days + 2 h + 1 min: band 2", (clocktest.D("2027-03-04") + "T12:01"), "COCHE", 1, nil, 200, "32.00"},
+			{"10 days + 2 h + 1 min: band 3", (clocktest.D("2027-03-11") + "T12:01"), "COCHE", 1, nil, 200, "66.00"},
+			{"15 days + 2 h + 1 min: band 4", (clocktest.D("2027-03-16") + "T12:01"), "COCHE", 1, nil, 200, "80.00"},
+			{"coefficient, band 2 and repeats", (clocktest.D("2027-03-04") + "T12:01"), "MOTO", 3, []int{1, 1, 8}, 200, "43.00"},
 		}
 		for i, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
@@ -100,7 +101,7 @@ func TestQuoteEqualsBookedTotal(t *testing.T) {
 		// quote prices it as the walk-in charges it; a retired extra is skipped for
 		// staff too. TRANSFER 3 days + 2 h + 1 min = 4 days × 11 € = 44 €, + 50 €.
 		admin, _ := apptest.Admin(t, a)
-		body := map[string]any{"entry_date": entry, "exit_date": "2027-03-04T12:01", "vehicle_type": "COCHE", "id_main_service": 2, "additional_services": []int{3, 8, 3}}
+		body := map[string]any{"entry_date": entry, "exit_date": (clocktest.D("2027-03-04") + "T12:01"), "vehicle_type": "COCHE", "id_main_service": 2, "additional_services": []int{3, 8, 3}}
 		qs, quote := custCall(t, admin, "POST", a.URL+"/api/pricing/dynamic", body)
 		walkIn := map[string]any{"phone": "699111222", "license_plate": "W1ABC"}
 		for k, v := range body {
@@ -132,7 +133,7 @@ func TestEditQuoteEqualsSavedTotal(t *testing.T) {
 		bob, _ := apptest.Customer(t, a, "bob@example.com", "600000002")
 		admin, _ := apptest.Admin(t, a)
 		// ECO 5 days SUV (50 €) + Lavado básico 15 € + Lavado interior 25 € = 90 €.
-		mine := custBook(t, a, "600000001", "1111AAA", "SUV", "2027-03-01T10:00", "2027-03-06T10:00", 1, []int{1, 2})
+		mine := custBook(t, a, "600000001", "1111AAA", "SUV", (clocktest.D("2027-03-01") + "T10:00"), (clocktest.D("2027-03-06") + "T10:00"), 1, []int{1, 2})
 		// Today's catalog changes: ECO 4–10 days 9 €, Lavado básico 20 €, Lavado
 		// interior retired.
 		if _, err := a.Booking.UpdateRate(ctx, 2, booking.RateInput{DailyPrice: ptrTo(money.Cents(900))}); err != nil {
@@ -147,7 +148,7 @@ func TestEditQuoteEqualsSavedTotal(t *testing.T) {
 		quote := func(c *http.Client, exit string, extras []int) (int, map[string]any) {
 			t.Helper()
 			return custCall(t, c, "POST", a.URL+"/api/pricing/dynamic", map[string]any{"id_reservation": mine,
-				"entry_date": "2027-03-01T10:00", "exit_date": exit, "vehicle_type": "SUV", "id_main_service": 1, "additional_services": extras})
+				"entry_date": (clocktest.D("2027-03-01") + "T10:00"), "exit_date": exit, "vehicle_type": "SUV", "id_main_service": 1, "additional_services": extras})
 		}
 
 		// The customer's edit form still offers the retired booked extra, ticked, at its
@@ -159,29 +160,29 @@ func TestEditQuoteEqualsSavedTotal(t *testing.T) {
 
 		// Nothing that prices changed: the stored total, no breakdown.
 		for _, c := range []*http.Client{admin, ana} {
-			if st, q := quote(c, "2027-03-06T10:00", []int{2, 1}); st != 200 || q["total_price"] != 90.0 || q["breakdown"] != nil {
+			if st, q := quote(c, (clocktest.D("2027-03-06") + "T10:00"), []int{2, 1}); st != 200 || q["total_price"] != 90.0 || q["breakdown"] != nil {
 				t.Errorf("unchanged edit quote: %d %v, want 90.00 without breakdown", st, q)
 			}
 		}
 		// Someone else's reservation, or no session: 403.
 		for _, c := range []*http.Client{bob, nil} {
-			if st, q := quote(c, "2027-03-07T10:00", nil); st != 403 || q["message"] != custNotYours["message"] {
+			if st, q := quote(c, (clocktest.D("2027-03-07") + "T10:00"), nil); st != 403 || q["message"] != custNotYours["message"] {
 				t.Errorf("foreign edit quote: %d %v", st, q)
 			}
 		}
 		if st, q := custCall(t, admin, "POST", a.URL+"/api/pricing/dynamic", map[string]any{"id_reservation": 9999,
-			"entry_date": "2027-03-01T10:00", "exit_date": "2027-03-02T10:00", "vehicle_type": "SUV", "id_main_service": 1}); st != 404 {
+			"entry_date": (clocktest.D("2027-03-01") + "T10:00"), "exit_date": (clocktest.D("2027-03-02") + "T10:00"), "vehicle_type": "SUV", "id_main_service": 1}); st != 404 {
 			t.Errorf("staff quote of a missing reservation: %d %v", st, q)
 		}
 
 		// The owner moves the exit to 6 days: 6 × 9 € × 1.25 = 67.50, the booked extras
 		// at 15 € and 25 € (the retired one kept), Lavado integral new at 50 €.
-		st, q := quote(ana, "2027-03-07T10:00", []int{1, 2, 3, 3})
+		st, q := quote(ana, (clocktest.D("2027-03-07") + "T10:00"), []int{1, 2, 3, 3})
 		if st != 200 || q["total_price"] != 157.5 {
 			t.Fatalf("customer edit quote: %d %v, want 157.50", st, q)
 		}
 		st, body := custCall(t, ana, "PUT", fmt.Sprintf("%s/users/profile/reservation/%d/edit", a.URL, mine), map[string]any{
-			"exit_date": "2027-03-07T10:00", "additional_services": []int{1, 2, 3, 3}})
+			"exit_date": (clocktest.D("2027-03-07") + "T10:00"), "additional_services": []int{1, 2, 3, 3}})
 		if st != 200 {
 			t.Fatalf("customer edit: %d %v", st, body)
 		}
@@ -191,7 +192,7 @@ func TestEditQuoteEqualsSavedTotal(t *testing.T) {
 
 		// Staff change the type to MOTO (0.5): 6 × 9 € × 0.5 = 27 € + 90 € of booked extras.
 		st, q = custCall(t, admin, "POST", a.URL+"/api/pricing/dynamic", map[string]any{"id_reservation": mine,
-			"entry_date": "2027-03-01T10:00", "exit_date": "2027-03-07T10:00", "vehicle_type": "MOTO", "id_main_service": 1, "additional_services": []int{1, 2, 3}})
+			"entry_date": (clocktest.D("2027-03-01") + "T10:00"), "exit_date": (clocktest.D("2027-03-07") + "T10:00"), "vehicle_type": "MOTO", "id_main_service": 1, "additional_services": []int{1, 2, 3}})
 		if st != 200 || q["total_price"] != 117.0 {
 			t.Fatalf("staff edit quote: %d %v, want 117.00", st, q)
 		}

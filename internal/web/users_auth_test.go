@@ -3,6 +3,7 @@ package web_test
 import (
 	"net/http"
 	"net/url"
+	"parking/internal/clock/clocktest"
 	"strings"
 	"sync"
 	"testing"
@@ -388,7 +389,7 @@ func TestRegister(t *testing.T) {
 			t.Helper()
 			res := postJSON(t, apptest.Client(t), a.URL+"/api/reservations/public-new", map[string]any{
 				"full_name": "Reserva Previa", "phone": phone, "email": email, "license_plate": plate, "vehicle_type": "COCHE",
-				"entry_date": "2026-12-01T10:00", "exit_date": "2026-12-03T10:00", "id_main_service": 1})
+				"entry_date": (clocktest.D("2026-12-01") + "T10:00"), "exit_date": (clocktest.D("2026-12-03") + "T10:00"), "id_main_service": 1})
 			wantStatus(t, res, 201)
 			return int64(decode(t, res)["data"].(map[string]any)["id_reservation"].(float64))
 		}

@@ -72,3 +72,48 @@ func Day(n, hour, minute int) time.Time {
 	b := Base().In(madrid())
 	return time.Date(b.Year(), b.Month(), b.Day()+n, hour, minute, 0, 0, madrid())
 }
+
+// Fixture dates. Tests write the dates they book for as seen from DefaultBase
+// ("2026-12-01", eleven days ahead); these move such a date by the whole local days
+// between DefaultBase and Base, so that it keeps its place relative to the test
+// clock when PARKING_TEST_CLOCK_BASE moves it. On the default base they change
+// nothing. Local wall-clock times are kept (an offset written in a test may differ
+// across a daylight-saving change: such tests compute it with localtime).
+
+// shiftDays is the whole local days from DefaultBase's date to Base's.
+func shiftDays() int {
+	d, b := DefaultBase.In(madrid()), Base().In(madrid())
+	from := time.Date(d.Year(), d.Month(), d.Day(), 12, 0, 0, 0, time.UTC)
+	to := time.Date(b.Year(), b.Month(), b.Day(), 12, 0, 0, 0, time.UTC)
+	return int(to.Sub(from).Hours() / 24)
+}
+
+// Shift moves t, a fixture instant, by shiftDays, keeping its Madrid wall-clock time.
+func Shift(t time.Time) time.Time {
+	l := t.In(madrid())
+	return time.Date(l.Year(), l.Month(), l.Day()+shiftDays(), l.Hour(), l.Minute(), l.Second(), l.Nanosecond(), madrid())
+}
+
+// D moves a fixture day "YYYY-MM-DD" by shiftDays.
+func D(day string) string { return moveDay(day, "2006-01-02") }
+
+// ES moves a fixture day in the Spanish form "DD/MM/YYYY" by shiftDays.
+func ES(day string) string { return moveDay(day, "02/01/2006") }
+
+func moveDay(day, layout string) string {
+	t, err := time.Parse(layout, day)
+	if err != nil {
+		panic(fmt.Sprintf("clocktest: fixture day %q: %v", day, err))
+	}
+	return t.AddDate(0, 0, shiftDays()).Format(layout)
+}
+
+// Offset is Madrid's UTC offset ("+01:00", "+02:00") on a fixture day "YYYY-MM-DD"
+// moved by D, at noon: what the service writes after that day's local times.
+func Offset(day string) string {
+	t, err := time.ParseInLocation("2006-01-02 15:04", D(day)+" 12:00", madrid())
+	if err != nil {
+		panic(fmt.Sprintf("clocktest: fixture day %q: %v", day, err))
+	}
+	return t.Format("-07:00")
+}

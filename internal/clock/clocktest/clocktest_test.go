@@ -48,3 +48,28 @@ func TestBase(t *testing.T) {
 	}
 	t.Logf("test clock base: %v", clocktest.Base())
 }
+
+func TestFixtureDatesFollowTheBase(t *testing.T) {
+	if os.Getenv(clocktest.EnvBase) == "" {
+		if clocktest.D("2026-12-01") != "2026-12-01" || clocktest.ES("01/12/2026") != "01/12/2026" {
+			t.Errorf("the default base moves fixtures: %s %s", clocktest.D("2026-12-01"), clocktest.ES("01/12/2026"))
+		}
+	}
+	// Whatever the base: eleven days after DefaultBase stays eleven days after Base.
+	madrid, err := time.LoadLocation("Europe/Madrid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := time.ParseInLocation("2006-01-02", clocktest.D("2026-12-01"), madrid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := clocktest.Base().In(madrid)
+	want := time.Date(b.Year(), b.Month(), b.Day()+11, 0, 0, 0, 0, madrid)
+	if !got.Equal(want) {
+		t.Errorf("D(2026-12-01) = %s, want %s", got.Format("2006-01-02"), want.Format("2006-01-02"))
+	}
+	if s := clocktest.Shift(time.Date(2026, 12, 1, 10, 0, 0, 0, madrid)); !s.Equal(clocktest.Day(11, 10, 0)) {
+		t.Errorf("Shift = %s, want %s", s, clocktest.Day(11, 10, 0))
+	}
+}
