@@ -12,16 +12,20 @@ end
 function init(args)
   n = 0
   stamp = os.time() % 100000
+  -- A stay a week ahead: public bookings cannot start in the past (CONTRACT §8).
+  entry = os.date("%Y-%m-%dT10:00", os.time() + 7 * 86400)
+  exit = os.date("%Y-%m-%dT18:00", os.time() + 14 * 86400)
 end
 
 request = function()
   n = n + 1
   local k = n
   if n % 5 == 0 then k = n - 1 end
-  local phone = string.format("7%d%02d%07d", stamp % 10, tid, k)
+  -- A Spanish mobile number (9 digits from 6): phones must exist (CONTRACT §8).
+  local phone = string.format("6%d%02d%05d", stamp % 10, tid, k % 100000)
   local plate = string.format("B%d%02d%07d", stamp % 10, tid, k)
   local body = string.format('{"full_name":"Cliente %d","phone":"%s","email":"c%d@example.com",' ..
-    '"license_plate":"%s","vehicle_type":"TURISMO","entry_date":"2026-12-01T10:00",' ..
-    '"exit_date":"2026-12-08T18:00","id_main_service":1,"additional_services":[1]}', k, phone, k, plate)
+    '"license_plate":"%s","vehicle_type":"TURISMO","entry_date":"%s",' ..
+    '"exit_date":"%s","id_main_service":1,"additional_services":[1]}', k, phone, k, plate, entry, exit)
   return wrk.format("POST", "/api/reservations/public-new", {["Content-Type"] = "application/json"}, body)
 end
