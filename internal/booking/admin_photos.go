@@ -10,6 +10,7 @@ import (
 
 	"parking/internal/fault"
 	"parking/internal/input"
+	"parking/internal/reservation"
 	"parking/internal/store"
 )
 
@@ -42,7 +43,7 @@ func (s *Service) AddPhoto(ctx context.Context, id int64, filePath, description 
 			return err
 		}
 		// Spec, per-state rules: photos are addable in PENDIENTE and EN CURSO only.
-		if r.Status.Terminal() {
+		if !reservation.For(r.Status).AddPhotos {
 			return fault.Invalidf("No se pueden añadir fotos a la reserva %d: está %s.", id, r.Status)
 		}
 		photo, count, err = tx.InsertPhoto(ctx, id, filePath, desc)

@@ -86,7 +86,7 @@ func (s *Service) RequestInvoice(ctx context.Context, id int64) error {
 		if err != nil {
 			return err
 		}
-		if r.Status == reservation.Cancelled {
+		if !reservation.For(r.Status).RequestBill {
 			return fault.Invalidf("La reserva %d está CANCELADA: no se puede emitir la factura.", id)
 		}
 		return s.enqueue(ctx, tx, notify.Invoice, id, nil)

@@ -29,7 +29,10 @@ type detailPageView struct {
 	InCourse    bool
 	Finalized   bool
 	Cancelled   bool
-	Terminal    bool
+	// From the per-state rules (internal/reservation/rules.go): the entry date is
+	// kept, and the spot must stay assigned.
+	EntryLocked  bool
+	SpotRequired bool
 
 	// Outcome of the previous request, from the query string (?updated=true,
 	// ?created=true, ?photo=added, ?error=…).
@@ -177,8 +180,7 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 		ID: res.ID, Status: string(res.Status), StatusClass: statusClass(string(res.Status)),
 		Pending: res.Status == reservation.Pending, InCourse: res.Status == reservation.InCourse,
 		Finalized: res.Status == reservation.Finalized, Cancelled: res.Status == reservation.Cancelled,
-		Terminal: res.Status.Terminal(),
-		Notice:   detailNotice(r), Error: r.URL.Query().Get("error"),
+		Notice: detailNotice(r), Error: r.URL.Query().Get("error"),
 		Booked:    s.shortTime(res.ReservationDate),
 		EntryText: s.shortTime(res.Entry), ExitText: s.optTime(res.Exit),
 		EntryInput: s.inputTime(res.Entry), ServiceName: d.MainServiceName,
@@ -217,14 +219,18 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 	v.PhotoProgress = min(v.PhotoCount, v.PhotosNeeded)
 	v.Customer.PhoneHref = telHref(v.Customer.Phone)
 
-	// Spec, States and transitions and per-state rules.
-	v.CanEdit = !v.Terminal
-	v.CanAddPhoto = !v.Terminal
-	v.CanFinalize = v.InCourse
-	v.CanCancel = v.Pending
-	v.CanInvoice = !v.Cancelled
+	// Spec, States and transitions and per-state rules: the one table
+	// (internal/reservation/rules.go) the operations enforce.
+	rules := reservation.For(res.Status)
+	v.CanEdit = rules.Editable()
+	v.EntryLocked = rules.Editable() && !rules.EditEntry
+	v.SpotRequired = rules.Spot == reservation.SpotRequired
+	v.CanAddPhoto = rules.AddPhotos
+	v.CanFinalize = rules.Finalize
+	v.CanCancel = rules.Cancel
+	v.CanInvoice = rules.RequestBill
 	v.HasReceipt = v.Finalized
-	if v.Pending {
+	if rules.Start {
 		switch {
 		case v.PhotosMissing > 0:
 			v.StartWhyNot = "Faltan " + strconv.Itoa(v.PhotosMissing) + " fotos del vehículo para poder iniciarla."

@@ -145,8 +145,8 @@ func (s *Server) customerReservationView(cr store.CustomerReservation) customerR
 		Model: cr.Vehicle.Model, Color: cr.Vehicle.Color, VehicleType: cr.Vehicle.Type,
 		MainServiceID: cr.MainServiceID, ServiceName: cr.MainServiceName,
 		AdditionalServices: make([]bookedExtraJSON, 0, len(cr.Extras)),
-		CanCancel:          cr.Status == reservation.Pending,
-		CanEdit:            cr.Status == reservation.Pending || cr.Status == reservation.InCourse,
+		CanCancel:          reservation.For(cr.Status).Cancel, // spec, per-state rules
+		CanEdit:            reservation.For(cr.Status).CustomerEdit,
 		MadeWithoutLogin:   cr.MadeWithoutLogin(),
 	}
 	if item.MadeWithoutLogin && cr.Contact != nil {

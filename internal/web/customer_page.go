@@ -50,6 +50,7 @@ type profileReservation struct {
 	Status      string
 	StatusClass string // "EN-CURSO": the pill's class
 	InCourse    bool
+	EntryLocked bool   // editable, but the entry date is kept (per-state rules)
 	EntryText   string // "01/12/2026 10:00" in the facility's zone
 	ExitText    string // "" when there is no exit date
 	EntryInput  string // datetime-local values for the edit form
@@ -122,6 +123,7 @@ func (s *Server) profileReservation(it customerReservationJSON, cr store.Custome
 		Total: euros(it.TotalPrice), Paid: it.IsPaid,
 		Booked:    cr.ReservationDate.In(loc).Format("02/01/2006"),
 		CanCancel: it.CanCancel, CanEdit: it.CanEdit,
+		EntryLocked:  it.CanEdit && !reservation.For(cr.Status).EditEntry,
 		WithoutLogin: it.MadeWithoutLogin, ContactName: it.ContactName,
 	}
 	p.Vehicle = vehicleDescription(it.Brand, it.Model)
