@@ -22,20 +22,20 @@ const MaxPhotoURL = 2048
 // /admin/reservations/{id}/photos): file_path must be an absolute http(s) URL
 // (CONTRACT §7), the description at most 255 characters, and the reservation
 // neither FINALIZADA nor CANCELADA. It returns the photo and the new photo count.
-func (s *Service) AddPhoto(ctx context.Context, id int64, filePath, description string) (store.Photo, int, error) {
+func (s *Service) AddPhoto(ctx context.Context, id int64, filePath, description string) (reservation.Photo, int, error) {
 	filePath = strings.TrimSpace(filePath)
 	if err := checkPhotoURL(filePath); err != nil {
-		return store.Photo{}, 0, err
+		return reservation.Photo{}, 0, err
 	}
 	var desc *string
 	d, err := input.Text("description", description, input.MaxPhotoDescription)
 	if err != nil {
-		return store.Photo{}, 0, err
+		return reservation.Photo{}, 0, err
 	}
 	if d != "" {
 		desc = &d
 	}
-	var photo store.Photo
+	var photo reservation.Photo
 	var count int
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		r, err := lockForAdmin(ctx, tx, id)
@@ -50,7 +50,7 @@ func (s *Service) AddPhoto(ctx context.Context, id int64, filePath, description 
 		return err
 	})
 	if err != nil {
-		return store.Photo{}, 0, fmt.Errorf("add photo to reservation %d: %w", id, err)
+		return reservation.Photo{}, 0, fmt.Errorf("add photo to reservation %d: %w", id, err)
 	}
 	return photo, count, nil
 }

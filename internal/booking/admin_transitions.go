@@ -176,7 +176,7 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 	return out, nil
 }
 
-func extraIDs(booked []store.BookedExtraDetail) []int64 {
+func extraIDs(booked []reservation.BookedExtraDetail) []int64 {
 	ids := make([]int64, len(booked))
 	for i, e := range booked {
 		ids[i] = e.ID

@@ -72,7 +72,7 @@ type StayDetails struct {
 	TotalPrice      money.Cents
 	MainServiceID   int64
 	MainServiceName string
-	Extras          []store.BookedExtraDetail
+	Extras          []reservation.BookedExtraDetail
 }
 
 // Edited is the outcome of a customer edit.

@@ -31,7 +31,7 @@ type bookedStay struct {
 
 // bookedOf is the priced state of reservation r, stored with vehicle type
 // vehicleType and extras booked.
-func bookedOf(r reservation.Reservation, vehicleType string, booked []store.BookedExtraDetail) *bookedStay {
+func bookedOf(r reservation.Reservation, vehicleType string, booked []reservation.BookedExtraDetail) *bookedStay {
 	b := &bookedStay{
 		Inputs: stay{Entry: r.Entry, Exit: r.Exit, VehicleType: vehicleType, MainService: r.MainServiceID, Extras: make([]int64, len(booked))},
 		Total:  r.TotalPrice,

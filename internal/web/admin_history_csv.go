@@ -12,7 +12,7 @@ import (
 
 	"parking/internal/fault"
 	"parking/internal/money"
-	"parking/internal/store"
+	"parking/internal/reservation"
 )
 
 // GET /admin/history.csv?status=&search=&dateFrom=&dateTo=&bookedFrom=&bookedTo= : the CSV export of the
@@ -89,7 +89,7 @@ func (s *Server) adminHistoryCSV(w http.ResponseWriter, r *http.Request) {
 		return rc.Flush()
 	}
 	n := 0
-	err := s.booking.HistoryEach(r.Context(), hq, func(row store.HistoryRow) error {
+	err := s.booking.HistoryEach(r.Context(), hq, func(row reservation.HistoryRow) error {
 		if !started {
 			begin()
 		}
@@ -149,7 +149,7 @@ func newCSVWriter(w io.Writer) *csv.Writer {
 }
 
 // csvRecord is one reservation as a row of the export.
-func (s *Server) csvRecord(row store.HistoryRow) []string {
+func (s *Server) csvRecord(row reservation.HistoryRow) []string {
 	res := row.Reservation
 	paid := "No"
 	if res.IsPaid {

@@ -8,7 +8,6 @@ import (
 	"parking/internal/money"
 	"parking/internal/notify"
 	"parking/internal/reservation"
-	"parking/internal/store"
 )
 
 // Wire shapes of the administrator routes, with the spec's field names.
@@ -109,7 +108,7 @@ type adminPhotoJSON struct {
 	TakenAt       string  `json:"taken_at"`
 }
 
-func (s *Server) adminPhoto(p store.Photo) adminPhotoJSON {
+func (s *Server) adminPhoto(p reservation.Photo) adminPhotoJSON {
 	return adminPhotoJSON{ID: p.ID, ReservationID: p.ReservationID, FilePath: p.FilePath, Description: p.Description,
 		TakenAt: localtime.JSON(p.TakenAt, s.cfg.Location)}
 }
@@ -178,7 +177,7 @@ type adminListItemJSON struct {
 	ServiceName  string  `json:"service_name,omitempty"`
 }
 
-func (s *Server) adminHistoryItem(h store.HistoryRow) adminListItemJSON {
+func (s *Server) adminHistoryItem(h reservation.HistoryRow) adminListItemJSON {
 	out := adminListItemJSON{adminReservationJSON: s.adminReservation(h.Reservation),
 		CustomerName: h.CustomerName, Phone: h.Phone, LicensePlate: h.LicensePlate, Brand: h.Brand, Model: h.Model,
 		Color: h.Color, VehicleType: h.VehicleType, ServiceName: h.MainServiceName}
@@ -188,7 +187,7 @@ func (s *Server) adminHistoryItem(h store.HistoryRow) adminListItemJSON {
 	return out
 }
 
-func (s *Server) adminParkingItem(p store.ParkingRow) adminListItemJSON {
+func (s *Server) adminParkingItem(p reservation.ParkingRow) adminListItemJSON {
 	return adminListItemJSON{adminReservationJSON: s.adminReservation(p.Reservation),
 		CustomerName: p.CustomerName, Phone: p.Phone, LicensePlate: p.LicensePlate, Brand: p.Brand, Model: p.Model,
 		Color: p.Color, VehicleType: p.VehicleType}

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"parking/internal/booking"
-	"parking/internal/store"
+	"parking/internal/reservation"
 )
 
 // The live parking board, GET /admin/parking for browsers (spec: "Real-time parking
@@ -41,7 +41,7 @@ type parkingResView struct {
 	Exit     string
 }
 
-func (s *Server) parkingRes(p store.ParkingRow) parkingResView {
+func (s *Server) parkingRes(p reservation.ParkingRow) parkingResView {
 	return parkingResView{ID: p.Reservation.ID, Plate: p.LicensePlate, Vehicle: vehicleDescription(p.Brand, p.Model),
 		Customer: p.CustomerName, Entry: s.shortTime(p.Reservation.Entry), Exit: s.optTime(p.Reservation.Exit)}
 }

@@ -11,7 +11,6 @@ import (
 	"parking/internal/fault"
 	"parking/internal/localtime"
 	"parking/internal/reservation"
-	"parking/internal/store"
 )
 
 // Administrator reservation routes (spec, Administrator web routes; CONTRACT §6, §7).
@@ -294,7 +293,7 @@ func (s *Server) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
 	}
 	back := "/admin/reservations/details/" + strconv.FormatInt(id, 10)
 	in, err := readAdminInput(w, r)
-	var photo store.Photo
+	var photo reservation.Photo
 	var count int
 	if err == nil {
 		photo, count, err = s.booking.AddPhoto(r.Context(), id, in.str("file_path"), in.str("description"))

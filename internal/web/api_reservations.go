@@ -8,7 +8,7 @@ import (
 
 	"parking/internal/booking"
 	"parking/internal/localtime"
-	"parking/internal/store"
+	"parking/internal/reservation"
 )
 
 // boardItemJSON is the spec's reservation item of GET /api/reservations.
@@ -37,7 +37,7 @@ type boardJSON struct {
 	Exits   []boardItemJSON `json:"exits"`
 }
 
-func (s *Server) boardItems(items []store.BoardItem) []boardItemJSON {
+func (s *Server) boardItems(items []reservation.BoardItem) []boardItemJSON {
 	out := make([]boardItemJSON, len(items))
 	for i, it := range items {
 		out[i] = boardItemJSON{

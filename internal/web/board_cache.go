@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"parking/internal/booking"
-	"parking/internal/store"
+	"parking/internal/reservation"
 )
 
 // boardCache keeps the encoded JSON of recently requested daily boards, each with
@@ -136,7 +136,7 @@ func appendBoardJSON(dst []byte, b booking.Board, loc *time.Location) []byte {
 	return append(dst, "}\n"...)
 }
 
-func appendBoardItems(dst []byte, items []store.BoardItem, loc *time.Location) []byte {
+func appendBoardItems(dst []byte, items []reservation.BoardItem, loc *time.Location) []byte {
 	dst = append(dst, '[')
 	for i, it := range items {
 		if i > 0 {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"parking/internal/booking"
-	"parking/internal/store"
+	"parking/internal/reservation"
 )
 
 // The hand-written board encoder must write exactly what encoding/json writes
@@ -29,7 +29,7 @@ func TestBoardJSONEncoding(t *testing.T) {
 	var b booking.Board
 	b.Day = "2026-03-29"
 	for i, txt := range tricky {
-		it := store.BoardItem{ID: int64(i + 1), Entry: entry, Status: "EN CURSO", LicensePlate: txt, Brand: txt, Color: txt, CustomerName: txt, Phone: txt, ServiceName: txt}
+		it := reservation.BoardItem{ID: int64(i + 1), Entry: entry, Status: "EN CURSO", LicensePlate: txt, Brand: txt, Color: txt, CustomerName: txt, Phone: txt, ServiceName: txt}
 		if i%2 == 0 {
 			it.Exit = &exit
 		}
@@ -38,7 +38,7 @@ func TestBoardJSONEncoding(t *testing.T) {
 			b.Exits = append(b.Exits, it)
 		}
 	}
-	for _, board := range []booking.Board{b, {Day: "2030-01-01", Entries: []store.BoardItem{}, Exits: []store.BoardItem{}}} {
+	for _, board := range []booking.Board{b, {Day: "2030-01-01", Entries: []reservation.BoardItem{}, Exits: []reservation.BoardItem{}}} {
 		rec := httptest.NewRecorder()
 		writeJSON(rec, 200, s.boardView(board))
 		got := appendBoardJSON(nil, board, madrid)

@@ -10,7 +10,6 @@ import (
 	"parking/internal/money"
 	"parking/internal/pricing"
 	"parking/internal/reservation"
-	"parking/internal/store"
 )
 
 // The customer area (spec, Customer web routes): profile, personal data, password,
@@ -86,7 +85,7 @@ type customerProfileJSON struct {
 // (customer_page.go), the CONTRACT §6 JSON for clients that prefer JSON.
 func (s *Server) customerProfile(w http.ResponseWriter, r *http.Request) {
 	u := mustUser(r)
-	area, err := s.store.CustomerArea(r.Context(), u.ID)
+	area, err := s.booking.CustomerArea(r.Context(), u.ID)
 	if !wantsJSON(r) {
 		if err != nil {
 			s.profileUnavailable(w, r, err)
@@ -102,7 +101,7 @@ func (s *Server) customerProfile(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.profileView(area))
 }
 
-func (s *Server) profileView(area store.CustomerArea) customerProfileJSON {
+func (s *Server) profileView(area reservation.CustomerArea) customerProfileJSON {
 	u := account.UserOf(area.Customer)
 	out := customerProfileJSON{
 		User: customerUserJSON{ID: u.ID, Nombre: u.Nombre, Email: u.Email, Numero: u.Numero, Role: string(u.Role),
@@ -131,7 +130,7 @@ func (s *Server) profileView(area store.CustomerArea) customerProfileJSON {
 	return out
 }
 
-func (s *Server) customerReservationView(cr store.CustomerReservation) customerReservationJSON {
+func (s *Server) customerReservationView(cr reservation.CustomerReservation) customerReservationJSON {
 	loc := s.cfg.Location
 	item := customerReservationJSON{
 		ID:              cr.ID,

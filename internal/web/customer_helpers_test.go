@@ -139,7 +139,7 @@ func custExec(t testing.TB, a *app.App, q string, args ...any) {
 // custSnapshotReservation is a reservation with its extras, to show a refusal changed nothing.
 type custSnapshotReservation struct {
 	R      reservation.Reservation
-	Extras []store.BookedExtraDetail
+	Extras []reservation.BookedExtraDetail
 }
 
 func custSnapshot(t *testing.T, a *app.App, id int64) custSnapshotReservation {

@@ -7,7 +7,6 @@ import (
 	"parking/internal/fault"
 	"parking/internal/money"
 	"parking/internal/reservation"
-	"parking/internal/store"
 )
 
 // The customer's page, GET /users/profile for browsers (spec, Customer web routes:
@@ -89,14 +88,14 @@ type serviceChoice struct {
 }
 
 // renderProfile renders profile.html for the customer's area.
-func (s *Server) renderProfile(w http.ResponseWriter, r *http.Request, area store.CustomerArea) {
+func (s *Server) renderProfile(w http.ResponseWriter, r *http.Request, area reservation.CustomerArea) {
 	j := s.profileView(area)
 	o := s.publicOffer()
 	v := profilePageView{User: j.User}
 	for _, vh := range j.Vehicles {
 		v.Vehicles = append(v.Vehicles, profileVehicle{Plate: vh.LicensePlate, Description: vehicleDescription(vh.Brand, vh.Model), TypeLabel: vehicleTypeLabel(vh.Type)})
 	}
-	byID := make(map[int64]store.CustomerReservation, len(area.Reservations))
+	byID := make(map[int64]reservation.CustomerReservation, len(area.Reservations))
 	for _, cr := range area.Reservations {
 		byID[cr.ID] = cr
 	}
@@ -111,7 +110,7 @@ func (s *Server) renderProfile(w http.ResponseWriter, r *http.Request, area stor
 	s.render(w, r, http.StatusOK, "profile.html", "Mi cuenta", v)
 }
 
-func (s *Server) profileReservation(it customerReservationJSON, cr store.CustomerReservation, o offer) profileReservation {
+func (s *Server) profileReservation(it customerReservationJSON, cr reservation.CustomerReservation, o offer) profileReservation {
 	loc := s.cfg.Location
 	p := profileReservation{
 		ID: it.ID, Status: it.Status, StatusClass: strings.ReplaceAll(it.Status, " ", "-"),

@@ -245,7 +245,7 @@ func (s *Server) bookingPage(w http.ResponseWriter, r *http.Request) {
 		v.Customer = true
 		v.FullName, v.Phone, v.Email = u.Nombre, u.Numero, u.Email
 		// The vehicles are a convenience: if they cannot be read the page still works.
-		if vehicles, err := s.store.CustomerVehicles(r.Context(), u.ID); err == nil {
+		if vehicles, err := s.booking.CustomerVehicles(r.Context(), u.ID); err == nil {
 			v.Vehicles = vehicles
 		} else {
 			s.log.WarnContext(r.Context(), "booking page: customer vehicles not read", "err", err)

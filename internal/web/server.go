@@ -13,7 +13,6 @@ import (
 	"parking/internal/booking"
 	"parking/internal/clock"
 	"parking/internal/pricing"
-	"parking/internal/store"
 )
 
 // Config is what the web layer needs of the service configuration.
@@ -28,7 +27,6 @@ type Config struct {
 type Server struct {
 	cfg         Config
 	log         *slog.Logger
-	store       *store.Store
 	booking     *booking.Service
 	accounts    *account.Service
 	catalog     *pricing.Holder
@@ -43,12 +41,11 @@ type Server struct {
 type Deps struct {
 	Config   Config
 	Log      *slog.Logger
-	Store    *store.Store
 	Booking  *booking.Service
 	Accounts *account.Service
 	Catalog  *pricing.Holder
-	// Clock is the service's clock; default the store's (the same one the
-	// operations read).
+	// Clock is the service's clock; default the operations' (the same one the
+	// store reads).
 	Clock clock.Clock
 }
 
@@ -66,12 +63,12 @@ func New(d Deps) *Server {
 	}
 	if d.Clock == nil {
 		d.Clock = clock.Real
-		if d.Store != nil {
-			d.Clock = d.Store.Clock()
+		if d.Booking != nil {
+			d.Clock = d.Booking.Clock()
 		}
 	}
 	s := &Server{
-		now: d.Clock, cfg: d.Config, log: d.Log, store: d.Store, booking: d.Booking, accounts: d.Accounts, catalog: d.Catalog,
+		now: d.Clock, cfg: d.Config, log: d.Log, booking: d.Booking, accounts: d.Accounts, catalog: d.Catalog,
 		crossOrigin: http.NewCrossOriginProtection(),
 		boards:      newBoardCache(boardCacheBytes),
 	}

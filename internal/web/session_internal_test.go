@@ -22,7 +22,7 @@ func TestGuards(t *testing.T) {
 		st := storetest.Open(t, d)
 		log := slog.New(slog.NewTextHandler(io.Discard, nil))
 		accounts := account.New(st, log)
-		s := New(Deps{Config: Config{BaseURL: "http://localhost"}, Log: log, Store: st, Accounts: accounts})
+		s := New(Deps{Config: Config{BaseURL: "http://localhost"}, Log: log, Clock: st.Clock(), Accounts: accounts})
 		ctx := context.Background()
 
 		newAccount := func(typ reservation.CustomerType, email string) string {
