@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"parking/internal/booking"
+	"parking/internal/web/httpx"
 )
 
 // healthz answers while the process is up.
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	httpx.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
 // readyz answers 200 when the database is reachable and the catalog is loaded
@@ -21,12 +22,12 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	switch err := s.booking.Ready(ctx); {
 	case errors.Is(err, booking.ErrCatalogNotLoaded):
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": "catalog not loaded"})
+		httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": "catalog not loaded"})
 		return
 	case err != nil:
 		s.log.Warn("not ready: database", "err", err)
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": "database unreachable"})
+		httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": "database unreachable"})
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	httpx.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 }

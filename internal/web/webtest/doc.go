@@ -1,0 +1,5 @@
+// Package webtest holds the helpers the black-box tests of the JSON API
+// (internal/web/api) and of the pages (internal/web/ui) share: HTTP calls on a
+// service started by internal/apptest, an administrator's and a customer's test
+// environment, and the checks every page must pass. It is imported by tests only.
+package webtest
