@@ -42,7 +42,7 @@ type RateJSON struct {
 	DailyPrice  money.Cents `json:"daily_price"`
 }
 
-// catalogView renders a catalog for the wire; all=false keeps only what customers
+// CatalogView renders a catalog for the wire; all=false keeps only what customers
 // are offered: active main services and their rates, active extras (CONTRACT §4).
 func CatalogView(c pricing.Catalog, all bool) CatalogJSON {
 	out := CatalogJSON{

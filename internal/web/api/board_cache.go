@@ -120,7 +120,7 @@ func (c *boardCache) put(day string, version int64, body []byte) {
 	}
 }
 
-// appendBoardJSON encodes a board exactly as writeJSON would encode boardView(b)
+// appendBoardJSON encodes a board exactly as WriteJSON would encode boardView(b)
 // (a test holds them equal), several times faster: a busy day is some 2,000 items.
 func appendBoardJSON(dst []byte, b booking.Board, loc *time.Location) []byte {
 	dst = append(dst, `{"date":`...)

@@ -16,7 +16,7 @@ import (
 )
 
 // The hand-written board encoder must write exactly what encoding/json writes
-// for the same board (writeJSON of boardView), whatever the text holds.
+// for the same board (WriteJSON of boardView), whatever the text holds.
 func TestBoardJSONEncoding(t *testing.T) {
 	madrid, _ := time.LoadLocation("Europe/Madrid")
 	s := &Server{cfg: httpx.Config{Location: madrid}}

@@ -8,7 +8,7 @@ import (
 	"parking/internal/account"
 )
 
-// bearerToken returns the token of an "Authorization: Bearer <token>" header (the
+// BearerToken returns the token of an "Authorization: Bearer <token>" header (the
 // scheme is case-insensitive, RFC 9110), or "" when there is none.
 func BearerToken(r *http.Request) string {
 	h := strings.TrimSpace(r.Header.Get("Authorization"))
@@ -19,7 +19,7 @@ func BearerToken(r *http.Request) string {
 	return strings.TrimSpace(token)
 }
 
-// tokenUser returns the user of the request's bearer token, if it is a live one.
+// TokenUser returns the user of the request's bearer token, if it is a live one.
 func (s *Kit) TokenUser(r *http.Request) (account.User, bool) {
 	token := BearerToken(r)
 	if token == "" {
@@ -42,13 +42,13 @@ const (
 	MsgAdminRequired = "Forbidden: admin access required"
 )
 
-// denyToken answers a request without a live bearer token: 401 {"error":"Unauthorized"}.
+// DenyToken answers a request without a live bearer token: 401 {"error":"Unauthorized"}.
 func DenyToken(w http.ResponseWriter) {
 	w.Header().Set("WWW-Authenticate", `Bearer realm="parking"`)
 	WriteJSON(w, http.StatusUnauthorized, map[string]string{"error": MsgUnauthorized})
 }
 
-// requireAdminToken guards the JSON API of administrators (spec, Authentication 2):
+// RequireAdminToken guards the JSON API of administrators (spec, Authentication 2):
 // a missing, unknown, expired or revoked token is 401; a live token of an account
 // that is not ADMIN is 403. Bearer requests carry no cookies' authority, so they
 // need no cross-origin check (CONTRACT §5).
@@ -67,7 +67,7 @@ func (s *Kit) RequireAdminToken(next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// viewer is the caller: the bearer token's user when the request presents one, the
+// Viewer is the caller: the bearer token's user when the request presents one, the
 // session's otherwise.
 func (s *Kit) Viewer(r *http.Request) (account.User, bool) {
 	if BearerToken(r) != "" {
@@ -76,7 +76,7 @@ func (s *Kit) Viewer(r *http.Request) (account.User, bool) {
 	return s.CurrentUser(r)
 }
 
-// viewerIsAdmin reports whether the request comes from an administrator: a bearer
+// ViewerIsAdmin reports whether the request comes from an administrator: a bearer
 // token when the request presents one, the session otherwise.
 func (s *Kit) ViewerIsAdmin(r *http.Request) bool {
 	u, ok := s.Viewer(r)

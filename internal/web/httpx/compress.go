@@ -18,7 +18,7 @@ import (
 // minGzip is the size below which compressing costs more than it saves.
 const minGzip = 1024
 
-// acceptsGzip reports whether the request's Accept-Encoding allows gzip (RFC 9110
+// AcceptsGzip reports whether the request's Accept-Encoding allows gzip (RFC 9110
 // §12.5.3): listed, or "*", and not with q=0.
 func AcceptsGzip(r *http.Request) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
@@ -46,7 +46,7 @@ var (
 	GzipFast = sync.Pool{New: func() any { zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed); return zw }}
 )
 
-// gzipBytes compresses b with a writer from pool, or returns nil when b is too
+// GzipBytes compresses b with a writer from pool, or returns nil when b is too
 // small to be worth it.
 func GzipBytes(pool *sync.Pool, b []byte) []byte {
 	if len(b) < minGzip {
@@ -61,7 +61,7 @@ func GzipBytes(pool *sync.Pool, b []byte) []byte {
 	return out.Bytes()
 }
 
-// writeBody writes body with status, gzip-compressed for clients that accept it.
+// WriteBody writes body with status, gzip-compressed for clients that accept it.
 // gz is the body compressed in advance (static files), or nil to compress now.
 // The headers other than the body's length and encoding are the caller's.
 func WriteBody(w http.ResponseWriter, r *http.Request, status int, body, gz []byte) {

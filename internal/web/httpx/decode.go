@@ -15,10 +15,10 @@ import (
 	"parking/internal/localtime"
 )
 
-// maxBody is CONTRACT §8's JSON body limit.
+// MaxBody is CONTRACT §8's JSON body limit.
 const MaxBody = 64 << 10
 
-// decodeJSON reads one JSON object into dst, refusing bodies over 64 KiB, malformed
+// DecodeJSON reads one JSON object into dst, refusing bodies over 64 KiB, malformed
 // JSON, wrong field types and trailing data with a message that names the problem.
 // Unknown fields are ignored (clients send a total_price that the spec ignores).
 func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
@@ -74,7 +74,7 @@ type fieldError struct{ field, want string }
 
 func (e *fieldError) Error() string { return e.field + " " + e.want }
 
-// flexInt accepts a JSON integer or a string holding one ("3"), because HTML forms
+// FlexInt accepts a JSON integer or a string holding one ("3"), because HTML forms
 // and their scripts send numbers as text. null and "" mean "not sent".
 type FlexInt struct {
 	Value int64
@@ -105,7 +105,7 @@ func (f *FlexInt) UnmarshalJSON(b []byte) error {
 
 var intType = reflect.TypeOf(int64(0))
 
-// flexIDs is a list of ids: [1, 2], ["1", "2"], a single id, or null.
+// FlexIDs is a list of ids: [1, 2], ["1", "2"], a single id, or null.
 type FlexIDs []int64
 
 func (f *FlexIDs) UnmarshalJSON(b []byte) error {
@@ -138,7 +138,7 @@ func (f *FlexIDs) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// parseDateField reads an optional date field (CONTRACT §2); "" gives the zero time.
+// ParseDateField reads an optional date field (CONTRACT §2); "" gives the zero time.
 func ParseDateField(field, value string, loc *time.Location) (time.Time, error) {
 	if strings.TrimSpace(value) == "" {
 		return time.Time{}, nil
@@ -150,7 +150,7 @@ func ParseDateField(field, value string, loc *time.Location) (time.Time, error) 
 	return t, nil
 }
 
-// parseStayDates reads the entry_date and exit_date texts of a request; either may
+// ParseStayDates reads the entry_date and exit_date texts of a request; either may
 // be empty (zero entry, nil exit), and a bad one is a 400 naming its field.
 func ParseStayDates(entryText, exitText string, loc *time.Location) (entry time.Time, exit *time.Time, err error) {
 	if entry, err = ParseDateField("entry_date", entryText, loc); err != nil {

@@ -10,7 +10,7 @@ import (
 	"parking/internal/fault"
 )
 
-// readFields reads the named text fields of a request body that is either a JSON
+// ReadFields reads the named text fields of a request body that is either a JSON
 // object (the page's scripts) or a form, urlencoded or multipart (a plain HTML form
 // posted with a method override, or curl -F). A field that is absent, or JSON null,
 // is nil; callers decide whether that means "keep" or "missing". JSON numbers are

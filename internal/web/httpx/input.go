@@ -16,7 +16,7 @@ import (
 	"parking/internal/money"
 )
 
-// adminInput is the body of an administrator's POST/PATCH in either encoding the
+// Input is a request body read by ReadInput, in any encoding the
 // routes accept: JSON (scripts, tests) or a form (the pages: urlencoded or
 // multipart). It keeps whether each field was sent, because an update changes
 // only what was sent; JSON null counts as sent and empty (it clears a value).
@@ -25,7 +25,7 @@ type Input struct {
 	json   bool // the body was JSON
 }
 
-// readAdminInput decodes the request body by its Content-Type; a body that starts
+// ReadInput decodes the request body by its Content-Type; a body that starts
 // with "{" and is not declared a form is read as JSON (curl -d sends JSON as a form).
 // An empty body is an empty input (PATCH …/start needs none).
 func ReadInput(w http.ResponseWriter, r *http.Request) (Input, error) {

@@ -37,7 +37,7 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach Flush for server-sent events.
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// recoverPanics turns a handler panic into a logged 500, keeping the process alive.
+// RecoverPanics turns a handler panic into a logged 500, keeping the process alive.
 func (s *Kit) RecoverPanics(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
@@ -53,7 +53,7 @@ func (s *Kit) RecoverPanics(next http.Handler) http.Handler {
 	})
 }
 
-// logRequests gives every request an id (X-Request-Id) and logs its outcome.
+// LogRequests gives every request an id (X-Request-Id) and logs its outcome.
 func (s *Kit) LogRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -78,7 +78,7 @@ func (s *Kit) LogRequests(next http.Handler) http.Handler {
 	})
 }
 
-// securityHeaders sets the headers every response carries.
+// SecurityHeaders sets the headers every response carries.
 func SecurityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()

@@ -13,7 +13,7 @@ import (
 	"parking/internal/fault"
 )
 
-// writeJSON writes v with status. It encodes into a buffer first, so an encoding
+// WriteJSON writes v with status. It encodes into a buffer first, so an encoding
 // failure becomes a clean 500 instead of half a body.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
 	var buf bytes.Buffer
@@ -29,7 +29,7 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(buf.Bytes())
 }
 
-// statusOf is the one mapping from error kind to HTTP status.
+// StatusOf is the one mapping from error kind to HTTP status.
 func StatusOf(err error) int {
 	switch fault.KindOf(err) {
 	case fault.Invalid:
@@ -57,20 +57,20 @@ const (
 
 // The spec's three error shapes (spec, Errors).
 
-// writeErrorField writes {"error": …} (GET /api/reservations and the token API).
+// WriteErrorField writes {"error": …} (GET /api/reservations and the token API).
 func (s *Kit) WriteErrorField(w http.ResponseWriter, r *http.Request, err error) {
 	status := s.LogIfInternal(r, err)
 	WriteJSON(w, status, map[string]any{"error": fault.MessageOf(err, MsgInternalEN)})
 }
 
-// writeSuccessFalse writes {"success": false, "message": …} (pricing, booking,
+// WriteSuccessFalse writes {"success": false, "message": …} (pricing, booking,
 // administrator and customer actions).
 func (s *Kit) WriteSuccessFalse(w http.ResponseWriter, r *http.Request, err error) {
 	status := s.LogIfInternal(r, err)
 	WriteJSON(w, status, map[string]any{"success": false, "message": fault.MessageOf(err, MsgInternalES)})
 }
 
-// writeMessage writes {"message": …}.
+// WriteMessage writes {"message": …}.
 func (s *Kit) WriteMessage(w http.ResponseWriter, r *http.Request, err error) {
 	status := s.LogIfInternal(r, err)
 	WriteJSON(w, status, map[string]any{"message": fault.MessageOf(err, MsgInternalES)})
@@ -90,7 +90,7 @@ func (s *Kit) LogIfInternal(r *http.Request, err error) int {
 	return status
 }
 
-// wantsJSON reports whether the client prefers JSON to HTML (CONTRACT §6): an Accept
+// WantsJSON reports whether the client prefers JSON to HTML (CONTRACT §6): an Accept
 // header naming application/json before (or without) text/html.
 func WantsJSON(r *http.Request) bool {
 	accept := r.Header.Get("Accept")
@@ -102,7 +102,7 @@ func WantsJSON(r *http.Request) bool {
 	return h < 0 || j < h
 }
 
-// isFault reports whether err carries a user-facing fault of kind k.
+// IsFault reports whether err carries a user-facing fault of kind k.
 func IsFault(err error, k fault.Kind) bool {
 	var fe *fault.Error
 	return errors.As(err, &fe) && fe.Kind == k

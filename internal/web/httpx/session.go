@@ -9,18 +9,18 @@ import (
 	"parking/internal/account"
 )
 
-// sessionCookie holds the random session token; its hash is what the database keeps.
+// SessionCookie holds the random session token; its hash is what the database keeps.
 const SessionCookie = "parking_session"
 
 type userKey struct{}
 
-// withUser returns a request carrying the session user.
+// WithUser returns a request carrying the session user.
 func WithUser(r *http.Request, u account.User) *http.Request {
 	return r.WithContext(context.WithValue(r.Context(), userKey{}, u))
 }
 
-// currentUser returns the session user put on the request by requireUser or
-// requireAdmin, or looks the session up for pages that work with and without one.
+// CurrentUser returns the session user put on the request by RequireUser or
+// RequireAdmin, or looks the session up for pages that work with and without one.
 func (s *Kit) CurrentUser(r *http.Request) (account.User, bool) {
 	if u, ok := r.Context().Value(userKey{}).(account.User); ok {
 		return u, true
@@ -39,7 +39,7 @@ func (s *Kit) CurrentUser(r *http.Request) (account.User, bool) {
 	return u, true
 }
 
-// sessionToken returns the raw session token of the request, if any.
+// SessionToken returns the raw session token of the request, if any.
 func SessionToken(r *http.Request) string {
 	if c, err := r.Cookie(SessionCookie); err == nil {
 		return c.Value
@@ -47,7 +47,7 @@ func SessionToken(r *http.Request) string {
 	return ""
 }
 
-// setSessionCookie sends the session cookie: HttpOnly, SameSite=Lax, Secure when the
+// SetSessionCookie sends the session cookie: HttpOnly, SameSite=Lax, Secure when the
 // service is served over https (CONTRACT §5), living as long as the session may.
 func (s *Kit) SetSessionCookie(w http.ResponseWriter, token string) {
 	http.SetCookie(w, &http.Cookie{
@@ -58,7 +58,7 @@ func (s *Kit) SetSessionCookie(w http.ResponseWriter, token string) {
 	})
 }
 
-// clearSessionCookie removes the session cookie from the browser.
+// ClearSessionCookie removes the session cookie from the browser.
 func (s *Kit) ClearSessionCookie(w http.ResponseWriter) {
 	http.SetCookie(w, &http.Cookie{
 		Name: SessionCookie, Value: "", Path: "/", MaxAge: -1,
@@ -67,7 +67,7 @@ func (s *Kit) ClearSessionCookie(w http.ResponseWriter) {
 	})
 }
 
-// denyNoSession answers a request that lacks a suitable session (spec, Authentication 3;
+// DenyNoSession answers a request that lacks a suitable session (spec, Authentication 3;
 // CONTRACT §5): JSON clients get 401, browsers a 303 to the login page.
 func DenyNoSession(w http.ResponseWriter, r *http.Request) {
 	if WantsJSON(r) {
@@ -77,7 +77,7 @@ func DenyNoSession(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/users/login", http.StatusSeeOther)
 }
 
-// requireUser guards customer routes: a live session is needed, and state-changing
+// RequireUser guards customer routes: a live session is needed, and state-changing
 // requests must come from this site (cross-origin protection, CONTRACT §5).
 func (s *Kit) RequireUser(next http.HandlerFunc) http.Handler {
 	return s.crossOrigin.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -90,7 +90,7 @@ func (s *Kit) RequireUser(next http.HandlerFunc) http.Handler {
 	}))
 }
 
-// requireAdmin guards /admin/*: a live session of an ADMIN account is needed.
+// RequireAdmin guards /admin/*: a live session of an ADMIN account is needed.
 func (s *Kit) RequireAdmin(next http.HandlerFunc) http.Handler {
 	return s.crossOrigin.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u, ok := s.CurrentUser(r)
@@ -102,7 +102,7 @@ func (s *Kit) RequireAdmin(next http.HandlerFunc) http.Handler {
 	}))
 }
 
-// mustUser returns the user that requireUser or requireAdmin put on the request.
+// MustUser returns the user that RequireUser or RequireAdmin put on the request.
 func MustUser(r *http.Request) account.User {
 	u, _ := r.Context().Value(userKey{}).(account.User)
 	return u

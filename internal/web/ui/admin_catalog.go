@@ -3,7 +3,6 @@ package ui
 import (
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"parking/internal/booking"
@@ -52,12 +51,7 @@ func catalogBack(w http.ResponseWriter, r *http.Request, section, message string
 
 // catalogID reads a numeric {id} path value; anything else names nothing (404).
 func catalogID(r *http.Request, what string) (int64, error) {
-	raw := r.PathValue("id")
-	id, err := strconv.ParseInt(raw, 10, 64)
-	if err != nil || id <= 0 {
-		return 0, fault.New(fault.NotFound, "%s %q no existe.", what, raw)
-	}
-	return id, nil
+	return httpx.PathID(r, "id", what)
 }
 
 // catalogWrite decodes the body, runs do, and answers status with the item (a

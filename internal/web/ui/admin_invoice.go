@@ -2,9 +2,7 @@ package ui
 
 import (
 	"net/http"
-	"strconv"
 
-	"parking/internal/fault"
 	"parking/internal/web/httpx"
 )
 
@@ -12,9 +10,9 @@ import (
 // invoice notification is queued for the webhook and the answer is 202 at once;
 // delivery happens in the background and shows in the notification history.
 func (s *Server) adminRequestInvoice(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		s.WriteSuccessFalse(w, r, fault.New(fault.NotFound, "La reserva %q no existe.", r.PathValue("id")))
+	id, err := reservationID(r)
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
 		return
 	}
 	if err := s.booking.RequestInvoice(r.Context(), id); err != nil {

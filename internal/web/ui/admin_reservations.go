@@ -25,12 +25,7 @@ import (
 // reservationID reads the {id} path value; anything but a positive integer names
 // no reservation (404).
 func reservationID(r *http.Request) (int64, error) {
-	raw := r.PathValue("id")
-	id, err := strconv.ParseInt(raw, 10, 64)
-	if err != nil || id <= 0 {
-		return 0, fault.New(fault.NotFound, "La reserva %q no existe.", raw)
-	}
-	return id, nil
+	return httpx.PathID(r, "id", "La reserva")
 }
 
 // adminWalkInForm is GET /admin/reservations/new: the walk-in form for browsers;

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"net/http"
-	"strconv"
 
 	"parking/internal/account"
 	"parking/internal/booking"
@@ -15,7 +14,7 @@ import (
 )
 
 // The customer area (spec, Customer web routes): profile, personal data, password,
-// and the customer's own reservations. Every route is behind requireUser (session
+// and the customer's own reservations. Every route is behind RequireUser (session
 // and cross-origin protection); refusals are {"success":false,"message"}.
 
 // customerUserJSON is the session user (spec, Authentication 5: id, nombre, email,
@@ -265,8 +264,7 @@ func (s *Server) customerEdit(w http.ResponseWriter, r *http.Request) {
 
 // customerReservationID reads {id}; a malformed id gets the same 403 as a missing one.
 func customerReservationID(r *http.Request) (int64, bool) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	return id, err == nil && id > 0
+	return httpx.ParseID(r, "id")
 }
 
 func deref(p *string) string {

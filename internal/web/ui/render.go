@@ -4,7 +4,7 @@ package ui
 //
 // How a page is added (for whoever builds the next one):
 //
-//  1. Create internal/web/templates/NAME.html containing one
+//  1. Create internal/web/ui/templates/NAME.html containing one
 //     {{define "content"}}…{{end}} block. It is rendered inside layout.html, which
 //     provides <head>, the header with the navigation, who is logged in and the
 //     logout button, and <main>. Inside the block, "." is a view: .Title, .User
@@ -15,15 +15,15 @@ package ui
 //     The page is rendered into a buffer first, so a template error becomes a clean
 //     500, never half a page. A page missing at start-up is a start-up failure
 //     (New panics), not a runtime surprise.
-//  3. Static files: put them in internal/web/static/. Templates refer to them with
+//  3. Static files: put them in internal/web/ui/static/. Templates refer to them with
 //     {{asset "app.css"}}, which gives /static/app.<hash>.css: the name changes
 //     whenever the content does, so they are served with a one-year immutable cache.
-//  4. The content security policy (middleware.go) allows scripts, styles and fetches
+//  4. The content security policy (httpx/middleware.go) allows scripts, styles and fetches
 //     from this origin only: no inline <script>, no style="…" attributes, no
 //     onclick="…". Behaviour goes in static/app.js, keyed on data-* attributes
 //     (see the login tabs and the dashboard there); styling in static/app.css.
-//  5. Pages answer JSON too when the client prefers it (wantsJSON, CONTRACT §6):
-//     branch at the top of the handler and write the same data with writeJSON.
+//  5. Pages answer JSON too when the client prefers it (httpx.WantsJSON, CONTRACT §6):
+//     branch at the top of the handler and write the same data with httpx.WriteJSON.
 //  6. Forms post to the same origin; state-changing routes are wrapped by
 //     RequireUser/RequireAdmin or SameOrigin, which refuse cross-site requests.
 //     Re-render a form with the values typed (never the password) and the errors

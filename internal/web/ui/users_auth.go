@@ -56,7 +56,7 @@ func postsJSON(r *http.Request) bool {
 func jsonClient(r *http.Request) bool { return postsJSON(r) || httpx.WantsJSON(r) }
 
 // readForm decodes a JSON object or a urlencoded/multipart form into fields, by name.
-// Form bodies share decodeJSON's 64 KiB limit.
+// Form bodies share DecodeJSON's 64 KiB limit.
 func readForm(w http.ResponseWriter, r *http.Request, names ...string) (map[string]string, error) {
 	out := make(map[string]string, len(names))
 	if postsJSON(r) {

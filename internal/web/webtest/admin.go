@@ -19,7 +19,7 @@ import (
 
 var Madrid, _ = time.LoadLocation("Europe/Madrid")
 
-// adminEnv is a running service with a logged-in administrator.
+// AdminEnv is a running service with a logged-in administrator.
 type AdminEnv struct {
 	T *testing.T
 	A *app.App
@@ -38,7 +38,7 @@ func AdminEnvWith(t *testing.T, cfg app.Config) *AdminEnv {
 	return &AdminEnv{T: t, A: a, C: c}
 }
 
-// send makes a request with a raw body of the given content type ("" for none) and
+// Send makes a request with a raw body of the given content type ("" for none) and
 // returns the status, the Location header and the body.
 func (e *AdminEnv) Send(method, path, contentType, body string, header ...string) (int, string, string) {
 	e.T.Helper()
@@ -65,7 +65,7 @@ func (e *AdminEnv) Send(method, path, contentType, body string, header ...string
 	return resp.StatusCode, resp.Header.Get("Location"), strings.TrimSpace(string(b))
 }
 
-// json sends a JSON body (v marshalled, or a string taken as is) and decodes the answer.
+// JSON sends a JSON body (v marshalled, or a string taken as is) and decodes the answer.
 func (e *AdminEnv) JSON(method, path string, v any) (int, map[string]any) {
 	e.T.Helper()
 	body := ""
@@ -92,13 +92,13 @@ func (e *AdminEnv) JSON(method, path string, v any) (int, map[string]any) {
 	return status, out
 }
 
-// form posts an urlencoded form as a browser would (no JSON Accept).
+// Form posts an urlencoded form as a browser would (no JSON Accept).
 func (e *AdminEnv) Form(path string, values url.Values) (int, string, string) {
 	e.T.Helper()
 	return e.Send("POST", path, "application/x-www-form-urlencoded", values.Encode(), "Accept", "text/html")
 }
 
-// walkIn creates a reservation through POST /admin/reservations/new and returns its id.
+// WalkIn creates a reservation through POST /admin/reservations/new and returns its id.
 func (e *AdminEnv) WalkIn(fields map[string]any) int64 {
 	e.T.Helper()
 	status, body := e.JSON("POST", "/admin/reservations/new", fields)
@@ -108,7 +108,7 @@ func (e *AdminEnv) WalkIn(fields map[string]any) int64 {
 	return int64(body["data"].(map[string]any)["id_reservation"].(float64))
 }
 
-// walkInFields returns walk-in fields for a new customer and plate, with a spot, from
+// WalkInFields returns walk-in fields for a new customer and plate, with a spot, from
 // entry for the given number of days.
 func WalkInFields(n int, entry time.Time, days int, spot string) map[string]any {
 	return map[string]any{
@@ -119,7 +119,7 @@ func WalkInFields(n int, entry time.Time, days int, spot string) map[string]any 
 	}
 }
 
-// addPhotos adds n photos to reservation id.
+// AddPhotos adds n photos to reservation id.
 func (e *AdminEnv) AddPhotos(id int64, n int) {
 	e.T.Helper()
 	for i := 0; i < n; i++ {
@@ -131,7 +131,7 @@ func (e *AdminEnv) AddPhotos(id int64, n int) {
 	}
 }
 
-// startedReservation walks in a reservation with a spot, adds 5 photos and starts it.
+// StartedReservation walks in a reservation with a spot, adds 5 photos and starts it.
 func (e *AdminEnv) StartedReservation(n int, spot string) int64 {
 	e.T.Helper()
 	id := e.WalkIn(WalkInFields(n, time.Date(2027, 3, 1, 10, 0, 0, 0, Madrid), 3, spot))
@@ -142,7 +142,7 @@ func (e *AdminEnv) StartedReservation(n int, spot string) int64 {
 	return id
 }
 
-// stored reads a reservation from the database.
+// Stored reads a reservation from the database.
 func (e *AdminEnv) Stored(id int64) reservation.Reservation {
 	e.T.Helper()
 	r, err := e.A.Store.Reservation(context.Background(), id)
@@ -152,7 +152,7 @@ func (e *AdminEnv) Stored(id int64) reservation.Reservation {
 	return r
 }
 
-// exec runs raw SQL on the write connection (to shape test data).
+// Exec runs raw SQL on the write connection (to shape test data).
 func (e *AdminEnv) Exec(query string, args ...any) {
 	e.T.Helper()
 	if _, err := e.A.Store.WriteDB().Exec(query, args...); err != nil {

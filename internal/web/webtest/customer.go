@@ -15,7 +15,7 @@ import (
 	"parking/internal/store"
 )
 
-// custCall sends a request as a JSON client (Accept: application/json) with body
+// CustCall sends a request as a JSON client (Accept: application/json) with body
 // marshalled as JSON unless it is a string (sent as a form). It returns the status
 // and the decoded body.
 func CustCall(t testing.TB, c *http.Client, method, url string, body any) (int, map[string]any) {
@@ -71,7 +71,7 @@ func CustCallRaw(t testing.TB, c *http.Client, method, url string, body any, hea
 	return resp.StatusCode, raw
 }
 
-// custWantBody fails unless got equals want exactly (as decoded JSON).
+// CustWantBody fails unless got equals want exactly (as decoded JSON).
 func CustWantBody(t *testing.T, got map[string]any, want map[string]any) {
 	t.Helper()
 	w, _ := json.Marshal(want)
@@ -83,7 +83,7 @@ func CustWantBody(t *testing.T, got map[string]any, want map[string]any) {
 	}
 }
 
-// custBook makes a public booking with this phone and returns its id.
+// CustBook makes a public booking with this phone and returns its id.
 func CustBook(t testing.TB, a *app.App, phone, plate, vehicleType, entry, exit string, service int, extras []int) int64 {
 	t.Helper()
 	status, body := CustCall(t, nil, "POST", a.URL+"/api/reservations/public-new", map[string]any{
@@ -96,7 +96,7 @@ func CustBook(t testing.TB, a *app.App, phone, plate, vehicleType, entry, exit s
 	return int64(body["data"].(map[string]any)["id_reservation"].(float64))
 }
 
-// custBookPast makes a reservation of a stay in the past: public bookings refuse a
+// CustBookPast makes a reservation of a stay in the past: public bookings refuse a
 // past entry (CONTRACT §8), so it is booked three years later and moved back to
 // the stay asked for (the price depends on the length only).
 func CustBookPast(t testing.TB, a *app.App, phone, plate, vehicleType, entry, exit string, service int, extras []int) int64 {
@@ -108,7 +108,7 @@ func CustBookPast(t testing.TB, a *app.App, phone, plate, vehicleType, entry, ex
 	return id
 }
 
-// custSetStatus moves a reservation to a state directly in the database (the
+// CustSetStatus moves a reservation to a state directly in the database (the
 // administrator routes are tested elsewhere). EN CURSO keeps or assigns a spot;
 // FINALIZADA is paid by card.
 func CustSetStatus(t *testing.T, a *app.App, id int64, st reservation.Status) {
@@ -136,7 +136,7 @@ func CustExec(t testing.TB, a *app.App, q string, args ...any) {
 	}
 }
 
-// custSnapshotReservation is a reservation with its extras, to show a refusal changed nothing.
+// CustSnapshotReservation is a reservation with its extras, to show a refusal changed nothing.
 type CustSnapshotReservation struct {
 	R      reservation.Reservation
 	Extras []reservation.BookedExtraDetail

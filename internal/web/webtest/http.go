@@ -14,13 +14,13 @@ import (
 	"parking/internal/app"
 )
 
-// response is a finished HTTP exchange, body read.
+// Response is a finished HTTP exchange, body read.
 type Response struct {
 	*http.Response
 	Body string
 }
 
-// do sends a request with the given headers ("Name: value") and reads the answer.
+// Do sends a request with the given headers ("Name: value") and reads the answer.
 func Do(t *testing.T, c *http.Client, method, u string, body io.Reader, headers ...string) Response {
 	t.Helper()
 	req, err := http.NewRequestWithContext(context.Background(), method, u, body)
@@ -43,14 +43,14 @@ func Do(t *testing.T, c *http.Client, method, u string, body io.Reader, headers 
 	return Response{Response: res, Body: string(b)}
 }
 
-// postForm posts an urlencoded form, as a browser does.
+// PostForm posts an urlencoded form, as a browser does.
 func PostForm(t *testing.T, c *http.Client, u string, form url.Values, headers ...string) Response {
 	t.Helper()
 	return Do(t, c, "POST", u, strings.NewReader(form.Encode()),
 		append([]string{"Content-Type: application/x-www-form-urlencoded"}, headers...)...)
 }
 
-// postJSON posts v as JSON and asks for JSON.
+// PostJSON posts v as JSON and asks for JSON.
 func PostJSON(t *testing.T, c *http.Client, u string, v any, headers ...string) Response {
 	t.Helper()
 	b, err := json.Marshal(v)
@@ -61,7 +61,7 @@ func PostJSON(t *testing.T, c *http.Client, u string, v any, headers ...string) 
 		append([]string{"Content-Type: application/json", "Accept: application/json"}, headers...)...)
 }
 
-// decode parses a JSON body into a generic map.
+// Decode parses a JSON body into a generic map.
 func Decode(t *testing.T, r Response) map[string]any {
 	t.Helper()
 	var m map[string]any
@@ -71,7 +71,7 @@ func Decode(t *testing.T, r Response) map[string]any {
 	return m
 }
 
-// wantStatus fails the test unless the response has status want.
+// WantStatus fails the test unless the response has status want.
 func WantStatus(t *testing.T, r Response, want int) {
 	t.Helper()
 	if r.StatusCode != want {
@@ -79,7 +79,7 @@ func WantStatus(t *testing.T, r Response, want int) {
 	}
 }
 
-// wantBody fails the test unless the body is exactly want plus the encoder's newline.
+// WantBody fails the test unless the body is exactly want plus the encoder's newline.
 func WantBody(t *testing.T, r Response, want string) {
 	t.Helper()
 	if r.Body != want+"\n" {
@@ -87,7 +87,7 @@ func WantBody(t *testing.T, r Response, want string) {
 	}
 }
 
-// sessionCookie returns the parking_session cookie the response sets, or nil.
+// SessionCookie returns the parking_session cookie the response sets, or nil.
 func SessionCookie(r Response) *http.Cookie {
 	for _, c := range r.Cookies() {
 		if c.Name == "parking_session" {
@@ -97,7 +97,7 @@ func SessionCookie(r Response) *http.Cookie {
 	return nil
 }
 
-// countRows runs SELECT COUNT(*) with args on the app's database.
+// CountRows runs SELECT COUNT(*) with args on the app's database.
 func CountRows(t *testing.T, a *app.App, query string, args ...any) int {
 	t.Helper()
 	var n int
@@ -107,7 +107,7 @@ func CountRows(t *testing.T, a *app.App, query string, args ...any) int {
 	return n
 }
 
-// exec runs a statement on the app's database, for tests that age sessions or tokens.
+// Exec runs a statement on the app's database, for tests that age sessions or tokens.
 func Exec(t *testing.T, a *app.App, query string, args ...any) {
 	t.Helper()
 	if _, err := a.Store.WriteDB().Exec(query, args...); err != nil {
@@ -115,7 +115,7 @@ func Exec(t *testing.T, a *app.App, query string, args ...any) {
 	}
 }
 
-// login posts the login form and returns the response.
+// Login posts the login form and returns the response.
 func Login(t *testing.T, c *http.Client, a *app.App, email, password, loginType string, headers ...string) Response {
 	t.Helper()
 	return PostForm(t, c, a.URL+"/users/login", url.Values{"email": {email}, "password": {password}, "loginType": {loginType}}, headers...)

@@ -20,7 +20,7 @@ var (
 	AssetRef    = regexp.MustCompile(`(?:href|src)="(/static/[^"]+)"`)
 )
 
-// checkPage asserts what every page must be: HTML, Spanish, no inline script or
+// CheckPage asserts what every page must be: HTML, Spanish, no inline script or
 // style (the content security policy forbids them), assets by hashed name.
 func CheckPage(t *testing.T, r Response) {
 	t.Helper()
@@ -65,20 +65,20 @@ func CustAt(s string) time.Time {
 
 var CustNotYours = map[string]any{"success": false, "message": "La reserva no existe o no le pertenece."}
 
-// page fetches path as a browser does (Accept: text/html) with the environment's
+// Page fetches path as a browser does (Accept: text/html) with the environment's
 // administrator session.
 func (e *AdminEnv) Page(path string) Response {
 	e.T.Helper()
 	return Do(e.T, e.C, "GET", e.A.URL+path, nil, "Accept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
 }
 
-// browserPost posts an urlencoded form as a browser navigating does.
+// BrowserPost posts an urlencoded form as a browser navigating does.
 func (e *AdminEnv) BrowserPost(path string, form url.Values) Response {
 	e.T.Helper()
 	return PostForm(e.T, e.C, e.A.URL+path, form, "Accept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
 }
 
-// seedStay books a walk-in reservation from entry to exit ("" = no exit date) and
+// SeedStay books a walk-in reservation from entry to exit ("" = no exit date) and
 // returns its id. Times are CONTRACT §2 strings.
 func SeedStay(t *testing.T, a *app.App, plate, entry, exit string) int64 {
 	t.Helper()
@@ -104,7 +104,7 @@ func SeedStay(t *testing.T, a *app.App, plate, entry, exit string) int64 {
 	return c.Reservation.ID
 }
 
-// wantAll fails for each fragment the body lacks.
+// WantAll fails for each fragment the body lacks.
 func WantAll(t *testing.T, what, body string, fragments ...string) {
 	t.Helper()
 	for _, f := range fragments {
