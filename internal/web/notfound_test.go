@@ -7,7 +7,7 @@ import (
 	"parking/internal/apptest"
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 // A path no route takes is the site's own 404 page in Spanish for browsers, and

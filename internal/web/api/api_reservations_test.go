@@ -11,7 +11,7 @@ import (
 	"parking/internal/apptest"
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 // boardOf fetches GET /api/reservations?date=… with an administrator token and

@@ -13,7 +13,7 @@ import (
 	"parking/internal/pricing"
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 // call sends a request with an optional JSON body and returns status and body.

@@ -10,7 +10,7 @@ import (
 	"parking/internal/apptest"
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 // CONTRACT §8: every flow that takes a phone, a plate, a name or an email refuses

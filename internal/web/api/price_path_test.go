@@ -12,7 +12,7 @@ import (
 	"parking/internal/money"
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 // The quote is the price (CONTRACT §4): for each input, POST /api/pricing/dynamic

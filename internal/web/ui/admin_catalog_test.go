@@ -5,7 +5,7 @@ import (
 
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 // Catalog administration (CONTRACT §4): each change is saved and the pricing

@@ -7,7 +7,7 @@ import (
 
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 // GET /admin/reservations/details/{id}: the full record of the spec with the lists

@@ -8,7 +8,7 @@ import (
 
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 // GET /admin/history: filters, search, local-day ranges on entry_date (dateFrom,

@@ -16,7 +16,7 @@ import (
 	"parking/internal/reservation"
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 func wantAllIn(t *testing.T, what, body string, parts ...string) {

@@ -15,7 +15,7 @@ import (
 	"parking/internal/store"
 	"parking/internal/storetest"
 	"parking/internal/web/ui"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 // GET /admin/parking: occupied spots now (EN CURSO) with their reservation and

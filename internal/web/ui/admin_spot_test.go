@@ -11,7 +11,7 @@ import (
 	"parking/internal/apptest"
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 // Spots are physical: a spot cannot be held by two reservations that are not

@@ -10,7 +10,7 @@ import (
 
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 // Spec, States and transitions: every row an administrator drives, with its side

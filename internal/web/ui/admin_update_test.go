@@ -10,7 +10,7 @@ import (
 
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 // Spec, per-state rules, PENDIENTE row: entry, exit, services, vehicle and customer

@@ -9,7 +9,7 @@ import (
 	"parking/internal/apptest"
 	"parking/internal/reservation"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 // BenchmarkCustomerProfile measures GET /users/profile (JSON) through the real

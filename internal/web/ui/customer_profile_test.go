@@ -14,7 +14,7 @@ import (
 	"parking/internal/reservation"
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 func TestCustomerProfile(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"parking/internal/reservation"
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 var custMadrid, _ = time.LoadLocation("Europe/Madrid")

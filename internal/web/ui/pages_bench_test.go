@@ -9,7 +9,7 @@ import (
 	"parking/internal/apptest"
 	"parking/internal/reservation"
 	"parking/internal/store"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 // BenchmarkCustomerPages serves the home page, the booking page and the profile

@@ -12,7 +12,7 @@ import (
 	"parking/internal/reservation"
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 // GET / (exactly): welcome, services from the catalog with their lowest daily

@@ -10,7 +10,7 @@ import (
 	"parking/internal/localtime"
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 // The login and registration pages, the layout's header for each kind of visitor,

@@ -12,7 +12,7 @@ import (
 	"parking/internal/reservation"
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/webtest"
+	"parking/internal/webtest"
 )
 
 // Login (spec, Authentication 4; CONTRACT §5): each role's redirect, wrong
