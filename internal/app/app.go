@@ -96,7 +96,7 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	a.Web = web.New(web.Deps{
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL, Capacity: a.Config.Capacity},
-		Log:    a.Log, Store: a.Store, Booking: a.Booking, Accounts: a.Accounts, Catalog: a.Catalog,
+		Log:    a.Log, Booking: a.Booking, Accounts: a.Accounts, Catalog: a.Catalog,
 		Clock: a.Config.Clock,
 	})
 	return nil

@@ -21,8 +21,8 @@ type Detail struct {
 	Customer        reservation.Customer
 	Vehicle         reservation.Vehicle
 	MainServiceName string
-	Extras          []store.BookedExtraDetail
-	Photos          []store.Photo
+	Extras          []reservation.BookedExtraDetail
+	Photos          []reservation.Photo
 	Notifications   []notify.HistoryItem
 	Catalog         pricing.Catalog
 }

@@ -35,7 +35,7 @@ type HistoryQuery struct {
 
 // HistoryPage is one page of the history.
 type HistoryPage struct {
-	Rows       []store.HistoryRow
+	Rows       []reservation.HistoryRow
 	Total      int
 	Page       int
 	PageSize   int
@@ -125,7 +125,7 @@ func (s *Service) dayRange(fromName, fromDay, toName, toDay string) (from, to ti
 // HistoryEach calls fn with every reservation the history's filters match (q.Page
 // is ignored), in the history's order, streamed: the CSV export of the history.
 // The filters are checked as History checks them.
-func (s *Service) HistoryEach(ctx context.Context, q HistoryQuery, fn func(store.HistoryRow) error) error {
+func (s *Service) HistoryEach(ctx context.Context, q HistoryQuery, fn func(reservation.HistoryRow) error) error {
 	f, err := s.historyFilter(q)
 	if err != nil {
 		return err
@@ -138,10 +138,10 @@ func (s *Service) HistoryEach(ctx context.Context, q HistoryQuery, fn func(store
 type ParkingSpot struct {
 	Code        string
 	Status      string // "occupied" or "reserved"
-	Reservation store.ParkingRow
+	Reservation reservation.ParkingRow
 	// Upcoming are the other reservations holding the spot today (PENDIENTE),
 	// after the one shown.
-	Upcoming []store.ParkingRow
+	Upcoming []reservation.ParkingRow
 }
 
 // Board statuses of a spot.
@@ -177,7 +177,7 @@ func (s *Service) ParkingBoard(ctx context.Context, capacity int) (ParkingBoard,
 		code := *r.Reservation.Spot
 		sp, ok := byCode[code]
 		if !ok {
-			sp = &ParkingSpot{Code: code, Upcoming: []store.ParkingRow{}}
+			sp = &ParkingSpot{Code: code, Upcoming: []reservation.ParkingRow{}}
 			byCode[code] = sp
 			order = append(order, code)
 		}
@@ -186,7 +186,7 @@ func (s *Service) ParkingBoard(ctx context.Context, capacity int) (ParkingBoard,
 			sp.Reservation, sp.Status = r, statusOnBoard(r)
 		case sp.Status == SpotReserved && r.Reservation.Status == reservation.InCourse:
 			// The vehicle in the spot comes first; the pending one waits.
-			sp.Upcoming = append([]store.ParkingRow{sp.Reservation}, sp.Upcoming...)
+			sp.Upcoming = append([]reservation.ParkingRow{sp.Reservation}, sp.Upcoming...)
 			sp.Reservation, sp.Status = r, SpotOccupied
 		default:
 			sp.Upcoming = append(sp.Upcoming, r)
@@ -208,7 +208,7 @@ func (s *Service) ParkingBoard(ctx context.Context, capacity int) (ParkingBoard,
 	return b, nil
 }
 
-func statusOnBoard(r store.ParkingRow) string {
+func statusOnBoard(r reservation.ParkingRow) string {
 	if r.Reservation.Status == reservation.InCourse {
 		return SpotOccupied
 	}

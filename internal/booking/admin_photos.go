@@ -10,6 +10,7 @@ import (
 
 	"parking/internal/fault"
 	"parking/internal/input"
+	"parking/internal/reservation"
 	"parking/internal/store"
 )
 
@@ -21,20 +22,20 @@ const MaxPhotoURL = 2048
 // /admin/reservations/{id}/photos): file_path must be an absolute http(s) URL
 // (CONTRACT §7), the description at most 255 characters, and the reservation
 // neither FINALIZADA nor CANCELADA. It returns the photo and the new photo count.
-func (s *Service) AddPhoto(ctx context.Context, id int64, filePath, description string) (store.Photo, int, error) {
+func (s *Service) AddPhoto(ctx context.Context, id int64, filePath, description string) (reservation.Photo, int, error) {
 	filePath = strings.TrimSpace(filePath)
 	if err := checkPhotoURL(filePath); err != nil {
-		return store.Photo{}, 0, err
+		return reservation.Photo{}, 0, err
 	}
 	var desc *string
 	d, err := input.Text("description", description, input.MaxPhotoDescription)
 	if err != nil {
-		return store.Photo{}, 0, err
+		return reservation.Photo{}, 0, err
 	}
 	if d != "" {
 		desc = &d
 	}
-	var photo store.Photo
+	var photo reservation.Photo
 	var count int
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		r, err := lockForAdmin(ctx, tx, id)
@@ -42,14 +43,14 @@ func (s *Service) AddPhoto(ctx context.Context, id int64, filePath, description 
 			return err
 		}
 		// Spec, per-state rules: photos are addable in PENDIENTE and EN CURSO only.
-		if r.Status.Terminal() {
+		if !reservation.For(r.Status).AddPhotos {
 			return fault.Invalidf("No se pueden añadir fotos a la reserva %d: está %s.", id, r.Status)
 		}
 		photo, count, err = tx.InsertPhoto(ctx, id, filePath, desc)
 		return err
 	})
 	if err != nil {
-		return store.Photo{}, 0, fmt.Errorf("add photo to reservation %d: %w", id, err)
+		return reservation.Photo{}, 0, fmt.Errorf("add photo to reservation %d: %w", id, err)
 	}
 	return photo, count, nil
 }

@@ -46,7 +46,7 @@ func (s *Service) Start(ctx context.Context, id int64) (reservation.Reservation,
 		if err != nil {
 			return err
 		}
-		if r.Status != reservation.Pending {
+		if !reservation.For(r.Status).Start {
 			return fault.Invalidf("No se puede iniciar la reserva %d: su estado es %s y debe ser %s.", id, r.Status, reservation.Pending)
 		}
 		n, err := tx.PhotoCount(ctx, id)
@@ -90,7 +90,7 @@ func (s *Service) Finalize(ctx context.Context, id int64, method string) (reserv
 		if err != nil {
 			return err
 		}
-		if r.Status != reservation.InCourse {
+		if !reservation.For(r.Status).Finalize {
 			return fault.Invalidf("No se puede finalizar la reserva %d: su estado es %s y debe ser %s.", id, r.Status, reservation.InCourse)
 		}
 		m, ok := reservation.ParsePaymentMethod(strings.TrimSpace(method))
@@ -156,7 +156,7 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 			return err
 		}
 		before = r
-		if r.Status != reservation.Pending {
+		if !reservation.For(r.Status).Cancel {
 			return fault.Invalidf("No se puede cancelar la reserva %d: su estado es %s; solo se cancelan reservas %s.", id, r.Status, reservation.Pending)
 		}
 		ok, err := tx.MarkCancelled(ctx, id, reservation.Pending)
@@ -176,7 +176,7 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 	return out, nil
 }
 
-func extraIDs(booked []store.BookedExtraDetail) []int64 {
+func extraIDs(booked []reservation.BookedExtraDetail) []int64 {
 	ids := make([]int64, len(booked))
 	for i, e := range booked {
 		ids[i] = e.ID

@@ -62,7 +62,8 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 			return err
 		}
 		before = r
-		if r.Status.Terminal() {
+		rules := reservation.For(r.Status) // spec, per-state rules (internal/reservation/rules.go)
+		if !rules.Editable() {
 			return fault.Invalidf("La reserva %d está %s: no admite cambios.", id, r.Status)
 		}
 		cust, err := tx.Customer(ctx, r.CustomerID)
@@ -89,7 +90,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 
 		// The reservation's own fields.
 		entry = r.Entry
-		if c.Entry != nil && r.Status == reservation.Pending {
+		if c.Entry != nil && rules.EditEntry {
 			entry = *c.Entry // EN CURSO: the stored entry is kept (spec, per-state rules)
 		}
 		exit = r.Exit
@@ -120,7 +121,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		}
 		// Spec, parking spot rule on update: EN CURSO (and FINALIZADA, refused above)
 		// must keep a spot.
-		if newSpot == nil && r.Status == reservation.InCourse {
+		if newSpot == nil && rules.Spot == reservation.SpotRequired {
 			return fault.Invalidf("La reserva %d está %s: la plaza de aparcamiento no puede quedar vacía.", id, r.Status)
 		}
 		notes := r.Notes

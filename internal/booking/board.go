@@ -8,7 +8,7 @@ import (
 
 	"parking/internal/fault"
 	"parking/internal/localtime"
-	"parking/internal/store"
+	"parking/internal/reservation"
 )
 
 // Board is the administrators' daily board (spec, GET /api/reservations): the
@@ -18,8 +18,8 @@ type Board struct {
 	Day     string    // YYYY-MM-DD, the day used
 	From    time.Time // local midnight starting the day
 	To      time.Time // next local midnight (23 or 25 hours later on a DST change)
-	Entries []store.BoardItem
-	Exits   []store.BoardItem
+	Entries []reservation.BoardItem
+	Exits   []reservation.BoardItem
 }
 
 // ParseBoardDay reads the board's date parameter: "" is today in the facility's

@@ -72,7 +72,7 @@ type StayDetails struct {
 	TotalPrice      money.Cents
 	MainServiceID   int64
 	MainServiceName string
-	Extras          []store.BookedExtraDetail
+	Extras          []reservation.BookedExtraDetail
 }
 
 // Edited is the outcome of a customer edit.
@@ -111,7 +111,7 @@ func (s *Service) CustomerEdit(ctx context.Context, customerID, reservationID in
 		if r.CustomerID != customerID {
 			return ErrNotYours
 		}
-		if r.Status != reservation.Pending && r.Status != reservation.InCourse {
+		if !reservation.For(r.Status).CustomerEdit {
 			return fault.Invalidf("No se puede modificar una reserva %s.", r.Status)
 		}
 		// The reservation as the notification's "original" will show it.
@@ -138,7 +138,7 @@ func (s *Service) CustomerEdit(ctx context.Context, customerID, reservationID in
 		}
 
 		entry := r.Entry
-		if r.Status == reservation.Pending && !in.Entry.IsZero() {
+		if reservation.For(r.Status).EditEntry && !in.Entry.IsZero() {
 			entry = in.Entry
 		} // Spec: EN CURSO keeps the stored entry date; the sent one is ignored.
 		exit := r.Exit

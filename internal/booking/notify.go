@@ -51,9 +51,9 @@ func (s *Service) enqueueBooked(ctx context.Context, tx *store.Tx, ch Channel, c
 	if m, ok := snap.MainService(c.Reservation.MainServiceID); ok {
 		sub.MainServiceName = m.Name
 	}
-	sub.Extras = make([]store.BookedExtraDetail, 0, len(extras))
+	sub.Extras = make([]reservation.BookedExtraDetail, 0, len(extras))
 	for _, e := range extras {
-		d := store.BookedExtraDetail{ID: e.ID, Price: e.Price}
+		d := reservation.BookedExtraDetail{ID: e.ID, Price: e.Price}
 		if x, ok := snap.Extra(e.ID); ok {
 			d.Name = x.Name
 		}
@@ -86,7 +86,7 @@ func (s *Service) RequestInvoice(ctx context.Context, id int64) error {
 		if err != nil {
 			return err
 		}
-		if r.Status == reservation.Cancelled {
+		if !reservation.For(r.Status).RequestBill {
 			return fault.Invalidf("La reserva %d está CANCELADA: no se puede emitir la factura.", id)
 		}
 		return s.enqueue(ctx, tx, notify.Invoice, id, nil)

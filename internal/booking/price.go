@@ -31,7 +31,7 @@ type bookedStay struct {
 
 // bookedOf is the priced state of reservation r, stored with vehicle type
 // vehicleType and extras booked.
-func bookedOf(r reservation.Reservation, vehicleType string, booked []store.BookedExtraDetail) *bookedStay {
+func bookedOf(r reservation.Reservation, vehicleType string, booked []reservation.BookedExtraDetail) *bookedStay {
 	b := &bookedStay{
 		Inputs: stay{Entry: r.Entry, Exit: r.Exit, VehicleType: vehicleType, MainService: r.MainServiceID, Extras: make([]int64, len(booked))},
 		Total:  r.TotalPrice,
@@ -172,7 +172,8 @@ func (s *Service) QuoteEdit(ctx context.Context, customerID, id int64, r pricing
 	if customerID != 0 && res.CustomerID != customerID {
 		return pricing.Quote{}, ErrNotYours
 	}
-	if res.Status.Terminal() {
+	rules := reservation.For(res.Status) // spec, per-state rules
+	if !rules.EditStay {
 		return pricing.Quote{}, fault.Invalidf("No se puede modificar una reserva %s.", res.Status)
 	}
 	v, err := s.store.Vehicle(ctx, res.VehicleID)
@@ -188,7 +189,7 @@ func (s *Service) QuoteEdit(ctx context.Context, customerID, id int64, r pricing
 		ch, vehicleType = Public, v.Type
 	}
 	entry := r.Entry
-	if res.Status == reservation.InCourse {
+	if !rules.EditEntry {
 		entry = res.Entry // spec, per-state rules: EN CURSO keeps its entry date
 	}
 	exit := r.Exit

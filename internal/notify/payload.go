@@ -217,7 +217,7 @@ func BasePrice(sub store.NotificationSubject) money.Cents {
 	return base
 }
 
-func lines(extras []store.BookedExtraDetail) []Line {
+func lines(extras []reservation.BookedExtraDetail) []Line {
 	out := make([]Line, 0, len(extras))
 	for _, e := range extras {
 		out = append(out, Line{Name: e.Name, Price: e.Price})

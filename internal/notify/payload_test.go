@@ -34,7 +34,7 @@ func subject() store.NotificationSubject {
 		Customer:        reservation.Customer{ID: 7, FullName: "Ana Pérez", Phone: ptr("600111222"), Email: ptr("ana@example.com")},
 		Vehicle:         reservation.Vehicle{ID: 9, LicensePlate: "1234ABC", Brand: "Seat", Model: "Ateca", Color: "Rojo", Type: "SUV"},
 		MainServiceName: "ECO",
-		Extras:          []store.BookedExtraDetail{{ID: 1, Name: "Lavado básico", Price: 1500}},
+		Extras:          []reservation.BookedExtraDetail{{ID: 1, Name: "Lavado básico", Price: 1500}},
 	}
 }
 

@@ -45,27 +45,9 @@ func (f HistoryFilter) dated() bool {
 	return f.entryDated() || !f.BookedFrom.IsZero() || !f.BookedTo.IsZero()
 }
 
-// HistoryRow is one reservation of the history with what the list shows of its
-// contact (reservation.ContactOr: the name, phone and email the booker typed, or the
-// customer's), vehicle and main service. AccountName is the name stored on the
-// customer the reservation belongs to, which the search matches.
-type HistoryRow struct {
-	Reservation     reservation.Reservation
-	CustomerName    string
-	Phone           *string
-	Email           *string
-	AccountName     string
-	LicensePlate    string
-	Brand           string
-	Model           string
-	Color           string
-	VehicleType     string
-	MainServiceName string
-}
-
 // setContact turns the customer columns just scanned (name in CustomerName) into
 // the row's contact, falling back to them when the reservation has none.
-func (h *HistoryRow) setContact(phone, email sql.NullString) {
+func setHistoryContact(h *reservation.HistoryRow, phone, email sql.NullString) {
 	h.AccountName = h.CustomerName
 	c := h.Reservation.ContactOr(reservation.Contact{FullName: h.CustomerName, Phone: nullable(phone), Email: nullable(email)})
 	h.CustomerName, h.Phone, h.Email = c.FullName, c.Phone, c.Email
@@ -103,13 +85,13 @@ func nullable(s sql.NullString) *string {
 //     reservation's own customer and vehicle finds the newest 15 after a few hundred
 //     rows; when they are sparse (a plate), gathering the matches through the id
 //     indexes and sorting them is a few dozen rows. The count says which.
-func (s *Store) History(ctx context.Context, f HistoryFilter) ([]HistoryRow, int, error) {
+func (s *Store) History(ctx context.Context, f HistoryFilter) ([]reservation.HistoryRow, int, error) {
 	h := historyQuery{dialect: s.dialect, f: f}
 	total, err := h.count(ctx, s, nil)
 	if err != nil {
 		return nil, 0, fmt.Errorf("count history: %w", err)
 	}
-	out := []HistoryRow{}
+	out := []reservation.HistoryRow{}
 	if total == 0 || f.Offset >= total {
 		return out, total, nil
 	}
@@ -129,7 +111,7 @@ func (s *Store) History(ctx context.Context, f HistoryFilter) ([]HistoryRow, int
 		return nil, 0, fmt.Errorf("history page: %w", err)
 	}
 	for rows.Next() {
-		var h HistoryRow
+		var h reservation.HistoryRow
 		var phone, email sql.NullString
 		r, err := scanReservation(moreColumns{rows, []any{&h.CustomerName, &phone, &email,
 			&h.LicensePlate, &h.Brand, &h.Model, &h.Color, &h.VehicleType, &h.MainServiceName}})
@@ -138,7 +120,7 @@ func (s *Store) History(ctx context.Context, f HistoryFilter) ([]HistoryRow, int
 			return nil, 0, err
 		}
 		h.Reservation = r
-		h.setContact(phone, email)
+		setHistoryContact(&h, phone, email)
 		out = append(out, h)
 	}
 	return out, total, closeRows(rows)

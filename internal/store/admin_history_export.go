@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"parking/internal/reservation"
 )
 
 // HistoryEach calls fn with every reservation that matches f, in the history's
@@ -19,7 +21,7 @@ import (
 // many to carry, the date index is walked testing each row, streaming in order.
 // With entry days (dateFrom/dateTo) the range of the entry-date index is read
 // instead of the date index, and sorted before the first row goes out.
-func (s *Store) HistoryEach(ctx context.Context, f HistoryFilter, fn func(HistoryRow) error) error {
+func (s *Store) HistoryEach(ctx context.Context, f HistoryFilter, fn func(reservation.HistoryRow) error) error {
 	h := historyQuery{dialect: s.dialect, f: f}
 	// The output's joins are aliased apart from rowTest's (c and v), which on
 	// PostgreSQL are the search tables.
@@ -67,7 +69,7 @@ func (s *Store) HistoryEach(ctx context.Context, f HistoryFilter, fn func(Histor
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var hr HistoryRow
+		var hr reservation.HistoryRow
 		var phone, email sql.NullString
 		r, err := scanReservation(moreColumns{rows, []any{&hr.CustomerName, &phone, &email,
 			&hr.LicensePlate, &hr.Brand, &hr.Model, &hr.Color, &hr.VehicleType, &hr.MainServiceName}})
@@ -75,7 +77,7 @@ func (s *Store) HistoryEach(ctx context.Context, f HistoryFilter, fn func(Histor
 			return fmt.Errorf("history export row: %w", err)
 		}
 		hr.Reservation = r
-		hr.setContact(phone, email)
+		setHistoryContact(&hr, phone, email)
 		if err := fn(hr); err != nil {
 			return err
 		}

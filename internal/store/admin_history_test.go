@@ -184,7 +184,7 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 					for _, rg := range ranges {
 						f := filter(search, status, rg)
 						var got []int64
-						if err := st.HistoryEach(ctx, f, func(r store.HistoryRow) error {
+						if err := st.HistoryEach(ctx, f, func(r reservation.HistoryRow) error {
 							got = append(got, r.Reservation.ID)
 							return nil
 						}); err != nil {
@@ -201,7 +201,7 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 		}
 		stop := fmt.Errorf("enough")
 		n := 0
-		err = st.HistoryEach(ctx, store.HistoryFilter{}, func(store.HistoryRow) error { n++; return stop })
+		err = st.HistoryEach(ctx, store.HistoryFilter{}, func(reservation.HistoryRow) error { n++; return stop })
 		if err != stop || n != 1 {
 			t.Errorf("a callback's error must stop the walk and be returned: %v after %d rows", err, n)
 		}

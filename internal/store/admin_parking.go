@@ -9,23 +9,10 @@ import (
 	"parking/internal/reservation"
 )
 
-// ParkingRow is a reservation on the parking board with its vehicle and contact
-// (reservation.ContactOr: the one the booker typed, or the customer's data).
-type ParkingRow struct {
-	Reservation  reservation.Reservation
-	CustomerName string
-	Phone        *string
-	LicensePlate string
-	Brand        string
-	Model        string
-	Color        string
-	VehicleType  string
-}
-
 // ParkingBoard lists the reservations that hold a spot now or today: every EN CURSO
 // one (the vehicle is in), and every PENDIENTE one with a spot whose stay overlaps
 // the day [dayStart, dayEnd). Ordered by spot, then entry.
-func (s *Store) ParkingBoard(ctx context.Context, dayStart, dayEnd time.Time) ([]ParkingRow, error) {
+func (s *Store) ParkingBoard(ctx context.Context, dayStart, dayEnd time.Time) ([]reservation.ParkingRow, error) {
 	// Both branches read the partial index reservation_spot, which holds only the
 	// spot-holding reservations that are not terminal: a small set however large
 	// the history grows.
@@ -40,9 +27,9 @@ func (s *Store) ParkingBoard(ctx context.Context, dayStart, dayEnd time.Time) ([
 	if err != nil {
 		return nil, fmt.Errorf("parking board: %w", err)
 	}
-	out := []ParkingRow{}
+	out := []reservation.ParkingRow{}
 	for rows.Next() {
-		var p ParkingRow
+		var p reservation.ParkingRow
 		var phone sql.NullString
 		r, err := scanReservation(moreColumns{rows, []any{&p.CustomerName, &phone, &p.LicensePlate, &p.Brand, &p.Model, &p.Color, &p.VehicleType}})
 		if err != nil {

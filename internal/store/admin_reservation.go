@@ -145,19 +145,10 @@ func (tx *Tx) UpdateVehicleDetails(ctx context.Context, v reservation.Vehicle) e
 	return nil
 }
 
-// Photo is a photo evidence record (spec, Resources: Photo evidence).
-type Photo struct {
-	ID            int64
-	ReservationID int64
-	FilePath      string
-	Description   *string
-	TakenAt       time.Time
-}
-
 // InsertPhoto adds a photo to a reservation, taken now, and returns it with the
 // reservation's photo count after the insert.
-func (tx *Tx) InsertPhoto(ctx context.Context, reservationID int64, filePath string, description *string) (Photo, int, error) {
-	p := Photo{ReservationID: reservationID, FilePath: filePath, Description: description, TakenAt: tx.Now}
+func (tx *Tx) InsertPhoto(ctx context.Context, reservationID int64, filePath string, description *string) (reservation.Photo, int, error) {
+	p := reservation.Photo{ReservationID: reservationID, FilePath: filePath, Description: description, TakenAt: tx.Now}
 	if err := tx.tx.QueryRowContext(tx.c(ctx), `INSERT INTO photo_evidence (id_reservation, file_path, description, taken_at)
 		VALUES ($1, $2, $3, $4) RETURNING id_photo`, reservationID, filePath, description, tx.Now).Scan(&p.ID); err != nil {
 		return p, 0, fmt.Errorf("add photo to %d: %w", reservationID, err)
@@ -176,15 +167,15 @@ func (tx *Tx) PhotoCount(ctx context.Context, reservationID int64) (int, error) 
 }
 
 // Photos lists a reservation's photos in the order they were taken.
-func (s *Store) Photos(ctx context.Context, reservationID int64) ([]Photo, error) {
+func (s *Store) Photos(ctx context.Context, reservationID int64) ([]reservation.Photo, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT id_photo, id_reservation, file_path, description, taken_at
 		FROM photo_evidence WHERE id_reservation = $1 ORDER BY taken_at, id_photo`, reservationID)
 	if err != nil {
 		return nil, fmt.Errorf("photos of %d: %w", reservationID, err)
 	}
-	out := []Photo{}
+	out := []reservation.Photo{}
 	for rows.Next() {
-		var p Photo
+		var p reservation.Photo
 		var desc sql.NullString
 		if err := rows.Scan(&p.ID, &p.ReservationID, &p.FilePath, &desc, &p.TakenAt); err != nil {
 			rows.Close()

@@ -12,27 +12,12 @@ import (
 	"parking/internal/reservation"
 )
 
-// BoardItem is one line of the administrators' daily board (spec, GET /api/reservations:
-// reservation item).
-type BoardItem struct {
-	ID           int64
-	Entry        time.Time
-	Exit         *time.Time
-	Status       reservation.Status
-	LicensePlate string
-	Brand        string
-	Color        string
-	CustomerName string
-	Phone        string
-	ServiceName  string
-}
-
 // Movements are the reservations entering and leaving in a time range, with the
 // board version (see BoardVersion) of the snapshot they were read from.
 type Movements struct {
 	Version int64
-	Entries []BoardItem
-	Exits   []BoardItem
+	Entries []reservation.BoardItem
+	Exits   []reservation.BoardItem
 }
 
 // boardQuery lists, in one statement (so one snapshot), the reservations entering
@@ -107,7 +92,7 @@ func (s *Store) DayMovements(ctx context.Context, from, to time.Time) (Movements
 	if err != nil {
 		return Movements{}, fmt.Errorf("day movements: %w", err)
 	}
-	m := Movements{Version: -1, Entries: []BoardItem{}, Exits: []BoardItem{}}
+	m := Movements{Version: -1, Entries: []reservation.BoardItem{}, Exits: []reservation.BoardItem{}}
 	var vals [13]any
 	ptrs := make([]any, len(vals))
 	for i := range vals {
@@ -124,7 +109,7 @@ func (s *Store) DayMovements(ctx context.Context, from, to time.Time) (Movements
 			m.Version = id
 			continue
 		}
-		it := BoardItem{
+		it := reservation.BoardItem{
 			ID: id, Status: reservation.Status(text(vals[4])),
 			LicensePlate: text(vals[5]), Brand: text(vals[6]), Color: text(vals[7]),
 			ServiceName: text(vals[10]),
@@ -154,7 +139,7 @@ func (s *Store) DayMovements(ctx context.Context, from, to time.Time) (Movements
 	if m.Version < 0 {
 		return Movements{}, fmt.Errorf("day movements: board_version row missing")
 	}
-	byEntry := func(a, b BoardItem) int {
+	byEntry := func(a, b reservation.BoardItem) int {
 		if c := a.Entry.Compare(b.Entry); c != 0 {
 			return c
 		}

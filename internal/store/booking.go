@@ -268,20 +268,13 @@ func (tx *Tx) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error
 
 // ReservationExtras lists the additional services booked on a reservation with the
 // price each had when booked, and its name.
-func (s *Store) ReservationExtras(ctx context.Context, reservationID int64) ([]BookedExtraDetail, error) {
+func (s *Store) ReservationExtras(ctx context.Context, reservationID int64) ([]reservation.BookedExtraDetail, error) {
 	return reservationExtras(ctx, s.read, reservationID)
 }
 
 // ReservationExtras is the same inside the transaction.
-func (tx *Tx) ReservationExtras(ctx context.Context, reservationID int64) ([]BookedExtraDetail, error) {
+func (tx *Tx) ReservationExtras(ctx context.Context, reservationID int64) ([]reservation.BookedExtraDetail, error) {
 	return reservationExtras(tx.c(ctx), tx.tx, reservationID)
-}
-
-// BookedExtraDetail is a booked additional service with its name.
-type BookedExtraDetail struct {
-	ID    int64
-	Name  string
-	Price money.Cents
 }
 
 type querier interface {
@@ -290,16 +283,16 @@ type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
-func reservationExtras(ctx context.Context, q querier, reservationID int64) ([]BookedExtraDetail, error) {
+func reservationExtras(ctx context.Context, q querier, reservationID int64) ([]reservation.BookedExtraDetail, error) {
 	rows, err := q.QueryContext(ctx, `SELECT a.id, a.name, ras.price_cents
 		FROM reservation_additional_service ras JOIN additional_service a ON a.id = ras.id_additional_service
 		WHERE ras.id_reservation = $1 ORDER BY a.id`, reservationID)
 	if err != nil {
 		return nil, fmt.Errorf("additional services of %d: %w", reservationID, err)
 	}
-	out := []BookedExtraDetail{}
+	out := []reservation.BookedExtraDetail{}
 	for rows.Next() {
-		var e BookedExtraDetail
+		var e reservation.BookedExtraDetail
 		if err := rows.Scan(&e.ID, &e.Name, &e.Price); err != nil {
 			rows.Close()
 			return nil, err

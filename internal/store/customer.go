@@ -8,32 +8,16 @@ import (
 	"parking/internal/reservation"
 )
 
-// CustomerReservation is one reservation as the customer area lists it: the record
-// with its vehicle, its main service's name and its booked additional services.
-type CustomerReservation struct {
-	reservation.Reservation
-	Vehicle         reservation.Vehicle
-	MainServiceName string
-	Extras          []BookedExtraDetail
-}
-
-// CustomerArea is everything the profile page shows of one customer.
-type CustomerArea struct {
-	Customer     reservation.Customer
-	Vehicles     []reservation.Vehicle
-	Reservations []CustomerReservation // newest entry first
-}
-
 // CustomerArea reads a customer's profile, linked vehicles and reservations with
 // their additional services. On PostgreSQL the reads share one REPEATABLE READ
 // snapshot, so a reservation cannot appear without its extras; on SQLite a read
 // transaction in WAL mode is a snapshot already.
-func (s *Store) CustomerArea(ctx context.Context, customerID int64) (CustomerArea, error) {
+func (s *Store) CustomerArea(ctx context.Context, customerID int64) (reservation.CustomerArea, error) {
 	opts := &sql.TxOptions{ReadOnly: true}
 	if s.dialect == Postgres {
 		opts.Isolation = sql.LevelRepeatableRead
 	}
-	var out CustomerArea
+	var out reservation.CustomerArea
 	rtx, err := s.read.BeginTx(ctx, opts)
 	if err != nil {
 		return out, fmt.Errorf("customer area %d: %w", customerID, err)
@@ -75,7 +59,7 @@ func customerVehicles(ctx context.Context, q querier, customerID int64) ([]reser
 // customerReservations reads the reservations (one query, newest entry first, the
 // reservation_customer index) and then all their extras (one more query), instead
 // of one query per reservation.
-func customerReservations(ctx context.Context, q querier, customerID int64) ([]CustomerReservation, error) {
+func customerReservations(ctx context.Context, q querier, customerID int64) ([]reservation.CustomerReservation, error) {
 	rows, err := q.QueryContext(ctx, `SELECT `+reservationColumns+`,
 		v.id_vehicle, v.license_plate, v.brand, v.model, v.color, v.type, m.name
 		FROM reservation r
@@ -86,10 +70,10 @@ func customerReservations(ctx context.Context, q querier, customerID int64) ([]C
 	if err != nil {
 		return nil, fmt.Errorf("reservations of customer %d: %w", customerID, err)
 	}
-	out := []CustomerReservation{}
+	out := []reservation.CustomerReservation{}
 	index := map[int64]int{}
 	for rows.Next() {
-		var cr CustomerReservation
+		var cr reservation.CustomerReservation
 		var v reservation.Vehicle
 		r, err := scanReservation(scanFunc(func(dest ...any) error {
 			return rows.Scan(append(dest, &v.ID, &v.LicensePlate, &v.Brand, &v.Model, &v.Color, &v.Type, &cr.MainServiceName)...)
@@ -98,7 +82,7 @@ func customerReservations(ctx context.Context, q querier, customerID int64) ([]C
 			rows.Close()
 			return nil, fmt.Errorf("reservations of customer %d: %w", customerID, err)
 		}
-		cr.Reservation, cr.Vehicle, cr.Extras = r, v, []BookedExtraDetail{}
+		cr.Reservation, cr.Vehicle, cr.Extras = r, v, []reservation.BookedExtraDetail{}
 		index[r.ID] = len(out)
 		out = append(out, cr)
 	}
@@ -118,7 +102,7 @@ func customerReservations(ctx context.Context, q querier, customerID int64) ([]C
 	}
 	for rows.Next() {
 		var rid int64
-		var e BookedExtraDetail
+		var e reservation.BookedExtraDetail
 		if err := rows.Scan(&rid, &e.ID, &e.Name, &e.Price); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("additional services of customer %d: %w", customerID, err)

@@ -31,7 +31,7 @@ type NotificationSubject struct {
 	Customer        reservation.Customer
 	Vehicle         reservation.Vehicle
 	MainServiceName string
-	Extras          []BookedExtraDetail
+	Extras          []reservation.BookedExtraDetail
 }
 
 // NotificationSubject reads a reservation with its customer, vehicle, main service

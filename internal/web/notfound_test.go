@@ -7,6 +7,7 @@ import (
 	"parking/internal/apptest"
 	"parking/internal/store"
 	"parking/internal/storetest"
+	"parking/internal/webtest"
 )
 
 // A path no route takes is the site's own 404 page in Spanish for browsers, and
@@ -20,10 +21,10 @@ func TestUnroutedRequests(t *testing.T) {
 		const html = "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
 		for _, path := range []string{"/nothing-here", "/booking/extra", "/users", "/admin/nothing"} {
-			res := do(t, anon, "GET", a.URL+path, nil, html)
-			wantStatus(t, res, 404)
-			checkPage(t, res)
-			wantAll(t, path, res.Body, `<h1 id="error-title">Página no encontrada</h1>`,
+			res := webtest.Do(t, anon, "GET", a.URL+path, nil, html)
+			webtest.WantStatus(t, res, 404)
+			webtest.CheckPage(t, res)
+			webtest.WantAll(t, path, res.Body, `<h1 id="error-title">Página no encontrada</h1>`,
 				`<p class="alert alert-error" role="alert">La dirección solicitada no existe.</p>`,
 				`<a class="btn" href="/">Ir a la página de inicio</a>`, `<a class="brand" href="/">`)
 			if strings.Contains(res.Body, "404 page not found") {
@@ -31,7 +32,7 @@ func TestUnroutedRequests(t *testing.T) {
 			}
 		}
 		// A HEAD has the status without a body.
-		if res := do(t, anon, "HEAD", a.URL+"/nothing-here", nil, html); res.StatusCode != 404 || res.Body != "" {
+		if res := webtest.Do(t, anon, "HEAD", a.URL+"/nothing-here", nil, html); res.StatusCode != 404 || res.Body != "" {
 			t.Errorf("HEAD unknown path: %d %q", res.StatusCode, res.Body)
 		}
 
@@ -40,41 +41,41 @@ func TestUnroutedRequests(t *testing.T) {
 			{"/api/nothing", html}, {"/api/nothing", "Accept: */*"}, {"/api", "Accept: */*"}, {"/api/catalog/extra", "Accept: */*"},
 			{"/nothing-here", "Accept: application/json"},
 		} {
-			res := do(t, anon, "GET", a.URL+c.path, nil, c.accept)
-			wantStatus(t, res, 404)
+			res := webtest.Do(t, anon, "GET", a.URL+c.path, nil, c.accept)
+			webtest.WantStatus(t, res, 404)
 			if ct := res.Header.Get("Content-Type"); ct != "application/json; charset=utf-8" {
 				t.Errorf("%s: Content-Type %q", c.path, ct)
 			}
-			wantBody(t, res, `{"message":"La dirección solicitada no existe.","success":false}`)
+			webtest.WantBody(t, res, `{"message":"La dirección solicitada no existe.","success":false}`)
 		}
 
 		// 405 on a known path: the Allow header kept, the site's words.
-		res := do(t, anon, "DELETE", a.URL+"/api/catalog", nil)
-		wantStatus(t, res, 405)
+		res := webtest.Do(t, anon, "DELETE", a.URL+"/api/catalog", nil)
+		webtest.WantStatus(t, res, 405)
 		if allow := res.Header.Get("Allow"); !strings.Contains(allow, "GET") {
 			t.Errorf("Allow = %q", allow)
 		}
-		wantBody(t, res, `{"message":"La dirección solicitada no admite el método DELETE.","success":false}`)
-		res = do(t, anon, "PUT", a.URL+"/booking", strings.NewReader("x"), html)
-		wantStatus(t, res, 405)
-		checkPage(t, res)
-		wantAll(t, "405 page", res.Body, `<h1 id="error-title">Operación no permitida</h1>`, "La dirección solicitada no admite el método PUT.")
+		webtest.WantBody(t, res, `{"message":"La dirección solicitada no admite el método DELETE.","success":false}`)
+		res = webtest.Do(t, anon, "PUT", a.URL+"/booking", strings.NewReader("x"), html)
+		webtest.WantStatus(t, res, 405)
+		webtest.CheckPage(t, res)
+		webtest.WantAll(t, "405 page", res.Body, `<h1 id="error-title">Operación no permitida</h1>`, "La dirección solicitada no admite el método PUT.")
 		if allow := res.Header.Get("Allow"); !strings.Contains(allow, "GET") {
 			t.Errorf("Allow = %q", allow)
 		}
 
 		// Untouched: a route's own 404 (JSON of the route), a missing static file,
 		// and the mux's redirect to the cleaned path.
-		res = do(t, anon, "GET", a.URL+"/static/nothing.css", nil, html)
-		wantStatus(t, res, 404)
+		res = webtest.Do(t, anon, "GET", a.URL+"/static/nothing.css", nil, html)
+		webtest.WantStatus(t, res, 404)
 		if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/plain") {
 			t.Errorf("missing static file: Content-Type %q, want the plain answer", res.Header.Get("Content-Type"))
 		}
-		res = do(t, anon, "GET", a.URL+"/static/a/b.css", nil, html)
+		res = webtest.Do(t, anon, "GET", a.URL+"/static/a/b.css", nil, html)
 		if res.StatusCode != 404 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/plain") {
 			t.Errorf("static path of two segments: %d %q", res.StatusCode, res.Header.Get("Content-Type"))
 		}
-		res = do(t, anon, "GET", a.URL+"/booking/../booking", nil, html)
+		res = webtest.Do(t, anon, "GET", a.URL+"/booking/../booking", nil, html)
 		if res.StatusCode/100 != 3 || res.Header.Get("Location") != "/booking" {
 			t.Errorf("a path to clean: %d to %q, want the mux's redirect to /booking", res.StatusCode, res.Header.Get("Location"))
 		}

@@ -1,7 +1,8 @@
-// Package web is the HTTP surface: the JSON API under /api, the session-based web
-// routes under /admin, /users and /booking, and their middleware. It decodes and
-// validates the wire format, calls booking, and writes the spec's body shapes; it is
-// the only package that knows HTTP statuses.
+// Package web assembles the HTTP surface: one mux with the JSON API
+// (internal/web/api), the pages and their form posts (internal/web/ui), the
+// operations' /healthz and /readyz, and the site's 404/405 answer, wrapped in the
+// shared middleware (internal/web/httpx). Everything else lives in those three
+// packages; none of them reaches the store, only the operations (booking, account).
 package web
 
 import (
@@ -13,50 +14,38 @@ import (
 	"parking/internal/booking"
 	"parking/internal/clock"
 	"parking/internal/pricing"
-	"parking/internal/store"
+	"parking/internal/web/api"
+	"parking/internal/web/httpx"
+	"parking/internal/web/ui"
 )
 
 // Config is what the web layer needs of the service configuration.
-type Config struct {
-	BaseURL  string
-	Location *time.Location
-	TokenTTL time.Duration
-	Capacity int
-}
+type Config = httpx.Config
 
-// Server holds the handlers' dependencies.
+// Server is the assembled HTTP surface.
 type Server struct {
-	cfg         Config
-	log         *slog.Logger
-	store       *store.Store
-	booking     *booking.Service
-	accounts    *account.Service
-	catalog     *pricing.Holder
-	crossOrigin *http.CrossOriginProtection
-	assets      *assets
-	pages       pages
-	boards      *boardCache
-	now         clock.Clock // "now" and "today" on pages (internal/clock)
+	kit     *httpx.Kit
+	log     *slog.Logger
+	booking *booking.Service
+	api     *api.Server
+	ui      *ui.Server
 }
 
 // Deps are the collaborators of a Server.
 type Deps struct {
 	Config   Config
 	Log      *slog.Logger
-	Store    *store.Store
 	Booking  *booking.Service
 	Accounts *account.Service
 	Catalog  *pricing.Holder
-	// Clock is the service's clock; default the store's (the same one the
-	// operations read).
+	// Clock is the service's clock; default the operations' (the same one the
+	// store reads).
 	Clock clock.Clock
 }
 
-// boardCacheBytes bounds the daily-board cache: about 70 busy days.
-const boardCacheBytes = 32 << 20
-
-// New builds the server. It parses the embedded templates and static files; as
-// they are part of the binary, a failure there is a programming error and panics.
+// New builds the server. The pages parse their embedded templates and static
+// files; as they are part of the binary, a failure there is a programming error
+// and panics.
 func New(d Deps) *Server {
 	if d.Config.Location == nil {
 		d.Config.Location = time.UTC
@@ -66,28 +55,26 @@ func New(d Deps) *Server {
 	}
 	if d.Clock == nil {
 		d.Clock = clock.Real
-		if d.Store != nil {
-			d.Clock = d.Store.Clock()
+		if d.Booking != nil {
+			d.Clock = d.Booking.Clock()
 		}
 	}
-	s := &Server{
-		now: d.Clock, cfg: d.Config, log: d.Log, store: d.Store, booking: d.Booking, accounts: d.Accounts, catalog: d.Catalog,
-		crossOrigin: http.NewCrossOriginProtection(),
-		boards:      newBoardCache(boardCacheBytes),
+	kit := httpx.NewKit(d.Log, d.Accounts, d.Config.BaseURL)
+	return &Server{
+		kit: kit, log: d.Log, booking: d.Booking,
+		api: api.New(api.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts, Catalog: d.Catalog}),
+		ui: ui.New(ui.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts,
+			Catalog: d.Catalog, Clock: d.Clock}),
 	}
-	var err error
-	if s.assets, err = loadAssets(); err != nil {
-		panic(err)
-	}
-	if s.pages, err = parsePages(s.templateFuncs()); err != nil {
-		panic(err)
-	}
-	return s
 }
 
 // Handler returns the whole HTTP surface with its middleware.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	s.routes(mux)
-	return s.recoverPanics(s.logRequests(securityHeaders(s.unrouted(mux))))
+	// Operations.
+	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.HandleFunc("GET /readyz", s.readyz)
+	s.api.Routes(mux) // /api/...
+	s.ui.Routes(mux)  // /, /booking, /users/..., /admin/..., /static/...
+	return s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(httpx.Unrouted(mux, s.ui.ErrorPage))))
 }

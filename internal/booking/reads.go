@@ -1,0 +1,42 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+
+	"parking/internal/clock"
+	"parking/internal/reservation"
+)
+
+// Reads the web layer needs beyond the operations' own results: it reaches the
+// data through these methods, never the store.
+
+// Clock is the service's clock, the one the store and the operations read.
+func (s *Service) Clock() clock.Clock { return s.now }
+
+// Ready reports whether the service can serve: the database answers and the
+// catalog is loaded (GET /readyz).
+func (s *Service) Ready(ctx context.Context) error {
+	if err := s.store.Ping(ctx); err != nil {
+		return fmt.Errorf("database unreachable: %w", err)
+	}
+	if s.catalog.Load() == nil {
+		return ErrCatalogNotLoaded
+	}
+	return nil
+}
+
+// ErrCatalogNotLoaded is Ready's answer before the pricing catalog is loaded.
+var ErrCatalogNotLoaded = fmt.Errorf("catalog not loaded")
+
+// CustomerArea is everything the customer's profile shows: the customer, their
+// vehicles and reservations with their additional services (spec, GET /users/profile).
+func (s *Service) CustomerArea(ctx context.Context, customerID int64) (reservation.CustomerArea, error) {
+	return s.store.CustomerArea(ctx, customerID)
+}
+
+// CustomerVehicles lists the vehicles linked to a customer (the booking page
+// offers them to a logged-in customer).
+func (s *Service) CustomerVehicles(ctx context.Context, customerID int64) ([]reservation.Vehicle, error) {
+	return s.store.CustomerVehicles(ctx, customerID)
+}

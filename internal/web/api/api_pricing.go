@@ -1,0 +1,123 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"parking/internal/booking"
+	"parking/internal/fault"
+	"parking/internal/money"
+	"parking/internal/pricing"
+	"parking/internal/web/httpx"
+)
+
+type pricingRequest struct {
+	EntryDate          string        `json:"entry_date"`
+	ExitDate           string        `json:"exit_date"`
+	VehicleType        string        `json:"vehicle_type"`
+	IDMainService      httpx.FlexInt `json:"id_main_service"`
+	AdditionalServices httpx.FlexIDs `json:"additional_services"`
+	// IDReservation (an addition to the spec's body) prices the data as an edit of
+	// that reservation, for the edit forms: staff for any, a customer for their own.
+	IDReservation httpx.FlexInt `json:"id_reservation"`
+}
+
+type pricingResponse struct {
+	Success    bool              `json:"success"`
+	TotalPrice money.Cents       `json:"total_price"`
+	Breakdown  *pricingBreakdown `json:"breakdown,omitempty"`
+}
+
+// pricingBreakdown is an addition to the spec's body, for the booking summary. An
+// edit quote that keeps the stored total (no pricing input changed) has none.
+type pricingBreakdown struct {
+	Days        int64            `json:"days"`
+	DailyPrice  money.Cents      `json:"daily_price"`
+	Coefficient money.Multiplier `json:"coefficient"`
+	BasePrice   money.Cents      `json:"base_price"`
+	ExtrasPrice money.Cents      `json:"extras_price"`
+}
+
+// apiPricing is POST /api/pricing/dynamic (spec): 200 {success, total_price}; 400 when
+// a date is missing, or (as the booking answers) the main service is inactive and the
+// caller is not staff; 500 when no rate or coefficient matches or prices are not
+// loaded. Skipped extras are logged by the price path, as in a booking. With
+// id_reservation: 403 unless staff or the owner, 404 (staff) for no such reservation.
+func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
+	var req pricingRequest
+	if err := httpx.DecodeJSON(w, r, &req); err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	if strings.TrimSpace(req.EntryDate) == "" || strings.TrimSpace(req.ExitDate) == "" {
+		s.WriteSuccessFalse(w, r, fault.Invalidf("Las fechas de entrada y salida son obligatorias."))
+		return
+	}
+	entry, err := httpx.ParseDateField("entry_date", req.EntryDate, s.cfg.Location)
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	exit, err := httpx.ParseDateField("exit_date", req.ExitDate, s.cfg.Location)
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	if strings.TrimSpace(req.VehicleType) == "" {
+		s.WriteSuccessFalse(w, r, fault.Invalidf("El tipo de vehículo es obligatorio."))
+		return
+	}
+	if !req.IDMainService.Set {
+		s.WriteSuccessFalse(w, r, fault.Invalidf("El servicio principal es obligatorio."))
+		return
+	}
+	// The quote is the price (CONTRACT §4): the booking package's one price path,
+	// as the public booking (or, for a staff session or token, the walk-in) runs it;
+	// with id_reservation, as the edit of that reservation would.
+	u, signedIn := s.Viewer(r)
+	staff := signedIn && u.IsAdmin()
+	preq := pricing.Request{
+		Entry: entry, Exit: exit, VehicleType: req.VehicleType,
+		MainService: req.IDMainService.Value, Extras: req.AdditionalServices,
+	}
+	var q pricing.Quote
+	switch {
+	case req.IDReservation.Set && staff:
+		q, err = s.booking.QuoteEdit(r.Context(), 0, req.IDReservation.Value, preq)
+	case req.IDReservation.Set && signedIn:
+		q, err = s.booking.QuoteEdit(r.Context(), u.ID, req.IDReservation.Value, preq)
+	case req.IDReservation.Set:
+		err = booking.ErrNotYours
+	case staff:
+		q, err = s.booking.Quote(r.Context(), booking.WalkIn, preq)
+	default:
+		q, err = s.booking.Quote(r.Context(), booking.Public, preq)
+	}
+	if err != nil {
+		// Spec, Errors: no rate, no coefficient or no pricing data are 500s here, with
+		// the message naming the service and days, or the type.
+		var noRate *pricing.NoRateError
+		var noCoef *pricing.NoCoefficientError
+		msg := ""
+		switch {
+		case errors.As(err, &noRate):
+			msg = noRate.Error()
+		case errors.As(err, &noCoef):
+			msg = noCoef.Error()
+		case errors.Is(err, pricing.ErrNotLoaded):
+			msg = pricing.ErrNotLoaded.Error()
+		}
+		if msg != "" {
+			httpx.WriteJSON(w, http.StatusInternalServerError, map[string]any{"success": false, "message": msg})
+			return
+		}
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	out := pricingResponse{Success: true, TotalPrice: q.Total}
+	if q.Days > 0 {
+		out.Breakdown = &pricingBreakdown{Days: q.Days, DailyPrice: q.DailyPrice, Coefficient: q.Multiplier, BasePrice: q.Base, ExtrasPrice: q.ExtrasTotal}
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
+}

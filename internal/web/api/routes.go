@@ -1,0 +1,19 @@
+package api
+
+import "net/http"
+
+// Routes registers the whole JSON API on mux, on one screen.
+func (s *Server) Routes(mux *http.ServeMux) {
+	// Public JSON API (spec, Authentication 1; CONTRACT §4).
+	mux.HandleFunc("POST /api/pricing/dynamic", s.apiPricing)
+	mux.HandleFunc("GET /api/catalog", s.apiCatalog)
+	mux.HandleFunc("POST /api/reservations/public-new", s.apiPublicBooking)
+	mux.HandleFunc("POST /api/reservations/public", s.apiPublicBooking)
+
+	// API tokens (spec, Authentication 2; CONTRACT §5).
+	mux.HandleFunc("POST /api/auth/token", s.apiIssueToken)
+	mux.HandleFunc("DELETE /api/auth/token", s.apiRevokeToken)
+
+	// The administrators' daily board, with an ADMIN bearer token.
+	mux.HandleFunc("GET /api/reservations", s.RequireAdminToken(s.apiReservations))
+}

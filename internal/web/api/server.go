@@ -1,0 +1,49 @@
+// Package api is the JSON API of the spec's first surface: every /api/... route
+// (price quotes, the catalog, public booking and its alias, API tokens, and the
+// administrators' daily board GET /api/reservations with its cache). It reads
+// requests and writes answers through internal/web/httpx and calls the operations
+// (booking, account) only. routes.go shows the whole surface on one screen. The
+// pages (internal/web/ui) reuse its catalog wire shape (CatalogView).
+package api
+
+import (
+	"log/slog"
+
+	"parking/internal/account"
+	"parking/internal/booking"
+	"parking/internal/pricing"
+	"parking/internal/web/httpx"
+)
+
+// Server holds the API handlers' dependencies; the shared helpers come with the
+// embedded kit.
+type Server struct {
+	*httpx.Kit
+	cfg      httpx.Config
+	log      *slog.Logger
+	booking  *booking.Service
+	accounts *account.Service
+	catalog  *pricing.Holder
+	boards   *boardCache
+}
+
+// Deps are the collaborators of the API.
+type Deps struct {
+	Kit      *httpx.Kit
+	Config   httpx.Config
+	Log      *slog.Logger
+	Booking  *booking.Service
+	Accounts *account.Service
+	Catalog  *pricing.Holder
+}
+
+// boardCacheBytes bounds the daily-board cache: about 70 busy days.
+const boardCacheBytes = 32 << 20
+
+// New builds the API.
+func New(d Deps) *Server {
+	return &Server{
+		Kit: d.Kit, cfg: d.Config, log: d.Log, booking: d.Booking, accounts: d.Accounts, catalog: d.Catalog,
+		boards: newBoardCache(boardCacheBytes),
+	}
+}

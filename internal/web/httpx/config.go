@@ -1,0 +1,11 @@
+package httpx
+
+import "time"
+
+// Config is what both surfaces need of the service configuration.
+type Config struct {
+	BaseURL  string
+	Location *time.Location // the facility's time zone: dates in and out (CONTRACT §2)
+	TokenTTL time.Duration  // lifetime of API tokens
+	Capacity int            // parking spots, for the board and the dashboard
+}

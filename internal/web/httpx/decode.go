@@ -1,0 +1,167 @@
+package httpx
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"parking/internal/fault"
+	"parking/internal/localtime"
+)
+
+// MaxBody is CONTRACT §8's JSON body limit.
+const MaxBody = 64 << 10
+
+// DecodeJSON reads one JSON object into dst, refusing bodies over 64 KiB, malformed
+// JSON, wrong field types and trailing data with a message that names the problem.
+// Unknown fields are ignored (clients send a total_price that the spec ignores).
+func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return fault.Invalidf("El cuerpo de la petición supera el máximo de %d KiB.", MaxBody>>10)
+		}
+		return fault.Invalidf("No se pudo leer el cuerpo de la petición.")
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return fault.Invalidf("El cuerpo de la petición está vacío; se espera un objeto JSON.")
+	}
+	// json.Unmarshal also refuses trailing data after the object.
+	if err := json.Unmarshal(body, dst); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		var fieldErr *fieldError
+		var syntaxErr *json.SyntaxError
+		switch {
+		case errors.As(err, &syntaxErr):
+			return fault.Invalidf("El cuerpo no es un JSON válido (error de sintaxis en la posición %d).", syntaxErr.Offset)
+		case errors.As(err, &fieldErr):
+			return fault.Invalidf("El campo %s %s.", fieldErr.field, fieldErr.want)
+		case errors.As(err, &typeErr):
+			if typeErr.Field != "" {
+				return fault.Invalidf("El campo %s tiene un tipo no válido: se esperaba %s.", typeErr.Field, spanishType(typeErr.Type.String()))
+			}
+			return fault.Invalidf("Se esperaba un objeto JSON.")
+		default:
+			return fault.Invalidf("JSON mal formado: %s.", strings.TrimPrefix(err.Error(), "json: "))
+		}
+	}
+	return nil
+}
+
+func spanishType(t string) string {
+	switch {
+	case strings.Contains(t, "string"):
+		return "un texto"
+	case strings.Contains(t, "int"), strings.Contains(t, "float"):
+		return "un número"
+	case strings.Contains(t, "bool"):
+		return "verdadero o falso"
+	case strings.HasPrefix(t, "[]"):
+		return "una lista"
+	}
+	return "otro tipo"
+}
+
+// fieldError is raised by the flexible wire types below with a precise reason.
+type fieldError struct{ field, want string }
+
+func (e *fieldError) Error() string { return e.field + " " + e.want }
+
+// FlexInt accepts a JSON integer or a string holding one ("3"), because HTML forms
+// and their scripts send numbers as text. null and "" mean "not sent".
+type FlexInt struct {
+	Value int64
+	Set   bool
+}
+
+func (f *FlexInt) UnmarshalJSON(b []byte) error {
+	s := string(bytes.TrimSpace(b))
+	if s == "null" {
+		return nil
+	}
+	if strings.HasPrefix(s, `"`) {
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return nil
+		}
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return &json.UnmarshalTypeError{Value: "number " + s, Type: intType}
+	}
+	f.Value, f.Set = v, true
+	return nil
+}
+
+var intType = reflect.TypeOf(int64(0))
+
+// FlexIDs is a list of ids: [1, 2], ["1", "2"], a single id, or null.
+type FlexIDs []int64
+
+func (f *FlexIDs) UnmarshalJSON(b []byte) error {
+	s := bytes.TrimSpace(b)
+	if string(s) == "null" {
+		*f = nil
+		return nil
+	}
+	if len(s) > 0 && s[0] != '[' {
+		var one FlexInt
+		if err := one.UnmarshalJSON(s); err != nil {
+			return err
+		}
+		if one.Set {
+			*f = FlexIDs{one.Value}
+		}
+		return nil
+	}
+	var raw []FlexInt
+	if err := json.Unmarshal(s, &raw); err != nil {
+		return err
+	}
+	out := make(FlexIDs, 0, len(raw))
+	for _, v := range raw {
+		if v.Set {
+			out = append(out, v.Value)
+		}
+	}
+	*f = out
+	return nil
+}
+
+// ParseDateField reads an optional date field (CONTRACT §2); "" gives the zero time.
+func ParseDateField(field, value string, loc *time.Location) (time.Time, error) {
+	if strings.TrimSpace(value) == "" {
+		return time.Time{}, nil
+	}
+	t, err := localtime.Parse(value, loc)
+	if err != nil {
+		return time.Time{}, fault.Invalidf("El campo %s no es una fecha válida (%q): use ISO 8601, por ejemplo 2026-11-21T10:00.", field, value)
+	}
+	return t, nil
+}
+
+// ParseStayDates reads the entry_date and exit_date texts of a request; either may
+// be empty (zero entry, nil exit), and a bad one is a 400 naming its field.
+func ParseStayDates(entryText, exitText string, loc *time.Location) (entry time.Time, exit *time.Time, err error) {
+	if entry, err = ParseDateField("entry_date", entryText, loc); err != nil {
+		return time.Time{}, nil, err
+	}
+	x, err := ParseDateField("exit_date", exitText, loc)
+	if err != nil {
+		return time.Time{}, nil, err
+	}
+	if !x.IsZero() {
+		exit = &x
+	}
+	return entry, exit, nil
+}

@@ -1,0 +1,43 @@
+// Package httpx is the HTTP toolkit both surfaces share (internal/web/api and
+// internal/web/ui): reading a request's input (ReadInput, DecodeJSON, the flexible
+// wire types, dates through internal/localtime), writing answers (WriteJSON, the
+// spec's three error shapes, the one map from fault kind to status), Accept
+// negotiation (WantsJSON), path ids (PathID), sessions and their cookie, the
+// route guards built on the account service, and the middleware (request log,
+// panic recovery, security headers, gzip, the 404/405 answer). It knows no route
+// and no operation.
+package httpx
+
+import (
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"parking/internal/account"
+)
+
+// Kit holds what the shared helpers need: the logger, the account service (sessions
+// and API tokens) and the cross-origin protection of cookie-authenticated writes.
+// The surfaces embed it, so their handlers call s.CurrentUser, s.WriteSuccessFalse…
+type Kit struct {
+	log         *slog.Logger
+	accounts    *account.Service
+	crossOrigin *http.CrossOriginProtection
+	secure      bool // the service is served over https: the session cookie is Secure
+}
+
+// NewKit builds the kit; baseURL decides whether the session cookie is Secure
+// (CONTRACT §5).
+func NewKit(log *slog.Logger, accounts *account.Service, baseURL string) *Kit {
+	return &Kit{
+		log: log, accounts: accounts, crossOrigin: http.NewCrossOriginProtection(),
+		secure: strings.HasPrefix(baseURL, "https://"),
+	}
+}
+
+// Log is the service's logger.
+func (s *Kit) Log() *slog.Logger { return s.log }
+
+// SameOrigin wraps h with the cross-origin protection: a state-changing request
+// from another site is refused before h runs (CONTRACT §5).
+func (s *Kit) SameOrigin(h http.Handler) http.Handler { return s.crossOrigin.Handler(h) }

@@ -1,0 +1,117 @@
+package httpx
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"parking/internal/account"
+	"parking/internal/fault"
+)
+
+// WriteJSON writes v with status. It encodes into a buffer first, so an encoding
+// failure becomes a clean 500 instead of half a body.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		http.Error(w, `{"error":"Internal Server Error"}`, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// StatusOf is the one mapping from error kind to HTTP status.
+func StatusOf(err error) int {
+	switch fault.KindOf(err) {
+	case fault.Invalid:
+		return http.StatusBadRequest
+	case fault.NotFound:
+		return http.StatusNotFound
+	case fault.Forbidden:
+		return http.StatusForbidden
+	case fault.Unauthorized:
+		return http.StatusUnauthorized
+	case fault.Conflict:
+		return http.StatusConflict
+	case fault.TooMany:
+		return http.StatusTooManyRequests
+	default:
+		return http.StatusInternalServerError
+	}
+}
+
+// Generic messages for internal errors; the cause goes to the log only.
+const (
+	MsgInternalES = "Error interno del servidor. Inténtelo de nuevo más tarde."
+	MsgInternalEN = "Internal Server Error"
+)
+
+// The spec's three error shapes (spec, Errors).
+
+// WriteErrorField writes {"error": …} (GET /api/reservations and the token API).
+func (s *Kit) WriteErrorField(w http.ResponseWriter, r *http.Request, err error) {
+	status := s.LogIfInternal(r, err)
+	WriteJSON(w, status, map[string]any{"error": fault.MessageOf(err, MsgInternalEN)})
+}
+
+// WriteSuccessFalse writes {"success": false, "message": …} (pricing, booking,
+// administrator and customer actions).
+func (s *Kit) WriteSuccessFalse(w http.ResponseWriter, r *http.Request, err error) {
+	status := s.LogIfInternal(r, err)
+	WriteJSON(w, status, map[string]any{"success": false, "message": fault.MessageOf(err, MsgInternalES)})
+}
+
+// WriteMessage writes {"message": …}.
+func (s *Kit) WriteMessage(w http.ResponseWriter, r *http.Request, err error) {
+	status := s.LogIfInternal(r, err)
+	WriteJSON(w, status, map[string]any{"message": fault.MessageOf(err, MsgInternalES)})
+}
+
+func (s *Kit) LogIfInternal(r *http.Request, err error) int {
+	status := StatusOf(err)
+	if r.Context().Err() != nil && errors.Is(err, r.Context().Err()) {
+		// The client went away mid-request; nothing failed on our side, and the
+		// transaction was rolled back. Nobody reads this answer.
+		s.log.DebugContext(r.Context(), "client gone", "pattern", r.Pattern)
+		return status
+	}
+	if status >= 500 {
+		s.log.ErrorContext(r.Context(), "request failed", "pattern", r.Pattern, "err", err)
+	}
+	return status
+}
+
+// WantsJSON reports whether the client prefers JSON to HTML (CONTRACT §6): an Accept
+// header naming application/json before (or without) text/html.
+func WantsJSON(r *http.Request) bool {
+	accept := r.Header.Get("Accept")
+	j := strings.Index(accept, "application/json")
+	if j < 0 {
+		return false
+	}
+	h := strings.Index(accept, "text/html")
+	return h < 0 || j < h
+}
+
+// IsFault reports whether err carries a user-facing fault of kind k.
+func IsFault(err error, k fault.Kind) bool {
+	var fe *fault.Error
+	return errors.As(err, &fe) && fe.Kind == k
+}
+
+// SetRetryAfter tells a throttled client how long to wait (RFC 9110 Retry-After).
+func SetRetryAfter(w http.ResponseWriter, err error) {
+	var th *account.ThrottledError
+	if errors.As(err, &th) {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(th.RetryAfter.Seconds()))))
+	}
+}

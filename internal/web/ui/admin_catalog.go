@@ -1,0 +1,269 @@
+package ui
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"parking/internal/booking"
+	"parking/internal/fault"
+	"parking/internal/money"
+	"parking/internal/pricing"
+	"parking/internal/web/api"
+	"parking/internal/web/httpx"
+)
+
+// Catalog administration (CONTRACT §4), JSON or form bodies. Creation answers 201,
+// a change 200, both {success:true, message, <item>}; refusals {success:false,
+// message} with 400 (invalid), 404 (unknown item) or 409 (name taken, overlapping
+// rate band). Every change swaps the pricing snapshot: the next quote uses it.
+// Stored reservations keep their price.
+
+// adminCatalog is GET /admin/catalog: everything, inactive entries included; the
+// catalog page for browsers.
+func (s *Server) adminCatalog(w http.ResponseWriter, r *http.Request) {
+	snap := s.catalog.Load()
+	if snap == nil {
+		err := fault.New(fault.Internal, "El catálogo no está cargado.")
+		if !httpx.WantsJSON(r) {
+			s.renderError(w, r, err, "Catálogo no disponible", "/admin/dashboard", "Volver al panel")
+			return
+		}
+		httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "message": "El catálogo no está cargado."})
+		return
+	}
+	if !httpx.WantsJSON(r) {
+		s.renderCatalogPage(w, r, snap.Catalog())
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, api.CatalogView(snap.Catalog(), true))
+}
+
+// catalogBack answers a browser's form post on the catalog (no script): 303 back
+// to the catalog page, at the section changed, with the outcome to show.
+func catalogBack(w http.ResponseWriter, r *http.Request, section, message string, err error) {
+	q := "ok=" + url.QueryEscape(message)
+	if err != nil {
+		q = "error=" + url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))
+	}
+	http.Redirect(w, r, "/admin/catalog?"+q+"#"+section, http.StatusSeeOther)
+}
+
+// catalogID reads a numeric {id} path value; anything else names nothing (404).
+func catalogID(r *http.Request, what string) (int64, error) {
+	return httpx.PathID(r, "id", what)
+}
+
+// catalogWrite decodes the body, runs do, and answers status with the item (a
+// browser's form post: 303 back to the catalog page).
+func (s *Server) catalogWrite(w http.ResponseWriter, r *http.Request, status int, key, message string,
+	do func(in httpx.Input) (any, error)) {
+	page := browserForm(r)
+	in, err := httpx.ReadInput(w, r)
+	var item any
+	if err == nil {
+		item, err = do(in)
+	}
+	switch {
+	case page:
+		if err != nil {
+			s.LogIfInternal(r, err)
+		}
+		catalogBack(w, r, catalogSections[key], message, err)
+	case err != nil:
+		s.WriteSuccessFalse(w, r, err)
+	default:
+		httpx.WriteJSON(w, status, map[string]any{"success": true, "message": message, key: item})
+	}
+}
+
+// catalogSections are the catalog page's section anchors by item key.
+var catalogSections = map[string]string{
+	"main_service": "servicios", "rate": "servicios", "vehicle_type": "tipos", "additional_service": "extras",
+}
+
+func mainServiceInput(in httpx.Input) (booking.MainServiceInput, error) {
+	active, err := in.OptBool("active")
+	return booking.MainServiceInput{Name: in.Opt("name"), Description: in.Opt("description"), Active: active}, err
+}
+
+func mainServiceView(m pricing.MainService) api.MainServiceJSON {
+	return api.MainServiceJSON{ID: m.ID, Name: m.Name, Description: m.Description, Active: m.Active}
+}
+
+// adminCreateMainService is POST /admin/catalog/main-services {name, description, active}.
+func (s *Server) adminCreateMainService(w http.ResponseWriter, r *http.Request) {
+	s.catalogWrite(w, r, http.StatusCreated, "main_service", "Servicio principal creado.", func(in httpx.Input) (any, error) {
+		mi, err := mainServiceInput(in)
+		if err != nil {
+			return nil, err
+		}
+		m, err := s.booking.CreateMainService(r.Context(), mi)
+		return mainServiceView(m), err
+	})
+}
+
+// adminUpdateMainService is POST or PATCH /admin/catalog/main-services/{id}.
+func (s *Server) adminUpdateMainService(w http.ResponseWriter, r *http.Request) {
+	s.catalogWrite(w, r, http.StatusOK, "main_service", "Servicio principal actualizado.", func(in httpx.Input) (any, error) {
+		id, err := catalogID(r, "El servicio principal")
+		if err != nil {
+			return nil, err
+		}
+		mi, err := mainServiceInput(in)
+		if err != nil {
+			return nil, err
+		}
+		m, err := s.booking.UpdateMainService(r.Context(), id, mi)
+		return mainServiceView(m), err
+	})
+}
+
+func rateInput(in httpx.Input) (booking.RateInput, error) {
+	var ri booking.RateInput
+	var err error
+	if ri.MainService, err = in.OptInt("id_main_service"); err != nil {
+		return ri, err
+	}
+	if ri.MinDays, err = in.OptInt("min_days"); err != nil {
+		return ri, err
+	}
+	if ri.MaxDays, err = in.OptInt("max_days"); err != nil {
+		return ri, err
+	}
+	ri.DailyPrice, err = in.OptCents("daily_price")
+	return ri, err
+}
+
+func rateView(r pricing.Rate) api.RateJSON {
+	return api.RateJSON{ID: r.ID, MainService: r.MainService, MinDays: r.MinDays, MaxDays: r.MaxDays, DailyPrice: r.DailyPrice}
+}
+
+// adminCreateRate is POST /admin/catalog/rates {id_main_service, min_days, max_days, daily_price}.
+func (s *Server) adminCreateRate(w http.ResponseWriter, r *http.Request) {
+	s.catalogWrite(w, r, http.StatusCreated, "rate", "Tarifa creada.", func(in httpx.Input) (any, error) {
+		ri, err := rateInput(in)
+		if err != nil {
+			return nil, err
+		}
+		rate, err := s.booking.CreateRate(r.Context(), ri)
+		return rateView(rate), err
+	})
+}
+
+// adminUpdateRate is POST or PATCH /admin/catalog/rates/{id}.
+func (s *Server) adminUpdateRate(w http.ResponseWriter, r *http.Request) {
+	s.catalogWrite(w, r, http.StatusOK, "rate", "Tarifa actualizada.", func(in httpx.Input) (any, error) {
+		id, err := catalogID(r, "La tarifa")
+		if err != nil {
+			return nil, err
+		}
+		ri, err := rateInput(in)
+		if err != nil {
+			return nil, err
+		}
+		rate, err := s.booking.UpdateRate(r.Context(), id, ri)
+		return rateView(rate), err
+	})
+}
+
+// adminDeleteRate is DELETE /admin/catalog/rates/{id} (and POST …/{id}/delete for forms).
+func (s *Server) adminDeleteRate(w http.ResponseWriter, r *http.Request) {
+	id, err := catalogID(r, "La tarifa")
+	if err == nil {
+		err = s.booking.DeleteRate(r.Context(), id)
+	}
+	if browserForm(r) {
+		if err != nil {
+			s.LogIfInternal(r, err)
+		}
+		catalogBack(w, r, "servicios", "Tarifa eliminada.", err)
+		return
+	}
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Tarifa eliminada."})
+}
+
+func coefficientInput(in httpx.Input) (money.Multiplier, error) {
+	raw := strings.TrimSpace(in.Str("coefficient"))
+	if raw == "" {
+		return 0, fault.Invalidf("El coeficiente (coefficient) es obligatorio.")
+	}
+	if strings.Count(raw, ",") == 1 && !strings.Contains(raw, ".") { // "1,25" from the catalog page
+		raw = strings.Replace(raw, ",", ".", 1)
+	}
+	m, err := money.ParseMultiplier(raw)
+	if err != nil {
+		return 0, fault.Invalidf("El coeficiente debe ser un número con hasta 4 decimales (%q no lo es).", raw)
+	}
+	return m, nil
+}
+
+// adminCreateVehicleType is POST /admin/catalog/vehicle-types {vehicle_type, coefficient}.
+func (s *Server) adminCreateVehicleType(w http.ResponseWriter, r *http.Request) {
+	s.catalogWrite(w, r, http.StatusCreated, "vehicle_type", "Tipo de vehículo creado.", func(in httpx.Input) (any, error) {
+		m, err := coefficientInput(in)
+		if err != nil {
+			return nil, err
+		}
+		k, err := s.booking.CreateCoefficient(r.Context(), in.Str(in.First("vehicle_type", "type")), m)
+		return api.VehicleTypeJSON{Type: k.VehicleType, Coefficient: k.Multiplier}, err
+	})
+}
+
+// adminUpdateVehicleType is POST or PATCH /admin/catalog/vehicle-types/{type} {coefficient}.
+func (s *Server) adminUpdateVehicleType(w http.ResponseWriter, r *http.Request) {
+	s.catalogWrite(w, r, http.StatusOK, "vehicle_type", "Coeficiente actualizado.", func(in httpx.Input) (any, error) {
+		m, err := coefficientInput(in)
+		if err != nil {
+			return nil, err
+		}
+		k, err := s.booking.UpdateCoefficient(r.Context(), r.PathValue("type"), m)
+		return api.VehicleTypeJSON{Type: k.VehicleType, Coefficient: k.Multiplier}, err
+	})
+}
+
+func extraInput(in httpx.Input) (booking.ExtraInput, error) {
+	ei := booking.ExtraInput{Name: in.Opt("name")}
+	var err error
+	if ei.Price, err = in.OptCents("price"); err != nil {
+		return ei, err
+	}
+	ei.Active, err = in.OptBool("active")
+	return ei, err
+}
+
+func extraView(e pricing.Extra) api.ExtraJSON {
+	return api.ExtraJSON{ID: e.ID, Name: e.Name, Price: e.Price, Active: e.Active}
+}
+
+// adminCreateExtra is POST /admin/catalog/additional-services {name, price, active}.
+func (s *Server) adminCreateExtra(w http.ResponseWriter, r *http.Request) {
+	s.catalogWrite(w, r, http.StatusCreated, "additional_service", "Servicio adicional creado.", func(in httpx.Input) (any, error) {
+		ei, err := extraInput(in)
+		if err != nil {
+			return nil, err
+		}
+		e, err := s.booking.CreateExtra(r.Context(), ei)
+		return extraView(e), err
+	})
+}
+
+// adminUpdateExtra is POST or PATCH /admin/catalog/additional-services/{id}.
+func (s *Server) adminUpdateExtra(w http.ResponseWriter, r *http.Request) {
+	s.catalogWrite(w, r, http.StatusOK, "additional_service", "Servicio adicional actualizado.", func(in httpx.Input) (any, error) {
+		id, err := catalogID(r, "El servicio adicional")
+		if err != nil {
+			return nil, err
+		}
+		ei, err := extraInput(in)
+		if err != nil {
+			return nil, err
+		}
+		e, err := s.booking.UpdateExtra(r.Context(), id, ei)
+		return extraView(e), err
+	})
+}

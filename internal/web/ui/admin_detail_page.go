@@ -1,0 +1,296 @@
+package ui
+
+import (
+	"html/template"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"parking/internal/booking"
+	"parking/internal/money"
+	"parking/internal/pricing"
+	"parking/internal/reservation"
+)
+
+// The reservation's detail page, GET /admin/reservations/details/{id} for browsers
+// (spec, administrator detail page). Everything in the detail record, the update
+// form with the per-state rules shown (fields disabled where the state forbids
+// editing), the photo gallery with its form and the count toward the 5 needed, the
+// state changes (start, finalize with the payment method, cancel: each confirmed in
+// a dialog), the notification history and the manual invoice. static/admin.js sends
+// the actions to the JSON routes and refreshes the page's regions from the server.
+
+// detailPageView is the data of admin_detail.html.
+type detailPageView struct {
+	ID          int64
+	Status      string
+	StatusClass string
+	Pending     bool
+	InCourse    bool
+	Finalized   bool
+	Cancelled   bool
+	// From the per-state rules (internal/reservation/rules.go): the entry date is
+	// kept, and the spot must stay assigned.
+	EntryLocked  bool
+	SpotRequired bool
+
+	// Outcome of the previous request, from the query string (?updated=true,
+	// ?created=true, ?photo=added, ?error=…).
+	Notice string
+	Error  string
+
+	Booked      string
+	EntryText   string
+	ExitText    string
+	EntryInput  string
+	ExitInput   string
+	Days        int64 // charged days; 0 while there is no exit date
+	ServiceName string
+	Extras      []receiptLine
+	Total       string
+	Paid        bool
+	Payment     string
+	Spot        string
+	Notes       string
+
+	Customer detailCustomer
+	Vehicle  detailVehicle
+
+	Photos        []detailPhoto
+	PhotoCount    int
+	PhotosNeeded  int
+	PhotosMissing int
+	PhotoProgress int // the count, at most PhotosNeeded (the progress bar's value)
+
+	CanEdit      bool
+	CanAddPhoto  bool
+	CanStart     bool
+	StartWhyNot  string // why start is disabled, for people
+	CanFinalize  bool
+	CanCancel    bool
+	CanInvoice   bool
+	HasReceipt   bool
+	Services     []serviceChoice
+	AllExtras    []detailExtraChoice
+	VehicleTypes []detailTypeChoice
+
+	Notifications []detailNotification
+
+	// Contact is the reservation's contact (CONTRACT §8): who staff deal with and
+	// where its notifications go. AccountDiffers: the customer record it belongs to
+	// has another name, phone or email, shown beside it. BookedBy says how it was made.
+	Contact        detailCustomer
+	AccountDiffers bool
+	BookedBy       string
+}
+
+// bookedByLabels say for people how a reservation was made.
+var bookedByLabels = map[reservation.BookedBy]string{
+	reservation.BookedPublic:  "En línea, sin iniciar sesión en la cuenta del cliente",
+	reservation.BookedAccount: "En línea, con la sesión del cliente iniciada",
+	reservation.BookedStaff:   "En el mostrador",
+}
+
+type detailCustomer struct {
+	ID        int64
+	FullName  string
+	Phone     string
+	PhoneHref template.URL // "tel:+34600000000"
+	Email     string
+	TypeLabel string
+}
+
+type detailVehicle struct {
+	Plate, Brand, Model, Color, Type, TypeLabel string
+}
+
+type detailPhoto struct {
+	URL         string
+	Description string
+	TakenText   string
+	N           int
+}
+
+type detailExtraChoice struct {
+	ID       int64
+	Name     string
+	Price    string
+	Checked  bool
+	Inactive bool
+}
+
+type detailTypeChoice struct {
+	Type, Label string
+	Selected    bool
+}
+
+type detailNotification struct {
+	Type, Status, StatusLabel string
+	Attempts                  int
+	Created, Sent, LastError  string
+}
+
+// receiptLine is a priced line: an additional service, or the stay itself.
+type receiptLine struct {
+	Name  string
+	Price string
+}
+
+// customerTypeLabels name the account types for people.
+var customerTypeLabels = map[reservation.CustomerType]string{
+	reservation.Admin: "Personal", reservation.Registered: "Cliente registrado", reservation.Unregistered: "Cliente sin cuenta",
+}
+
+// notificationLabels name the notification types (CONTRACT §9) and their states.
+var (
+	notificationLabels = map[string]string{
+		"booking_confirmation": "Confirmación de reserva", "vehicle_entry": "Entrada del vehículo",
+		"reservation_modified": "Reserva modificada", "invoice": "Factura",
+	}
+	notificationStatusLabels = map[string]string{
+		"pending": "Pendiente", "sent": "Enviada", "failed": "Fallida", "skipped": "No enviada",
+	}
+)
+
+func labelOr(m map[string]string, k string) string {
+	if v, ok := m[k]; ok {
+		return v
+	}
+	return k
+}
+
+// detailNotice is the message of a successful previous request, from the query.
+func detailNotice(r *http.Request) string {
+	q := r.URL.Query()
+	switch {
+	case q.Get("created") == "true":
+		return "Reserva creada correctamente."
+	case q.Get("updated") == "true":
+		return "Reserva actualizada correctamente."
+	case q.Get("photo") == "added":
+		return "Foto añadida."
+	}
+	return ""
+}
+
+// renderDetailPage renders the detail record d as the detail page.
+func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d booking.Detail) {
+	res := d.Reservation
+	v := detailPageView{
+		ID: res.ID, Status: string(res.Status), StatusClass: statusClass(string(res.Status)),
+		Pending: res.Status == reservation.Pending, InCourse: res.Status == reservation.InCourse,
+		Finalized: res.Status == reservation.Finalized, Cancelled: res.Status == reservation.Cancelled,
+		Notice: detailNotice(r), Error: r.URL.Query().Get("error"),
+		Booked:    s.shortTime(res.ReservationDate),
+		EntryText: s.shortTime(res.Entry), ExitText: s.optTime(res.Exit),
+		EntryInput: s.inputTime(res.Entry), ServiceName: d.MainServiceName,
+		Total: euros(res.TotalPrice), Paid: res.IsPaid, Spot: deref(res.Spot), Notes: deref(res.Notes),
+		Customer: detailCustomer{ID: d.Customer.ID, FullName: d.Customer.FullName, Phone: deref(d.Customer.Phone),
+			Email: deref(d.Customer.Email), TypeLabel: string(d.Customer.Type)},
+		Vehicle: detailVehicle{Plate: d.Vehicle.LicensePlate, Brand: d.Vehicle.Brand, Model: d.Vehicle.Model,
+			Color: d.Vehicle.Color, Type: d.Vehicle.Type, TypeLabel: vehicleTypeLabel(d.Vehicle.Type)},
+		PhotoCount: len(d.Photos), PhotosNeeded: reservation.MinPhotosToStart,
+	}
+	if l, ok := customerTypeLabels[d.Customer.Type]; ok {
+		v.Customer.TypeLabel = l
+	}
+	ct := reservation.ContactOf(res, d.Customer)
+	v.Contact = detailCustomer{FullName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email)}
+	v.Contact.PhoneHref = telHref(v.Contact.Phone)
+	v.AccountDiffers = v.Contact.FullName != v.Customer.FullName || v.Contact.Phone != v.Customer.Phone || v.Contact.Email != v.Customer.Email
+	v.BookedBy = bookedByLabels[res.BookedBy]
+	if res.Exit != nil {
+		v.ExitInput = s.inputTime(*res.Exit)
+		v.Days = pricing.ChargedDays(res.Entry, *res.Exit)
+	}
+	if res.PaymentMethod != nil {
+		v.Payment = string(*res.PaymentMethod)
+	}
+	booked := map[int64]bool{}
+	bookedPrice := map[int64]money.Cents{}
+	for _, e := range d.Extras {
+		v.Extras = append(v.Extras, receiptLine{Name: e.Name, Price: euros(e.Price)})
+		booked[e.ID], bookedPrice[e.ID] = true, e.Price
+	}
+	for i, p := range d.Photos {
+		v.Photos = append(v.Photos, detailPhoto{URL: p.FilePath, Description: deref(p.Description), TakenText: s.shortTime(p.TakenAt), N: i + 1})
+	}
+	v.PhotosMissing = max(v.PhotosNeeded-v.PhotoCount, 0)
+	v.PhotoProgress = min(v.PhotoCount, v.PhotosNeeded)
+	v.Customer.PhoneHref = telHref(v.Customer.Phone)
+
+	// Spec, States and transitions and per-state rules: the one table
+	// (internal/reservation/rules.go) the operations enforce.
+	rules := reservation.For(res.Status)
+	v.CanEdit = rules.Editable()
+	v.EntryLocked = rules.Editable() && !rules.EditEntry
+	v.SpotRequired = rules.Spot == reservation.SpotRequired
+	v.CanAddPhoto = rules.AddPhotos
+	v.CanFinalize = rules.Finalize
+	v.CanCancel = rules.Cancel
+	v.CanInvoice = rules.RequestBill
+	v.HasReceipt = v.Finalized
+	if rules.Start {
+		switch {
+		case v.PhotosMissing > 0:
+			v.StartWhyNot = "Faltan " + strconv.Itoa(v.PhotosMissing) + " fotos del vehículo para poder iniciarla."
+			if v.PhotosMissing == 1 {
+				v.StartWhyNot = "Falta 1 foto del vehículo para poder iniciarla."
+			}
+		case v.Spot == "":
+			v.StartWhyNot = "Asigne una plaza de aparcamiento para poder iniciarla."
+		default:
+			v.CanStart = true
+		}
+	}
+
+	// The edit form's lists: every main service and vehicle type (staff may use
+	// inactive services), the active additional services and the ones already booked
+	// (a retired extra cannot be newly added, CONTRACT §4), the reservation's own
+	// choices selected.
+	for _, m := range d.Catalog.MainServices {
+		v.Services = append(v.Services, serviceChoice{ID: m.ID, Name: m.Name, Selected: m.ID == res.MainServiceID, Retired: !m.Active})
+	}
+	for _, e := range d.Catalog.Extras {
+		if !e.Active && !booked[e.ID] {
+			continue
+		}
+		price := e.Price
+		if booked[e.ID] {
+			price = bookedPrice[e.ID] // kept at its booked price (CONTRACT §4)
+		}
+		v.AllExtras = append(v.AllExtras, detailExtraChoice{ID: e.ID, Name: e.Name, Price: euros(price), Checked: booked[e.ID], Inactive: !e.Active})
+	}
+	found := false
+	for _, k := range d.Catalog.Coefficients {
+		sel := pricing.NormalizeVehicleType(k.VehicleType) == pricing.NormalizeVehicleType(d.Vehicle.Type)
+		found = found || sel
+		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: k.VehicleType, Label: vehicleTypeLabel(k.VehicleType), Selected: sel})
+	}
+	if !found {
+		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: d.Vehicle.Type, Label: vehicleTypeLabel(d.Vehicle.Type), Selected: true})
+	}
+
+	for _, n := range d.Notifications {
+		v.Notifications = append(v.Notifications, detailNotification{
+			Type: labelOr(notificationLabels, n.Type), Status: n.Status, StatusLabel: labelOr(notificationStatusLabels, n.Status),
+			Attempts: n.Attempts, Created: s.isoText(&n.CreatedAt), Sent: s.isoText(n.SentAt), LastError: deref(n.LastError),
+		})
+	}
+	s.render(w, r, http.StatusOK, "admin_detail.html", "Reserva nº "+strconv.FormatInt(res.ID, 10), v)
+}
+
+// telHref is a tel: link for a phone: its digits and a leading +, nothing else, so
+// the address can be trusted as a URL (html/template refuses the tel: scheme).
+func telHref(phone string) template.URL {
+	var b strings.Builder
+	for i, c := range strings.TrimSpace(phone) {
+		if (c >= '0' && c <= '9') || (c == '+' && i == 0) {
+			b.WriteRune(c)
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return template.URL("tel:" + b.String())
+}

@@ -1,0 +1,195 @@
+package ui
+
+import (
+	"time"
+
+	"parking/internal/booking"
+	"parking/internal/localtime"
+	"parking/internal/money"
+	"parking/internal/notify"
+	"parking/internal/reservation"
+	"parking/internal/web/api"
+)
+
+// Wire shapes of the administrator routes, with the spec's field names.
+
+// adminReservationJSON is a reservation record (spec, Resources: Reservation).
+type adminReservationJSON struct {
+	ID              int64       `json:"id_reservation"`
+	ReservationDate string      `json:"reservation_date"`
+	EntryDate       string      `json:"entry_date"`
+	ExitDate        *string     `json:"exit_date"`
+	Status          string      `json:"status"`
+	TotalPrice      money.Cents `json:"total_price"`
+	IsPaid          bool        `json:"is_paid"`
+	PaymentMethod   *string     `json:"payment_method"`
+	Notes           *string     `json:"notes"`
+	Spot            *string     `json:"cod_parking_spot"`
+	CustomerID      int64       `json:"id_customer"`
+	VehicleID       int64       `json:"id_vehicle"`
+	MainServiceID   int64       `json:"id_main_service"`
+	// How it was made: "public" (online, not signed in as its customer), "account",
+	// "staff"; null when not recorded (made before it was). CONTRACT §8.
+	BookedBy         *string `json:"booked_by"`
+	MadeWithoutLogin bool    `json:"made_without_login"`
+}
+
+// contactJSON is the reservation's contact (CONTRACT §8): the name, email and phone
+// the booker typed, or the customer's when the reservation has none (typed false).
+type contactJSON struct {
+	FullName string  `json:"full_name"`
+	Email    *string `json:"email"`
+	Phone    *string `json:"phone"`
+	Typed    bool    `json:"typed"`
+}
+
+func contactView(r reservation.Reservation, c reservation.Customer) contactJSON {
+	ct := reservation.ContactOf(r, c)
+	return contactJSON{FullName: ct.FullName, Email: ct.Email, Phone: ct.Phone, Typed: r.Contact != nil}
+}
+
+func (s *Server) adminReservation(r reservation.Reservation) adminReservationJSON {
+	loc := s.cfg.Location
+	out := adminReservationJSON{
+		ID: r.ID, ReservationDate: localtime.JSON(r.ReservationDate, loc), EntryDate: localtime.JSON(r.Entry, loc),
+		ExitDate: s.adminTime(r.Exit), Status: string(r.Status), TotalPrice: r.TotalPrice, IsPaid: r.IsPaid,
+		Notes: r.Notes, Spot: r.Spot, CustomerID: r.CustomerID, VehicleID: r.VehicleID, MainServiceID: r.MainServiceID,
+	}
+	if r.PaymentMethod != nil {
+		m := string(*r.PaymentMethod)
+		out.PaymentMethod = &m
+	}
+	if r.BookedBy != "" {
+		b := string(r.BookedBy)
+		out.BookedBy = &b
+	}
+	out.MadeWithoutLogin = r.MadeWithoutLogin()
+	return out
+}
+
+// adminTime formats an optional instant (CONTRACT §2), null when absent.
+func (s *Server) adminTime(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	v := localtime.JSON(*t, s.cfg.Location)
+	return &v
+}
+
+type adminCustomerJSON struct {
+	ID       int64   `json:"id_customer"`
+	FullName string  `json:"full_name"`
+	Phone    *string `json:"phone"`
+	Email    *string `json:"email"`
+	Type     string  `json:"type"`
+}
+
+func adminCustomer(c reservation.Customer) adminCustomerJSON {
+	return adminCustomerJSON{ID: c.ID, FullName: c.FullName, Phone: c.Phone, Email: c.Email, Type: string(c.Type)}
+}
+
+type adminVehicleJSON struct {
+	ID           int64  `json:"id_vehicle"`
+	LicensePlate string `json:"license_plate"`
+	Brand        string `json:"brand"`
+	Model        string `json:"model"`
+	Color        string `json:"color"`
+	Type         string `json:"type"`
+}
+
+func adminVehicle(v reservation.Vehicle) adminVehicleJSON {
+	return adminVehicleJSON{ID: v.ID, LicensePlate: v.LicensePlate, Brand: v.Brand, Model: v.Model, Color: v.Color, Type: v.Type}
+}
+
+type adminPhotoJSON struct {
+	ID            int64   `json:"id_photo"`
+	ReservationID int64   `json:"id_reservation"`
+	FilePath      string  `json:"file_path"`
+	Description   *string `json:"description"`
+	TakenAt       string  `json:"taken_at"`
+}
+
+func (s *Server) adminPhoto(p reservation.Photo) adminPhotoJSON {
+	return adminPhotoJSON{ID: p.ID, ReservationID: p.ReservationID, FilePath: p.FilePath, Description: p.Description,
+		TakenAt: localtime.JSON(p.TakenAt, s.cfg.Location)}
+}
+
+type adminExtraJSON struct {
+	ID    int64       `json:"id"`
+	Name  string      `json:"name"`
+	Price money.Cents `json:"price"`
+}
+
+// adminDetailJSON is the detail record (spec, administrator detail page; CONTRACT
+// §6): the reservation with its main service name and selected additional services,
+// customer, vehicle, photos with count, notification history, and the lists the
+// edit form offers (vehicle types, all main services, all additional services).
+type adminDetailJSON struct {
+	Reservation struct {
+		adminReservationJSON
+		MainServiceName    string           `json:"main_service_name"`
+		AdditionalServices []adminExtraJSON `json:"additional_services"`
+	} `json:"reservation"`
+	Customer           adminCustomerJSON     `json:"customer"`
+	Contact            contactJSON           `json:"contact"`
+	Vehicle            adminVehicleJSON      `json:"vehicle"`
+	Photos             []adminPhotoJSON      `json:"photos"`
+	PhotoCount         int                   `json:"photo_count"`
+	Notifications      []notify.HistoryItem  `json:"notifications"`
+	VehicleTypes       []api.VehicleTypeJSON `json:"vehicle_types"`
+	MainServices       []api.MainServiceJSON `json:"main_services"`
+	AdditionalServices []api.ExtraJSON       `json:"additional_services"`
+}
+
+func (s *Server) adminDetail(d booking.Detail) adminDetailJSON {
+	var out adminDetailJSON
+	out.Reservation.adminReservationJSON = s.adminReservation(d.Reservation)
+	out.Reservation.MainServiceName = d.MainServiceName
+	out.Reservation.AdditionalServices = make([]adminExtraJSON, len(d.Extras))
+	for i, e := range d.Extras {
+		out.Reservation.AdditionalServices[i] = adminExtraJSON{ID: e.ID, Name: e.Name, Price: e.Price}
+	}
+	out.Customer = adminCustomer(d.Customer)
+	out.Contact = contactView(d.Reservation, d.Customer)
+	out.Vehicle = adminVehicle(d.Vehicle)
+	out.Photos = make([]adminPhotoJSON, len(d.Photos))
+	for i, p := range d.Photos {
+		out.Photos[i] = s.adminPhoto(p)
+	}
+	out.PhotoCount = len(d.Photos)
+	out.Notifications = d.Notifications // CONTRACT §9: the outbox rows, as the notifications package words them
+	cat := api.CatalogView(d.Catalog, true)
+	out.VehicleTypes, out.MainServices, out.AdditionalServices = cat.VehicleTypes, cat.MainServices, cat.AdditionalServices
+	return out
+}
+
+// adminListItemJSON is a reservation in the history and on the parking board: the
+// record plus what the lists show of its customer and vehicle.
+type adminListItemJSON struct {
+	adminReservationJSON
+	CustomerName string  `json:"customer_name"` // the reservation's contact (CONTRACT §8)
+	Phone        *string `json:"phone"`
+	AccountName  string  `json:"account_name,omitempty"` // the customer's stored name, when it differs
+	LicensePlate string  `json:"license_plate"`
+	Brand        string  `json:"brand"`
+	Model        string  `json:"model"`
+	Color        string  `json:"color"`
+	VehicleType  string  `json:"vehicle_type"`
+	ServiceName  string  `json:"service_name,omitempty"`
+}
+
+func (s *Server) adminHistoryItem(h reservation.HistoryRow) adminListItemJSON {
+	out := adminListItemJSON{adminReservationJSON: s.adminReservation(h.Reservation),
+		CustomerName: h.CustomerName, Phone: h.Phone, LicensePlate: h.LicensePlate, Brand: h.Brand, Model: h.Model,
+		Color: h.Color, VehicleType: h.VehicleType, ServiceName: h.MainServiceName}
+	if h.AccountName != h.CustomerName {
+		out.AccountName = h.AccountName
+	}
+	return out
+}
+
+func (s *Server) adminParkingItem(p reservation.ParkingRow) adminListItemJSON {
+	return adminListItemJSON{adminReservationJSON: s.adminReservation(p.Reservation),
+		CustomerName: p.CustomerName, Phone: p.Phone, LicensePlate: p.LicensePlate, Brand: p.Brand, Model: p.Model,
+		Color: p.Color, VehicleType: p.VehicleType}
+}

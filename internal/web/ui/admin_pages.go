@@ -1,0 +1,87 @@
+package ui
+
+import (
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+
+	"parking/internal/fault"
+	"parking/internal/localtime"
+	"parking/internal/web/httpx"
+)
+
+// The administrator pages (issue 7): the routes of the administrator area render
+// HTML for browsers and keep answering JSON to clients that prefer it (CONTRACT
+// §6). The pages share static/admin.css and static/admin.js, on top of the customer
+// pages' customer.css and customer.js (window.ParkingUI: requests that always end
+// in a message, busy buttons, field errors, the live quote). Every form also works
+// without JavaScript: a browser form post gets a 303 back to its page with the
+// outcome in the query string, which the page shows.
+
+// browserForm reports whether the request is a plain HTML form submitted by a
+// browser (a form body, and an Accept that prefers HTML), which is answered with a
+// redirect to a page rather than JSON. Scripts and tests that send no Accept, or
+// ask for JSON, keep the JSON answers.
+func browserForm(r *http.Request) bool {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt != "application/x-www-form-urlencoded" && mt != "multipart/form-data" {
+		return false
+	}
+	return strings.Contains(r.Header.Get("Accept"), "text/html") && !httpx.WantsJSON(r)
+}
+
+// errorView is the data of error.html.
+type errorView struct {
+	Heading   string
+	Message   string
+	BackHref  string
+	BackLabel string
+}
+
+// renderError shows a refusal or failure as a page with its status: the fault's
+// message (a generic one for internal errors, which are logged) and a way back.
+func (s *Server) renderError(w http.ResponseWriter, r *http.Request, err error, heading, backHref, backLabel string) {
+	status := s.LogIfInternal(r, err)
+	s.render(w, r, status, "error.html", heading, errorView{
+		Heading: heading, Message: fault.MessageOf(err, httpx.MsgInternalES), BackHref: backHref, BackLabel: backLabel,
+	})
+}
+
+// statusClass is the CSS class suffix of a state's pill: "EN CURSO" → "EN-CURSO".
+func statusClass(status string) string { return strings.ReplaceAll(status, " ", "-") }
+
+// shortTime formats an instant for people in the facility's zone: "21/11/2026 10:00".
+func (s *Server) shortTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(s.cfg.Location).Format("02/01/2006 15:04")
+}
+
+// optTime is shortTime of an optional instant ("" when absent).
+func (s *Server) optTime(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return s.shortTime(*t)
+}
+
+// isoText formats an RFC 3339 text (the notification history's dates) like
+// shortTime; an unreadable one is shown as it is.
+func (s *Server) isoText(v *string) string {
+	if v == nil || *v == "" {
+		return ""
+	}
+	t, err := time.Parse(time.RFC3339Nano, *v)
+	if err != nil {
+		return *v
+	}
+	return s.shortTime(t)
+}
+
+// nowInput is the facility's current time as a datetime-local value.
+func (s *Server) nowInput() string { return s.inputTime(s.now()) }
+
+// todayISO is the facility's current day, YYYY-MM-DD.
+func (s *Server) todayISO() string { return localtime.JSON(s.now(), s.cfg.Location)[:10] }

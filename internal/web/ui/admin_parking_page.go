@@ -1,0 +1,66 @@
+package ui
+
+import (
+	"net/http"
+
+	"parking/internal/booking"
+	"parking/internal/reservation"
+)
+
+// The live parking board, GET /admin/parking for browsers (spec: "Real-time parking
+// page"). The server renders the board as it is; static/admin.js then listens to
+// GET /admin/parking/events (EventSource) and, on every event and on every
+// (re)connection, reads the board again from GET /admin/parking as JSON and redraws
+// it without reloading the page, showing the connection's state.
+
+// parkingPageView is the data of admin_parking.html.
+type parkingPageView struct {
+	Spots    []parkingSpotView
+	Occupied int
+	Reserved int
+	Free     *int
+	Capacity int
+	Day      string // "21/11/2026"
+	Updated  string // "10:05:31"
+}
+
+type parkingSpotView struct {
+	Code     string
+	Status   string // occupied | reserved
+	Label    string // Ocupada | Reservada hoy
+	Res      parkingResView
+	Upcoming []parkingResView
+}
+
+type parkingResView struct {
+	ID       int64
+	Plate    string
+	Vehicle  string
+	Customer string
+	Entry    string
+	Exit     string
+}
+
+func (s *Server) parkingRes(p reservation.ParkingRow) parkingResView {
+	return parkingResView{ID: p.Reservation.ID, Plate: p.LicensePlate, Vehicle: vehicleDescription(p.Brand, p.Model),
+		Customer: p.CustomerName, Entry: s.shortTime(p.Reservation.Entry), Exit: s.optTime(p.Reservation.Exit)}
+}
+
+// spotLabels name a spot's state on the board.
+var spotLabels = map[string]string{booking.SpotOccupied: "Ocupada", booking.SpotReserved: "Reservada hoy"}
+
+func (s *Server) renderParkingPage(w http.ResponseWriter, r *http.Request, b booking.ParkingBoard) {
+	v := parkingPageView{Occupied: b.Occupied, Reserved: b.Reserved, Free: b.Free, Capacity: b.Capacity,
+		Updated: b.UpdatedAt.In(s.cfg.Location).Format("15:04:05")}
+	if len(b.Day) == 10 {
+		v.Day = b.Day[8:10] + "/" + b.Day[5:7] + "/" + b.Day[0:4]
+	}
+	for _, sp := range b.Spots {
+		sv := parkingSpotView{Code: sp.Code, Status: sp.Status, Label: spotLabels[sp.Status], Res: s.parkingRes(sp.Reservation)}
+		for _, u := range sp.Upcoming {
+			sv.Upcoming = append(sv.Upcoming, s.parkingRes(u))
+		}
+		v.Spots = append(v.Spots, sv)
+	}
+	s.render(w, r, http.StatusOK, "admin_parking.html", "Parking en directo", v)
+}

@@ -1,0 +1,309 @@
+package ui
+
+import (
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"parking/internal/booking"
+	"parking/internal/fault"
+	"parking/internal/localtime"
+	"parking/internal/reservation"
+	"parking/internal/web/api"
+	"parking/internal/web/httpx"
+)
+
+// Administrator reservation routes (spec, Administrator web routes; CONTRACT §6, §7).
+// They answer JSON to scripts and to clients that ask for it; browsers get the pages
+// (admin_detail_page.go, admin_walkin_page.go) and, for their form posts, redirects
+// back to a page (browserForm). Refusals to JSON clients use
+// {success:false, message} with the status of the fault: 400 a broken rule,
+// 404 an unknown reservation, 409 a clash with stored data (spot taken, phone used).
+
+// reservationID reads the {id} path value; anything but a positive integer names
+// no reservation (404).
+func reservationID(r *http.Request) (int64, error) {
+	return httpx.PathID(r, "id", "La reserva")
+}
+
+// adminWalkInForm is GET /admin/reservations/new: the walk-in form for browsers;
+// JSON clients get what the form needs — the whole catalog (inactive main services
+// included: staff may use them) and the default entry date (now).
+func (s *Server) adminWalkInForm(w http.ResponseWriter, r *http.Request) {
+	if !httpx.WantsJSON(r) {
+		s.renderWalkIn(w, r, http.StatusOK, httpx.Input{}, "")
+		return
+	}
+	snap := s.catalog.Load()
+	if snap == nil {
+		httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "message": "El catálogo no está cargado."})
+		return
+	}
+	cat := api.CatalogView(snap.Catalog(), true)
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{
+		"main_services": cat.MainServices, "additional_services": cat.AdditionalServices,
+		"vehicle_types": cat.VehicleTypes, "rates": cat.Rates,
+		"entry_date": localtime.JSON(s.now(), s.cfg.Location),
+	})
+}
+
+// adminWalkIn is POST /admin/reservations/new (form or JSON): the walk-in booking.
+// 201 {success, message, data: {id_reservation, customer_name, license_plate,
+// entry_date (es-ES text), total_price}} as the spec shows. A browser's form post
+// (no script) gets 303 to the new reservation's page, or the form again with what
+// was typed and the refusal.
+func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
+	page := browserForm(r)
+	in, err := httpx.ReadInput(w, r)
+	fail := func(err error) {
+		if !page {
+			s.WriteSuccessFalse(w, r, err)
+			return
+		}
+		status := s.LogIfInternal(r, err)
+		s.renderWalkIn(w, r, status, in, fault.MessageOf(err, httpx.MsgInternalES))
+	}
+	if err != nil {
+		fail(err)
+		return
+	}
+	nb := booking.NewBooking{
+		FullName: in.Str("full_name"), Phone: in.Str("phone"), Email: in.Str("email"),
+		LicensePlate: in.Str("license_plate"), Brand: in.Str("brand"), Model: in.Str("model"), Color: in.Str("color"),
+		VehicleType: in.Str("vehicle_type"), Spot: in.Str("cod_parking_spot"), Notes: in.Str("notes"),
+	}
+	if nb.Entry, err = httpx.ParseDateField("entry_date", in.Str("entry_date"), s.cfg.Location); err != nil {
+		fail(err)
+		return
+	}
+	exit, err := in.OptDate("exit_date", s.cfg.Location)
+	if err != nil {
+		fail(err)
+		return
+	}
+	nb.Exit = exit
+	svc, err := in.OptInt("id_main_service")
+	if err != nil {
+		fail(err)
+		return
+	}
+	if svc != nil {
+		nb.MainService = *svc
+	}
+	extras, err := in.IDs(in.First("additional_services", "extras"))
+	if err != nil {
+		fail(err)
+		return
+	}
+	if extras != nil {
+		nb.Extras = *extras
+	}
+	created, err := s.booking.WalkIn(r.Context(), nb)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if page {
+		http.Redirect(w, r, "/admin/reservations/details/"+strconv.FormatInt(created.Reservation.ID, 10)+"?created=true", http.StatusSeeOther)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusCreated, map[string]any{
+		"success": true,
+		"message": "Reserva creada correctamente.",
+		"data": map[string]any{
+			"id_reservation": created.Reservation.ID,
+			"customer_name":  created.Contact.FullName, // the reservation's contact (CONTRACT §8)
+			"license_plate":  created.Vehicle.LicensePlate,
+			"entry_date":     localtime.Spanish(created.Reservation.Entry, s.cfg.Location),
+			"total_price":    created.Reservation.TotalPrice,
+		},
+	})
+}
+
+// adminDetails is GET /admin/reservations/details/{id}: the detail page for
+// browsers, the full record for JSON clients (CONTRACT §6).
+func (s *Server) adminDetails(w http.ResponseWriter, r *http.Request) {
+	page := !httpx.WantsJSON(r)
+	id, err := reservationID(r)
+	if err == nil {
+		var d booking.Detail
+		if d, err = s.booking.Detail(r.Context(), id); err == nil {
+			if page {
+				s.renderDetailPage(w, r, d)
+			} else {
+				httpx.WriteJSON(w, http.StatusOK, s.adminDetail(d))
+			}
+			return
+		}
+	}
+	if page {
+		s.renderError(w, r, err, "Reserva no encontrada", "/admin/history", "Ir al historial")
+		return
+	}
+	s.WriteSuccessFalse(w, r, err)
+}
+
+// adminEdit is POST /admin/reservations/{id}/edit, the update of the detail page
+// (CONTRACT §7). A browser form gets 303 to the detail page with ?updated=true, or
+// with ?error=<message> when refused; a JSON client (JSON body, or Accept preferring
+// JSON) gets 200 {success, message, reservation, customer, vehicle, repriced} or the
+// refusal's status with {success:false, message}.
+func (s *Server) adminEdit(w http.ResponseWriter, r *http.Request) {
+	id, err := reservationID(r)
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	in, inErr := httpx.ReadInput(w, r)
+	jsonClient := httpx.WantsJSON(r) || isJSONBody(r) || in.IsJSON()
+	fail := func(err error) {
+		if jsonClient || fault.KindOf(err) == fault.NotFound {
+			s.WriteSuccessFalse(w, r, err)
+			return
+		}
+		s.LogIfInternal(r, err)
+		msg := fault.MessageOf(err, httpx.MsgInternalES)
+		http.Redirect(w, r, "/admin/reservations/details/"+strconv.FormatInt(id, 10)+"?error="+url.QueryEscape(msg), http.StatusSeeOther)
+	}
+	if inErr != nil {
+		fail(inErr)
+		return
+	}
+	c, err := s.adminChange(in)
+	if err != nil {
+		fail(err)
+		return
+	}
+	up, err := s.booking.AdminUpdate(r.Context(), id, c)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if !jsonClient {
+		http.Redirect(w, r, "/admin/reservations/details/"+strconv.FormatInt(id, 10)+"?updated=true", http.StatusSeeOther)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{
+		"success":     true,
+		"message":     "Reserva actualizada correctamente.",
+		"reservation": s.adminReservation(up.Reservation),
+		"customer":    adminCustomer(up.Customer),
+		"vehicle":     adminVehicle(up.Vehicle),
+		"repriced":    up.Repriced,
+	})
+}
+
+// adminChange maps the update's fields (spec: customer full name, phone, email;
+// vehicle brand, model, color, type; reservation entry, exit, main service,
+// additional services, cod_parking_spot) to a booking.AdminChange. Only the fields
+// sent change. A form that lets staff untick every additional service must send the
+// field anyway (a hidden empty additional_services input), or the selection is kept.
+func (s *Server) adminChange(in httpx.Input) (booking.AdminChange, error) {
+	c := booking.AdminChange{
+		FullName: in.Opt("full_name"), Phone: in.Opt("phone"), Email: in.Opt("email"),
+		LicensePlate: in.Opt("license_plate"),
+		Brand:        in.Opt("brand"), Model: in.Opt("model"), Color: in.Opt("color"), VehicleType: in.Opt("vehicle_type"),
+		Spot: in.Opt("cod_parking_spot"), Notes: in.Opt("notes"),
+	}
+	var err error
+	if c.Entry, err = in.OptDate("entry_date", s.cfg.Location); err != nil {
+		return c, err
+	}
+	if in.Has("exit_date") {
+		c.ExitSet = true
+		if c.Exit, err = in.OptDate("exit_date", s.cfg.Location); err != nil {
+			return c, err
+		}
+	}
+	if c.MainService, err = in.OptInt("id_main_service"); err != nil {
+		return c, err
+	}
+	if c.Extras, err = in.IDs(in.First("additional_services", "extras")); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// isJSONBody reports whether the request body is JSON.
+func isJSONBody(r *http.Request) bool {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}
+
+// adminTransition answers the three state changes alike (CONTRACT §7): 200
+// {success:true, message, reservation}, or {success:false, message} with 400 (a
+// rule broken) or 404 (unknown id).
+func (s *Server) adminTransition(w http.ResponseWriter, r *http.Request, do func(id int64, in httpx.Input) (reservation.Reservation, error), done string) {
+	id, err := reservationID(r)
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	in, err := httpx.ReadInput(w, r)
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	res, err := do(id, in)
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{
+		"success": true, "message": strings.Replace(done, "%d", strconv.FormatInt(id, 10), 1), "reservation": s.adminReservation(res),
+	})
+}
+
+// adminStart is PATCH /admin/reservations/{id}/start (check-in).
+func (s *Server) adminStart(w http.ResponseWriter, r *http.Request) {
+	s.adminTransition(w, r, func(id int64, _ httpx.Input) (reservation.Reservation, error) {
+		return s.booking.Start(r.Context(), id)
+	}, "Reserva %d iniciada: el vehículo está en el aparcamiento.")
+}
+
+// adminFinalize is PATCH /admin/reservations/{id}/finalize (check-out) with
+// paymentMethod EFECTIVO or TARJETA, in a JSON or form body.
+func (s *Server) adminFinalize(w http.ResponseWriter, r *http.Request) {
+	s.adminTransition(w, r, func(id int64, in httpx.Input) (reservation.Reservation, error) {
+		return s.booking.Finalize(r.Context(), id, in.Str(in.First("paymentMethod", "payment_method")))
+	}, "Reserva %d finalizada y pagada.")
+}
+
+// adminCancel is PATCH /admin/reservations/{id}/cancel.
+func (s *Server) adminCancel(w http.ResponseWriter, r *http.Request) {
+	s.adminTransition(w, r, func(id int64, _ httpx.Input) (reservation.Reservation, error) {
+		return s.booking.AdminCancel(r.Context(), id)
+	}, "Reserva %d cancelada.")
+}
+
+// adminAddPhoto is POST /admin/reservations/{id}/photos: 201 {success, photo,
+// photo_count} (CONTRACT §7). A browser's form post (no script) gets 303 back to
+// the detail page with ?photo=added or ?error=….
+func (s *Server) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
+	page := browserForm(r)
+	id, err := reservationID(r)
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	back := "/admin/reservations/details/" + strconv.FormatInt(id, 10)
+	in, err := httpx.ReadInput(w, r)
+	var photo reservation.Photo
+	var count int
+	if err == nil {
+		photo, count, err = s.booking.AddPhoto(r.Context(), id, in.Str("file_path"), in.Str("description"))
+	}
+	switch {
+	case err != nil && page && fault.KindOf(err) != fault.NotFound:
+		s.LogIfInternal(r, err)
+		http.Redirect(w, r, back+"?error="+url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))+"#fotos", http.StatusSeeOther)
+	case err != nil:
+		s.WriteSuccessFalse(w, r, err)
+	case page:
+		http.Redirect(w, r, back+"?photo=added#fotos", http.StatusSeeOther)
+	default:
+		httpx.WriteJSON(w, http.StatusCreated, map[string]any{"success": true, "photo": s.adminPhoto(photo), "photo_count": count})
+	}
+}

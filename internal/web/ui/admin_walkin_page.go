@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"net/http"
+	"strconv"
+
+	"parking/internal/web/httpx"
+)
+
+// The walk-in form, GET /admin/reservations/new for browsers (spec: "Walk-in
+// form"): customer, vehicle, dates (entry defaults to now), main service (all of
+// them: staff may use inactive ones), additional services and an optional spot,
+// with the live price of static/admin.js (ParkingUI.makeQuoter). The script posts
+// JSON and opens the new reservation's detail page; without JavaScript the form
+// posts itself, and a refusal re-renders it with what was typed and the message.
+
+// walkInView is the data of admin_new.html.
+type walkInView struct {
+	Services     []serviceChoice
+	Extras       []detailExtraChoice
+	VehicleTypes []detailTypeChoice
+	Values       map[string]string // what was typed, after a refusal
+	Now          string
+	Error        string
+	Unavailable  bool // the catalog is not loaded
+}
+
+// walkInDefaultType is the vehicle type the form starts with.
+const walkInDefaultType = defaultQuoteType
+
+// renderWalkIn renders the walk-in form with status; in holds what was typed
+// (after a refusal) or is empty.
+func (s *Server) renderWalkIn(w http.ResponseWriter, r *http.Request, status int, in httpx.Input, errMsg string) {
+	v := walkInView{Values: map[string]string{}, Now: s.nowInput(), Error: errMsg}
+	for _, k := range in.Names() {
+		if vals := in.Values(k); len(vals) > 0 {
+			v.Values[k] = vals[0]
+		}
+	}
+	if v.Values["entry_date"] == "" {
+		v.Values["entry_date"] = v.Now
+	}
+	chosen := map[string]bool{}
+	for _, id := range in.Values("additional_services") {
+		chosen[id] = true
+	}
+	snap := s.catalog.Load()
+	if snap == nil {
+		v.Unavailable = true
+		if status == http.StatusOK {
+			status = http.StatusServiceUnavailable
+		}
+		s.render(w, r, status, "admin_new.html", "Nueva reserva", v)
+		return
+	}
+	c := snap.Catalog()
+	svc := v.Values["id_main_service"]
+	for i, m := range c.MainServices {
+		sel := strconv.FormatInt(m.ID, 10) == svc || (svc == "" && i == 0)
+		v.Services = append(v.Services, serviceChoice{ID: m.ID, Name: m.Name, Selected: sel, Retired: !m.Active})
+	}
+	for _, e := range c.Extras {
+		if !e.Active {
+			continue // a retired extra cannot be newly added (CONTRACT §4)
+		}
+		v.Extras = append(v.Extras, detailExtraChoice{ID: e.ID, Name: e.Name, Price: euros(e.Price),
+			Checked: chosen[strconv.FormatInt(e.ID, 10)], Inactive: !e.Active})
+	}
+	typ := v.Values["vehicle_type"]
+	if typ == "" {
+		typ = walkInDefaultType
+	}
+	for _, k := range c.Coefficients {
+		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: k.VehicleType, Label: vehicleTypeLabel(k.VehicleType), Selected: k.VehicleType == typ})
+	}
+	s.render(w, r, status, "admin_new.html", "Nueva reserva", v)
+}

@@ -1,0 +1,275 @@
+package ui
+
+import (
+	"net/http"
+
+	"parking/internal/account"
+	"parking/internal/booking"
+	"parking/internal/localtime"
+	"parking/internal/money"
+	"parking/internal/pricing"
+	"parking/internal/reservation"
+	"parking/internal/web/api"
+	"parking/internal/web/httpx"
+)
+
+// The customer area (spec, Customer web routes): profile, personal data, password,
+// and the customer's own reservations. Every route is behind RequireUser (session
+// and cross-origin protection); refusals are {"success":false,"message"}.
+
+// customerUserJSON is the session user (spec, Authentication 5: id, nombre, email,
+// numero, role), plus whether the password form applies to this account.
+type customerUserJSON struct {
+	ID                int64  `json:"id"`
+	Nombre            string `json:"nombre"`
+	Email             string `json:"email"`
+	Numero            string `json:"numero"`
+	Role              string `json:"role"`
+	CanChangePassword bool   `json:"can_change_password"`
+}
+
+type customerVehicleJSON struct {
+	ID           int64  `json:"id_vehicle"`
+	LicensePlate string `json:"license_plate"`
+	Brand        string `json:"brand"`
+	Model        string `json:"model"`
+	Color        string `json:"color"`
+	Type         string `json:"type"`
+}
+
+type bookedExtraJSON struct {
+	ID    int64       `json:"id"`
+	Name  string      `json:"name"`
+	Price money.Cents `json:"price"`
+}
+
+// customerReservationJSON is one reservation of the profile lists. can_cancel and
+// can_edit tell the page which actions the state rules allow.
+type customerReservationJSON struct {
+	ID                 int64             `json:"id_reservation"`
+	ReservationDate    string            `json:"reservation_date"`
+	EntryDate          string            `json:"entry_date"`
+	ExitDate           *string           `json:"exit_date"`
+	Status             string            `json:"status"`
+	TotalPrice         money.Cents       `json:"total_price"`
+	IsPaid             bool              `json:"is_paid"`
+	PaymentMethod      *string           `json:"payment_method"`
+	ParkingSpot        *string           `json:"cod_parking_spot"`
+	VehicleID          int64             `json:"id_vehicle"`
+	LicensePlate       string            `json:"license_plate"`
+	Brand              string            `json:"brand"`
+	Model              string            `json:"model"`
+	Color              string            `json:"color"`
+	VehicleType        string            `json:"vehicle_type"`
+	MainServiceID      int64             `json:"id_main_service"`
+	ServiceName        string            `json:"service_name"`
+	AdditionalServices []bookedExtraJSON `json:"additional_services"`
+	CanCancel          bool              `json:"can_cancel"`
+	CanEdit            bool              `json:"can_edit"`
+	// CONTRACT §8: a booking made online by someone not signed in to this account
+	// (it landed here by the phone) is marked, with the name its booker typed, so
+	// that the account holder can tell it apart and cancel one they did not make.
+	MadeWithoutLogin bool   `json:"made_without_login"`
+	ContactName      string `json:"contact_name,omitempty"`
+}
+
+// customerProfileJSON is CONTRACT §6's GET /users/profile body.
+type customerProfileJSON struct {
+	User               customerUserJSON          `json:"user"`
+	Vehicles           []customerVehicleJSON     `json:"vehicles"`
+	ActiveReservations []customerReservationJSON `json:"active_reservations"`
+	PastReservations   []customerReservationJSON `json:"past_reservations"`
+	Catalog            api.CatalogJSON           `json:"catalog"`
+}
+
+// customerProfile is GET /users/profile: the customer's page for browsers
+// (customer_page.go), the CONTRACT §6 JSON for clients that prefer JSON.
+func (s *Server) customerProfile(w http.ResponseWriter, r *http.Request) {
+	u := httpx.MustUser(r)
+	area, err := s.booking.CustomerArea(r.Context(), u.ID)
+	if !httpx.WantsJSON(r) {
+		if err != nil {
+			s.profileUnavailable(w, r, err)
+			return
+		}
+		s.renderProfile(w, r, area)
+		return
+	}
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, s.profileView(area))
+}
+
+func (s *Server) profileView(area reservation.CustomerArea) customerProfileJSON {
+	u := account.UserOf(area.Customer)
+	out := customerProfileJSON{
+		User: customerUserJSON{ID: u.ID, Nombre: u.Nombre, Email: u.Email, Numero: u.Numero, Role: string(u.Role),
+			CanChangePassword: account.HasOwnPassword(area.Customer.PasswordHash)},
+		Vehicles:           make([]customerVehicleJSON, 0, len(area.Vehicles)),
+		ActiveReservations: []customerReservationJSON{},
+		PastReservations:   []customerReservationJSON{},
+	}
+	for _, v := range area.Vehicles {
+		out.Vehicles = append(out.Vehicles, customerVehicleJSON{ID: v.ID, LicensePlate: v.LicensePlate, Brand: v.Brand, Model: v.Model, Color: v.Color, Type: v.Type})
+	}
+	// Spec: active list = PENDIENTE and EN CURSO; history = FINALIZADA and CANCELADA.
+	for _, cr := range area.Reservations {
+		item := s.customerReservationView(cr)
+		if cr.Status.Terminal() {
+			out.PastReservations = append(out.PastReservations, item)
+		} else {
+			out.ActiveReservations = append(out.ActiveReservations, item)
+		}
+	}
+	if snap := s.catalog.Load(); snap != nil {
+		out.Catalog = api.CatalogView(snap.Catalog(), false)
+	} else {
+		out.Catalog = api.CatalogView(pricing.Catalog{}, false)
+	}
+	return out
+}
+
+func (s *Server) customerReservationView(cr reservation.CustomerReservation) customerReservationJSON {
+	loc := s.cfg.Location
+	item := customerReservationJSON{
+		ID:              cr.ID,
+		ReservationDate: localtime.JSON(cr.ReservationDate, loc),
+		EntryDate:       localtime.JSON(cr.Entry, loc),
+		Status:          string(cr.Status),
+		TotalPrice:      cr.TotalPrice,
+		IsPaid:          cr.IsPaid,
+		ParkingSpot:     cr.Spot,
+		VehicleID:       cr.Vehicle.ID, LicensePlate: cr.Vehicle.LicensePlate, Brand: cr.Vehicle.Brand,
+		Model: cr.Vehicle.Model, Color: cr.Vehicle.Color, VehicleType: cr.Vehicle.Type,
+		MainServiceID: cr.MainServiceID, ServiceName: cr.MainServiceName,
+		AdditionalServices: make([]bookedExtraJSON, 0, len(cr.Extras)),
+		CanCancel:          reservation.For(cr.Status).Cancel, // spec, per-state rules
+		CanEdit:            reservation.For(cr.Status).CustomerEdit,
+		MadeWithoutLogin:   cr.MadeWithoutLogin(),
+	}
+	if item.MadeWithoutLogin && cr.Contact != nil {
+		item.ContactName = cr.Contact.FullName
+	}
+	if cr.Exit != nil {
+		e := localtime.JSON(*cr.Exit, loc)
+		item.ExitDate = &e
+	}
+	if cr.PaymentMethod != nil {
+		m := string(*cr.PaymentMethod)
+		item.PaymentMethod = &m
+	}
+	for _, e := range cr.Extras {
+		item.AdditionalServices = append(item.AdditionalServices, bookedExtraJSON{ID: e.ID, Name: e.Name, Price: e.Price})
+	}
+	return item
+}
+
+// customerUpdateProfile is PUT /users/profile/update (nombre, email, telefono; JSON
+// or form). A field not sent keeps its stored value.
+func (s *Server) customerUpdateProfile(w http.ResponseWriter, r *http.Request) {
+	f, err := httpx.ReadFields(w, r, "nombre", "email", "telefono")
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	u := httpx.MustUser(r)
+	if _, err := s.accounts.UpdateProfile(r.Context(), u.ID, account.ProfileChange{
+		Nombre: f["nombre"], Email: f["email"], Telefono: f["telefono"],
+	}); err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Datos personales actualizados correctamente."})
+}
+
+// customerChangePassword is PUT /users/profile/password (currentPassword,
+// newPassword, confirmPassword; JSON or form). The caller's session survives; every
+// other session of the account is ended.
+func (s *Server) customerChangePassword(w http.ResponseWriter, r *http.Request) {
+	f, err := httpx.ReadFields(w, r, "currentPassword", "newPassword", "confirmPassword")
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	u := httpx.MustUser(r)
+	err = s.accounts.ChangePassword(r.Context(), u.ID, httpx.SessionToken(r), account.PasswordChange{
+		Current: deref(f["currentPassword"]), New: deref(f["newPassword"]), Confirm: deref(f["confirmPassword"]),
+	})
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Contraseña actualizada correctamente. Se han cerrado las demás sesiones de la cuenta."})
+}
+
+// customerCancel is DELETE /users/profile/reservation/{id}/cancel.
+func (s *Server) customerCancel(w http.ResponseWriter, r *http.Request) {
+	id, ok := customerReservationID(r)
+	if !ok {
+		s.WriteSuccessFalse(w, r, booking.ErrNotYours)
+		return
+	}
+	res, err := s.booking.CustomerCancel(r.Context(), httpx.MustUser(r).ID, id)
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{
+		"success": true, "message": "Reserva cancelada correctamente.",
+		"id_reservation": res.ID, "status": string(res.Status),
+	})
+}
+
+// customerEditRequest is CONTRACT §7's body of the customer edit. A field not sent
+// (or null) keeps the stored value; "additional_services": [] removes them all.
+type customerEditRequest struct {
+	IDMainService      httpx.FlexInt  `json:"id_main_service"`
+	EntryDate          string         `json:"entry_date"`
+	ExitDate           string         `json:"exit_date"`
+	AdditionalServices *httpx.FlexIDs `json:"additional_services"`
+}
+
+// customerEdit is PUT /users/profile/reservation/{id}/edit.
+func (s *Server) customerEdit(w http.ResponseWriter, r *http.Request) {
+	id, ok := customerReservationID(r)
+	if !ok {
+		s.WriteSuccessFalse(w, r, booking.ErrNotYours)
+		return
+	}
+	var req customerEditRequest
+	if err := httpx.DecodeJSON(w, r, &req); err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	in := booking.CustomerEdit{MainService: req.IDMainService.Value}
+	if req.AdditionalServices != nil {
+		in.Extras = append([]int64{}, (*req.AdditionalServices)...)
+	}
+	var err error
+	if in.Entry, in.Exit, err = httpx.ParseStayDates(req.EntryDate, req.ExitDate, s.cfg.Location); err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	edited, err := s.booking.CustomerEdit(r.Context(), httpx.MustUser(r).ID, id, in)
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{
+		"success": true, "message": "Reserva modificada correctamente.", "total_price": edited.Reservation.TotalPrice,
+	})
+}
+
+// customerReservationID reads {id}; a malformed id gets the same 403 as a missing one.
+func customerReservationID(r *http.Request) (int64, bool) {
+	return httpx.ParseID(r, "id")
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}

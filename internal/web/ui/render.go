@@ -1,0 +1,190 @@
+package ui
+
+// Pages: server-rendered HTML with html/template, parsed once at start-up.
+//
+// How a page is added (for whoever builds the next one):
+//
+//  1. Create internal/web/ui/templates/NAME.html containing one
+//     {{define "content"}}…{{end}} block. It is rendered inside layout.html, which
+//     provides <head>, the header with the navigation, who is logged in and the
+//     logout button, and <main>. Inside the block, "." is a view: .Title, .User
+//     (*account.User, nil when anonymous), .Nav, .Path, and .Data, the value the
+//     handler passed. Files named _something.html are partials parsed into every
+//     page: put {{define "name"}} blocks there that several pages share.
+//  2. In the handler call s.render(w, r, http.StatusOK, "NAME.html", "Título", data).
+//     The page is rendered into a buffer first, so a template error becomes a clean
+//     500, never half a page. A page missing at start-up is a start-up failure
+//     (New panics), not a runtime surprise.
+//  3. Static files: put them in internal/web/ui/static/. Templates refer to them with
+//     {{asset "app.css"}}, which gives /static/app.<hash>.css: the name changes
+//     whenever the content does, so they are served with a one-year immutable cache.
+//  4. The content security policy (httpx/middleware.go) allows scripts, styles and fetches
+//     from this origin only: no inline <script>, no style="…" attributes, no
+//     onclick="…". Behaviour goes in static/app.js, keyed on data-* attributes
+//     (see the login tabs and the dashboard there); styling in static/app.css.
+//  5. Pages answer JSON too when the client prefers it (httpx.WantsJSON, CONTRACT §6):
+//     branch at the top of the handler and write the same data with httpx.WriteJSON.
+//  6. Forms post to the same origin; state-changing routes are wrapped by
+//     RequireUser/RequireAdmin or SameOrigin, which refuse cross-site requests.
+//     Re-render a form with the values typed (never the password) and the errors
+//     next to their fields (see register.html and FieldErrors).
+//  7. Text is Spanish. Dates for people: {{localDateTime .T}} / {{localDate .T}}
+//     in the facility's zone; for inputs: {{inputDate .T}} (YYYY-MM-DD).
+//  8. Navigation entries per role are in navFor below.
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+
+	"parking/internal/account"
+	"parking/internal/input"
+	"parking/internal/localtime"
+	"parking/internal/web/httpx"
+)
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+// view is what every page template receives as ".".
+type view struct {
+	Title string
+	User  *account.User
+	Nav   []navItem
+	Path  string
+	Data  any
+}
+
+// navItem is one entry of the header navigation.
+type navItem struct {
+	Href, Label string
+	Current     bool
+}
+
+// navFor lists the navigation of a visitor, by role.
+func navFor(u *account.User, current string) []navItem {
+	var items []navItem
+	switch {
+	case u == nil:
+		items = []navItem{{Href: "/booking", Label: "Reservar"}, {Href: "/users/login", Label: "Iniciar sesión"}, {Href: "/users/register", Label: "Crear cuenta"}}
+	case u.IsAdmin():
+		items = []navItem{
+			{Href: "/admin/dashboard", Label: "Panel del día"}, {Href: "/admin/reservations/new", Label: "Nueva reserva"},
+			{Href: "/admin/history", Label: "Historial"}, {Href: "/admin/parking", Label: "Parking"},
+			{Href: "/admin/catalog", Label: "Catálogo"},
+		}
+	default:
+		items = []navItem{{Href: "/users/profile", Label: "Mi cuenta"}, {Href: "/booking", Label: "Reservar"}}
+	}
+	for i := range items {
+		items[i].Current = items[i].Href == current
+	}
+	return items
+}
+
+// pages holds one parsed template set per page.
+type pages map[string]*template.Template
+
+// parsePages parses layout.html and the partials with each page.
+func parsePages(funcs template.FuncMap) (pages, error) {
+	names, err := fs.Glob(templateFiles, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	base := template.New("layout.html").Funcs(funcs)
+	shared := []string{"templates/layout.html"}
+	for _, n := range names {
+		if strings.HasPrefix(path.Base(n), "_") {
+			shared = append(shared, n)
+		}
+	}
+	if base, err = base.ParseFS(templateFiles, shared...); err != nil {
+		return nil, fmt.Errorf("parse layout: %w", err)
+	}
+	out := pages{}
+	for _, n := range names {
+		name := path.Base(n)
+		if name == "layout.html" || strings.HasPrefix(name, "_") {
+			continue
+		}
+		t, err := template.Must(base.Clone()).ParseFS(templateFiles, n)
+		if err != nil {
+			return nil, fmt.Errorf("parse %s: %w", name, err)
+		}
+		if t.Lookup("content") == nil {
+			return nil, fmt.Errorf("template %s defines no \"content\" block", name)
+		}
+		out[name] = t
+	}
+	return out, nil
+}
+
+// templateFuncs are the helpers every template may call.
+func (s *Server) templateFuncs() template.FuncMap {
+	return template.FuncMap{
+		"asset": s.assets.url,
+		// limit is a CONTRACT §8 length limit by name, so that the pages' maxlength
+		// attributes and the server's checks come from one place (internal/input).
+		"limit": func(name string) (int, error) {
+			if n, ok := inputLimits[name]; ok {
+				return n, nil
+			}
+			return 0, fmt.Errorf("no input limit %q", name)
+		},
+		"localDateTime": func(t time.Time) string {
+			if t.IsZero() {
+				return ""
+			}
+			return t.In(s.cfg.Location).Format("02/01/2006 15:04")
+		},
+		"localDate": func(t time.Time) string {
+			if t.IsZero() {
+				return ""
+			}
+			return t.In(s.cfg.Location).Format("02/01/2006")
+		},
+		"inputDate": func(t time.Time) string { return t.In(s.cfg.Location).Format("2006-01-02") },
+		"isoTime":   func(t time.Time) string { return localtime.JSON(t, s.cfg.Location) },
+		// field looks up a field's error in a FieldErrors map ("" if none).
+		"field": func(errs account.FieldErrors, name string) string { return errs[name] },
+	}
+}
+
+// render writes page name (a file in templates/) with the layout, status and title.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name, title string, data any) {
+	t, ok := s.pages[name]
+	if !ok {
+		s.log.ErrorContext(r.Context(), "unknown page template", "template", name)
+		http.Error(w, httpx.MsgInternalES, http.StatusInternalServerError)
+		return
+	}
+	v := view{Title: title, Path: r.URL.Path, Data: data}
+	if u, ok := s.CurrentUser(r); ok {
+		v.User = &u
+	}
+	v.Nav = navFor(v.User, r.URL.Path)
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", v); err != nil {
+		s.log.ErrorContext(r.Context(), "render page", "template", name, "err", err)
+		http.Error(w, httpx.MsgInternalES, http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	// Pages carry personal data: never stored by shared caches or the back button's cache.
+	h.Set("Cache-Control", "no-store")
+	httpx.WriteBody(w, r, status, buf.Bytes(), nil)
+}
+
+// inputLimits are the limits the templates ask for by name ({{limit "name"}}).
+var inputLimits = map[string]int{
+	"name": input.MaxName, "email": input.MaxEmail, "phone": input.MaxPhone, "plate": input.MaxPlate,
+	"text": input.MaxText, "notes": input.MaxNotes, "spot": input.MaxSpot,
+	"photo_description": input.MaxPhotoDescription, "search": input.MaxSearch,
+}

@@ -1,0 +1,67 @@
+package ui
+
+import "net/http"
+
+// Routes registers every page and form post on mux, on one screen.
+func (s *Server) Routes(mux *http.ServeMux) {
+	// Accounts and sessions (spec, Authentication; CONTRACT §5). The cookie-setting
+	// POSTs refuse cross-origin requests (login CSRF).
+	mux.HandleFunc("GET /users/login", s.loginPage)
+	mux.Handle("POST /users/login", s.SameOrigin(http.HandlerFunc(s.login)))
+	mux.HandleFunc("GET /users/register", s.registerPage)
+	mux.Handle("POST /users/register", s.SameOrigin(http.HandlerFunc(s.register)))
+	mux.HandleFunc("GET /users/logout", s.logout)
+	mux.Handle("POST /users/logout", s.SameOrigin(http.HandlerFunc(s.logout)))
+
+	// Administrators (spec, Administrator web routes; CONTRACT §4, §6, §7). Every
+	// route needs an ADMIN session (RequireAdmin).
+	admin := func(pattern string, h http.HandlerFunc) { mux.Handle(pattern, s.RequireAdmin(h)) }
+	admin("GET /admin/reservations/new", s.adminWalkInForm)
+	admin("POST /admin/reservations/new", s.adminWalkIn)
+	admin("GET /admin/reservations/details/{id}", s.adminDetails)
+	admin("POST /admin/reservations/{id}/edit", s.adminEdit)
+	admin("PATCH /admin/reservations/{id}/start", s.adminStart)
+	admin("PATCH /admin/reservations/{id}/finalize", s.adminFinalize)
+	admin("PATCH /admin/reservations/{id}/cancel", s.adminCancel)
+	admin("POST /admin/reservations/{id}/photos", s.adminAddPhoto)
+	admin("GET /admin/history", s.adminHistory)
+	admin("GET /admin/parking", s.adminParking)
+	admin("GET /admin/parking/events", s.adminParkingEvents)
+	admin("GET /admin/catalog", s.adminCatalog)
+	admin("POST /admin/catalog/main-services", s.adminCreateMainService)
+	admin("POST /admin/catalog/main-services/{id}", s.adminUpdateMainService)
+	admin("PATCH /admin/catalog/main-services/{id}", s.adminUpdateMainService)
+	admin("POST /admin/catalog/rates", s.adminCreateRate)
+	admin("POST /admin/catalog/rates/{id}", s.adminUpdateRate)
+	admin("PATCH /admin/catalog/rates/{id}", s.adminUpdateRate)
+	admin("DELETE /admin/catalog/rates/{id}", s.adminDeleteRate)
+	admin("POST /admin/catalog/rates/{id}/delete", s.adminDeleteRate)
+	admin("POST /admin/catalog/vehicle-types", s.adminCreateVehicleType)
+	admin("POST /admin/catalog/vehicle-types/{type}", s.adminUpdateVehicleType)
+	admin("PATCH /admin/catalog/vehicle-types/{type}", s.adminUpdateVehicleType)
+	admin("POST /admin/catalog/additional-services", s.adminCreateExtra)
+	admin("POST /admin/catalog/additional-services/{id}", s.adminUpdateExtra)
+	admin("PATCH /admin/catalog/additional-services/{id}", s.adminUpdateExtra)
+	admin("GET /admin/dashboard", s.adminDashboard)
+	admin("POST /admin/api-token", s.adminAPIToken)
+	admin("POST /admin/reservations/{id}/invoice", s.adminRequestInvoice)
+	// Administrator pages (issue 7): the CSV export of the filtered history and the
+	// printable receipt; the other pages are the GET routes above, for browsers.
+	admin("GET /admin/history.csv", s.adminHistoryCSV)
+	admin("GET /admin/reservations/details/{id}/receipt", s.adminReceipt)
+
+	// Customers (spec, Customer web routes; CONTRACT §6, §7).
+	mux.Handle("GET /users/profile", s.RequireUser(s.customerProfile))
+	mux.Handle("PUT /users/profile/update", s.RequireUser(s.customerUpdateProfile))
+	mux.Handle("PUT /users/profile/password", s.RequireUser(s.customerChangePassword))
+	mux.Handle("DELETE /users/profile/reservation/{id}/cancel", s.RequireUser(s.customerCancel))
+	mux.Handle("PUT /users/profile/reservation/{id}/edit", s.RequireUser(s.customerEdit))
+	mux.Handle("GET /users/profile/reservation/{id}/receipt", s.RequireUser(s.customerReceipt))
+
+	// Public pages (spec, Public pages): home and the 3-step booking flow.
+	mux.HandleFunc("GET /{$}", s.homePage)
+	mux.HandleFunc("GET /booking", s.bookingPage)
+
+	// Static files.
+	mux.HandleFunc("GET /static/{file}", s.assets.serveStatic)
+}

@@ -1,0 +1,70 @@
+// Package ui is the spec's second surface: every page and form post — the public
+// pages (/, /booking), accounts and sessions (/users/login, /users/register,
+// /users/logout), the customer area (/users/profile/...), the administrators' pages
+// (/admin/..., with the parking board's server-sent events, the history CSV and the
+// receipt) and /static/... — with their JSON answers for clients that prefer JSON
+// (Accept, CONTRACT §6), the embedded templates and static files. It reads and
+// answers through internal/web/httpx and calls the operations (booking, account)
+// only; it reuses the JSON API's catalog wire shape (internal/web/api). routes.go
+// shows the whole surface on one screen.
+package ui
+
+import (
+	"log/slog"
+	"net/http"
+
+	"parking/internal/account"
+	"parking/internal/booking"
+	"parking/internal/clock"
+	"parking/internal/pricing"
+	"parking/internal/web/httpx"
+)
+
+// Server holds the pages' dependencies; the shared helpers come with the embedded
+// kit.
+type Server struct {
+	*httpx.Kit
+	cfg      httpx.Config
+	log      *slog.Logger
+	booking  *booking.Service
+	accounts *account.Service
+	catalog  *pricing.Holder
+	assets   *assets
+	pages    pages
+	now      clock.Clock // "now" and "today" on pages (internal/clock)
+}
+
+// Deps are the collaborators of the pages.
+type Deps struct {
+	Kit      *httpx.Kit
+	Config   httpx.Config
+	Log      *slog.Logger
+	Booking  *booking.Service
+	Accounts *account.Service
+	Catalog  *pricing.Holder
+	Clock    clock.Clock
+}
+
+// New builds the pages. It parses the embedded templates and static files; as
+// they are part of the binary, a failure there is a programming error and panics.
+func New(d Deps) *Server {
+	s := &Server{
+		Kit: d.Kit, now: d.Clock, cfg: d.Config, log: d.Log, booking: d.Booking, accounts: d.Accounts, catalog: d.Catalog,
+	}
+	var err error
+	if s.assets, err = loadAssets(); err != nil {
+		panic(err)
+	}
+	if s.pages, err = parsePages(s.templateFuncs()); err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// ErrorPage renders the site's error page with a heading and a message and a way
+// back to the home page (the 404/405 answer of httpx.Unrouted for browsers).
+func (s *Server) ErrorPage(w http.ResponseWriter, r *http.Request, status int, heading, message string) {
+	s.render(w, r, status, "error.html", heading, errorView{
+		Heading: heading, Message: message, BackHref: "/", BackLabel: "Ir a la página de inicio",
+	})
+}

@@ -1,0 +1,263 @@
+package ui
+
+import (
+	"errors"
+	"mime"
+	"net/http"
+	"strings"
+
+	"parking/internal/account"
+	"parking/internal/fault"
+	"parking/internal/web/httpx"
+)
+
+// Login, registration and logout (spec, Authentication 3–5; CONTRACT §5). Browsers
+// post forms and get pages and 303s; a client that posts JSON or prefers JSON
+// (Accept) gets JSON bodies with the same statuses, and 200 (login) or 201
+// (registration) with {"success":true,…,"redirect"} where a browser gets a 303.
+
+// Messages of the login page.
+const (
+	msgLoginMissing   = "Indique su correo electrónico y su contraseña."
+	msgWorkerDenied   = "Acceso denegado: esta cuenta no pertenece al personal del aparcamiento. Use el acceso de clientes."
+	msgBadLoginType   = "Tipo de acceso no válido."
+	loginTypeCustomer = "customer"
+	loginTypeWorker   = "worker"
+)
+
+// homeOf is where a user goes after logging in (spec, Authentication 4).
+func homeOf(u account.User) string {
+	if u.IsAdmin() {
+		return "/admin/dashboard"
+	}
+	return "/users/profile"
+}
+
+// sessionUserJSON is the session user of the spec (Authentication 5).
+type sessionUserJSON struct {
+	ID     int64  `json:"id"`
+	Nombre string `json:"nombre"`
+	Email  string `json:"email"`
+	Numero string `json:"numero"`
+	Role   string `json:"role"`
+}
+
+func userJSON(u account.User) sessionUserJSON {
+	return sessionUserJSON{ID: u.ID, Nombre: u.Nombre, Email: u.Email, Numero: u.Numero, Role: string(u.Role)}
+}
+
+// postsJSON reports whether the request body is JSON.
+func postsJSON(r *http.Request) bool {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return mt == "application/json"
+}
+
+// jsonClient: answer in JSON when the client sent JSON or prefers it.
+func jsonClient(r *http.Request) bool { return postsJSON(r) || httpx.WantsJSON(r) }
+
+// readForm decodes a JSON object or a urlencoded/multipart form into fields, by name.
+// Form bodies share DecodeJSON's 64 KiB limit.
+func readForm(w http.ResponseWriter, r *http.Request, names ...string) (map[string]string, error) {
+	out := make(map[string]string, len(names))
+	if postsJSON(r) {
+		var raw map[string]any
+		if err := httpx.DecodeJSON(w, r, &raw); err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			switch v := raw[n].(type) {
+			case string:
+				out[n] = v
+			case nil:
+			default:
+				return nil, fault.Invalidf("El campo %s debe ser un texto.", n)
+			}
+		}
+		return out, nil
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, httpx.MaxBody)
+	if err := r.ParseForm(); err != nil {
+		return nil, fault.Invalidf("No se pudo leer el formulario.")
+	}
+	for _, n := range names {
+		out[n] = r.PostForm.Get(n)
+	}
+	return out, nil
+}
+
+// startSession renews the session at login and registration (CONTRACT §5): the
+// session the request came with, if any, is ended (and its API tokens revoked), and
+// a new one with a fresh token is started.
+func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u account.User) error {
+	if old := httpx.SessionToken(r); old != "" {
+		if err := s.accounts.EndSession(r.Context(), old); err != nil {
+			return err
+		}
+	}
+	token, err := s.accounts.StartSession(r.Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	s.SetSessionCookie(w, token)
+	return nil
+}
+
+// loginView is the data of login.html.
+type loginView struct {
+	LoginType string
+	Email     string
+	Error     string
+}
+
+func loginTypeOf(v string) string {
+	if v == loginTypeWorker {
+		return loginTypeWorker
+	}
+	return loginTypeCustomer
+}
+
+// loginPage is GET /users/login; ?loginType=worker preselects the staff tab.
+func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
+	s.render(w, r, http.StatusOK, "login.html", "Iniciar sesión", loginView{LoginType: loginTypeOf(r.URL.Query().Get("loginType"))})
+}
+
+// login is POST /users/login.
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	f, err := readForm(w, r, "email", "password", "loginType")
+	if err != nil {
+		s.loginFailed(w, r, loginView{LoginType: loginTypeCustomer}, err)
+		return
+	}
+	v := loginView{LoginType: loginTypeOf(f["loginType"]), Email: strings.TrimSpace(f["email"])}
+	if lt := f["loginType"]; lt != "" && lt != loginTypeCustomer && lt != loginTypeWorker {
+		s.loginFailed(w, r, v, fault.Invalidf(msgBadLoginType))
+		return
+	}
+	if v.Email == "" || f["password"] == "" {
+		s.loginFailed(w, r, v, fault.Invalidf(msgLoginMissing))
+		return
+	}
+	u, err := s.accounts.Login(r.Context(), v.Email, f["password"], r.RemoteAddr)
+	if err != nil {
+		s.loginFailed(w, r, v, err)
+		return
+	}
+	// Spec, Authentication 4: the worker access is for ADMIN accounts only; the
+	// refusal grants no session.
+	if v.LoginType == loginTypeWorker && !u.IsAdmin() {
+		s.log.InfoContext(r.Context(), "worker login refused", "id_customer", u.ID)
+		s.loginFailed(w, r, v, fault.New(fault.Forbidden, msgWorkerDenied))
+		return
+	}
+	if err := s.startSession(w, r, u); err != nil {
+		s.loginFailed(w, r, v, err)
+		return
+	}
+	s.log.InfoContext(r.Context(), "login", "id_customer", u.ID, "role", string(u.Role))
+	if jsonClient(r) {
+		httpx.WriteJSON(w, http.StatusOK, map[string]any{
+			"success": true, "message": "Sesión iniciada.", "redirect": homeOf(u), "user": userJSON(u),
+		})
+		return
+	}
+	http.Redirect(w, r, homeOf(u), http.StatusSeeOther)
+}
+
+// loginFailed answers a refused login: the login page (or JSON) with the status of
+// err: 400 incomplete, 401 wrong credentials, 403 worker access denied, 429 throttled.
+func (s *Server) loginFailed(w http.ResponseWriter, r *http.Request, v loginView, err error) {
+	if fault.KindOf(err) == fault.TooMany {
+		httpx.SetRetryAfter(w, err)
+	}
+	if jsonClient(r) {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	status := s.LogIfInternal(r, err)
+	v.Error = fault.MessageOf(err, httpx.MsgInternalES)
+	s.render(w, r, status, "login.html", "Iniciar sesión", v)
+}
+
+// registerView is the data of register.html: the values typed (never the
+// passwords) and the errors by field.
+type registerView struct {
+	FullName, Email, Phone string
+	Error                  string
+	Errors                 account.FieldErrors
+}
+
+// registerPage is GET /users/register.
+func (s *Server) registerPage(w http.ResponseWriter, r *http.Request) {
+	s.render(w, r, http.StatusOK, "register.html", "Crear cuenta", registerView{})
+}
+
+// register is POST /users/register (CONTRACT §5): a REGISTRADO account, logged in,
+// 303 to /users/profile.
+func (s *Server) register(w http.ResponseWriter, r *http.Request) {
+	f, err := readForm(w, r, "full_name", "email", "phone", "password", "confirmPassword")
+	if err != nil {
+		s.registerFailed(w, r, registerView{}, err)
+		return
+	}
+	v := registerView{FullName: f["full_name"], Email: f["email"], Phone: f["phone"]}
+	u, err := s.accounts.Register(r.Context(), account.Registration{
+		FullName: f["full_name"], Email: f["email"], Phone: f["phone"],
+		Password: f["password"], ConfirmPassword: f["confirmPassword"],
+	})
+	if err != nil {
+		s.registerFailed(w, r, v, err)
+		return
+	}
+	if err := s.startSession(w, r, u); err != nil {
+		s.registerFailed(w, r, v, err)
+		return
+	}
+	s.log.InfoContext(r.Context(), "account registered", "id_customer", u.ID)
+	if jsonClient(r) {
+		httpx.WriteJSON(w, http.StatusCreated, map[string]any{
+			"success": true, "message": "Cuenta creada.", "redirect": homeOf(u), "user": userJSON(u),
+		})
+		return
+	}
+	http.Redirect(w, r, homeOf(u), http.StatusSeeOther)
+}
+
+// registerFailed re-renders the form with the errors next to their fields (400
+// invalid, 409 email or phone taken), or answers JSON {success:false, message, errors}.
+func (s *Server) registerFailed(w http.ResponseWriter, r *http.Request, v registerView, err error) {
+	status := s.LogIfInternal(r, err)
+	var fields account.FieldErrors
+	errors.As(err, &fields)
+	if jsonClient(r) {
+		body := map[string]any{"success": false, "message": fault.MessageOf(err, httpx.MsgInternalES)}
+		if len(fields) > 0 {
+			body["errors"] = fields
+		}
+		httpx.WriteJSON(w, status, body)
+		return
+	}
+	v.Errors = fields
+	if len(fields) == 0 {
+		v.Error = fault.MessageOf(err, httpx.MsgInternalES)
+	} else if status == http.StatusBadRequest {
+		v.Error = "Revise los campos marcados."
+	}
+	s.render(w, r, status, "register.html", "Crear cuenta", v)
+}
+
+// logout is GET and POST /users/logout: the session ends, its API tokens are
+// revoked, the cookie is cleared; 303 to the login page.
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+	if token := httpx.SessionToken(r); token != "" {
+		if err := s.accounts.EndSession(r.Context(), token); err != nil {
+			s.WriteSuccessFalse(w, r, err)
+			return
+		}
+	}
+	s.ClearSessionCookie(w)
+	if jsonClient(r) {
+		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Sesión cerrada."})
+		return
+	}
+	http.Redirect(w, r, "/users/login", http.StatusSeeOther)
+}
