@@ -40,6 +40,9 @@ type Config struct {
 	// Clock is the service's clock (internal/clock); nil means clock.Real. Not a
 	// setting: tests inject a fake one.
 	Clock clock.Clock
+	// FeedHeartbeat is the live board's heartbeat interval (0: 15 s). Not a setting:
+	// tests shorten it.
+	FeedHeartbeat time.Duration
 }
 
 // setting describes one configuration entry; the README's table lists the same.

@@ -31,7 +31,7 @@ func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 		return fault.Invalidf("No se pudo leer el cuerpo de la petición.")
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return fault.Invalidf("El cuerpo de la petición está vacío; se espera un objeto JSON.")
+		return ErrEmptyBody
 	}
 	// json.Unmarshal also refuses trailing data after the object.
 	if err := json.Unmarshal(body, dst); err != nil {

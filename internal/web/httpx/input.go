@@ -22,7 +22,21 @@ import (
 // only what was sent; JSON null counts as sent and empty (it clears a value).
 type Input struct {
 	values map[string][]string
-	json   bool // the body was JSON
+	json   bool            // the body was JSON
+	kinds  map[string]byte // JSON only: each member's first byte ('"', 'n' for null, 't'/'f', a digit…)
+	blank  bool            // no body at all
+}
+
+// ErrEmptyBody refuses a request without a body where one is required.
+var ErrEmptyBody = fault.Invalidf("El cuerpo de la petición está vacío; se espera un objeto JSON.")
+
+// RequireBody refuses an input read from an empty body (ErrEmptyBody): for routes
+// whose request is pointless without one, unlike PATCH …/start.
+func (in Input) RequireBody() error {
+	if in.blank {
+		return ErrEmptyBody
+	}
+	return nil
 }
 
 // ReadInput decodes the request body by its Content-Type; a body that starts
@@ -47,7 +61,7 @@ func ReadInput(w http.ResponseWriter, r *http.Request) (Input, error) {
 	}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
-		in.json = mt == "application/json"
+		in.json, in.blank = mt == "application/json", true
 		return in, nil
 	}
 	if mt == "application/json" || strings.HasSuffix(mt, "+json") || (mt != "application/x-www-form-urlencoded" && trimmed[0] == '{') {
@@ -57,7 +71,11 @@ func ReadInput(w http.ResponseWriter, r *http.Request) (Input, error) {
 		if err := DecodeJSON(w, r, &raw); err != nil {
 			return in, err
 		}
+		in.kinds = make(map[string]byte, len(raw))
 		for k, v := range raw {
+			if t := bytes.TrimSpace(v); len(t) > 0 {
+				in.kinds[k] = t[0]
+			}
 			vals, err := jsonValues(k, v)
 			if err != nil {
 				return in, err
@@ -122,6 +140,28 @@ func jsonValues(field string, raw json.RawMessage) ([]string, error) {
 		return nil, err
 	}
 	return []string{v}, nil
+}
+
+// Texts returns the named text fields: nil for one not sent or sent as JSON null
+// (callers decide whether that means "keep" or "missing"); a JSON number is taken
+// as its text, since scripts send phone numbers as numbers; a JSON boolean is
+// refused, naming the field (objects and arrays were refused by ReadInput).
+func (in Input) Texts(names ...string) (map[string]*string, error) {
+	out := make(map[string]*string, len(names))
+	for _, name := range names {
+		if !in.Has(name) {
+			continue
+		}
+		switch in.kinds[name] {
+		case 'n':
+			continue
+		case 't', 'f':
+			return nil, fault.Invalidf("El campo %s debe ser un texto.", name)
+		}
+		v := in.Str(name)
+		out[name] = &v
+	}
+	return out, nil
 }
 
 // has reports whether the field was sent.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -69,12 +70,13 @@ type parkingEventJSON struct {
 	At            string  `json:"at"`
 }
 
-// Live feed timing. The heartbeat keeps proxies from closing an idle stream and
-// lets the server notice a vanished client; the lifetime bound makes the browser
-// reconnect now and then, which re-checks its session.
-var (
-	sseHeartbeat   = 15 * time.Second
-	sseMaxLifetime = time.Hour
+// Live feed timing. The heartbeat (Config.FeedHeartbeat, default 15 s) keeps
+// proxies from closing an idle stream and lets the server notice a vanished client;
+// the lifetime bound makes the browser reconnect now and then, which re-checks its
+// session.
+const (
+	defaultFeedHeartbeat = 15 * time.Second
+	feedMaxLifetime      = time.Hour
 )
 
 // adminParkingEvents is GET /admin/parking/events, a Server-Sent Events stream of
@@ -99,9 +101,9 @@ func (s *Server) adminParkingEvents(w http.ResponseWriter, r *http.Request) {
 	if err := rc.Flush(); err != nil {
 		return
 	}
-	heartbeat := time.NewTicker(sseHeartbeat)
+	heartbeat := time.NewTicker(cmp.Or(s.cfg.FeedHeartbeat, defaultFeedHeartbeat))
 	defer heartbeat.Stop()
-	lifetime := time.NewTimer(sseMaxLifetime)
+	lifetime := time.NewTimer(feedMaxLifetime)
 	defer lifetime.Stop()
 	for {
 		var err error

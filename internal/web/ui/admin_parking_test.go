@@ -14,7 +14,6 @@ import (
 	"parking/internal/localtime"
 	"parking/internal/store"
 	"parking/internal/storetest"
-	"parking/internal/web/ui"
 	"parking/internal/webtest"
 )
 
@@ -68,9 +67,10 @@ func TestAdminParkingBoard(t *testing.T) {
 // starts, finishes, is cancelled or changes spot, sends heartbeats, and ends when
 // the server shuts down.
 func TestAdminParkingEvents(t *testing.T) {
-	defer ui.SetSSETiming(50*time.Millisecond, time.Hour)()
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
-		e := webtest.NewAdminEnv(t, d)
+		cfg := apptest.Config(t, d)
+		cfg.FeedHeartbeat = 50 * time.Millisecond
+		e := webtest.AdminEnvWith(t, cfg)
 		pending := e.WalkIn(webtest.WalkInFields(1, time.Date(2027, 3, 1, 10, 0, 0, 0, webtest.Madrid), 2, "A-1"))
 		e.AddPhotos(pending, 5)
 

@@ -169,7 +169,16 @@ func (s *Server) customerReservationView(cr reservation.CustomerReservation) cus
 // customerUpdateProfile is PUT /users/profile/update (nombre, email, telefono; JSON
 // or form). A field not sent keeps its stored value.
 func (s *Server) customerUpdateProfile(w http.ResponseWriter, r *http.Request) {
-	f, err := httpx.ReadFields(w, r, "nombre", "email", "telefono")
+	in, err := httpx.ReadInput(w, r)
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	if err := in.RequireBody(); err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	f, err := in.Texts("nombre", "email", "telefono")
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return
@@ -188,7 +197,16 @@ func (s *Server) customerUpdateProfile(w http.ResponseWriter, r *http.Request) {
 // newPassword, confirmPassword; JSON or form). The caller's session survives; every
 // other session of the account is ended.
 func (s *Server) customerChangePassword(w http.ResponseWriter, r *http.Request) {
-	f, err := httpx.ReadFields(w, r, "currentPassword", "newPassword", "confirmPassword")
+	in, err := httpx.ReadInput(w, r)
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	if err := in.RequireBody(); err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	f, err := in.Texts("currentPassword", "newPassword", "confirmPassword")
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return

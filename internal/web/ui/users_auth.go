@@ -55,32 +55,21 @@ func postsJSON(r *http.Request) bool {
 // jsonClient: answer in JSON when the client sent JSON or prefers it.
 func jsonClient(r *http.Request) bool { return postsJSON(r) || httpx.WantsJSON(r) }
 
-// readForm decodes a JSON object or a urlencoded/multipart form into fields, by name.
-// Form bodies share DecodeJSON's 64 KiB limit.
+// readForm reads the named text fields of a login or registration post (a form, or
+// JSON from a script) through the one request reader, httpx.ReadInput; a field not
+// sent is "".
 func readForm(w http.ResponseWriter, r *http.Request, names ...string) (map[string]string, error) {
+	in, err := httpx.ReadInput(w, r)
+	if err != nil {
+		return nil, err
+	}
+	texts, err := in.Texts(names...)
+	if err != nil {
+		return nil, err
+	}
 	out := make(map[string]string, len(names))
-	if postsJSON(r) {
-		var raw map[string]any
-		if err := httpx.DecodeJSON(w, r, &raw); err != nil {
-			return nil, err
-		}
-		for _, n := range names {
-			switch v := raw[n].(type) {
-			case string:
-				out[n] = v
-			case nil:
-			default:
-				return nil, fault.Invalidf("El campo %s debe ser un texto.", n)
-			}
-		}
-		return out, nil
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, httpx.MaxBody)
-	if err := r.ParseForm(); err != nil {
-		return nil, fault.Invalidf("No se pudo leer el formulario.")
-	}
-	for _, n := range names {
-		out[n] = r.PostForm.Get(n)
+	for n, v := range texts {
+		out[n] = *v
 	}
 	return out, nil
 }
