@@ -164,6 +164,19 @@ func (in Input) Texts(names ...string) (map[string]*string, error) {
 	return out, nil
 }
 
+// ReadTexts reads a request that must have a body and returns its named text
+// fields (ReadInput, RequireBody, Texts).
+func ReadTexts(w http.ResponseWriter, r *http.Request, names ...string) (map[string]*string, error) {
+	in, err := ReadInput(w, r)
+	if err == nil {
+		err = in.RequireBody()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return in.Texts(names...)
+}
+
 // has reports whether the field was sent.
 func (in Input) Has(name string) bool {
 	_, ok := in.values[name]

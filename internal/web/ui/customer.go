@@ -169,16 +169,7 @@ func (s *Server) customerReservationView(cr reservation.CustomerReservation) cus
 // customerUpdateProfile is PUT /users/profile/update (nombre, email, telefono; JSON
 // or form). A field not sent keeps its stored value.
 func (s *Server) customerUpdateProfile(w http.ResponseWriter, r *http.Request) {
-	in, err := httpx.ReadInput(w, r)
-	if err != nil {
-		s.WriteSuccessFalse(w, r, err)
-		return
-	}
-	if err := in.RequireBody(); err != nil {
-		s.WriteSuccessFalse(w, r, err)
-		return
-	}
-	f, err := in.Texts("nombre", "email", "telefono")
+	f, err := httpx.ReadTexts(w, r, "nombre", "email", "telefono")
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return
@@ -197,16 +188,7 @@ func (s *Server) customerUpdateProfile(w http.ResponseWriter, r *http.Request) {
 // newPassword, confirmPassword; JSON or form). The caller's session survives; every
 // other session of the account is ended.
 func (s *Server) customerChangePassword(w http.ResponseWriter, r *http.Request) {
-	in, err := httpx.ReadInput(w, r)
-	if err != nil {
-		s.WriteSuccessFalse(w, r, err)
-		return
-	}
-	if err := in.RequireBody(); err != nil {
-		s.WriteSuccessFalse(w, r, err)
-		return
-	}
-	f, err := in.Texts("currentPassword", "newPassword", "confirmPassword")
+	f, err := httpx.ReadTexts(w, r, "currentPassword", "newPassword", "confirmPassword")
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return
