@@ -73,10 +73,10 @@ func (s *Store) NormaliseStored(ctx context.Context, n Normalisers, log *slog.Lo
 			return nil
 		}
 		nz := normaliser{tx: tx, log: log, rep: &rep}
-		if err := nz.customers(ctx, n.Phone); err != nil {
+		if err := nz.normalise(ctx, customerIdentity, n.Phone); err != nil {
 			return fmt.Errorf("normalise phones: %w", err)
 		}
-		if err := nz.vehicles(ctx, n.Plate); err != nil {
+		if err := nz.normalise(ctx, vehicleIdentity, n.Plate); err != nil {
 			return fmt.Errorf("normalise plates: %w", err)
 		}
 		_, err := tx.Exec(ctx, "INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)", normaliseStep, tx.Now)
@@ -151,98 +151,96 @@ func (nz normaliser) conflict(ctx context.Context, kind string, kept *int64, r s
 	return err
 }
 
-func (nz normaliser) customers(ctx context.Context, canon func(string) (string, error)) error {
-	groups, normal, err := nz.groups(ctx, conflictKindCust, `SELECT id_customer, phone, type FROM customer
-		WHERE phone IS NOT NULL ORDER BY created_at, id_customer`, canon)
-	if err != nil {
-		return err
-	}
-	for _, g := range groups {
-		phone := normal[g[0].value]
-		mergeable := true
-		for _, r := range g {
-			mergeable = mergeable && r.class == "NO-REGISTRADO"
-		}
-		switch {
-		case len(g) == 1:
-		case mergeable:
-			keeper := g[0]
-			var merged []int64
-			for _, r := range g[1:] {
-				if err := nz.mergeCustomer(ctx, keeper.id, r.id); err != nil {
-					return err
-				}
-				merged = append(merged, r.id)
-			}
-			nz.rep.Merged += len(merged)
-			nz.log.Info("customers with one phone merged into the oldest", "id_customer", keeper.id, "merged", merged, "phone", phone)
-			g = g[:1]
-		default:
-			holder := holderOf(g, phone, func(r storedRow) bool { return r.class != "NO-REGISTRADO" })
-			for _, r := range g {
-				if r.id == holder.id {
-					continue
-				}
-				nz.log.Warn("customers share a phone but one is an account: kept apart and listed for staff",
-					"id_customer", r.id, "kept_id_customer", holder.id, "phone", phone)
-				if err := nz.conflict(ctx, conflictKindCust, &holder.id, r, phone, ConflictAccount); err != nil {
-					return err
-				}
-			}
-			g = []storedRow{holder}
-		}
-		if g[0].value != phone {
-			if _, err := nz.tx.Exec(ctx, `UPDATE customer SET phone = $2 WHERE id_customer = $1`, g[0].id, phone); err != nil {
-				return err
-			}
-			nz.rep.Rewritten++
-		}
-	}
-	return nil
+// identity is one kind of stored identity the normalisation rewrites: customers by
+// phone, vehicles by plate. The two differ only in these facts.
+type identity struct {
+	kind, field   string                   // conflict kind; the log attribute of the value
+	query         string                   // id, stored value, class (customer type or vehicle type), oldest first
+	update        string                   // sets the canonical value ($2) on one row ($1)
+	mergeable     func(g []storedRow) bool // may the group be merged without exposing anybody?
+	preferred     func(r storedRow) bool   // which row keeps the canonical value when it cannot merge
+	reason        string                   // why a collision was kept apart
+	merge         func(nz normaliser, ctx context.Context, keeper, from int64) error
+	merged, apart string // log messages
 }
 
-func (nz normaliser) vehicles(ctx context.Context, canon func(string) (string, error)) error {
-	groups, normal, err := nz.groups(ctx, conflictKindVeh, `SELECT id_vehicle, license_plate, type FROM vehicle
-		ORDER BY created_at, id_vehicle`, canon)
+var customerIdentity = identity{
+	kind: conflictKindCust, field: "phone",
+	query:  `SELECT id_customer, phone, type FROM customer WHERE phone IS NOT NULL ORDER BY created_at, id_customer`,
+	update: `UPDATE customer SET phone = $2 WHERE id_customer = $1`,
+	mergeable: func(g []storedRow) bool {
+		for _, r := range g {
+			if r.class != "NO-REGISTRADO" {
+				return false
+			}
+		}
+		return true
+	},
+	preferred: func(r storedRow) bool { return r.class != "NO-REGISTRADO" },
+	reason:    ConflictAccount,
+	merge:     normaliser.mergeCustomer,
+	merged:    "customers with one phone merged into the oldest",
+	apart:     "customers share a phone but one is an account: kept apart and listed for staff",
+}
+
+var vehicleIdentity = identity{
+	kind: conflictKindVeh, field: "license_plate",
+	query:  `SELECT id_vehicle, license_plate, type FROM vehicle ORDER BY created_at, id_vehicle`,
+	update: `UPDATE vehicle SET license_plate = $2 WHERE id_vehicle = $1`,
+	mergeable: func(g []storedRow) bool {
+		for _, r := range g {
+			if !sameType(r.class, g[0].class) {
+				return false
+			}
+		}
+		return true
+	},
+	preferred: func(storedRow) bool { return false },
+	reason:    ConflictType,
+	merge:     normaliser.mergeVehicle,
+	merged:    "vehicles with one plate merged into the oldest",
+	apart:     "vehicles share a plate with different types: kept apart and listed for staff",
+}
+
+// normalise gives every row of one identity its canonical value: rows that collapse
+// into one are merged into the oldest when that exposes nobody, and otherwise kept
+// apart and listed (normalisation_conflict).
+func (nz normaliser) normalise(ctx context.Context, id identity, canon func(string) (string, error)) error {
+	groups, normal, err := nz.groups(ctx, id.kind, id.query, canon)
 	if err != nil {
 		return err
 	}
 	for _, g := range groups {
-		plate := normal[g[0].value]
-		mergeable := true
-		for _, r := range g {
-			mergeable = mergeable && sameType(r.class, g[0].class)
-		}
+		value := normal[g[0].value]
 		switch {
 		case len(g) == 1:
-		case mergeable:
+		case id.mergeable(g):
 			keeper := g[0]
 			var merged []int64
 			for _, r := range g[1:] {
-				if err := nz.mergeVehicle(ctx, keeper.id, r.id); err != nil {
+				if err := id.merge(nz, ctx, keeper.id, r.id); err != nil {
 					return err
 				}
 				merged = append(merged, r.id)
 			}
 			nz.rep.Merged += len(merged)
-			nz.log.Info("vehicles with one plate merged into the oldest", "id_vehicle", keeper.id, "merged", merged, "license_plate", plate)
+			nz.log.Info(id.merged, "id_"+id.kind, keeper.id, "merged", merged, id.field, value)
 			g = g[:1]
 		default:
-			holder := holderOf(g, plate, func(storedRow) bool { return false })
+			holder := holderOf(g, value, id.preferred)
 			for _, r := range g {
 				if r.id == holder.id {
 					continue
 				}
-				nz.log.Warn("vehicles share a plate with different types: kept apart and listed for staff",
-					"id_vehicle", r.id, "kept_id_vehicle", holder.id, "license_plate", plate)
-				if err := nz.conflict(ctx, conflictKindVeh, &holder.id, r, plate, ConflictType); err != nil {
+				nz.log.Warn(id.apart, "id_"+id.kind, r.id, "kept_id_"+id.kind, holder.id, id.field, value)
+				if err := nz.conflict(ctx, id.kind, &holder.id, r, value, id.reason); err != nil {
 					return err
 				}
 			}
 			g = []storedRow{holder}
 		}
-		if g[0].value != plate {
-			if _, err := nz.tx.Exec(ctx, `UPDATE vehicle SET license_plate = $2 WHERE id_vehicle = $1`, g[0].id, plate); err != nil {
+		if g[0].value != value {
+			if _, err := nz.tx.Exec(ctx, id.update, g[0].id, value); err != nil {
 				return err
 			}
 			nz.rep.Rewritten++
