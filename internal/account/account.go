@@ -14,7 +14,6 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -55,10 +54,11 @@ func (u User) IsAdmin() bool { return u.Role == reservation.Admin }
 
 // Service is the account operations layer.
 type Service struct {
-	store *store.Store
-	log   *slog.Logger
-	now   func() time.Time
-	input input.Rules // phones read in PARKING_PHONE_REGION (CONTRACT §8)
+	store    *store.Store
+	log      *slog.Logger
+	now      func() time.Time
+	input    input.Rules // phones read in PARKING_PHONE_REGION (CONTRACT §8)
+	hashCost int         // bcrypt cost of new password hashes (BcryptCost unless WithHashCost)
 }
 
 // Option adjusts a Service at construction.
@@ -68,32 +68,26 @@ type Option func(*Service)
 // without it, input.DefaultRegion.
 func WithInputRules(r input.Rules) Option { return func(s *Service) { s.input = r } }
 
+// WithHashCost sets the bcrypt cost of new password hashes (default BcryptCost). Test
+// suites lower it (bcrypt.MinCost is 4): one cost-11 hash takes a quarter of a second
+// on a small machine and seconds under the race detector.
+func WithHashCost(cost int) Option { return func(s *Service) { s.hashCost = cost } }
+
 // New builds the service.
 func New(st *store.Store, log *slog.Logger, opts ...Option) *Service {
-	// The dummy hash is made now, in the background, so that the first login with
-	// an unknown email does not take twice as long as the others.
-	go dummyHash()
-	s := &Service{store: st, log: log, now: st.Clock()} // the service's one clock (internal/clock)
+	s := &Service{store: st, log: log, now: st.Clock(), hashCost: BcryptCost} // the service's one clock (internal/clock)
 	for _, o := range opts {
 		o(s)
 	}
+	// The dummy hash is made now, in the background, so that the first login with
+	// an unknown email does not take twice as long as the others.
+	go dummyHash(s.hashCost)
 	return s
 }
 
-// hashCost is the bcrypt cost in use: BcryptCost, unless a test suite lowered it.
-var hashCost atomic.Int32
-
-func init() { hashCost.Store(BcryptCost) }
-
-// SetHashCostForTests lowers the bcrypt cost (bcrypt.MinCost is 4) for test suites
-// that create and log in many accounts: one cost-11 hash takes a quarter of a second
-// on a small machine and seconds under the race detector. Production code never
-// calls it; apptest does.
-func SetHashCostForTests(cost int) { hashCost.Store(int32(cost)) }
-
-// HashPassword hashes a password with bcrypt.
-func HashPassword(pw string) (string, error) {
-	h, err := bcrypt.GenerateFromPassword([]byte(pw), int(hashCost.Load()))
+// HashPassword hashes a password with bcrypt at the given cost.
+func HashPassword(pw string, cost int) (string, error) {
+	h, err := bcrypt.GenerateFromPassword([]byte(pw), cost)
 	if err != nil {
 		return "", fmt.Errorf("hash password: %w", err)
 	}
@@ -103,22 +97,22 @@ func HashPassword(pw string) (string, error) {
 // dummyHashes holds, per cost, a hash compared against when an account does not
 // exist (or cannot log in with a password), so that a wrong email costs as much
 // time as a wrong password and emails cannot be probed by timing.
-var dummyHashes sync.Map // int32 cost → []byte
+var dummyHashes sync.Map // cost → []byte
 
-func dummyHash() []byte {
-	cost := hashCost.Load()
+func dummyHash(cost int) []byte {
 	if h, ok := dummyHashes.Load(cost); ok {
 		return h.([]byte)
 	}
-	h, _ := bcrypt.GenerateFromPassword([]byte("no account has this password"), int(cost))
+	h, _ := bcrypt.GenerateFromPassword([]byte("no account has this password"), cost)
 	dummyHashes.Store(cost, h)
 	return h
 }
 
-// PasswordMatches reports whether pw matches hash; social-login and empty hashes never match.
-func PasswordMatches(hash *string, pw string) bool {
+// passwordMatches reports whether pw matches hash; social-login and empty hashes never
+// match, after a comparison of the same cost (no timing difference).
+func (s *Service) passwordMatches(hash *string, pw string) bool {
 	if hash == nil || *hash == "" || strings.HasPrefix(*hash, SocialLoginPrefix) {
-		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(pw))
+		_ = bcrypt.CompareHashAndPassword(dummyHash(s.hashCost), []byte(pw))
 		return false
 	}
 	return bcrypt.CompareHashAndPassword([]byte(*hash), []byte(pw)) == nil
@@ -143,13 +137,13 @@ func (s *Service) Authenticate(ctx context.Context, email, password string) (Use
 	}
 	c, err := s.store.AccountByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
-		PasswordMatches(nil, password)
+		s.passwordMatches(nil, password)
 		return User{}, ErrBadCredentials
 	}
 	if err != nil {
 		return User{}, fmt.Errorf("authenticate: %w", err)
 	}
-	if !PasswordMatches(c.PasswordHash, password) {
+	if !s.passwordMatches(c.PasswordHash, password) {
 		return User{}, ErrBadCredentials
 	}
 	return UserOf(c), nil
@@ -183,7 +177,7 @@ func (s *Service) CreateAdmin(ctx context.Context, email, password, name string)
 	if name == "" {
 		name = "Administrador"
 	}
-	hash, err := HashPassword(password)
+	hash, err := HashPassword(password, s.hashCost)
 	if err != nil {
 		return User{}, err
 	}

@@ -182,13 +182,13 @@ func (s *Service) ChangePassword(ctx context.Context, userID int64, keepToken st
 		return fault.Invalidf("La nueva contraseña admite como máximo %d bytes.", MaxPasswordBytes)
 	}
 	oldHash := *c.PasswordHash
-	if !PasswordMatches(&oldHash, pc.Current) {
+	if !s.passwordMatches(&oldHash, pc.Current) {
 		return ErrWrongCurrentPassword
 	}
 	if pc.New == pc.Current {
 		return fault.Invalidf(MsgPasswordUnchanged)
 	}
-	newHash, err := HashPassword(pc.New)
+	newHash, err := HashPassword(pc.New, s.hashCost)
 	if err != nil {
 		return err
 	}

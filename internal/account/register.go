@@ -104,7 +104,7 @@ func (s *Service) Register(ctx context.Context, r Registration) (User, error) {
 	}
 	// Hash before the transaction: bcrypt takes tens of milliseconds, and SQLite's
 	// single writer must not wait for it.
-	hash, err := HashPassword(r.Password)
+	hash, err := HashPassword(r.Password, s.hashCost)
 	if err != nil {
 		return User{}, err
 	}

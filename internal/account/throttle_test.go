@@ -22,14 +22,13 @@ import (
 // which the service reads too) the test moves.
 func newTestService(t *testing.T, d store.Dialect) (*Service, *clock.Fake) {
 	t.Helper()
-	SetHashCostForTests(bcrypt.MinCost)
 	st, clk := storetest.OpenClock(t, d)
-	return New(st, slog.New(slog.NewTextHandler(io.Discard, nil))), clk
+	return New(st, slog.New(slog.NewTextHandler(io.Discard, nil)), WithHashCost(bcrypt.MinCost)), clk
 }
 
 func addAccount(t *testing.T, s *Service, email, password string) {
 	t.Helper()
-	hash, err := HashPassword(password)
+	hash, err := HashPassword(password, bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,7 +84,11 @@ func (a *App) prepare(ctx context.Context) error {
 	a.Outbox = notify.NewOutbox(a.Config.Location, a.Config.WebhookURL != "")
 	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox),
 		booking.WithInputRules(a.Config.Input))
-	a.Accounts = account.New(a.Store, a.Log, account.WithInputRules(a.Config.Input))
+	accountOpts := []account.Option{account.WithInputRules(a.Config.Input)}
+	if a.Config.HashCost > 0 {
+		accountOpts = append(accountOpts, account.WithHashCost(a.Config.HashCost))
+	}
+	a.Accounts = account.New(a.Store, a.Log, accountOpts...)
 	if created, err := a.Accounts.EnsureAdmin(ctx, a.Config.AdminEmail, a.Config.AdminPassword); err != nil {
 		return fmt.Errorf("create administrator from PARKING_ADMIN_EMAIL: %w", err)
 	} else if created {

@@ -43,6 +43,9 @@ type Config struct {
 	// FeedHeartbeat is the live board's heartbeat interval (0: 15 s). Not a setting:
 	// tests shorten it.
 	FeedHeartbeat time.Duration
+	// HashCost is the bcrypt cost of new password hashes (0: account.BcryptCost). Not
+	// a setting: tests lower it.
+	HashCost int
 }
 
 // setting describes one configuration entry; the README's table lists the same.

@@ -11,7 +11,6 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"parking/internal/account"
 	"parking/internal/app"
 	"parking/internal/clock"
 	"parking/internal/clock/clocktest"
@@ -31,9 +30,6 @@ func Config(tb testing.TB, d store.Dialect) app.Config {
 // ConfigClock is Config, also returning the service's clock, for tests that move it.
 func ConfigClock(tb testing.TB, d store.Dialect) (app.Config, *clock.Fake) {
 	tb.Helper()
-	// Accounts hashed at cost 11 take seconds each under -race; tests need no
-	// protection against offline cracking.
-	account.SetHashCostForTests(bcrypt.MinCost)
 	loc, err := time.LoadLocation("Europe/Madrid")
 	if err != nil {
 		tb.Fatal(err)
@@ -51,6 +47,9 @@ func ConfigClock(tb testing.TB, d store.Dialect) (app.Config, *clock.Fake) {
 		LogLevel:       "info",
 		SQLiteSync:     store.SyncNormal, // a test database need not survive a power cut
 		Clock:          clk.Now,
+		// Accounts hashed at cost 11 take seconds each under -race; tests need no
+		// protection against offline cracking.
+		HashCost: bcrypt.MinCost,
 	}, clk
 }
 

@@ -2,6 +2,7 @@ package apptest
 
 import (
 	"context"
+	"golang.org/x/crypto/bcrypt"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -33,7 +34,7 @@ func Account(tb testing.TB, a *app.App, typ reservation.CustomerType, name, emai
 	if p, err := a.Config.Input.Phone("phone", phone); err == nil {
 		phone = p
 	}
-	hash, err := account.HashPassword(password)
+	hash, err := account.HashPassword(password, bcrypt.MinCost)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"context"
+	"golang.org/x/crypto/bcrypt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -21,12 +22,12 @@ func TestGuards(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		st := storetest.Open(t, d)
 		log := slog.New(slog.NewTextHandler(io.Discard, nil))
-		accounts := account.New(st, log)
+		accounts := account.New(st, log, account.WithHashCost(bcrypt.MinCost))
 		s := NewKit(log, accounts, "http://localhost")
 		ctx := context.Background()
 
 		newAccount := func(typ reservation.CustomerType, email string) string {
-			hash, _ := account.HashPassword("password1")
+			hash, _ := account.HashPassword("password1", bcrypt.MinCost)
 			var id int64
 			err := st.InTx(ctx, func(tx *store.Tx) error {
 				var err error
