@@ -38,7 +38,7 @@ func ReadIdempotency(r *http.Request) (key, bodyHash string, err error) {
 		return "", "", fault.Invalidf("No se pudo leer el cuerpo de la petición.")
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	sum := sha256.Sum256(append([]byte(r.Header.Get("Content-Type")+"\n"), body...))
+	sum := sha256.Sum256(body)
 	return key, hex.EncodeToString(sum[:]), nil
 }
 
