@@ -34,7 +34,7 @@ for db in $DBS; do
       psql "$PG/$PGDB" -qAtc "SHOW synchronous_commit" | sed 's/^/synchronous_commit = /'
       url="$PG/$PGDB?sslmode=disable" ;;
   esac
-  PARKING_LOG_LEVEL=warn PARKING_SQLITE_SYNC=$sync PARKING_DATABASE_URL="$url" PARKING_ADDR="127.0.0.1:$PORT" "$work/parking" serve &
+  PARKING_PUBLIC_RATE=0 PARKING_LOG_LEVEL=warn PARKING_SQLITE_SYNC=$sync PARKING_DATABASE_URL="$url" PARKING_ADDR="127.0.0.1:$PORT" "$work/parking" serve &
   pid=$!
   for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
   for scenario in $SCENARIOS; do

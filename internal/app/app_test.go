@@ -178,3 +178,23 @@ func TestSQLiteSyncReachesTheDatabase(t *testing.T) {
 		}
 	}
 }
+
+// PARKING_PUBLIC_RATE (CONTRACT §13): default 30, 0 turns it off, a whole number.
+func TestLoadConfigPublicRate(t *testing.T) {
+	for v, want := range map[string]int{"": 30, "0": 0, "120": 120} {
+		c, err := LoadConfig(nil, env(map[string]string{"PARKING_PUBLIC_RATE": v}), io.Discard)
+		if err != nil || c.PublicRate != want {
+			t.Errorf("PARKING_PUBLIC_RATE=%q: %d, %v; want %d", v, c.PublicRate, err, want)
+		}
+	}
+	c, err := LoadConfig([]string{"--public-rate", "5"}, env(nil), io.Discard)
+	if err != nil || c.PublicRate != 5 {
+		t.Errorf("--public-rate 5: %d, %v", c.PublicRate, err)
+	}
+	for _, v := range []string{"-1", "many"} {
+		if _, err := LoadConfig(nil, env(map[string]string{"PARKING_PUBLIC_RATE": v}), io.Discard); err == nil ||
+			!strings.Contains(err.Error(), "PARKING_PUBLIC_RATE (--public-rate): must be a whole number") {
+			t.Errorf("PARKING_PUBLIC_RATE=%q: err = %v", v, err)
+		}
+	}
+}

@@ -46,6 +46,9 @@ type Config struct {
 	// HashCost is the bcrypt cost of new password hashes (0: account.BcryptCost). Not
 	// a setting: tests lower it.
 	HashCost int
+	// PublicRate is requests per minute per client address on the anonymous routes
+	// (CONTRACT §13); 0: no limit (the zero Config, as tests build it).
+	PublicRate int
 }
 
 // setting describes one configuration entry; the README's table lists the same.
@@ -85,6 +88,14 @@ var settings = []setting{
 	}},
 	{"PARKING_PHONE_REGION", "phone-region", input.DefaultRegion, "region for phone numbers typed without a country code (ES, PT, FR…)", func(c *Config, v string) error {
 		c.PhoneRegion = strings.ToUpper(v)
+		return nil
+	}},
+	{"PARKING_PUBLIC_RATE", "public-rate", "30", "requests per minute per client address on public booking, registration and token requests; 0 = off", func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 1_000_000 {
+			return errors.New("must be a whole number between 0 and 1000000")
+		}
+		c.PublicRate = n
 		return nil
 	}},
 }

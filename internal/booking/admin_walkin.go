@@ -14,14 +14,14 @@ import (
 // optional spot, which must be free over the stay. Blank phone or plate and a plate
 // registered with another vehicle type are refused (spec, Errors: administrator
 // walk-in), each with its own message.
-func (s *Service) WalkIn(ctx context.Context, in NewBooking) (Created, error) {
+func (s *Service) WalkIn(ctx context.Context, in NewBooking, opts ...CreateOption) (Created, error) {
 	if strings.TrimSpace(in.Phone) == "" {
 		return Created{}, fault.Invalidf("Faltan datos obligatorios: el teléfono (phone) es obligatorio.")
 	}
 	if strings.TrimSpace(in.LicensePlate) == "" {
 		return Created{}, fault.Invalidf("Faltan datos obligatorios: la matrícula (license_plate) es obligatoria.")
 	}
-	c, err := s.Create(ctx, WalkIn, in)
+	c, err := s.Create(ctx, WalkIn, in, opts...)
 	if err != nil {
 		return c, err
 	}

@@ -70,7 +70,11 @@ const PublicEntryGrace = 15 * time.Minute
 // vehicle by plate, their link, the reservation (PENDIENTE, priced by the server) and
 // its additional services (spec, States and transitions, first row). Nothing is
 // saved on any failure.
-func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Created, error) {
+func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking, opts ...CreateOption) (Created, error) {
+	var co createOptions
+	for _, o := range opts {
+		o(&co)
+	}
 	if ch == WalkIn && in.Entry.IsZero() {
 		in.Entry = s.now()
 	}
@@ -156,7 +160,11 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking) (Create
 			Color: in.Color, Type: in.VehicleType}
 		// Spec, Events: booking confirmation, in this transaction, so that the
 		// notification exists exactly when the booking does (CONTRACT §9).
-		return s.enqueueBooked(ctx, tx, ch, out, priced.Extras)
+		if err := s.enqueueBooked(ctx, tx, ch, out, priced.Extras); err != nil {
+			return err
+		}
+		// CONTRACT §13: the answer under its Idempotency-Key, with the booking.
+		return finishOnce(ctx, tx, co.once, out)
 	})
 	if err != nil {
 		err = s.spotViolation(ctx, err, 0, in.Spot, in.Entry, in.Exit)

@@ -210,6 +210,14 @@ func TestBookingFlowOnPhone(t *testing.T) {
 	if got := pageText(t, ctx, `[data-done="total"]`); got != eurosText(wantSUV) {
 		t.Errorf("confirmed total = %q, want %q", got, eurosText(wantSUV))
 	}
+	// The page sent an Idempotency-Key with the booking (CONTRACT §13): its answer is
+	// stored for a retry of the same attempt.
+	var keyLen, keyed int
+	if err := a.Store.DB().QueryRow(`SELECT COUNT(*), COALESCE(MAX(LENGTH(idem_key)), 0) FROM idempotency_key
+		WHERE route = 'public-booking' AND state = 'done' AND body LIKE '%"id_reservation":' || $1 || ',%'`, strconv.FormatInt(id, 10)).
+		Scan(&keyed, &keyLen); err != nil || keyed != 1 || keyLen < 32 {
+		t.Errorf("stored keys for the booking: %d of length %d (%v), want one random key", keyed, keyLen, err)
+	}
 	if got := pageText(t, ctx, `[data-done="name"]`); got != "Lucía Pérez" || strings.Contains(pageText(t, ctx, "body"), "Titular Guardado") {
 		t.Errorf("confirmation shows holder %q (want the name typed, and never the stored one)", got)
 	}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 
 	"parking/internal/booking"
@@ -36,12 +37,61 @@ type bookingCreatedData struct {
 	EntryDate     string      `json:"entry_date"`
 }
 
+// publicBookingRoute is the scope of public booking's Idempotency-Keys (both paths).
+const publicBookingRoute = "public-booking"
+
 // apiPublicBooking is POST /api/reservations/public-new and /api/reservations/public.
+// With an Idempotency-Key, the same key and body answer the first result again
+// (CONTRACT §13; booking.Once).
 func (s *Server) apiPublicBooking(w http.ResponseWriter, r *http.Request) {
-	var req bookingRequest
-	if err := httpx.DecodeJSON(w, r, &req); err != nil {
+	key, hash, err := httpx.ReadIdempotency(r)
+	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return
+	}
+	var once *booking.Once
+	if key != "" {
+		once = &booking.Once{Route: publicBookingRoute, Key: key, BodyHash: hash,
+			Answer: func(c booking.Created) (booking.Answer, error) {
+				ct, body, err := httpx.JSONAnswer(s.bookingCreated(c))
+				return booking.Answer{Status: http.StatusCreated, ContentType: ct, Body: body}, err
+			}}
+		stored, err := s.booking.Claim(r.Context(), *once)
+		if err != nil {
+			s.bookingRefused(w, r, err)
+			return
+		}
+		if stored != nil {
+			httpx.WriteStored(w, stored.Status, stored.ContentType, stored.Location, stored.Body)
+			return
+		}
+	}
+	created, err := s.createPublic(w, r, once)
+	if err != nil {
+		if once != nil {
+			s.booking.Release(r.Context(), *once)
+		}
+		s.bookingRefused(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusCreated, s.bookingCreated(created))
+}
+
+// bookingRefused writes a refused public booking: {success:false, message}, 422 for
+// an Idempotency-Key sent again with another body (CONTRACT §13).
+func (s *Server) bookingRefused(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, booking.ErrKeyReused) {
+		httpx.WriteJSON(w, http.StatusUnprocessableEntity, map[string]any{"success": false, "message": booking.ErrKeyReused.Message})
+		return
+	}
+	s.WriteSuccessFalse(w, r, err)
+}
+
+// createPublic reads the booking body and makes the booking.
+func (s *Server) createPublic(w http.ResponseWriter, r *http.Request, once *booking.Once) (booking.Created, error) {
+	var req bookingRequest
+	if err := httpx.DecodeJSON(w, r, &req); err != nil {
+		return booking.Created{}, err
 	}
 	in := booking.NewBooking{
 		FullName: req.FullName, Phone: req.Phone, Email: req.Email,
@@ -50,26 +100,29 @@ func (s *Server) apiPublicBooking(w http.ResponseWriter, r *http.Request) {
 	}
 	var err error
 	if in.Entry, in.Exit, err = httpx.ParseStayDates(req.EntryDate, req.ExitDate, s.cfg.Location); err != nil {
-		s.WriteSuccessFalse(w, r, err)
-		return
+		return booking.Created{}, err
 	}
 	// The booking page sends the session cookie: a booking that lands on the signed-in
 	// customer is theirs, any other is marked as made without signing in (CONTRACT §8).
 	if u, ok := s.CurrentUser(r); ok && !u.IsAdmin() {
 		in.SignedIn = u.ID
 	}
-	created, err := s.booking.Create(r.Context(), booking.Public, in)
-	if err != nil {
-		s.WriteSuccessFalse(w, r, err)
-		return
+	var opts []booking.CreateOption
+	if once != nil {
+		opts = append(opts, booking.WithOnce(once))
 	}
+	return s.booking.Create(r.Context(), booking.Public, in, opts...)
+}
+
+// bookingCreated is the 201 body of a public booking.
+func (s *Server) bookingCreated(created booking.Created) map[string]any {
 	phone := ""
 	if created.Contact.Phone != nil {
 		phone = *created.Contact.Phone
 	}
 	// CONTRACT §8: the response shows what the caller sent (with the spec's
 	// defaults), never the stored customer or vehicle the booking landed on.
-	httpx.WriteJSON(w, http.StatusCreated, map[string]any{
+	return map[string]any{
 		"success": true,
 		"message": "Reserva creada correctamente.",
 		"data": bookingCreatedData{
@@ -82,5 +135,5 @@ func (s *Server) apiPublicBooking(w http.ResponseWriter, r *http.Request) {
 			TotalPrice:    created.Reservation.TotalPrice,
 			EntryDate:     localtime.Spanish(created.Reservation.Entry, s.cfg.Location),
 		},
-	})
+	}
 }

@@ -7,11 +7,14 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// Public JSON API (spec, Authentication 1; CONTRACT §4).
 	mux.HandleFunc("POST /api/pricing/dynamic", s.apiPricing)
 	mux.HandleFunc("GET /api/catalog", s.apiCatalog)
-	mux.HandleFunc("POST /api/reservations/public-new", s.apiPublicBooking)
-	mux.HandleFunc("POST /api/reservations/public", s.apiPublicBooking)
+	// Anonymous writes are limited per client address (CONTRACT §13); the alias
+	// counts with its route.
+	publicBooking := s.limit.Limit("public-booking", s.apiPublicBooking, s.WriteSuccessFalse)
+	mux.HandleFunc("POST /api/reservations/public-new", publicBooking)
+	mux.HandleFunc("POST /api/reservations/public", publicBooking)
 
 	// API tokens (spec, Authentication 2; CONTRACT §5).
-	mux.HandleFunc("POST /api/auth/token", s.apiIssueToken)
+	mux.HandleFunc("POST /api/auth/token", s.limit.Limit("token", s.apiIssueToken, s.WriteErrorField))
 	mux.HandleFunc("DELETE /api/auth/token", s.apiRevokeToken)
 
 	// The administrators' daily board, with an ADMIN bearer token.

@@ -25,6 +25,7 @@ type Server struct {
 	accounts *account.Service
 	catalog  *pricing.Holder
 	boards   *boardCache
+	limit    *httpx.RateLimiter
 }
 
 // Deps are the collaborators of the API.
@@ -35,6 +36,8 @@ type Deps struct {
 	Booking  *booking.Service
 	Accounts *account.Service
 	Catalog  *pricing.Holder
+	// Limiter is PARKING_PUBLIC_RATE's limiter (CONTRACT §13), shared with the pages.
+	Limiter *httpx.RateLimiter
 }
 
 // boardCacheBytes bounds the daily-board cache: about 70 busy days.
@@ -44,6 +47,6 @@ const boardCacheBytes = 32 << 20
 func New(d Deps) *Server {
 	return &Server{
 		Kit: d.Kit, cfg: d.Config, log: d.Log, booking: d.Booking, accounts: d.Accounts, catalog: d.Catalog,
-		boards: newBoardCache(boardCacheBytes),
+		boards: newBoardCache(boardCacheBytes), limit: d.Limiter,
 	}
 }

@@ -11,4 +11,7 @@ type Config struct {
 	// FeedHeartbeat is how often the live board's stream sends a heartbeat when
 	// nothing happens (0: every 15 s). Not a setting: tests shorten it.
 	FeedHeartbeat time.Duration
+	// PublicRate is PARKING_PUBLIC_RATE: requests per minute per client address on
+	// the anonymous routes (CONTRACT §13); 0: no limit.
+	PublicRate int
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"mime"
 	"net/http"
 	"net/url"
@@ -54,10 +55,27 @@ func (s *Server) adminWalkInForm(w http.ResponseWriter, r *http.Request) {
 // entry_date (es-ES text), total_price}} as the spec shows. A browser's form post
 // (no script) gets 303 to the new reservation's page, or the form again with what
 // was typed and the refusal.
+//
+// With an Idempotency-Key, the same key and body answer the first result again;
+// the key with another body is 422 (CONTRACT §13; booking.Once).
 func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 	page := browserForm(r)
+	key, hash, keyErr := httpx.ReadIdempotency(r)
 	in, err := httpx.ReadInput(w, r)
+	var once *booking.Once
 	fail := func(err error) {
+		if once != nil {
+			s.booking.Release(r.Context(), *once)
+		}
+		if errors.Is(err, booking.ErrKeyReused) {
+			status, msg := http.StatusUnprocessableEntity, booking.ErrKeyReused.Message
+			if page {
+				s.renderWalkIn(w, r, status, in, msg)
+			} else {
+				httpx.WriteJSON(w, status, map[string]any{"success": false, "message": msg})
+			}
+			return
+		}
 		if !page {
 			s.WriteSuccessFalse(w, r, err)
 			return
@@ -65,9 +83,31 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 		status := s.LogIfInternal(r, err)
 		s.renderWalkIn(w, r, status, in, fault.MessageOf(err, httpx.MsgInternalES))
 	}
+	if err == nil {
+		err = keyErr
+	}
 	if err != nil {
 		fail(err)
 		return
+	}
+	if key != "" {
+		o := &booking.Once{Route: "walk-in", Key: key, BodyHash: hash, Answer: func(c booking.Created) (booking.Answer, error) {
+			if page {
+				return booking.Answer{Status: http.StatusSeeOther, Location: walkInCreatedPage(c)}, nil
+			}
+			ct, body, err := httpx.JSONAnswer(s.walkInCreated(c))
+			return booking.Answer{Status: http.StatusCreated, ContentType: ct, Body: body}, err
+		}}
+		stored, err := s.booking.Claim(r.Context(), *o)
+		if err != nil {
+			fail(err)
+			return
+		}
+		if stored != nil {
+			httpx.WriteStored(w, stored.Status, stored.ContentType, stored.Location, stored.Body)
+			return
+		}
+		once = o
 	}
 	nb := booking.NewBooking{
 		FullName: in.Str("full_name"), Phone: in.Str("phone"), Email: in.Str("email"),
@@ -100,16 +140,30 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 	if extras != nil {
 		nb.Extras = *extras
 	}
-	created, err := s.booking.WalkIn(r.Context(), nb)
+	var opts []booking.CreateOption
+	if once != nil {
+		opts = append(opts, booking.WithOnce(once))
+	}
+	created, err := s.booking.WalkIn(r.Context(), nb, opts...)
 	if err != nil {
 		fail(err)
 		return
 	}
 	if page {
-		http.Redirect(w, r, "/admin/reservations/details/"+strconv.FormatInt(created.Reservation.ID, 10)+"?created=true", http.StatusSeeOther)
+		http.Redirect(w, r, walkInCreatedPage(created), http.StatusSeeOther)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusCreated, map[string]any{
+	httpx.WriteJSON(w, http.StatusCreated, s.walkInCreated(created))
+}
+
+// walkInCreatedPage is where a browser goes after a walk-in.
+func walkInCreatedPage(c booking.Created) string {
+	return "/admin/reservations/details/" + strconv.FormatInt(c.Reservation.ID, 10) + "?created=true"
+}
+
+// walkInCreated is the 201 body of a walk-in for JSON clients.
+func (s *Server) walkInCreated(created booking.Created) map[string]any {
+	return map[string]any{
 		"success": true,
 		"message": "Reserva creada correctamente.",
 		"data": map[string]any{
@@ -119,7 +173,7 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 			"entry_date":     localtime.Spanish(created.Reservation.Entry, s.cfg.Location),
 			"total_price":    created.Reservation.TotalPrice,
 		},
-	})
+	}
 }
 
 // adminDetails is GET /admin/reservations/details/{id}: the detail page for

@@ -9,7 +9,9 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /users/login", s.loginPage)
 	mux.Handle("POST /users/login", s.SameOrigin(http.HandlerFunc(s.login)))
 	mux.HandleFunc("GET /users/register", s.registerPage)
-	mux.Handle("POST /users/register", s.SameOrigin(http.HandlerFunc(s.register)))
+	// Registration is limited per client address (CONTRACT §13): it answers 409 for a
+	// taken email, so it must not serve to test addresses in bulk.
+	mux.Handle("POST /users/register", s.SameOrigin(s.limit.Limit("register", s.register, s.registerRefused)))
 	mux.HandleFunc("GET /users/logout", s.logout)
 	mux.Handle("POST /users/logout", s.SameOrigin(http.HandlerFunc(s.logout)))
 

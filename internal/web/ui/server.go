@@ -32,6 +32,7 @@ type Server struct {
 	assets   *assets
 	pages    pages
 	now      clock.Clock // "now" and "today" on pages (internal/clock)
+	limit    *httpx.RateLimiter
 }
 
 // Deps are the collaborators of the pages.
@@ -43,6 +44,8 @@ type Deps struct {
 	Accounts *account.Service
 	Catalog  *pricing.Holder
 	Clock    clock.Clock
+	// Limiter is PARKING_PUBLIC_RATE's limiter (CONTRACT §13), shared with the API.
+	Limiter *httpx.RateLimiter
 }
 
 // New builds the pages. It parses the embedded templates and static files; as
@@ -50,6 +53,7 @@ type Deps struct {
 func New(d Deps) *Server {
 	s := &Server{
 		Kit: d.Kit, now: d.Clock, cfg: d.Config, log: d.Log, booking: d.Booking, accounts: d.Accounts, catalog: d.Catalog,
+		limit: d.Limiter,
 	}
 	var err error
 	if s.assets, err = loadAssets(); err != nil {

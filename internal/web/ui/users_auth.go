@@ -250,3 +250,9 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	}
 	http.Redirect(w, r, "/users/login", http.StatusSeeOther)
 }
+
+// registerRefused answers a registration beyond PARKING_PUBLIC_RATE (CONTRACT §13):
+// the form again with the message and 429, or JSON for JSON clients.
+func (s *Server) registerRefused(w http.ResponseWriter, r *http.Request, err error) {
+	s.registerFailed(w, r, registerView{}, err)
+}

@@ -349,6 +349,24 @@
       return true;
     }
 
+    // One Idempotency-Key per booking attempt (CONTRACT §13): a double tap, or a retry
+    // of the same data after a network failure or a timeout, sends the same key, so
+    // the booking is made once; changed data is a new attempt with a new key.
+    var attempt = { key: null, body: null };
+
+    function newKey() {
+      if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
+      var b = new Uint8Array(16);
+      crypto.getRandomValues(b);
+      return Array.prototype.map.call(b, function (x) { return (x + 256).toString(16).slice(1); }).join('');
+    }
+
+    function attemptKey(body) {
+      var text = JSON.stringify(body);
+      if (attempt.body !== text) { attempt = { key: newKey(), body: text }; }
+      return attempt.key;
+    }
+
     function confirmBooking() {
       if (submitting) { return; }
       if (!step1Valid(true)) { goBackTo(1); return; }
@@ -364,11 +382,12 @@
       submitError.hidden = true;
       setBusy(nextBtn, true, 'Confirmando…');
       backBtn.disabled = true;
-      api('POST', '/api/reservations/public-new', body).then(function (r) {
+      api('POST', '/api/reservations/public-new', body, { 'Idempotency-Key': attemptKey(body) }).then(function (r) {
         submitting = false;
         setBusy(nextBtn, false);
         backBtn.disabled = false;
         if (r.ok && r.data.success && r.data.data) {
+          attempt = { key: null, body: null };
           var d = r.data.data;
           store(DONE_KEY, { id: d.id_reservation, entry: String(d.entry_date || '').replace(/:00$/, ''), plate: d.license_plate, name: d.customer_name, total: euros(d.total_price) });
           store(KEY, null);

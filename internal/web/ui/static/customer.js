@@ -42,8 +42,10 @@
 
   // api sends JSON and always resolves to {ok, status, data, message}: a network
   // failure or an unreadable answer becomes a message for the page to show.
-  function api(method, url, body) {
+  // headers (optional) are extra request headers, such as Idempotency-Key.
+  function api(method, url, body, headers) {
     var opts = { method: method, credentials: 'same-origin', headers: { 'Accept': 'application/json' } };
+    Object.keys(headers || {}).forEach(function (k) { opts.headers[k] = headers[k]; });
     if (body !== undefined) {
       opts.headers['Content-Type'] = 'application/json';
       opts.body = JSON.stringify(body);
