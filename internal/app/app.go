@@ -96,7 +96,7 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	a.Web = web.New(web.Deps{
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL, Capacity: a.Config.Capacity,
-			FeedHeartbeat: a.Config.FeedHeartbeat},
+			FeedHeartbeat: a.Config.FeedHeartbeat, DBTimeout: a.Config.DBTimeout},
 		Log: a.Log, Booking: a.Booking, Accounts: a.Accounts, Catalog: a.Catalog,
 		Clock: a.Config.Clock,
 	})

@@ -29,6 +29,8 @@ type Server struct {
 	booking *booking.Service
 	api     *api.Server
 	ui      *ui.Server
+	// dbTimeout is the deadline of each request's database work (httpx.DBDeadline).
+	dbTimeout time.Duration
 }
 
 // Deps are the collaborators of a Server.
@@ -60,12 +62,14 @@ func New(d Deps) *Server {
 		}
 	}
 	kit := httpx.NewKit(d.Log, d.Accounts, d.Config.BaseURL)
-	return &Server{
-		kit: kit, log: d.Log, booking: d.Booking,
+	s := &Server{
+		kit: kit, log: d.Log, booking: d.Booking, dbTimeout: d.Config.DBTimeout,
 		api: api.New(api.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts, Catalog: d.Catalog}),
 		ui: ui.New(ui.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts,
 			Catalog: d.Catalog, Clock: d.Clock}),
 	}
+	kit.SetErrorPage(s.ui.ErrorPage) // the guards' 503 page (CONTRACT §13)
+	return s
 }
 
 // Handler returns the whole HTTP surface with its middleware.
@@ -76,5 +80,6 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /readyz", s.readyz)
 	s.api.Routes(mux) // /api/...
 	s.ui.Routes(mux)  // /, /booking, /users/..., /admin/..., /static/...
-	return s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(httpx.Unrouted(mux, s.ui.ErrorPage))))
+	deadline := httpx.DBDeadline(s.dbTimeout, "/admin/parking/events", "/admin/history.csv")
+	return s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(deadline(httpx.Unrouted(mux, s.ui.ErrorPage)))))
 }

@@ -11,4 +11,10 @@ type Config struct {
 	// FeedHeartbeat is how often the live board's stream sends a heartbeat when
 	// nothing happens (0: every 15 s). Not a setting: tests shorten it.
 	FeedHeartbeat time.Duration
+	// DBTimeout is the deadline of each request's database work
+	// (PARKING_DB_TIMEOUT, CONTRACT §13; 0: 5 s).
+	DBTimeout time.Duration
 }
+
+// DefaultDBTimeout is PARKING_DB_TIMEOUT's default (CONTRACT §1).
+const DefaultDBTimeout = 5 * time.Second

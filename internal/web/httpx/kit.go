@@ -24,6 +24,14 @@ type Kit struct {
 	accounts    *account.Service
 	crossOrigin *http.CrossOriginProtection
 	secure      bool // the service is served over https: the session cookie is Secure
+	// errorPage renders the site's error page (the pages' ErrorPage), for the
+	// guards' 503 to browsers; nil: JSON.
+	errorPage func(w http.ResponseWriter, r *http.Request, status int, heading, message string)
+}
+
+// SetErrorPage gives the kit the site's error page (internal/web assembles it).
+func (s *Kit) SetErrorPage(page func(w http.ResponseWriter, r *http.Request, status int, heading, message string)) {
+	s.errorPage = page
 }
 
 // NewKit builds the kit; baseURL decides whether the session cookie is Secure

@@ -1,0 +1,257 @@
+package web_test
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"parking/internal/apptest"
+	"parking/internal/clock/clocktest"
+	"parking/internal/fault"
+	"parking/internal/store"
+	"parking/internal/storetest"
+	"parking/internal/webtest"
+)
+
+func publicBooking(plate string) map[string]any {
+	return map[string]any{
+		"full_name": "Ana Pérez", "phone": "600111222", "license_plate": plate, "vehicle_type": "COCHE",
+		"entry_date": clocktest.D("2026-12-01") + "T10:00", "exit_date": clocktest.D("2026-12-03") + "T10:00",
+		"id_main_service": 1,
+	}
+}
+
+// want503 checks a 503 of CONTRACT §13 in the {"success": false, "message"} shape.
+func want503(t *testing.T, what string, res webtest.Response) {
+	t.Helper()
+	if res.StatusCode != 503 || res.Header.Get("Retry-After") == "" {
+		t.Fatalf("%s: %d Retry-After=%q %s, want 503 with Retry-After", what, res.StatusCode, res.Header.Get("Retry-After"), res.Body)
+	}
+	if !strings.Contains(res.Body, `"success":false`) || !strings.Contains(res.Body, fault.MsgUnavailable) {
+		t.Errorf("%s: body %s", what, res.Body)
+	}
+}
+
+// A request whose database work outlasts PARKING_DB_TIMEOUT (here a table locked by
+// another connection) is a 503 with Retry-After, and nothing is saved; once the
+// lock goes, the same booking succeeds (CONTRACT §13).
+func TestDatabaseDeadline(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		cfg := apptest.Config(t, d)
+		cfg.DBTimeout = 300 * time.Millisecond
+		a := apptest.StartWith(t, cfg)
+		release := lockReservations(t, d, cfg.DatabaseURL)
+		c := apptest.Client(t)
+
+		res := webtest.PostJSON(t, c, a.URL+"/api/reservations/public-new", publicBooking("1234ABC"))
+		want503(t, "booking on a locked table", res)
+		release()
+		if n := webtest.CountRows(t, a, "SELECT COUNT(*) FROM reservation"); n != 0 {
+			t.Errorf("%d reservations saved by a request past its deadline", n)
+		}
+		res = webtest.PostJSON(t, c, a.URL+"/api/reservations/public-new", publicBooking("1234ABC"))
+		webtest.WantStatus(t, res, 201)
+	})
+}
+
+// lockReservations holds the reservation table locked from another connection
+// until the returned function (also run at cleanup) releases it: on PostgreSQL an
+// ACCESS EXCLUSIVE lock, on SQLite the database's write lock (BEGIN IMMEDIATE).
+func lockReservations(t *testing.T, d store.Dialect, dbURL string) func() {
+	t.Helper()
+	ctx := context.Background()
+	var db *sql.DB
+	var err error
+	lock := "LOCK TABLE reservation IN ACCESS EXCLUSIVE MODE"
+	if d == store.SQLite {
+		db, err = sql.Open("sqlite", "file:"+strings.TrimPrefix(dbURL, "sqlite:"))
+		lock = "SELECT 1"
+	} else {
+		db, err = sql.Open("pgx", dbURL)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	begin := "BEGIN"
+	if d == store.SQLite {
+		begin = "BEGIN IMMEDIATE"
+	}
+	for _, q := range []string{begin, lock} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	var once sync.Once
+	release := func() {
+		once.Do(func() {
+			if _, err := conn.ExecContext(ctx, "ROLLBACK"); err != nil {
+				t.Errorf("release lock: %v", err)
+			}
+			conn.Close()
+			db.Close()
+		})
+	}
+	t.Cleanup(release)
+	return release
+}
+
+// proxy is a TCP forwarder between the service and the test PostgreSQL server that
+// the test cuts (as if the server stopped: connections drop, new ones are refused)
+// and restores on the same address.
+type proxy struct {
+	t      *testing.T
+	addr   string
+	target string
+	mu     sync.Mutex
+	ln     net.Listener
+	conns  map[net.Conn]bool
+	wg     sync.WaitGroup
+}
+
+func newProxy(t *testing.T, target string) *proxy {
+	p := &proxy{t: t, target: target, conns: map[net.Conn]bool{}}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.addr = ln.Addr().String()
+	p.serve(ln)
+	t.Cleanup(func() { p.cut(); p.wg.Wait() })
+	return p
+}
+
+func (p *proxy) serve(ln net.Listener) {
+	p.mu.Lock()
+	p.ln = ln
+	p.mu.Unlock()
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			up, err := net.Dial("tcp", p.target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns[c], p.conns[up] = true, true
+			p.mu.Unlock()
+			p.wg.Add(2)
+			go func() { defer p.wg.Done(); _, _ = io.Copy(up, c); up.Close(); c.Close() }()
+			go func() { defer p.wg.Done(); _, _ = io.Copy(c, up); up.Close(); c.Close() }()
+		}
+	}()
+}
+
+// cut stops accepting and drops every open connection.
+func (p *proxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ln != nil {
+		p.ln.Close()
+		p.ln = nil
+	}
+	for c := range p.conns {
+		c.Close()
+		delete(p.conns, c)
+	}
+}
+
+// restore listens again on the same address.
+func (p *proxy) restore() {
+	ln, err := net.Listen("tcp", p.addr)
+	if err != nil {
+		p.t.Fatalf("proxy listen again on %s: %v", p.addr, err)
+	}
+	p.serve(ln)
+}
+
+// proxiedPostgres returns a fresh test database's URL rewritten to go through a
+// proxy the test owns, or skips without PostgreSQL.
+func proxiedPostgres(t *testing.T) (string, *proxy) {
+	t.Helper()
+	if os.Getenv(storetest.EnvPostgres) == "" {
+		t.Skip(storetest.EnvPostgres + " not set: the outage needs a PostgreSQL behind a proxy")
+	}
+	u, err := url.Parse(storetest.URL(t, store.Postgres))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newProxy(t, u.Host)
+	u.Host = p.addr
+	return u.String(), p
+}
+
+// waitReady polls /readyz until it answers want (the database is outside the
+// test's control: a bounded poll, not a sleep).
+func waitReady(t *testing.T, base string, want int) {
+	t.Helper()
+	c := apptest.Client(t)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		res := webtest.Do(t, c, "GET", base+"/readyz", nil)
+		if res.StatusCode == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz still %d, want %d", res.StatusCode, want)
+		}
+		time.Sleep(50 * time.Millisecond) // poll interval of an external condition
+	}
+}
+
+// With PostgreSQL unreachable, every route answers 503 with Retry-After in its own
+// error shape, and a valid administrator session stays valid: a 503 page, never
+// the login page (CONTRACT §13). When the database comes back, so does the service.
+func TestDatabaseOutage(t *testing.T) {
+	dbURL, px := proxiedPostgres(t)
+	cfg := apptest.Config(t, store.Postgres)
+	cfg.DatabaseURL = dbURL
+	a := apptest.StartWith(t, cfg)
+	admin, adminUser := apptest.Admin(t, a)
+	tok, err := a.Accounts.IssueToken(context.Background(), adminUser, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const html = "Accept: text/html"
+	webtest.WantStatus(t, webtest.Do(t, admin, "GET", a.URL+"/admin/parking", nil, html), 200)
+
+	px.cut()
+	anon := apptest.Client(t)
+	want503(t, "public booking", webtest.PostJSON(t, anon, a.URL+"/api/reservations/public-new", publicBooking("1234ABC")))
+	want503(t, "login", webtest.PostJSON(t, anon, a.URL+"/users/login", map[string]any{"email": "admin@example.com", "password": "admin-password", "loginType": "worker"}))
+	want503(t, "admin JSON with a session", webtest.Do(t, admin, "GET", a.URL+"/admin/parking", nil, "Accept: application/json"))
+
+	page := webtest.Do(t, admin, "GET", a.URL+"/admin/parking", nil, html)
+	if page.StatusCode != 503 || page.Header.Get("Retry-After") == "" || page.Header.Get("Location") != "" {
+		t.Fatalf("admin page with a session: %d Location=%q Retry-After=%q", page.StatusCode, page.Header.Get("Location"), page.Header.Get("Retry-After"))
+	}
+	webtest.WantAll(t, "503 page", page.Body, "Servicio no disponible", fault.MsgUnavailable)
+
+	api := webtest.Do(t, anon, "GET", a.URL+"/api/reservations", nil, "Authorization: Bearer "+tok.Token)
+	if api.StatusCode != 503 || api.Header.Get("Retry-After") == "" || api.Body != `{"error":"Service Unavailable"}`+"\n" {
+		t.Errorf("token API: %d %q Retry-After=%q", api.StatusCode, api.Body, api.Header.Get("Retry-After"))
+	}
+	ready := webtest.Do(t, anon, "GET", a.URL+"/readyz", nil)
+	webtest.WantStatus(t, ready, 503)
+
+	px.restore()
+	waitReady(t, a.URL, 200)
+	webtest.WantStatus(t, webtest.PostJSON(t, anon, a.URL+"/api/reservations/public-new", publicBooking("1234ABC")), 201)
+	webtest.WantStatus(t, webtest.Do(t, admin, "GET", a.URL+"/admin/parking", nil, html), 200)
+}
