@@ -46,6 +46,9 @@ type Config struct {
 	// Clock is the service's clock (internal/clock); nil means clock.Real. Not a
 	// setting: tests inject a fake one.
 	Clock clock.Clock
+	// OnListen, when set, is told the service's address as soon as Start listens,
+	// before the database is ready. Not a setting: tests use it.
+	OnListen func(url string)
 	// FeedHeartbeat is the live board's heartbeat interval (0: 15 s). Not a setting:
 	// tests shorten it.
 	FeedHeartbeat time.Duration
