@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"database/sql"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -73,10 +74,16 @@ func TestDatabaseDeadline(t *testing.T) {
 // ACCESS EXCLUSIVE lock, on SQLite the database's write lock (BEGIN IMMEDIATE).
 func lockReservations(t *testing.T, d store.Dialect, dbURL string) func() {
 	t.Helper()
+	return lockTable(t, d, dbURL, "reservation")
+}
+
+// lockTable is lockReservations for any table (PostgreSQL; SQLite locks the file).
+func lockTable(t *testing.T, d store.Dialect, dbURL, table string) func() {
+	t.Helper()
 	ctx := context.Background()
 	var db *sql.DB
 	var err error
-	lock := "LOCK TABLE reservation IN ACCESS EXCLUSIVE MODE"
+	lock := "LOCK TABLE " + table + " IN ACCESS EXCLUSIVE MODE"
 	if d == store.SQLite {
 		db, err = sql.Open("sqlite", "file:"+strings.TrimPrefix(dbURL, "sqlite:"))
 		lock = "SELECT 1"
@@ -159,6 +166,11 @@ func TestDatabaseOutage(t *testing.T) {
 	}
 	webtest.WantAll(t, "503 page", page.Body, "Servicio no disponible", fault.MsgUnavailable)
 
+	events := webtest.Do(t, admin, "GET", a.URL+"/admin/parking/events", nil, "Accept: text/event-stream")
+	if events.StatusCode != 503 || events.Header.Get("Location") != "" {
+		t.Errorf("live board stream with a session: %d Location=%q", events.StatusCode, events.Header.Get("Location"))
+	}
+
 	api := webtest.Do(t, anon, "GET", a.URL+"/api/reservations", nil, "Authorization: Bearer "+tok.Token)
 	if api.StatusCode != 503 || api.Header.Get("Retry-After") == "" || api.Body != `{"error":"Service Unavailable"}`+"\n" {
 		t.Errorf("token API: %d %q Retry-After=%q", api.StatusCode, api.Body, api.Header.Get("Retry-After"))
@@ -170,4 +182,24 @@ func TestDatabaseOutage(t *testing.T) {
 	waitReady(t, a.URL, 200)
 	webtest.WantStatus(t, webtest.PostJSON(t, anon, a.URL+"/api/reservations/public-new", publicBooking("1234ABC")), 201)
 	webtest.WantStatus(t, webtest.Do(t, admin, "GET", a.URL+"/admin/parking", nil, html), 200)
+}
+
+// The live board's stream has no request deadline (it lives long), but its guard's
+// session lookup does: with the session table locked on PostgreSQL, an
+// administrator's stream is a 503 once PARKING_DB_TIMEOUT passes, not a hang nor
+// the login page.
+func TestDatabaseDeadlineOnStreamGuard(t *testing.T) {
+	if os.Getenv(storetest.EnvPostgres) == "" {
+		t.Skip(storetest.EnvPostgres + " not set: SQLite readers never wait for a lock")
+	}
+	cfg := apptest.Config(t, store.Postgres)
+	cfg.DBTimeout = 300 * time.Millisecond
+	a := apptest.StartWith(t, cfg)
+	admin, _ := apptest.Admin(t, a)
+	release := lockTable(t, store.Postgres, cfg.DatabaseURL, "web_session")
+	res := webtest.Do(t, admin, "GET", a.URL+"/admin/parking/events", nil, "Accept: text/event-stream")
+	release()
+	if res.StatusCode != 503 || res.Header.Get("Retry-After") == "" || res.Header.Get("Location") != "" {
+		t.Errorf("stream with the session table locked: %d Location=%q Retry-After=%q", res.StatusCode, res.Header.Get("Location"), res.Header.Get("Retry-After"))
+	}
 }

@@ -69,6 +69,7 @@ func New(d Deps) *Server {
 			Catalog: d.Catalog, Clock: d.Clock}),
 	}
 	kit.SetErrorPage(s.ui.ErrorPage) // the guards' 503 page (CONTRACT §13)
+	kit.SetDBTimeout(d.Config.DBTimeout)
 	return s
 }
 

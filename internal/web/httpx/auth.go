@@ -35,7 +35,9 @@ func (s *Kit) lookupToken(r *http.Request) (account.User, bool, error) {
 	if token == "" {
 		return account.User{}, false, nil
 	}
-	u, err := s.accounts.TokenUser(r.Context(), token)
+	ctx, cancel := s.dbContext(r)
+	defer cancel()
+	u, err := s.accounts.TokenUser(ctx, token)
 	if errors.Is(err, account.ErrNoToken) {
 		return account.User{}, false, nil
 	}

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"parking/internal/account"
 )
@@ -27,7 +28,12 @@ type Kit struct {
 	// errorPage renders the site's error page (the pages' ErrorPage), for the
 	// guards' 503 to browsers; nil: JSON.
 	errorPage func(w http.ResponseWriter, r *http.Request, status int, heading, message string)
+	dbTimeout time.Duration // PARKING_DB_TIMEOUT, for the guards' lookups (dbContext)
 }
+
+// SetDBTimeout sets the deadline of the guards' session and token lookups
+// (PARKING_DB_TIMEOUT; 0: DefaultDBTimeout).
+func (s *Kit) SetDBTimeout(d time.Duration) { s.dbTimeout = d }
 
 // SetErrorPage gives the kit the site's error page (internal/web assembles it).
 func (s *Kit) SetErrorPage(page func(w http.ResponseWriter, r *http.Request, status int, heading, message string)) {

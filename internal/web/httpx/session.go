@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net/http"
@@ -44,7 +45,9 @@ func (s *Kit) SessionUser(r *http.Request) (account.User, bool, error) {
 	if err != nil || c.Value == "" {
 		return account.User{}, false, nil
 	}
-	u, err := s.accounts.SessionUser(r.Context(), c.Value)
+	ctx, cancel := s.dbContext(r)
+	defer cancel()
+	u, err := s.accounts.SessionUser(ctx, c.Value)
 	if errors.Is(err, account.ErrNoSession) {
 		return account.User{}, false, nil
 	}
@@ -142,4 +145,11 @@ func (s *Kit) RequireAdmin(next http.HandlerFunc) http.Handler {
 func MustUser(r *http.Request) account.User {
 	u, _ := r.Context().Value(userKey{}).(account.User)
 	return u
+}
+
+// dbContext bounds a guard's lookup by PARKING_DB_TIMEOUT even on the routes
+// DBDeadline leaves without a deadline (the live board's stream, the CSV export),
+// whose guard still reads the database (CONTRACT §13).
+func (s *Kit) dbContext(r *http.Request) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(r.Context(), cmp.Or(s.dbTimeout, DefaultDBTimeout))
 }
