@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"parking/internal/account"
@@ -38,21 +39,21 @@ type App struct {
 	Dispatcher *notify.Dispatcher
 
 	URL      string
+	handler  atomic.Pointer[http.Handler] // web.Starting until the database is ready, then Web.Handler
 	server   *http.Server
 	listener net.Listener
 	done     chan error
 	closing  sync.Once
 }
 
-// Open prepares a service without listening: database opened and migrated, catalog
-// seeded when empty and loaded into memory, operations and handlers built.
+// Open prepares a service without listening: database opened (waited for up to
+// cfg.DBWait while it cannot be reached) and migrated, catalog seeded when empty
+// and loaded into memory, operations and handlers built.
 func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.Real
 	}
-	// The one clock: the store's transactions, and through the store every
-	// operation, the dispatcher and the pages read it.
-	st, err := store.OpenWith(ctx, cfg.DatabaseURL, store.Options{SQLiteSync: cfg.SQLiteSync, Clock: cfg.Clock})
+	st, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +63,44 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+// openStore opens the database. While it cannot be reached (store.IsUnavailable:
+// PostgreSQL down or starting), it tries again with a growing pause, for up to
+// cfg.DBWait (PARKING_DB_WAIT; 0: one try); any other error (a bad password, an
+// unwritable SQLite file) ends the start at once. The pauses are real time: they
+// wait for something outside the service, whatever its clock says.
+func openStore(ctx context.Context, cfg Config, log *slog.Logger) (*store.Store, error) {
+	// The one clock: the store's transactions, and through the store every
+	// operation, the dispatcher and the pages read it.
+	opts := store.Options{SQLiteSync: cfg.SQLiteSync, Clock: cfg.Clock}
+	began := time.Now()
+	pause := 100 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		st, err := store.OpenWith(ctx, cfg.DatabaseURL, opts)
+		if err == nil {
+			if attempt > 1 {
+				log.Info("database reachable", "attempts", attempt, "waited", time.Since(began).Round(time.Millisecond).String())
+			}
+			return st, nil
+		}
+		left := cfg.DBWait - time.Since(began)
+		if !store.IsUnavailable(err) || left <= 0 {
+			if attempt > 1 {
+				return nil, fmt.Errorf("database not reachable after %s (PARKING_DB_WAIT): %w", cfg.DBWait, err)
+			}
+			return nil, err
+		}
+		log.Warn("database not reachable; trying again", "attempt", attempt, "in", min(pause, left).String(), "err", err)
+		t := time.NewTimer(min(pause, left))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("waiting for the database: %w", ctx.Err())
+		case <-t.C:
+		}
+		pause = min(2*pause, 5*time.Second)
+	}
 }
 
 func (a *App) prepare(ctx context.Context) error {
@@ -100,7 +139,7 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	a.Web = web.New(web.Deps{
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL, Capacity: a.Config.Capacity,
-			FeedHeartbeat: a.Config.FeedHeartbeat, PublicRate: a.Config.PublicRate},
+			FeedHeartbeat: a.Config.FeedHeartbeat, PublicRate: a.Config.PublicRate, DBTimeout: a.Config.DBTimeout},
 		Log: a.Log, Booking: a.Booking, Accounts: a.Accounts, Catalog: a.Catalog,
 		Clock: a.Config.Clock,
 	})
@@ -128,32 +167,32 @@ func (a *App) normaliseStored(ctx context.Context) {
 	}
 }
 
-// Start opens the service and serves it in the background on cfg.Addr.
+// Start serves the service in the background on cfg.Addr and returns once it is
+// ready. It listens first: while the database is waited for (openStore,
+// PARKING_DB_WAIT), /healthz answers 200, /readyz and every other route 503 with
+// Retry-After (web.Starting); then the database is migrated and the real routes
+// take over. cfg.OnListen, when set, is told the address as soon as it listens.
 func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
-	a, err := Open(ctx, cfg, log)
-	if err != nil {
-		return nil, err
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real
 	}
-	a.startDispatcher()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		a.stopDispatcher()
-		a.Store.Close()
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
+	a := &App{Config: cfg, Log: log, Catalog: &pricing.Holder{}}
 	a.listener = ln
 	a.URL = "http://" + ln.Addr().String()
+	starting := web.Starting()
+	a.handler.Store(&starting)
 	a.server = &http.Server{
-		Handler:           a.Web.Handler(),
+		Handler:           http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*a.handler.Load()).ServeHTTP(w, r) }),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	// Open live-board streams end when shutdown begins, so that in-flight requests
-	// can finish within the grace period.
-	a.server.RegisterOnShutdown(a.Booking.ParkingFeed().Close)
 	a.done = make(chan error, 1)
 	go func() {
 		err := a.server.Serve(ln)
@@ -162,6 +201,31 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 		}
 		a.done <- err
 	}()
+	if cfg.OnListen != nil {
+		cfg.OnListen(a.URL)
+	}
+	fail := func(err error) (*App, error) {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = a.server.Shutdown(sctx)
+		<-a.done
+		if a.Store != nil {
+			a.Store.Close()
+		}
+		return nil, err
+	}
+	if a.Store, err = openStore(ctx, cfg, log); err != nil {
+		return fail(err)
+	}
+	if err := a.prepare(ctx); err != nil {
+		return fail(err)
+	}
+	a.startDispatcher()
+	// Open live-board streams end when shutdown begins, so that in-flight requests
+	// can finish within the grace period.
+	a.server.RegisterOnShutdown(a.Booking.ParkingFeed().Close)
+	h := a.Web.Handler()
+	a.handler.Store(&h)
 	log.Info("listening", "addr", ln.Addr().String(), "database", string(a.Store.Dialect()), "base_url", cfg.BaseURL, "timezone", cfg.Timezone)
 	return a, nil
 }

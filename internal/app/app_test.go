@@ -24,7 +24,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if c.Addr != ":8080" || c.DatabaseURL != "sqlite:parking.db" || c.BaseURL != "http://localhost:8080" ||
 		c.Location.String() != "Europe/Madrid" || c.WebhookTimeout != 10*time.Second || c.TokenTTL != 12*time.Hour ||
 		c.LogFormat != "text" || c.Capacity != 0 || c.WebhookURL != "" || c.SQLiteSync != store.SyncFull ||
-		c.Input.Region() != "ES" {
+		c.Input.Region() != "ES" || c.DBTimeout != 5*time.Second || c.DBWait != 2*time.Minute {
 		t.Errorf("defaults: %+v", c)
 	}
 }
@@ -57,6 +57,8 @@ func TestLoadConfigRefusals(t *testing.T) {
 		"capacity":   {map[string]string{"PARKING_CAPACITY": "-3"}, `PARKING_CAPACITY: must be between 0 and 1000000`},
 		"log":        {map[string]string{"PARKING_LOG_FORMAT": "xml"}, `PARKING_LOG_FORMAT: "xml" must be text or json`},
 		"base url":   {map[string]string{"PARKING_BASE_URL": "parking.example"}, `PARKING_BASE_URL: "parking.example" must be an absolute http(s) address`},
+		"db timeout": {map[string]string{"PARKING_DB_TIMEOUT": "0s"}, `PARKING_DB_TIMEOUT: must be between 1ms and 10m`},
+		"db wait":    {map[string]string{"PARKING_DB_WAIT": "-1s"}, `PARKING_DB_WAIT: must be between 0 and 24h`},
 		"sync":       {map[string]string{"PARKING_SQLITE_SYNC": "OFF"}, `PARKING_SQLITE_SYNC (--sqlite-sync): must be FULL or NORMAL`},
 		"region":     {map[string]string{"PARKING_PHONE_REGION": "Spain"}, `PARKING_PHONE_REGION: "SPAIN" is not a region with phone numbering rules`},
 	}

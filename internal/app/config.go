@@ -36,10 +36,19 @@ type Config struct {
 	Capacity       int
 	SQLiteSync     store.SQLiteSync
 	PhoneRegion    string
-	Input          input.Rules // phones read in PhoneRegion (CONTRACT §8)
+	// DBTimeout bounds each request's database work (PARKING_DB_TIMEOUT, CONTRACT
+	// §13); past it the request is 503 and nothing is saved.
+	DBTimeout time.Duration
+	// DBWait bounds how long the service waits at start for a database that does
+	// not answer (PARKING_DB_WAIT) before it gives up.
+	DBWait time.Duration
+	Input  input.Rules // phones read in PhoneRegion (CONTRACT §8)
 	// Clock is the service's clock (internal/clock); nil means clock.Real. Not a
 	// setting: tests inject a fake one.
 	Clock clock.Clock
+	// OnListen, when set, is told the service's address as soon as Start listens,
+	// before the database is ready. Not a setting: tests use it.
+	OnListen func(url string)
 	// FeedHeartbeat is the live board's heartbeat interval (0: 15 s). Not a setting:
 	// tests shorten it.
 	FeedHeartbeat time.Duration
@@ -86,6 +95,8 @@ var settings = []setting{
 		c.SQLiteSync = s
 		return nil
 	}},
+	{"PARKING_DB_TIMEOUT", "db-timeout", "5s", "deadline of each request's database work; past it: 503, nothing saved", durationSetter(func(c *Config) *time.Duration { return &c.DBTimeout })},
+	{"PARKING_DB_WAIT", "db-wait", "2m", "how long to wait at start for an unreachable database before exiting", durationSetter(func(c *Config) *time.Duration { return &c.DBWait })},
 	{"PARKING_PHONE_REGION", "phone-region", input.DefaultRegion, "region for phone numbers typed without a country code (ES, PT, FR…)", func(c *Config, v string) error {
 		c.PhoneRegion = strings.ToUpper(v)
 		return nil
@@ -184,6 +195,12 @@ func (c *Config) validate() []error {
 	}
 	if c.Capacity < 0 || c.Capacity > 1_000_000 {
 		bad("PARKING_CAPACITY", "must be between 0 and 1000000")
+	}
+	if c.DBTimeout < time.Millisecond || c.DBTimeout > 10*time.Minute {
+		bad("PARKING_DB_TIMEOUT", "must be between 1ms and 10m")
+	}
+	if c.DBWait < 0 || c.DBWait > 24*time.Hour {
+		bad("PARKING_DB_WAIT", "must be between 0 and 24h")
 	}
 	if r, err := input.New(c.PhoneRegion); err != nil {
 		bad("PARKING_PHONE_REGION", "%v", err)

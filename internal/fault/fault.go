@@ -18,7 +18,23 @@ const (
 	Unauthorized             // the caller is not who they must be
 	Conflict                 // the request clashes with stored data (a taken spot, a used email)
 	TooMany                  // slow down (login throttling)
+	// Unavailable: the database cannot be reached, or the request's database
+	// deadline passed (CONTRACT §13). Nothing was saved; the client may try again.
+	Unavailable
 )
+
+// MsgUnavailable is the message of an Unavailable error (CONTRACT §13).
+const MsgUnavailable = "Servicio no disponible, inténtelo en un momento."
+
+// unavailable is the store's classification of driver errors meaning "the database
+// is unavailable" (store.IsUnavailable, registered once by the store at init), so
+// the one decision lives where the drivers are known and every caller of KindOf
+// sees it without importing the store.
+var unavailable func(error) bool
+
+// RegisterUnavailable sets the classification KindOf uses for errors that carry no
+// fault of their own kind. The store calls it once, at init.
+func RegisterUnavailable(fn func(error) bool) { unavailable = fn }
 
 // Error carries a kind and a user-facing message (Spanish where the spec says so).
 type Error struct {
@@ -44,11 +60,16 @@ func New(k Kind, format string, args ...any) *Error {
 // Invalidf is the common case: a broken rule.
 func Invalidf(format string, args ...any) *Error { return New(Invalid, format, args...) }
 
-// KindOf returns the kind of err: Internal when err carries no fault.Error.
+// KindOf returns the kind of err: the kind of the fault.Error it carries, unless
+// that is Internal (or there is none) and the cause is a database that cannot be
+// reached or did not answer in time, which is Unavailable; Internal otherwise.
 func KindOf(err error) Kind {
 	var e *Error
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && e.Kind != Internal {
 		return e.Kind
+	}
+	if err != nil && unavailable != nil && unavailable(err) {
+		return Unavailable
 	}
 	return Internal
 }
@@ -58,6 +79,9 @@ func MessageOf(err error, fallback string) string {
 	var e *Error
 	if errors.As(err, &e) && e.Kind != Internal {
 		return e.Message
+	}
+	if KindOf(err) == Unavailable {
+		return MsgUnavailable
 	}
 	return fallback
 }

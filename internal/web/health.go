@@ -3,10 +3,13 @@ package web
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"parking/internal/booking"
+	"parking/internal/fault"
 	"parking/internal/web/httpx"
 )
 
@@ -30,4 +33,29 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+// Starting is the whole HTTP surface while the service waits for its database at
+// start (PARKING_DB_WAIT): /healthz answers 200 (the process is up), /readyz and
+// every other route 503 with Retry-After (CONTRACT §13), in JSON for API paths and
+// JSON clients, as a short Spanish page for browsers.
+func Starting() http.Handler {
+	return httpx.SecurityHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", httpx.RetryAfterUnavailable)
+		switch {
+		case r.URL.Path == "/healthz":
+			w.Header().Del("Retry-After")
+			httpx.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		case r.URL.Path == "/readyz":
+			httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": "database unreachable"})
+		case httpx.WantsJSON(r) || strings.HasPrefix(r.URL.Path, "/api/"):
+			httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "message": fault.MsgUnavailable})
+		default:
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Cache-Control", "no-store")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = io.WriteString(w, `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Servicio no disponible</title></head>`+
+				`<body><h1>Servicio no disponible</h1><p>`+fault.MsgUnavailable+`</p></body></html>`+"\n")
+		}
+	}))
 }

@@ -29,6 +29,8 @@ type Server struct {
 	booking *booking.Service
 	api     *api.Server
 	ui      *ui.Server
+	// dbTimeout is the deadline of each request's database work (httpx.DBDeadline).
+	dbTimeout time.Duration
 }
 
 // Deps are the collaborators of a Server.
@@ -61,12 +63,15 @@ func New(d Deps) *Server {
 	}
 	kit := httpx.NewKit(d.Log, d.Accounts, d.Config.BaseURL)
 	limiter := httpx.NewRateLimiter(d.Config.PublicRate, d.Clock) // one count per instance (CONTRACT §13)
-	return &Server{
-		kit: kit, log: d.Log, booking: d.Booking,
+	s := &Server{
+		kit: kit, log: d.Log, booking: d.Booking, dbTimeout: d.Config.DBTimeout,
 		api: api.New(api.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts, Catalog: d.Catalog, Limiter: limiter}),
 		ui: ui.New(ui.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts,
 			Catalog: d.Catalog, Clock: d.Clock, Limiter: limiter}),
 	}
+	kit.SetErrorPage(s.ui.ErrorPage) // the guards' 503 page (CONTRACT §13)
+	kit.SetDBTimeout(d.Config.DBTimeout)
+	return s
 }
 
 // Handler returns the whole HTTP surface with its middleware.
@@ -77,5 +82,6 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /readyz", s.readyz)
 	s.api.Routes(mux) // /api/...
 	s.ui.Routes(mux)  // /, /booking, /users/..., /admin/..., /static/...
-	return s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(httpx.Unrouted(mux, s.ui.ErrorPage))))
+	deadline := httpx.DBDeadline(s.dbTimeout, "/admin/parking/events", "/admin/history.csv")
+	return s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(deadline(httpx.Unrouted(mux, s.ui.ErrorPage)))))
 }

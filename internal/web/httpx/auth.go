@@ -19,20 +19,32 @@ func BearerToken(r *http.Request) string {
 	return strings.TrimSpace(token)
 }
 
-// TokenUser returns the user of the request's bearer token, if it is a live one.
+// TokenUser returns the user of the request's bearer token, if it is a live one; a
+// lookup that fails counts as none (the guard uses lookupToken, which tells).
 func (s *Kit) TokenUser(r *http.Request) (account.User, bool) {
+	u, ok, err := s.lookupToken(r)
+	if err != nil {
+		s.log.WarnContext(r.Context(), "api token lookup failed", "err", err)
+	}
+	return u, ok
+}
+
+// lookupToken is TokenUser reporting a failed lookup as an error.
+func (s *Kit) lookupToken(r *http.Request) (account.User, bool, error) {
 	token := BearerToken(r)
 	if token == "" {
-		return account.User{}, false
+		return account.User{}, false, nil
 	}
-	u, err := s.accounts.TokenUser(r.Context(), token)
+	ctx, cancel := s.dbContext(r)
+	defer cancel()
+	u, err := s.accounts.TokenUser(ctx, token)
+	if errors.Is(err, account.ErrNoToken) {
+		return account.User{}, false, nil
+	}
 	if err != nil {
-		if !errors.Is(err, account.ErrNoToken) {
-			s.log.ErrorContext(r.Context(), "api token lookup failed", "err", err)
-		}
-		return account.User{}, false
+		return account.User{}, false, err
 	}
-	return u, true
+	return u, true, nil
 }
 
 // msgUnauthorized and msgAdminRequired are the bodies of the token API's refusals
@@ -54,7 +66,11 @@ func DenyToken(w http.ResponseWriter) {
 // need no cross-origin check (CONTRACT §5).
 func (s *Kit) RequireAdminToken(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		u, ok := s.TokenUser(r)
+		u, ok, err := s.lookupToken(r)
+		if err != nil { // never a 401 (CONTRACT §13)
+			s.WriteErrorField(w, r, err)
+			return
+		}
 		if !ok {
 			DenyToken(w)
 			return

@@ -14,4 +14,10 @@ type Config struct {
 	// PublicRate is PARKING_PUBLIC_RATE: requests per minute per client address on
 	// the anonymous routes (CONTRACT §13); 0: no limit.
 	PublicRate int
+	// DBTimeout is the deadline of each request's database work
+	// (PARKING_DB_TIMEOUT, CONTRACT §13; 0: 5 s).
+	DBTimeout time.Duration
 }
+
+// DefaultDBTimeout is PARKING_DB_TIMEOUT's default (CONTRACT §1).
+const DefaultDBTimeout = 5 * time.Second

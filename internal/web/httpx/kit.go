@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"parking/internal/account"
 )
@@ -24,6 +25,19 @@ type Kit struct {
 	accounts    *account.Service
 	crossOrigin *http.CrossOriginProtection
 	secure      bool // the service is served over https: the session cookie is Secure
+	// errorPage renders the site's error page (the pages' ErrorPage), for the
+	// guards' 503 to browsers; nil: JSON.
+	errorPage func(w http.ResponseWriter, r *http.Request, status int, heading, message string)
+	dbTimeout time.Duration // PARKING_DB_TIMEOUT, for the guards' lookups (dbContext)
+}
+
+// SetDBTimeout sets the deadline of the guards' session and token lookups
+// (PARKING_DB_TIMEOUT; 0: DefaultDBTimeout).
+func (s *Kit) SetDBTimeout(d time.Duration) { s.dbTimeout = d }
+
+// SetErrorPage gives the kit the site's error page (internal/web assembles it).
+func (s *Kit) SetErrorPage(page func(w http.ResponseWriter, r *http.Request, status int, heading, message string)) {
+	s.errorPage = page
 }
 
 // NewKit builds the kit; baseURL decides whether the session cookie is Secure

@@ -24,6 +24,10 @@ func (r *statusRecorder) WriteHeader(code int) {
 	if r.status == 0 {
 		r.status = code
 	}
+	if code == http.StatusServiceUnavailable && r.Header().Get("Retry-After") == "" {
+		// Every 503 tells the client when to try again (CONTRACT §13).
+		r.Header().Set("Retry-After", RetryAfterUnavailable)
+	}
 	r.ResponseWriter.WriteHeader(code)
 }
 
@@ -52,6 +56,9 @@ func (s *Kit) RecoverPanics(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// RetryAfterUnavailable is the Retry-After, in seconds, of a 503 (CONTRACT §13).
+const RetryAfterUnavailable = "5"
 
 // LogRequests gives every request an id (X-Request-Id) and logs its outcome.
 func (s *Kit) LogRequests(next http.Handler) http.Handler {
@@ -88,4 +95,28 @@ func SecurityHeaders(next http.Handler) http.Handler {
 		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' https: http: data:; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'")
 		next.ServeHTTP(w, r)
 	})
+}
+
+// DBDeadline gives each request's context a deadline of d (PARKING_DB_TIMEOUT,
+// CONTRACT §13): every database call made with it stops when it passes, the
+// transaction rolls back, and the error is fault.Unavailable, a 503. The paths
+// in long are exempt: answers that stream for as long as the client reads (the
+// live board's event stream, the history's CSV export).
+func DBDeadline(d time.Duration, long ...string) func(http.Handler) http.Handler {
+	if d <= 0 {
+		d = DefaultDBTimeout
+	}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			for _, p := range long {
+				if r.URL.Path == p {
+					next.ServeHTTP(w, r)
+					return
+				}
+			}
+			ctx, cancel := context.WithTimeout(r.Context(), d)
+			defer cancel()
+			next.ServeHTTP(w, r.WithContext(ctx))
+		})
+	}
 }

@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -44,6 +45,8 @@ func StatusOf(err error) int {
 		return http.StatusConflict
 	case fault.TooMany:
 		return http.StatusTooManyRequests
+	case fault.Unavailable: // CONTRACT §13; the middleware adds Retry-After (RetryAfterUnavailable)
+		return http.StatusServiceUnavailable
 	default:
 		return http.StatusInternalServerError
 	}
@@ -53,6 +56,9 @@ func StatusOf(err error) int {
 const (
 	MsgInternalES = "Error interno del servidor. Inténtelo de nuevo más tarde."
 	MsgInternalEN = "Internal Server Error"
+	// MsgUnavailableEN is the {"error": …} shape's message for fault.Unavailable
+	// (the other shapes carry fault.MsgUnavailable).
+	MsgUnavailableEN = "Service Unavailable"
 )
 
 // The spec's three error shapes (spec, Errors).
@@ -60,7 +66,11 @@ const (
 // WriteErrorField writes {"error": …} (GET /api/reservations and the token API).
 func (s *Kit) WriteErrorField(w http.ResponseWriter, r *http.Request, err error) {
 	status := s.LogIfInternal(r, err)
-	WriteJSON(w, status, map[string]any{"error": fault.MessageOf(err, MsgInternalEN)})
+	msg := fault.MessageOf(err, MsgInternalEN)
+	if status == http.StatusServiceUnavailable && !IsFault(err, fault.Unavailable) {
+		msg = MsgUnavailableEN
+	}
+	WriteJSON(w, status, map[string]any{"error": msg})
 }
 
 // WriteSuccessFalse writes {"success": false, "message": …} (pricing, booking,
@@ -78,10 +88,15 @@ func (s *Kit) WriteMessage(w http.ResponseWriter, r *http.Request, err error) {
 
 func (s *Kit) LogIfInternal(r *http.Request, err error) int {
 	status := StatusOf(err)
-	if r.Context().Err() != nil && errors.Is(err, r.Context().Err()) {
+	if errors.Is(r.Context().Err(), context.Canceled) && errors.Is(err, context.Canceled) {
 		// The client went away mid-request; nothing failed on our side, and the
 		// transaction was rolled back. Nobody reads this answer.
 		s.log.DebugContext(r.Context(), "client gone", "pattern", r.Pattern)
+		return status
+	}
+	if status == http.StatusServiceUnavailable {
+		// The database is down or slow (CONTRACT §13): an operator's matter, not a bug.
+		s.log.WarnContext(r.Context(), "database unavailable", "pattern", r.Pattern, "err", err)
 		return status
 	}
 	if status >= 500 {

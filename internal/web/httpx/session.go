@@ -1,12 +1,14 @@
 package httpx
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net/http"
 	"time"
 
 	"parking/internal/account"
+	"parking/internal/fault"
 )
 
 // SessionCookie holds the random session token; its hash is what the database keeps.
@@ -20,23 +22,52 @@ func WithUser(r *http.Request, u account.User) *http.Request {
 }
 
 // CurrentUser returns the session user put on the request by RequireUser or
-// RequireAdmin, or looks the session up for pages that work with and without one.
+// RequireAdmin, or looks the session up for pages that work with and without one;
+// there, a lookup that fails (the database is down) counts as no session. The
+// guards use SessionUser instead, which tells the two apart.
 func (s *Kit) CurrentUser(r *http.Request) (account.User, bool) {
+	u, ok, err := s.SessionUser(r)
+	if err != nil {
+		s.log.WarnContext(r.Context(), "session lookup failed", "err", err)
+	}
+	return u, ok
+}
+
+// SessionUser is CurrentUser that reports a failed lookup: (user, true, nil) for a
+// live session, (zero, false, nil) for none (no cookie, unknown, expired), and an
+// error when the session could not be looked up, which is never "not logged in"
+// (CONTRACT §13).
+func (s *Kit) SessionUser(r *http.Request) (account.User, bool, error) {
 	if u, ok := r.Context().Value(userKey{}).(account.User); ok {
-		return u, true
+		return u, true, nil
 	}
 	c, err := r.Cookie(SessionCookie)
 	if err != nil || c.Value == "" {
-		return account.User{}, false
+		return account.User{}, false, nil
 	}
-	u, err := s.accounts.SessionUser(r.Context(), c.Value)
+	ctx, cancel := s.dbContext(r)
+	defer cancel()
+	u, err := s.accounts.SessionUser(ctx, c.Value)
+	if errors.Is(err, account.ErrNoSession) {
+		return account.User{}, false, nil
+	}
 	if err != nil {
-		if !errors.Is(err, account.ErrNoSession) {
-			s.log.ErrorContext(r.Context(), "session lookup failed", "err", err)
-		}
-		return account.User{}, false
+		return account.User{}, false, err
 	}
-	return u, true
+	return u, true, nil
+}
+
+// DenyUnavailable answers a request whose session or token could not be looked up
+// (CONTRACT §13): 503 with Retry-After, never the login page nor a 401. JSON
+// clients get {"success": false, "message": …}, browsers the Spanish page.
+func (s *Kit) DenyUnavailable(w http.ResponseWriter, r *http.Request, err error) {
+	s.LogIfInternal(r, err)
+	w.Header().Set("Retry-After", RetryAfterUnavailable)
+	if WantsJSON(r) || s.errorPage == nil {
+		WriteJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "message": fault.MsgUnavailable})
+		return
+	}
+	s.errorPage(w, r, http.StatusServiceUnavailable, "Servicio no disponible", fault.MsgUnavailable)
 }
 
 // SessionToken returns the raw session token of the request, if any.
@@ -81,7 +112,11 @@ func DenyNoSession(w http.ResponseWriter, r *http.Request) {
 // requests must come from this site (cross-origin protection, CONTRACT §5).
 func (s *Kit) RequireUser(next http.HandlerFunc) http.Handler {
 	return s.crossOrigin.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		u, ok := s.CurrentUser(r)
+		u, ok, err := s.SessionUser(r)
+		if err != nil {
+			s.DenyUnavailable(w, r, err)
+			return
+		}
 		if !ok {
 			DenyNoSession(w, r)
 			return
@@ -93,7 +128,11 @@ func (s *Kit) RequireUser(next http.HandlerFunc) http.Handler {
 // RequireAdmin guards /admin/*: a live session of an ADMIN account is needed.
 func (s *Kit) RequireAdmin(next http.HandlerFunc) http.Handler {
 	return s.crossOrigin.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		u, ok := s.CurrentUser(r)
+		u, ok, err := s.SessionUser(r)
+		if err != nil {
+			s.DenyUnavailable(w, r, err)
+			return
+		}
 		if !ok || !u.IsAdmin() {
 			DenyNoSession(w, r)
 			return
@@ -106,4 +145,11 @@ func (s *Kit) RequireAdmin(next http.HandlerFunc) http.Handler {
 func MustUser(r *http.Request) account.User {
 	u, _ := r.Context().Value(userKey{}).(account.User)
 	return u
+}
+
+// dbContext bounds a guard's lookup by PARKING_DB_TIMEOUT even on the routes
+// DBDeadline leaves without a deadline (the live board's stream, the CSV export),
+// whose guard still reads the database (CONTRACT §13).
+func (s *Kit) dbContext(r *http.Request) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(r.Context(), cmp.Or(s.dbTimeout, DefaultDBTimeout))
 }
