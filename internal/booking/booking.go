@@ -67,6 +67,11 @@ func (s *Service) Catalog() *pricing.Snapshot { return s.catalog.Load() }
 // inactive main service is refused to the public (ch Public; staff use WalkIn).
 // A refusal or a price-rule failure is a fault.Error wrapping the pricing error.
 func (s *Service) Quote(ctx context.Context, ch Channel, r pricing.Request) (pricing.Quote, error) {
+	// The typed vehicle type is text like a booking's (CONTRACT §8: control
+	// characters are a 400 naming the field, not a missing coefficient).
+	if _, err := input.Text("vehicle_type", r.VehicleType, input.MaxText); err != nil {
+		return pricing.Quote{}, err
+	}
 	exit := r.Exit
 	p, err := s.price(ctx, ch, stay{Entry: r.Entry, Exit: &exit, VehicleType: r.VehicleType, MainService: r.MainService, Extras: r.Extras}, nil)
 	return p.Quote, err

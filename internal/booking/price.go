@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"parking/internal/fault"
+	"parking/internal/input"
 	"parking/internal/money"
 	"parking/internal/pricing"
 	"parking/internal/reservation"
@@ -159,6 +160,9 @@ func sameInputs(st, prev stay, extras []store.BookedExtra) bool {
 // own the reservation, which is priced with its own vehicle type, as CustomerEdit
 // does. An EN CURSO reservation keeps its entry date; a terminal one is refused.
 func (s *Service) QuoteEdit(ctx context.Context, customerID, id int64, r pricing.Request) (pricing.Quote, error) {
+	if _, err := input.Text("vehicle_type", r.VehicleType, input.MaxText); err != nil {
+		return pricing.Quote{}, err
+	}
 	res, err := s.store.Reservation(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		if customerID != 0 {
