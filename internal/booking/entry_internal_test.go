@@ -2,14 +2,11 @@ package booking
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
 	"parking/internal/fault"
-	"parking/internal/pricing"
 	"parking/internal/store"
 	"parking/internal/storetest"
 )
@@ -19,19 +16,8 @@ import (
 // saved. A walk-in may start at any past time.
 func TestPublicEntryNotInThePast(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
-		st := storetest.Open(t, d)
+		s, st, madrid := internalService(t, d)
 		ctx := context.Background()
-		if _, err := st.SeedCatalog(ctx, pricing.Default()); err != nil {
-			t.Fatal(err)
-		}
-		cat, err := st.LoadCatalog(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := &pricing.Holder{}
-		h.Store(pricing.NewSnapshot(cat))
-		madrid, _ := time.LoadLocation("Europe/Madrid")
-		s := New(st, h, madrid, slog.New(slog.NewTextHandler(io.Discard, nil)))
 		now := time.Date(2026, 11, 21, 10, 0, 0, 0, madrid)
 		s.now = func() time.Time { return now }
 
@@ -44,7 +30,7 @@ func TestPublicEntryNotInThePast(t *testing.T) {
 		if err := book(Public, now.Add(-PublicEntryGrace), "AA1111"); err != nil {
 			t.Errorf("entry 15 minutes ago: %v", err)
 		}
-		err = book(Public, now.Add(-PublicEntryGrace-time.Minute), "BB2222")
+		err := book(Public, now.Add(-PublicEntryGrace-time.Minute), "BB2222")
 		if fault.KindOf(err) != fault.Invalid || !strings.Contains(fault.MessageOf(err, ""), "entry_date") {
 			t.Errorf("entry 16 minutes ago: %v, want a 400 naming entry_date", err)
 		}

@@ -3,15 +3,12 @@ package booking
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"testing"
 	"time"
 
 	"parking/internal/clock/clocktest"
 	"parking/internal/localtime"
 	"parking/internal/notify"
-	"parking/internal/pricing"
 	"parking/internal/store"
 	"parking/internal/storetest"
 )
@@ -21,20 +18,9 @@ import (
 // the new one, vehicle_entry the check-in time.
 func TestEnqueueFromOperations(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
-		st := storetest.Open(t, d)
+		madridZone, _ := time.LoadLocation("Europe/Madrid")
+		s, st, madrid := internalService(t, d, WithOutbox(notify.NewOutbox(madridZone, true)))
 		ctx := context.Background()
-		if _, err := st.SeedCatalog(ctx, pricing.Default()); err != nil {
-			t.Fatal(err)
-		}
-		cat, err := st.LoadCatalog(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := &pricing.Holder{}
-		h.Store(pricing.NewSnapshot(cat))
-		madrid, _ := time.LoadLocation("Europe/Madrid")
-		ob := notify.NewOutbox(madrid, true)
-		s := New(st, h, madrid, slog.New(slog.NewTextHandler(io.Discard, nil)), WithOutbox(ob))
 
 		entry := clocktest.Day(11, 10, 0) // 2026-12-01 on the default base
 		exit := entry.Add(4*24*time.Hour + 3*time.Hour)

@@ -1,0 +1,35 @@
+package booking
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"parking/internal/pricing"
+	"parking/internal/store"
+	"parking/internal/storetest"
+)
+
+// internalService is a Service on a fresh database of dialect d with the default
+// catalog, for the tests inside the package; madrid is the facility's zone.
+func internalService(t *testing.T, d store.Dialect, opts ...Option) (s *Service, st *store.Store, madrid *time.Location) {
+	t.Helper()
+	st = storetest.Open(t, d)
+	ctx := context.Background()
+	if _, err := st.SeedCatalog(ctx, pricing.Default()); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := st.LoadCatalog(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &pricing.Holder{}
+	h.Store(pricing.NewSnapshot(cat))
+	madrid, err = time.LoadLocation("Europe/Madrid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(st, h, madrid, slog.New(slog.NewTextHandler(io.Discard, nil)), opts...), st, madrid
+}
