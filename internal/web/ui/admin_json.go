@@ -107,11 +107,12 @@ type adminPhotoJSON struct {
 	FilePath      string  `json:"file_path"`
 	Description   *string `json:"description"`
 	TakenAt       string  `json:"taken_at"`
+	Phase         string  `json:"phase"` // entrada or salida (CONTRACT §12)
 }
 
 func (s *Server) adminPhoto(p reservation.Photo) adminPhotoJSON {
 	return adminPhotoJSON{ID: p.ID, ReservationID: p.ReservationID, FilePath: p.FilePath, Description: p.Description,
-		TakenAt: localtime.JSON(p.TakenAt, s.cfg.Location)}
+		TakenAt: localtime.JSON(p.TakenAt, s.cfg.Location), Phase: p.Phase}
 }
 
 type adminExtraJSON struct {
@@ -156,7 +157,7 @@ func (s *Server) adminDetail(d booking.Detail) adminDetailJSON {
 	for i, p := range d.Photos {
 		out.Photos[i] = s.adminPhoto(p)
 	}
-	out.PhotoCount = len(d.Photos)
+	out.PhotoCount = d.EntryPhotos()
 	out.Notifications = d.Notifications // CONTRACT §9: the outbox rows, as the notifications package words them
 	cat := api.CatalogView(d.Catalog, true)
 	out.VehicleTypes, out.MainServices, out.AdditionalServices = cat.VehicleTypes, cat.MainServices, cat.AdditionalServices

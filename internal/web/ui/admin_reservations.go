@@ -343,11 +343,20 @@ func (s *Server) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	back := "/admin/reservations/details/" + strconv.FormatInt(id, 10)
+	// CONTRACT §12: multipart with file parts is an upload (admin_photos.go).
+	if isMultipart(r) {
+		s.adminUploadPhotos(w, r, id, page, back)
+		return
+	}
+	// This route is exempt from the request-wide database deadline (for uploads):
+	// a photo by URL gets it here.
+	ctx, cancel := s.DBContext(r)
+	defer cancel()
 	in, err := httpx.ReadInput(w, r)
 	var photo reservation.Photo
 	var count int
 	if err == nil {
-		photo, count, err = s.booking.AddPhoto(r.Context(), id, in.Str("file_path"), in.Str("description"))
+		photo, count, err = s.booking.AddPhoto(ctx, id, in.Str("file_path"), in.Str("description"))
 	}
 	switch {
 	case err != nil && page && fault.KindOf(err) != fault.NotFound:
