@@ -72,11 +72,14 @@ type Processed struct {
 	Large, Thumb  []byte
 }
 
-// Process reads an uploaded image from r: sniffs its format, checks its
+// Process reads an uploaded image from r (from its start): sniffs its format, checks its
 // dimensions from the header, decodes it applying the EXIF orientation, and
 // encodes the two renditions.
 func Process(r io.ReadSeeker) (Processed, error) {
 	var out Processed
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return out, err
+	}
 	head := make([]byte, 16)
 	n, _ := io.ReadFull(r, head)
 	kind, ok := Sniff(head[:n])
