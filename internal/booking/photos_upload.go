@@ -16,6 +16,7 @@ import (
 	"parking/internal/input"
 	"parking/internal/media"
 	"parking/internal/reservation"
+	"parking/internal/settings"
 	"parking/internal/store"
 )
 
@@ -25,10 +26,6 @@ import (
 // blob. Photos are personal data: served only to staff and to the reservation's
 // customer (PhotoFile), deleted after the retention period (SweepExpiredPhotos)
 // and when the customer's data is erased (DeleteCustomerPhotos).
-
-// DefaultPhotoRetentionDays is how long photos are kept after the stay ends, when
-// the facility settings say nothing (CONTRACT §12).
-const DefaultPhotoRetentionDays = 365
 
 // MaxPhotosPerUpload bounds the files of one upload request.
 const MaxPhotosPerUpload = 20
@@ -40,9 +37,8 @@ const (
 )
 
 type photoConfig struct {
-	media         media.Store
-	baseURL       string
-	retentionDays int
+	media   media.Store
+	baseURL string
 }
 
 // WithMedia sets the store of uploaded photos and the service's public address
@@ -51,10 +47,6 @@ type photoConfig struct {
 func WithMedia(m media.Store, baseURL string) Option {
 	return func(s *Service) { s.photos.media, s.photos.baseURL = m, strings.TrimRight(baseURL, "/") }
 }
-
-// WithPhotoRetention sets the retention period in days (default
-// DefaultPhotoRetentionDays) used when the facility settings give none.
-func WithPhotoRetention(days int) Option { return func(s *Service) { s.photos.retentionDays = days } }
 
 // PhotoPath is the address, relative to the service, of photo id's rendition size.
 func PhotoPath(id int64, size string) string {
@@ -271,12 +263,19 @@ func (s *Service) PhotoFile(ctx context.Context, id int64, size string, viewer P
 const photoSweepBatch = 200
 
 // SweepExpiredPhotos deletes the photos (blobs and rows) of stays that ended more
-// than the retention period ago (CONTRACT §12: the facility's
+// than the retention period ago (CONTRACT §12: the facility settings'
 // PhotoRetentionDays, default 365 days after the exit date), as of the service's
 // clock. It returns how many photos were deleted. The app runs it periodically;
 // running it twice is harmless.
 func (s *Service) SweepExpiredPhotos(ctx context.Context) (int, error) {
-	days := s.photoRetentionDays(ctx)
+	f, err := s.store.Facility(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("photo retention: %w", err)
+	}
+	days := f.PhotoRetentionDays
+	if days <= 0 {
+		days = settings.DefaultPhotoRetentionDays
+	}
 	cutoff := s.now().Add(-time.Duration(days) * 24 * time.Hour)
 	total := 0
 	for {
@@ -290,14 +289,6 @@ func (s *Service) SweepExpiredPhotos(ctx context.Context) (int, error) {
 			return total, err
 		}
 	}
-}
-
-// photoRetentionDays is the retention period in force.
-func (s *Service) photoRetentionDays(_ context.Context) int {
-	if s.photos.retentionDays > 0 {
-		return s.photos.retentionDays
-	}
-	return DefaultPhotoRetentionDays
 }
 
 // DeleteCustomerPhotos deletes every photo (blobs and rows) of customer

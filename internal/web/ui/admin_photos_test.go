@@ -203,8 +203,9 @@ func TestPhotoRetention(t *testing.T) {
 		old := e.WalkIn(webtest.WalkInFields(1, photoEntry, 3, "A-1"))
 		later := e.WalkIn(webtest.WalkInFields(2, photoEntry.AddDate(0, 1, 0), 3, "A-2"))
 		inside := e.WalkIn(webtest.WalkInFields(3, photoEntry, 3, "A-3"))
+		recent := e.WalkIn(webtest.WalkInFields(4, photoEntry.AddDate(1, 0, 0), 3, "A-4"))
 		pic := mediatest.JPEG(t, 64, 48, 0, false)
-		for _, id := range []int64{old, later, inside} {
+		for _, id := range []int64{old, later, inside, recent} {
 			if status, body := e.Upload(id, [][]byte{pic, pic, pic, pic, pic}, nil); status != 201 {
 				t.Fatalf("upload: %d %v", status, body)
 			}
@@ -224,8 +225,8 @@ func TestPhotoRetention(t *testing.T) {
 		if n, err := e.A.Booking.SweepExpiredPhotos(ctx); err != nil || n != 5 {
 			t.Fatalf("sweep 366 days after: deleted %d, %v; want 5", n, err)
 		}
-		if rows(old) != 0 || rows(later) != 5 || rows(inside) != 5 || e.MediaFiles() != 20 {
-			t.Errorf("after the sweep: %d, %d, %d rows, %d files; want 0, 5, 5 and 20", rows(old), rows(later), rows(inside), e.MediaFiles())
+		if rows(old) != 0 || rows(later) != 5 || rows(inside) != 5 || rows(recent) != 5 || e.MediaFiles() != 30 {
+			t.Errorf("after the sweep: %d, %d, %d, %d rows, %d files; want 0, 5, 5, 5 and 30", rows(old), rows(later), rows(inside), rows(recent), e.MediaFiles())
 		}
 		if n, err := e.A.Booking.SweepExpiredPhotos(ctx); err != nil || n != 0 {
 			t.Errorf("second sweep: %d %v", n, err)
@@ -235,8 +236,22 @@ func TestPhotoRetention(t *testing.T) {
 		if n, err := e.A.Booking.DeleteCustomerPhotos(ctx, cust); err != nil || n != 5 {
 			t.Fatalf("DeleteCustomerPhotos: %d %v", n, err)
 		}
-		if rows(later) != 0 || rows(inside) != 5 || e.MediaFiles() != 10 {
+		if rows(later) != 0 || rows(inside) != 5 || e.MediaFiles() != 20 {
 			t.Errorf("after erasure: %d, %d rows, %d files", rows(later), rows(inside), e.MediaFiles())
+		}
+		// The period is the facility setting: one day, and two days after its stay
+		// the recent reservation's photos go.
+		f, err := e.A.Booking.Facility(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.PhotoRetentionDays = 1
+		if _, err := e.A.Booking.SaveFacility(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+		clk.Set(photoEntry.AddDate(1, 0, 5))
+		if n, err := e.A.Booking.SweepExpiredPhotos(ctx); err != nil || n != 5 || rows(recent) != 0 || rows(inside) != 5 || e.MediaFiles() != 10 {
+			t.Errorf("sweep with 1 day: deleted %d (%v); %d, %d rows, %d files", n, err, rows(recent), rows(inside), e.MediaFiles())
 		}
 	})
 }
