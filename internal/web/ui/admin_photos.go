@@ -240,3 +240,40 @@ func photoPhase(p reservation.Photo) string {
 	}
 	return "Entrada"
 }
+
+// handoverInput reads the optional hand-over fields of a start or finalize
+// (CONTRACT §12): mileage_km, fuel_percent, damage_notes, in JSON or a form.
+func handoverInput(in httpx.Input) booking.HandoverInput {
+	return booking.HandoverInput{MileageKm: in.Str("mileage_km"), FuelPercent: in.Str("fuel_percent"), DamageNotes: in.Str("damage_notes")}
+}
+
+// handovers are d's hand-over records for the detail page and the receipt.
+func (s *Server) handovers(d booking.Detail) []detailHandover {
+	var out []detailHandover
+	for _, h := range d.Handovers {
+		v := detailHandover{Label: "Entrega del vehículo (entrada)", When: s.shortTime(h.RecordedAt), Mileage: "—", Fuel: "—", Damage: "Ninguno anotado"}
+		if h.Phase == reservation.PhaseExit {
+			v.Label = "Recogida del vehículo (salida)"
+		}
+		if h.MileageKm != nil {
+			v.Mileage = thousands(*h.MileageKm) + " km"
+		}
+		if h.FuelPercent != nil {
+			v.Fuel = strconv.Itoa(*h.FuelPercent) + " %"
+		}
+		if h.DamageNotes != nil {
+			v.Damage = *h.DamageNotes
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// thousands writes n with Spanish thousands separators (123.456).
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "." + s[i:]
+	}
+	return s
+}

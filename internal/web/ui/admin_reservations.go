@@ -312,8 +312,8 @@ func (s *Server) adminTransition(w http.ResponseWriter, r *http.Request, do func
 
 // adminStart is PATCH /admin/reservations/{id}/start (check-in).
 func (s *Server) adminStart(w http.ResponseWriter, r *http.Request) {
-	s.adminTransition(w, r, func(id int64, _ httpx.Input) (reservation.Reservation, error) {
-		return s.booking.Start(r.Context(), id)
+	s.adminTransition(w, r, func(id int64, in httpx.Input) (reservation.Reservation, error) {
+		return s.booking.Start(r.Context(), id, handoverInput(in))
 	}, "Reserva %d iniciada: el vehículo está en el aparcamiento.")
 }
 
@@ -321,7 +321,7 @@ func (s *Server) adminStart(w http.ResponseWriter, r *http.Request) {
 // paymentMethod EFECTIVO or TARJETA, in a JSON or form body.
 func (s *Server) adminFinalize(w http.ResponseWriter, r *http.Request) {
 	s.adminTransition(w, r, func(id int64, in httpx.Input) (reservation.Reservation, error) {
-		return s.booking.Finalize(r.Context(), id, in.Str(in.First("paymentMethod", "payment_method")))
+		return s.booking.Finalize(r.Context(), id, in.Str(in.First("paymentMethod", "payment_method")), handoverInput(in))
 	}, "Reserva %d finalizada y pagada.")
 }
 
