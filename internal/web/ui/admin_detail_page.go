@@ -103,6 +103,17 @@ type detailCustomer struct {
 
 type detailVehicle struct {
 	Plate, Brand, Model, Color, Type, TypeLabel string
+	// As shown: a dash for the public booking's placeholders (Desconocida,
+	// Desconocido, No color); the edit form keeps the stored values.
+	BrandText, ModelText, ColorText string
+}
+
+// shownOr is v, or a dash when v is empty or the placeholder unknown.
+func shownOr(v, unknown string) string {
+	if v == "" || v == unknown {
+		return "—"
+	}
+	return v
 }
 
 type detailPhoto struct {
@@ -199,6 +210,9 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 			Color: d.Vehicle.Color, Type: d.Vehicle.Type, TypeLabel: vehicleTypeLabel(d.Vehicle.Type)},
 		PhotoCount: d.EntryPhotos(), PhotosNeeded: reservation.MinPhotosToStart,
 	}
+	v.Vehicle.BrandText = shownOr(d.Vehicle.Brand, reservation.DefaultBrand)
+	v.Vehicle.ModelText = shownOr(d.Vehicle.Model, reservation.DefaultModel)
+	v.Vehicle.ColorText = shownOr(d.Vehicle.Color, reservation.DefaultColor)
 	if l, ok := customerTypeLabels[d.Customer.Type]; ok {
 		v.Customer.TypeLabel = l
 	}
