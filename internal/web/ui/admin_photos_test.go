@@ -286,3 +286,80 @@ func TestPhotosInS3(t *testing.T) {
 		t.Errorf("deleted photo: %d", r.StatusCode)
 	}
 }
+
+// CONTRACT §12, hand-over: mileage, fuel or charge level and damage notes are
+// optional fields of the start and the finalize (JSON or form), stored with the
+// transition, returned in the detail record and shown on the detail page and the
+// receipt. A bad value refuses the transition and changes nothing.
+func TestHandover(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		e := webtest.NewAdminEnv(t, d)
+		id := e.WalkIn(webtest.WalkInFields(1, photoEntry, 3, "A-1"))
+		p := fmt.Sprint(id)
+		e.AddPhotos(id, 5)
+		for _, c := range []struct {
+			body map[string]any
+			msg  string
+		}{
+			{map[string]any{"mileage_km": -1}, "El campo mileage_km debe ser un número entero entre 0 y 9999999."},
+			{map[string]any{"fuel_percent": 101}, "El campo fuel_percent debe ser un número entero entre 0 y 100."},
+			{map[string]any{"fuel_percent": "medio"}, "El campo fuel_percent debe ser un número entero entre 0 y 100."},
+			{map[string]any{"damage_notes": strings.Repeat("x", 2001)}, "El campo damage_notes admite como máximo 2000 caracteres."},
+		} {
+			status, body := e.JSON("PATCH", "/admin/reservations/"+p+"/start", c.body)
+			webtest.WantMessage(t, status, body, 400, c.msg)
+		}
+		if st := e.Stored(id).Status; st != "PENDIENTE" || webtest.CountRows(t, e.A, "SELECT COUNT(*) FROM reservation_handover") != 0 {
+			t.Fatalf("a refused start changed something: %s", st)
+		}
+		status, body := e.JSON("PATCH", "/admin/reservations/"+p+"/start", map[string]any{"mileage_km": 123456, "fuel_percent": "75", "damage_notes": " Rayón en la puerta "})
+		if status != 200 {
+			t.Fatalf("start: %d %v", status, body)
+		}
+		// Finalize as a form, as a page would send it.
+		status, _, text := e.Send("PATCH", "/admin/reservations/"+p+"/finalize", "application/x-www-form-urlencoded",
+			"paymentMethod=EFECTIVO&mileage_km=123789&fuel_percent=50&damage_notes=", "Accept", "application/json")
+		if status != 200 {
+			t.Fatalf("finalize: %d %s", status, text)
+		}
+		_, detail := e.JSON("GET", "/admin/reservations/details/"+p, nil)
+		got := fmt.Sprint(detail["handovers"])
+		want := "[map[damage_notes:Rayón en la puerta fuel_percent:75 mileage_km:123456 phase:entrada recorded_at:" +
+			detail["handovers"].([]any)[0].(map[string]any)["recorded_at"].(string) + "] map[damage_notes:<nil> fuel_percent:50 mileage_km:123789 phase:salida recorded_at:" +
+			detail["handovers"].([]any)[1].(map[string]any)["recorded_at"].(string) + "]]"
+		if got != want {
+			t.Errorf("handovers\n got %s\nwant %s", got, want)
+		}
+		page := e.Page("/admin/reservations/details/" + p)
+		webtest.WantAll(t, "detail page", page.Body, "Entrega y recogida", "123.456 km", "75 %", "Rayón en la puerta", "123.789 km", "50 %", "Ninguno anotado")
+		receipt := e.Page("/admin/reservations/details/" + p + "/receipt")
+		webtest.WantAll(t, "receipt", receipt.Body, "data-receipt-handover", "Entrega del vehículo (entrada)", "Recogida del vehículo (salida)", "123.456 km", "123.789 km")
+	})
+}
+
+// Without script, the upload form posts itself: 303 back to the detail page with
+// ?photo=added, or ?error=… naming the problem; the detail page shows uploaded
+// photos by their thumbnails and unknown vehicle data as a dash.
+func TestUploadPhotosFormPost(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		e := webtest.NewAdminEnv(t, d)
+		id := e.WalkIn(webtest.WalkInFields(1, photoEntry, 3, "A-1"))
+		p := fmt.Sprint(id)
+		post := func(files [][]byte) (int, string) {
+			body, ct := webtest.Multipart(t, files, map[string]string{"description": "Frontal", "phase": "entrada"})
+			status, loc, _ := e.Send("POST", "/admin/reservations/"+p+"/photos", ct, body.String(), "Accept", "text/html")
+			return status, loc
+		}
+		if status, loc := post([][]byte{mediatest.JPEG(t, 64, 48, 0, false)}); status != 303 || loc != "/admin/reservations/details/"+p+"?photo=added#fotos" {
+			t.Errorf("form upload: %d %s", status, loc)
+		}
+		if status, loc := post([][]byte{[]byte("no es una foto")}); status != 303 || !strings.Contains(loc, "?error=La+foto+no+es+una+imagen") {
+			t.Errorf("bad form upload: %d %s", status, loc)
+		}
+		page := e.Page("/admin/reservations/details/" + p)
+		webtest.CheckPage(t, page)
+		webtest.WantAll(t, "detail page", page.Body, `accept="image/*" capture="environment" multiple`, `enctype="multipart/form-data"`,
+			`src="/media/photos/1/thumb"`, `href="/media/photos/1/large"`, `data-photo-count="1"`, "Entrada · ")
+		webtest.WantAll(t, "vehicle facts", page.Body, `data-fact="brand">—`, `data-fact="color">—`)
+	})
+}
