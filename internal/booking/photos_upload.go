@@ -234,27 +234,40 @@ type PhotoViewer struct {
 	CustomerID int64
 }
 
-// PhotoFile opens rendition size of stored photo id for viewer. Anyone but staff
+// PhotoRef names one rendition of a stored photo that a viewer may see.
+type PhotoRef struct{ key string }
+
+// PhotoAccess finds rendition size of stored photo id for viewer. Anyone but staff
 // and the reservation's own customer gets NotFound, exactly as for a photo that
 // does not exist, so that the answer tells nothing about other people's photos.
-func (s *Service) PhotoFile(ctx context.Context, id int64, size string, viewer PhotoViewer) (io.ReadCloser, error) {
+// It is the database half of serving a photo (OpenPhoto reads the file), so that
+// the caller can bound it by the database deadline and not the transfer.
+func (s *Service) PhotoAccess(ctx context.Context, id int64, size string, viewer PhotoViewer) (PhotoRef, error) {
 	missing := fault.New(fault.NotFound, "La foto no existe.")
 	if (size != PhotoLarge && size != PhotoThumb) || s.photos.media == nil {
-		return nil, missing
+		return PhotoRef{}, missing
 	}
 	o, err := s.store.PhotoOwner(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, missing
+		return PhotoRef{}, missing
 	}
 	if err != nil {
-		return nil, err
+		return PhotoRef{}, err
 	}
 	if !viewer.Staff && (viewer.CustomerID == 0 || viewer.CustomerID != o.CustomerID) {
-		return nil, missing
+		return PhotoRef{}, missing
 	}
-	rc, err := s.photos.media.Get(ctx, blobKey(o.StorageKey, size))
+	return PhotoRef{key: blobKey(o.StorageKey, size)}, nil
+}
+
+// OpenPhoto opens the file of ref (PhotoAccess); NotFound when it is gone.
+func (s *Service) OpenPhoto(ctx context.Context, ref PhotoRef) (io.ReadCloser, error) {
+	if ref.key == "" || s.photos.media == nil {
+		return nil, fault.New(fault.NotFound, "La foto no existe.")
+	}
+	rc, err := s.photos.media.Get(ctx, ref.key)
 	if errors.Is(err, media.ErrNotFound) {
-		return nil, missing
+		return nil, fault.New(fault.NotFound, "La foto no existe.")
 	}
 	return rc, err
 }

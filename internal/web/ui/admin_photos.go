@@ -212,7 +212,15 @@ func (s *Server) mediaPhoto(w http.ResponseWriter, r *http.Request) {
 	if !viewer.Staff {
 		viewer.CustomerID = u.ID
 	}
-	rc, err := s.booking.PhotoFile(r.Context(), id, r.PathValue("size"), viewer)
+	// The route is exempt from the request-wide database deadline, so that a slow
+	// transfer is not cut: the lookup gets it here.
+	ctx, cancel := s.DBContext(r)
+	ref, err := s.booking.PhotoAccess(ctx, id, r.PathValue("size"), viewer)
+	cancel()
+	var rc io.ReadCloser
+	if err == nil {
+		rc, err = s.booking.OpenPhoto(r.Context(), ref)
+	}
 	if fault.KindOf(err) == fault.NotFound {
 		notFound()
 		return
