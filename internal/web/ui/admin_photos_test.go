@@ -5,12 +5,15 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"parking/internal/apptest"
+	"parking/internal/booking"
+	"parking/internal/fault"
 	"parking/internal/media/mediatest"
 	"parking/internal/store"
 	"parking/internal/storetest"
@@ -146,6 +149,18 @@ func TestUploadPhotosRefused(t *testing.T) {
 		}
 		status, body = e.Upload(id, [][]byte{good}, nil)
 		webtest.WantMessage(t, status, body, 400, "No se pueden añadir fotos a la reserva "+p+": está CANCELADA.")
+		// The transaction refusing after the files were put (the reservation closed
+		// in between): the files are removed again.
+		done, err := booking.ProcessPhotos([]io.ReadSeeker{bytes.NewReader(good), bytes.NewReader(good)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := e.A.Booking.AddUploadedPhotos(context.Background(), id, done, "", ""); fault.KindOf(err) != fault.Invalid {
+			t.Errorf("upload to a cancelled reservation: %v", err)
+		}
+		if n := e.MediaFiles(); n != 0 {
+			t.Errorf("%d files left after a refused transaction", n)
+		}
 	})
 }
 
