@@ -99,3 +99,48 @@ func TestPhotosFromThePhone(t *testing.T) {
 	Screenshot(t, ctx, "phone-started")
 	noConsoleErrors(t, console())
 }
+
+// On a desktop, photos dropped on the upload box upload like chosen ones, in one
+// request, with the count following (CONTRACT §12); an exit photo dropped with
+// Momento = Salida does not count toward the five.
+func TestPhotosDroppedOnDesktop(t *testing.T) {
+	e := webtest.AdminEnvWith(t, apptest.Config(t, store.SQLite))
+	id := e.WalkIn(webtest.WalkInFields(1, time.Date(2027, 3, 1, 10, 0, 0, 0, webtest.Madrid), 3, "A-1"))
+	ctx, console := desktop(t)
+	workerLogin(t, ctx, e.A, "admin@example.com", "admin-password")
+	Do(t, ctx, "open the detail page", chromedp.Navigate(fmt.Sprintf("%s/admin/reservations/details/%d", e.A.URL, id)),
+		chromedp.WaitVisible(chromedp.CSS("[data-dropzone]")))
+	// Drop n pictures drawn on a canvas, as the browser hands files dragged from the desktop.
+	drop := func(n int) {
+		pageJS[bool](t, ctx, fmt.Sprintf(`(function(){
+			var dt = new DataTransfer(), left = %d;
+			function draw(i) {
+				var c = document.createElement('canvas'); c.width = 320; c.height = 240;
+				var g = c.getContext('2d'); g.fillStyle = ['#b53a2f','#2f6fb5','#3a8f55'][i %% 3]; g.fillRect(0, 0, 320, 240);
+				return new Promise(function (ok) { c.toBlob(function (b) { ok(new File([b], 'coche-' + i + '.png', {type: 'image/png'})); }, 'image/png'); });
+			}
+			var all = []; for (var i = 0; i < left; i++) { all.push(draw(i)); }
+			Promise.all(all).then(function (files) {
+				files.forEach(function (f) { dt.items.add(f); });
+				var zone = document.querySelector('[data-dropzone]');
+				zone.dispatchEvent(new DragEvent('dragover', {bubbles: true, cancelable: true, dataTransfer: dt}));
+				zone.dispatchEvent(new DragEvent('drop', {bubbles: true, cancelable: true, dataTransfer: dt}));
+			});
+			return true;
+		})()`, n))
+	}
+	drop(3)
+	pageWaitJS(t, ctx, "three photos counted", `document.querySelector('[data-photo-count]').getAttribute('data-photo-count') === '3'`)
+	pageWaitJS(t, ctx, "three thumbnails", `document.querySelectorAll('[data-gallery] img').length === 3`)
+	pageSet(t, ctx, "#photo-phase", "salida")
+	drop(1)
+	pageWaitJS(t, ctx, "the exit photo listed", `document.querySelectorAll('[data-gallery] img').length === 4`)
+	if got := pageText(t, ctx, "[data-photo-count]"); got != "3 de 5" {
+		t.Errorf("count after an exit photo = %q, want 3 de 5", got)
+	}
+	if n := webtest.CountRows(t, e.A, "SELECT COUNT(*) FROM photo_evidence WHERE id_reservation = $1 AND phase = 'salida'", id); n != 1 {
+		t.Errorf("%d exit photos stored, want 1", n)
+	}
+	Screenshot(t, ctx, "desktop-dropped")
+	noConsoleErrors(t, console())
+}
