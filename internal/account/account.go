@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/input"
 	"parking/internal/reservation"
@@ -51,6 +52,15 @@ type User struct {
 
 // IsAdmin reports whether the user is staff.
 func (u User) IsAdmin() bool { return u.Role == reservation.Admin }
+
+// Actor is the user as the audit trail records them (internal/audit).
+func (u User) Actor() audit.Actor {
+	k := audit.KindCustomer
+	if u.IsAdmin() {
+		k = audit.KindStaff
+	}
+	return audit.Actor{Kind: k, ID: u.ID, Name: u.Nombre, Email: u.Email}
+}
 
 // Service is the account operations layer.
 type Service struct {

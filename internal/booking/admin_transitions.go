@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/feed"
 	"parking/internal/localtime"
@@ -56,6 +57,10 @@ func (s *Service) Start(ctx context.Context, id int64) (reservation.Reservation,
 		if n < reservation.MinPhotosToStart {
 			return fault.Invalidf("No se puede iniciar la reserva %d: tiene %d fotos y se necesitan al menos %d.", id, n, reservation.MinPhotosToStart)
 		}
+		before, err := s.stateOf(ctx, tx, r)
+		if err != nil {
+			return err
+		}
 		if r.Spot == nil || strings.TrimSpace(*r.Spot) == "" {
 			return fault.Invalidf("No se puede iniciar la reserva %d: no tiene plaza de aparcamiento asignada.", id)
 		}
@@ -67,6 +72,9 @@ func (s *Service) Start(ctx context.Context, id int64) (reservation.Reservation,
 			return statusMoved(id)
 		}
 		if out, err = tx.Reservation(ctx, id); err != nil {
+			return err
+		}
+		if err := s.auditTransition(ctx, tx, audit.ActionStart, before); err != nil {
 			return err
 		}
 		// Spec: a vehicle-entry notification is triggered, in this transaction (CONTRACT §9).
@@ -99,6 +107,10 @@ func (s *Service) Finalize(ctx context.Context, id int64, method string) (reserv
 				return fault.Invalidf("Falta el método de pago (paymentMethod): use EFECTIVO o TARJETA.")
 			}
 			return fault.Invalidf("El método de pago %q no es válido: use EFECTIVO o TARJETA.", method)
+		}
+		before, err := s.stateOf(ctx, tx, r)
+		if err != nil {
+			return err
 		}
 		f := store.Finalization{Method: m, TotalPrice: r.TotalPrice}
 		if r.Exit != nil {
@@ -136,6 +148,9 @@ func (s *Service) Finalize(ctx context.Context, id int64, method string) (reserv
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
+		if err := s.auditTransition(ctx, tx, audit.ActionFinalize, before); err != nil {
+			return err
+		}
 		// CONTRACT §9: finalize triggers the invoice, in this transaction.
 		return s.enqueue(ctx, tx, notify.Invoice, id, nil)
 	})
@@ -159,6 +174,10 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 		if !reservation.For(r.Status).Cancel {
 			return fault.Invalidf("No se puede cancelar la reserva %d: su estado es %s; solo se cancelan reservas %s.", id, r.Status, reservation.Pending)
 		}
+		prev, err := s.stateOf(ctx, tx, r)
+		if err != nil {
+			return err
+		}
 		ok, err := tx.MarkCancelled(ctx, id, reservation.Pending)
 		if err != nil {
 			return err
@@ -166,8 +185,10 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 		if !ok {
 			return statusMoved(id)
 		}
-		out, err = tx.Reservation(ctx, id)
-		return err
+		if out, err = tx.Reservation(ctx, id); err != nil {
+			return err
+		}
+		return s.auditTransition(ctx, tx, audit.ActionCancel, prev)
 	})
 	if err != nil {
 		return out, fmt.Errorf("cancel reservation %d: %w", id, err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/input"
 	"parking/internal/localtime"
@@ -109,6 +110,13 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking, opts ..
 
 	var out Created
 	out.Quote = quote
+	// The trail names an anonymous online booking "público" (a signed-in booker is
+	// put in ctx by the web layer); a walk-in's actor is the staff member.
+	action := audit.ActionWalkIn
+	if ch == Public {
+		action = audit.ActionCreate
+		ctx = audit.WithActor(ctx, audit.ActorOr(ctx, audit.Public))
+	}
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		var email *string
 		if in.Email != "" {
@@ -161,6 +169,10 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		// Spec, Events: booking confirmation, in this transaction, so that the
 		// notification exists exactly when the booking does (CONTRACT §9).
 		if err := s.enqueueBooked(ctx, tx, ch, out, priced.Extras); err != nil {
+			return err
+		}
+		created := resState{r: out.Reservation, extras: bookedDetails(s.catalog.Load(), priced.Extras)}
+		if err := auditReservation(ctx, tx, action, out.Reservation.ID, nil, s.fields(created)); err != nil {
 			return err
 		}
 		// CONTRACT §13: the answer under its Idempotency-Key, with the booking.

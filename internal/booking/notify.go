@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 
+	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/notify"
 	"parking/internal/pricing"
@@ -88,6 +89,9 @@ func (s *Service) RequestInvoice(ctx context.Context, id int64) error {
 		}
 		if !reservation.For(r.Status).RequestBill {
 			return fault.Invalidf("La reserva %d está CANCELADA: no se puede emitir la factura.", id)
+		}
+		if err := auditReservation(ctx, tx, audit.ActionInvoiceRequest, id, nil, audit.F("notification", string(notify.Invoice))); err != nil {
+			return err
 		}
 		return s.enqueue(ctx, tx, notify.Invoice, id, nil)
 	})
