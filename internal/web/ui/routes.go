@@ -51,6 +51,13 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// printable receipt; the other pages are the GET routes above, for browsers.
 	admin("GET /admin/history.csv", s.adminHistoryCSV)
 	admin("GET /admin/reservations/details/{id}/receipt", s.adminReceipt)
+	// Staff accounts and the audit trail (docs/staff-and-audit.md).
+	admin("GET /admin/staff", s.adminStaff)
+	admin("POST /admin/staff", s.adminCreateStaff)
+	admin("POST /admin/staff/{id}/disable", s.adminDisableStaff)
+	admin("POST /admin/staff/{id}/enable", s.adminEnableStaff)
+	admin("POST /admin/staff/{id}/password", s.adminStaffPassword)
+	admin("GET /admin/audit", s.adminAudit)
 
 	// Customers (spec, Customer web routes; CONTRACT §6, §7).
 	mux.Handle("GET /users/profile", s.RequireUser(s.customerProfile))
