@@ -262,4 +262,3 @@ func (s *Service) checkActive(ctx context.Context, id int64) error {
 	}
 	return nil
 }
-

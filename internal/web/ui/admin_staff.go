@@ -112,7 +112,9 @@ func (s *Server) staffWrite(w http.ResponseWriter, r *http.Request, status int, 
 }
 
 // staffTexts reads the text fields of a staff form.
-func staffTexts(in httpx.Input, names ...string) (map[string]*string, error) { return in.Texts(names...) }
+func staffTexts(in httpx.Input, names ...string) (map[string]*string, error) {
+	return in.Texts(names...)
+}
 
 func str(p *string) string {
 	if p == nil {
