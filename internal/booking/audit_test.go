@@ -386,3 +386,41 @@ func TestAuditTrailFilters(t *testing.T) {
 		}
 	})
 }
+
+// TestAuditSettings: saving the facility settings records the changed fields once;
+// saving the same values records nothing.
+func TestAuditSettings(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		svc, _ := newService(t, d)
+		ctx := audit.WithActor(context.Background(), staffActor)
+		f, err := svc.Facility(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Capacity, f.Name = 120, "Parking Aeropuerto"
+		if _, err := svc.SaveFacility(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+		page, err := svc.AuditTrail(ctx, booking.AuditQuery{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if page.Total != 1 {
+			t.Fatalf("trail has %d entries, want 1", page.Total)
+		}
+		e := page.Entries[0]
+		if e.Action != audit.ActionSettings || e.Entity != audit.EntitySettings || e.Actor != staffActor {
+			t.Fatalf("entry = %+v", e)
+		}
+		c := changesOf(e)
+		if c["capacity"][1] != "120" || c["name"] != [2]string{"", "Parking Aeropuerto"} || len(c) != 2 {
+			t.Errorf("settings changes = %v", c)
+		}
+		if _, err := svc.SaveFacility(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+		if page, _ := svc.AuditTrail(ctx, booking.AuditQuery{}); page.Total != 1 {
+			t.Errorf("saving the same settings was recorded: %d entries", page.Total)
+		}
+	})
+}
