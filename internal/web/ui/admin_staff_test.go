@@ -131,7 +131,7 @@ func TestAdminStaffAccounts(t *testing.T) {
 			t.Fatalf("login after enabling: %d", r.StatusCode)
 		}
 		// A new password (form): the old one and Luis's session stop working.
-		st, loc, _ = e.Form(fmt.Sprintf("/admin/staff/%d/password", id), url.Values{"password": {"nueva-clave-2"}, "confirmPassword": {"nueva-clave-2"}})
+		st, loc, _ = e.Form(fmt.Sprintf("/admin/staff/%d/password", id), url.Values{"username": {"luis@example.com"}, "password": {"nueva-clave-2"}, "confirmPassword": {"nueva-clave-2"}})
 		if st != 303 || !strings.HasPrefix(loc, "/admin/staff?ok=") {
 			t.Fatalf("form password: %d %s", st, loc)
 		}
