@@ -57,5 +57,15 @@ func TestStaffAndAuditPages(t *testing.T) {
 	if !strings.Contains(first, "Cuenta desactivada") || !strings.Contains(first, "Ana Admin") || !strings.Contains(first, "sí → no") {
 		t.Errorf("newest entry = %q", first)
 	}
+	noWiderThan(t, ctx, "audit", Desktop[0])
+
+	// Both pages on a phone: usable, no sideways scrolling.
+	Do(t, ctx, "phone viewport", chromedp.EmulateViewport(Phone[0], Phone[1], chromedp.EmulateMobile))
+	Do(t, ctx, "staff on a phone", chromedp.Navigate(a.URL+"/admin/staff"), chromedp.WaitVisible(chromedp.CSS("[data-staff-new]")))
+	noWiderThan(t, ctx, "staff", Phone[0])
+	Screenshot(t, ctx, "staff-phone")
+	Do(t, ctx, "audit on a phone", chromedp.Navigate(a.URL+"/admin/audit"), chromedp.WaitVisible(chromedp.CSS("[data-audit]")))
+	noWiderThan(t, ctx, "audit", Phone[0])
+	Screenshot(t, ctx, "audit-phone")
 	noConsoleErrors(t, console())
 }

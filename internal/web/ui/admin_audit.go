@@ -88,6 +88,23 @@ func auditLabel(m map[string]string, k string) string {
 	return k
 }
 
+// auditFieldLabels name the recorded fields for people (the JSON keeps the names
+// of the trail, which are the spec's field names).
+var auditFieldLabels = map[string]string{
+	"status": "Estado", "entry_date": "Entrada", "exit_date": "Salida", "id_main_service": "Servicio principal",
+	"additional_services": "Servicios adicionales", "total_price": "Precio total", "is_paid": "Pagada",
+	"payment_method": "Forma de pago", "cod_parking_spot": "Plaza", "notes": "Notas",
+	"contact.full_name": "Contacto: nombre", "contact.email": "Contacto: correo", "contact.phone": "Contacto: teléfono",
+	"customer.full_name": "Cliente: nombre", "customer.email": "Cliente: correo", "customer.phone": "Cliente: teléfono",
+	"license_plate": "Matrícula", "brand": "Marca", "model": "Modelo", "color": "Color", "vehicle_type": "Tipo de vehículo",
+	"photos": "Fotos", "photo": "Foto", "notification": "Aviso",
+	"name": "Nombre", "description": "Descripción", "active": "Activo", "min_days": "Desde (días)", "max_days": "Hasta (días)",
+	"daily_price": "Precio diario", "coefficient": "Coeficiente", "price": "Precio",
+	"full_name": "Nombre", "email": "Correo", "password": "Contraseña",
+	"capacity": "Plazas", "sellable": "Plazas a la venta", "tax_id": "NIF", "address": "Dirección", "phone": "Teléfono",
+	"vat_rate": "IVA", "photo_retention_days": "Conservación de fotos (días)",
+}
+
 // auditRowView is one entry on a page.
 type auditRowView struct {
 	At            time.Time
@@ -96,14 +113,21 @@ type auditRowView struct {
 	Entity        string
 	EntityID      string
 	ReservationID int64
-	Changes       []audit.Change
+	Changes       []auditChangeView
+}
+
+type auditChangeView struct {
+	Field, Before, After string
 }
 
 func auditRows(rows []audit.Record) []auditRowView {
 	out := make([]auditRowView, len(rows))
 	for i, e := range rows {
 		out[i] = auditRowView{At: e.At, Actor: e.Actor.Label(), Action: auditLabel(auditActionLabels, e.Action),
-			Entity: auditLabel(auditEntityLabels, e.Entity), EntityID: e.EntityID, ReservationID: e.ReservationID, Changes: e.Changes}
+			Entity: auditLabel(auditEntityLabels, e.Entity), EntityID: e.EntityID, ReservationID: e.ReservationID}
+		for _, c := range e.Changes {
+			out[i].Changes = append(out[i].Changes, auditChangeView{Field: auditLabel(auditFieldLabels, c.Field), Before: c.Before, After: c.After})
+		}
 	}
 	return out
 }
