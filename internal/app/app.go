@@ -18,6 +18,7 @@ import (
 	"parking/internal/booking"
 	"parking/internal/clock"
 	"parking/internal/input"
+	"parking/internal/media"
 	"parking/internal/notify"
 	"parking/internal/pricing"
 	facility "parking/internal/settings"
@@ -45,6 +46,9 @@ type App struct {
 	listener net.Listener
 	done     chan error
 	closing  sync.Once
+	// Media is the store of uploaded photos (internal/media).
+	Media     media.Store
+	stopSweep func()
 }
 
 // Open prepares a service without listening: database opened (waited for up to
@@ -129,8 +133,14 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	a.Catalog.Store(pricing.NewSnapshot(cat))
 	a.Outbox = notify.NewOutbox(a.Config.Location, a.Config.WebhookURL != "")
+	m, where, err := openMedia(ctx, a.Config)
+	if err != nil {
+		return fmt.Errorf("photo storage: %w", err)
+	}
+	a.Media = m
+	a.Log.Info("photo storage", "at", where)
 	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox),
-		booking.WithInputRules(a.Config.Input))
+		booking.WithInputRules(a.Config.Input), booking.WithMedia(a.Media, a.Config.BaseURL))
 	accountOpts := []account.Option{account.WithInputRules(a.Config.Input)}
 	if a.Config.HashCost > 0 {
 		accountOpts = append(accountOpts, account.WithHashCost(a.Config.HashCost))
@@ -229,6 +239,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 		return fail(err)
 	}
 	a.startDispatcher()
+	a.startPhotoSweep()
 	// Open live-board streams end when shutdown begins, so that in-flight requests
 	// can finish within the grace period.
 	a.server.RegisterOnShutdown(a.Booking.ParkingFeed().Close)
@@ -253,6 +264,7 @@ func (a *App) Close() error {
 		}
 		// After the requests (which may enqueue), before the database closes.
 		a.stopDispatcher()
+		a.stopPhotoSweep()
 		err = errors.Join(err, a.Store.Close())
 	})
 	return err

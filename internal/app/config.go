@@ -14,6 +14,7 @@ import (
 
 	"parking/internal/clock"
 	"parking/internal/input"
+	"parking/internal/media"
 	"parking/internal/store"
 )
 
@@ -58,6 +59,14 @@ type Config struct {
 	// PublicRate is requests per minute per client address on the anonymous routes
 	// (CONTRACT §13); 0: no limit (the zero Config, as tests build it).
 	PublicRate int
+	// MediaDir is the local directory of uploaded photos (PARKING_MEDIA_DIR; ""
+	// = next to the SQLite file, see MediaDir); S3 replaces it when S3.Bucket is
+	// set (PARKING_S3_*; docs/photos.md).
+	MediaDir string
+	S3       media.S3Config
+	// PhotoSweepEvery is how often expired photos are deleted (0: hourly). Not a
+	// setting.
+	PhotoSweepEvery time.Duration
 }
 
 // setting describes one configuration entry; the README's table lists the same.
@@ -107,6 +116,21 @@ var settings = []setting{
 			return errors.New("must be a whole number between 0 and 1000000")
 		}
 		c.PublicRate = n
+		return nil
+	}},
+	{"PARKING_MEDIA_DIR", "media-dir", "", "directory of uploaded photos; empty: media/ next to the SQLite file (PostgreSQL: ./media)", func(c *Config, v string) error { c.MediaDir = v; return nil }},
+	{"PARKING_S3_ENDPOINT", "s3-endpoint", "", "S3-compatible storage for photos: host[:port] (with PARKING_S3_BUCKET)", func(c *Config, v string) error { c.S3.Endpoint = v; return nil }},
+	{"PARKING_S3_BUCKET", "s3-bucket", "", "bucket for photos; set: photos go to S3, not PARKING_MEDIA_DIR", func(c *Config, v string) error { c.S3.Bucket = v; return nil }},
+	{"PARKING_S3_ACCESS_KEY", "s3-access-key", "", "S3 access key", func(c *Config, v string) error { c.S3.AccessKey = v; return nil }},
+	{"PARKING_S3_SECRET_KEY", "s3-secret-key", "", "S3 secret key", func(c *Config, v string) error { c.S3.SecretKey = v; return nil }},
+	{"PARKING_S3_REGION", "s3-region", "", "S3 region (empty: the endpoint's default)", func(c *Config, v string) error { c.S3.Region = v; return nil }},
+	{"PARKING_S3_PREFIX", "s3-prefix", "", "key prefix inside the bucket", func(c *Config, v string) error { c.S3.Prefix = v; return nil }},
+	{"PARKING_S3_INSECURE", "s3-insecure", "false", "true: plain http to the S3 endpoint (a local MinIO)", func(c *Config, v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return errors.New("must be true or false")
+		}
+		c.S3.Insecure = b
 		return nil
 	}},
 }
@@ -202,6 +226,7 @@ func (c *Config) validate() []error {
 	if c.DBWait < 0 || c.DBWait > 24*time.Hour {
 		bad("PARKING_DB_WAIT", "must be between 0 and 24h")
 	}
+	validateS3(c, bad)
 	if r, err := input.New(c.PhoneRegion); err != nil {
 		bad("PARKING_PHONE_REGION", "%v", err)
 	} else {

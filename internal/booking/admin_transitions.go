@@ -39,10 +39,15 @@ func statusMoved(id int64) error {
 // Start checks a vehicle in: PENDIENTE → EN CURSO. Spec, administrator start: the
 // checks run in this order — status PENDIENTE, at least 5 photos, a parking spot
 // assigned — and the first one broken is the refusal. The entry date becomes
-// non-editable; a vehicle-entry notification is triggered.
-func (s *Service) Start(ctx context.Context, id int64) (reservation.Reservation, error) {
+// non-editable; a vehicle-entry notification is triggered. The optional hand-over
+// (mileage, fuel level, damage notes; CONTRACT §12) is recorded with it.
+func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (reservation.Reservation, error) {
 	var out reservation.Reservation
-	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+	h, err := parseHandover(reservation.PhaseEntry, hand)
+	if err != nil {
+		return out, err
+	}
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		r, err := lockForAdmin(ctx, tx, id)
 		if err != nil {
 			return err
@@ -71,6 +76,9 @@ func (s *Service) Start(ctx context.Context, id int64) (reservation.Reservation,
 		if !ok {
 			return statusMoved(id)
 		}
+		if err := saveHandover(ctx, tx, id, h); err != nil {
+			return err
+		}
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
@@ -90,10 +98,15 @@ func (s *Service) Start(ctx context.Context, id int64) (reservation.Reservation,
 // Finalize checks a vehicle out: EN CURSO → FINALIZADA, paid with method (spec,
 // administrator finalize; checks in the spec's order: status, then payment method).
 // is_paid becomes true and the spot stays assigned. A reservation without exit date
-// gets now as its exit and is repriced before it is paid (CONTRACT §7).
-func (s *Service) Finalize(ctx context.Context, id int64, method string) (reservation.Reservation, error) {
+// gets now as its exit and is repriced before it is paid (CONTRACT §7). The
+// optional hand-over at check-out (CONTRACT §12) is recorded with it.
+func (s *Service) Finalize(ctx context.Context, id int64, method string, hand ...HandoverInput) (reservation.Reservation, error) {
 	var out reservation.Reservation
-	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+	h, err := parseHandover(reservation.PhaseExit, hand)
+	if err != nil {
+		return out, err
+	}
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		r, err := lockForAdmin(ctx, tx, id)
 		if err != nil {
 			return err
@@ -144,6 +157,9 @@ func (s *Service) Finalize(ctx context.Context, id int64, method string) (reserv
 		}
 		if !applied {
 			return statusMoved(id)
+		}
+		if err := saveHandover(ctx, tx, id, h); err != nil {
+			return err
 		}
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err

@@ -82,6 +82,6 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /readyz", s.readyz)
 	s.api.Routes(mux) // /api/...
 	s.ui.Routes(mux)  // /, /booking, /users/..., /admin/..., /static/...
-	deadline := httpx.DBDeadline(s.dbTimeout, "/admin/parking/events", "/admin/history.csv")
+	deadline := httpx.DBDeadline(s.dbTimeout, "/admin/parking/events", "/admin/history.csv", "/admin/reservations/*/photos", "/media/photos/*/*")
 	return s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(deadline(httpx.Unrouted(mux, s.ui.ErrorPage)))))
 }

@@ -154,6 +154,11 @@ func MustUser(r *http.Request) account.User {
 // dbContext bounds a guard's lookup by PARKING_DB_TIMEOUT even on the routes
 // DBDeadline leaves without a deadline (the live board's stream, the CSV export),
 // whose guard still reads the database (CONTRACT §13).
+// DBContext is the request's context with the database deadline
+// (PARKING_DB_TIMEOUT), for routes exempt from DBDeadline once their slow,
+// database-free part is done.
+func (s *Kit) DBContext(r *http.Request) (context.Context, context.CancelFunc) { return s.dbContext(r) }
+
 func (s *Kit) dbContext(r *http.Request) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(r.Context(), cmp.Or(s.dbTimeout, DefaultDBTimeout))
 }

@@ -48,6 +48,7 @@ type receiptView struct {
 	Paid          bool
 	BackHref      string
 	BackLabel     string
+	Handovers     []detailHandover // the hand-over record (CONTRACT §12)
 }
 
 // receiptOf builds the receipt of d, or refuses when d is not finalized.
@@ -80,6 +81,7 @@ func (s *Server) receiptOf(d booking.Detail) (receiptView, error) {
 		v.Extras = append(v.Extras, receiptLine{Name: e.Name, Price: euros(e.Price)})
 	}
 	v.ServiceAmount = euros(res.TotalPrice - extras)
+	v.Handovers = s.handovers(d)
 	return v, nil
 }
 

@@ -75,6 +75,10 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", s.homePage)
 	mux.HandleFunc("GET /booking", s.bookingPage)
 
+	// Uploaded photos (CONTRACT §12): to staff and to the reservation's customer;
+	// the handler checks who asks (admin_photos.go).
+	mux.HandleFunc("GET /media/photos/{id}/{size}", s.mediaPhoto)
+
 	// Static files.
 	mux.HandleFunc("GET /static/{file}", s.assets.serveStatic)
 }
