@@ -51,6 +51,9 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// printable receipt; the other pages are the GET routes above, for browsers.
 	admin("GET /admin/history.csv", s.adminHistoryCSV)
 	admin("GET /admin/reservations/details/{id}/receipt", s.adminReceipt)
+	// Receipts (CONTRACT §12): the PDF and the VeriFactu records' export.
+	admin("GET /admin/reservations/details/{id}/receipt.pdf", s.adminReceiptPDF)
+	admin("GET /admin/verifactu/records", s.adminVerifactuRecords)
 
 	// Customers (spec, Customer web routes; CONTRACT §6, §7).
 	mux.Handle("GET /users/profile", s.RequireUser(s.customerProfile))
@@ -59,6 +62,7 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.Handle("DELETE /users/profile/reservation/{id}/cancel", s.RequireUser(s.customerCancel))
 	mux.Handle("PUT /users/profile/reservation/{id}/edit", s.RequireUser(s.customerEdit))
 	mux.Handle("GET /users/profile/reservation/{id}/receipt", s.RequireUser(s.customerReceipt))
+	mux.Handle("GET /users/profile/reservation/{id}/receipt.pdf", s.RequireUser(s.customerReceiptPDF))
 
 	// Public pages (spec, Public pages): home and the 3-step booking flow.
 	mux.HandleFunc("GET /{$}", s.homePage)
