@@ -21,7 +21,11 @@ import (
 
 // sellerOf is the facility's identity and VAT rate (basis points) as tx sees them.
 func (s *Service) sellerOf(ctx context.Context, tx *store.Tx) (receipt.Seller, int, error) {
-	return receipt.Seller{Name: "Parking Aeropuerto"}, 2100, nil
+	f, err := tx.Facility(ctx)
+	if err != nil {
+		return receipt.Seller{}, 0, fmt.Errorf("facility settings: %w", err)
+	}
+	return receipt.Seller{Name: f.Name, TaxID: f.TaxID, Address: f.Address}, f.VATBasisPoints, nil
 }
 
 // issueReceipt issues the receipt of the reservation id (FINALIZADA) inside tx:
