@@ -20,8 +20,8 @@ func TestSplitTable(t *testing.T) {
 		// 6280; the missing cent to the largest fraction (1500: .669).
 		{"three lines", []money.Cents{3600, 1500, 2500}, 2100, []money.Cents{2975, 1240, 2066}, 6281},
 		{"one line", []money.Cents{12100}, 2100, []money.Cents{10000}, 10000},
-		{"a cent", []money.Cents{1}, 2100, []money.Cents{1}, 1},                // 0.826 → 1
-		{"zero rate", []money.Cents{999, 1}, 0, []money.Cents{999, 1}, 1000},   // base = total
+		{"a cent", []money.Cents{1}, 2100, []money.Cents{1}, 1},                  // 0.826 → 1
+		{"zero rate", []money.Cents{999, 1}, 0, []money.Cents{999, 1}, 1000},     // base = total
 		{"free extra", []money.Cents{1000, 0}, 2100, []money.Cents{826, 0}, 826}, // 826.45
 		{"10.5 %", []money.Cents{1105, 1105}, 1050, []money.Cents{1000, 1000}, 2000},
 		// Equal fractions: the earlier line gets the cent. 3 × 0.50 € at 21 %:
