@@ -297,3 +297,84 @@ func wantSeries(t *testing.T, e *webtest.AdminEnv, ids []int64) {
 		t.Errorf("the chain after %d concurrent finalizes: %d valid=%v count=%v error=%v", len(ids), st, body["valid"], body["count"], body["error"])
 	}
 }
+
+// A full invoice on request (CONTRACT §12): asked before finalize, the finalize
+// issues it (F1) with the customer's tax id and address; asked after, a new full
+// invoice (F3) takes the simplified receipt's place with the next number. The
+// tax id is checked; the receipts cannot be altered in the database.
+func TestFullInvoice(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		e := webtest.NewAdminEnv(t, d)
+		facility(t, e, "10")
+		ids := inCourse(t, e, 2)
+		year := clocktest.Base().Format("2006")
+		invoice := func(id int64, body map[string]any) (int, map[string]any) {
+			return e.JSON("POST", fmt.Sprintf("/admin/reservations/%d/invoice", id), body)
+		}
+
+		for _, bad := range []struct {
+			body map[string]any
+			msg  string
+		}{
+			{map[string]any{"tax_id": "12345678A", "address": "Calle Mayor 1"}, "El campo tax_id no es un NIF, NIE o CIF español válido (compruebe la letra o el dígito de control)."},
+			{map[string]any{"tax_id": "12345678Z", "address": " "}, "Falta la dirección del cliente (address): la factura completa la necesita."},
+			{map[string]any{"tax_id": true, "address": "Calle Mayor 1"}, "El campo tax_id debe ser un texto."},
+		} {
+			st, body := invoice(ids[0], bad.body)
+			webtest.WantMessage(t, st, body, 400, bad.msg)
+		}
+		if n := webtest.CountRows(t, e.A, `SELECT COUNT(*) FROM invoice_recipient`); n != 0 {
+			t.Errorf("refused requests stored %d recipients", n)
+		}
+
+		// Before finalize: kept for the finalize.
+		st, body := invoice(ids[0], map[string]any{"tax_id": "x-1234567-l", "address": "Calle Mayor 1, 28013 Madrid"})
+		if st != 202 || body["numero_factura"] != nil {
+			t.Fatalf("full invoice before finalize: %d %v", st, body)
+		}
+		finalize(t, e, ids[0], "EFECTIVO")
+		st, body = e.JSON("GET", fmt.Sprintf("/admin/reservations/details/%d/receipt", ids[0]), nil)
+		first := "F" + year + "-000001"
+		cust, _ := body["customer"].(map[string]any)
+		if st != 200 || body["number"] != first || body["kind"] != "F1" || body["vat_rate"] != 10.0 ||
+			cust["tax_id"] != "X1234567L" || cust["address"] != "Calle Mayor 1, 28013 Madrid" || cust["name"] == "" {
+			t.Errorf("F1 receipt: %d %v", st, body)
+		}
+		page := e.Page(fmt.Sprintf("/admin/reservations/details/%d/receipt", ids[0]))
+		webtest.WantAll(t, "full invoice page", page.Body, "Factura nº <span data-receipt-no>"+first+"</span>", "<br>NIF X1234567L<br>Calle Mayor 1, 28013 Madrid</p>")
+
+		// After finalize: F2, then an F3 in its place; asked again, the same one.
+		finalize(t, e, ids[1], "TARJETA")
+		second, third := "F"+year+"-000002", "F"+year+"-000003"
+		req := map[string]any{"tax_id": "B12345674", "name": "Viajes Ejemplo, S.L.", "address": "Gran Vía 1, Madrid"}
+		for round := 0; round < 2; round++ {
+			st, body = invoice(ids[1], req)
+			if st != 202 || body["numero_factura"] != third {
+				t.Fatalf("full invoice after finalize (%d): %d %v", round, st, body)
+			}
+		}
+		st, body = e.JSON("GET", fmt.Sprintf("/admin/reservations/details/%d/receipt", ids[1]), nil)
+		cust, _ = body["customer"].(map[string]any)
+		if st != 200 || body["number"] != third || body["kind"] != "F3" || body["replaces"] != second || cust["name"] != "Viajes Ejemplo, S.L." {
+			t.Errorf("F3 receipt: %d %v", st, body)
+		}
+		inv := invoicePayloads(t, e, ids[1])
+		if last := inv[len(inv)-1]; last["numero_factura"] != third {
+			t.Errorf("the full invoice's notification: %v", last)
+		}
+		req["tax_id"] = "12345678Z"
+		st, body = invoice(ids[1], req)
+		webtest.WantMessage(t, st, body, 409, fmt.Sprintf("La reserva %d ya tiene la factura %s a nombre de Viajes Ejemplo, S.L. (NIF B12345674): cambiar sus datos requiere una factura rectificativa, que este servicio no emite.", ids[1], third))
+
+		st, body = e.JSON("GET", "/admin/verifactu/records", nil)
+		if st != 200 || body["valid"] != true || body["count"] != 3.0 {
+			t.Errorf("records: %d %v", st, body)
+		}
+		// Immutable: the database refuses to change or remove a receipt or a line.
+		for _, q := range []string{`UPDATE receipt SET total_cents = 1`, `DELETE FROM receipt`, `UPDATE receipt_line SET description = 'x'`, `DELETE FROM receipt_line`} {
+			if _, err := e.A.Store.WriteDB().Exec(q); err == nil || !strings.Contains(err.Error(), "receipts are immutable") {
+				t.Errorf("%s: %v", q, err)
+			}
+		}
+	})
+}
