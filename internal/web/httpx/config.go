@@ -18,7 +18,7 @@ type Config struct {
 	// (PARKING_DB_TIMEOUT, CONTRACT §13; 0: 5 s).
 	DBTimeout time.Duration
 	// VerifactuQRBase is the AEAT address receipts' QR codes point to
-	// (PARKING_VERIFACTU_QR_URL; empty: the AEAT's test host).
+	// (PARKING_VERIFACTU_ENV; empty: the AEAT's test host).
 	VerifactuQRBase string
 }
 

@@ -64,7 +64,7 @@ type receiptDoc struct {
 type receiptDocLine struct{ Description, Base, VAT, Total string }
 
 // qrBase is the AEAT verification address the QR codes carry
-// (PARKING_VERIFACTU_QR_URL; default the AEAT's test host, receipt.QRHostTest).
+// (PARKING_VERIFACTU_ENV; default the AEAT's test host, receipt.QRHostTest).
 func (s *Server) qrBase() string {
 	if s.cfg.VerifactuQRBase != "" {
 		return s.cfg.VerifactuQRBase
