@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"encoding/csv"
 	"net/http"
-	"strconv"
 
 	"parking/internal/receipt"
 	"parking/internal/web/httpx"
@@ -26,15 +24,9 @@ func (s *Server) adminVerifactuRecords(w http.ResponseWriter, r *http.Request) {
 		h.Set("Content-Type", "text/csv; charset=utf-8")
 		h.Set("Content-Disposition", `attachment; filename="verifactu-registros.csv"`)
 		h.Set("Cache-Control", "no-store")
-		cw := csv.NewWriter(w)
-		_ = cw.Write([]string{"seq", "IDEmisorFactura", "NumSerieFactura", "FechaExpedicionFactura", "TipoFactura",
-			"CuotaTotal", "ImporteTotal", "Huella", "FechaHoraHusoGenRegistro", "HuellaRegistro", "id_reservation", "qr_url"})
-		for _, rc := range list {
-			v := s.verifactuOf(rc)
-			_ = cw.Write([]string{strconv.FormatInt(v.Seq, 10), v.IssuerID, rc.Number, v.IssueDate, v.Kind, v.VAT, v.Total,
-				v.PrevHash, v.GeneratedAt, v.Hash, strconv.FormatInt(rc.ReservationID, 10), v.QRURL})
+		if err := receipt.WriteCSV(w, list, s.qrBase()); err != nil {
+			s.Log().WarnContext(r.Context(), "records export interrupted", "err", err)
 		}
-		cw.Flush()
 		return
 	}
 	type record struct {
