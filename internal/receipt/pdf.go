@@ -104,7 +104,7 @@ func PDF(r Receipt, loc *time.Location, qrBase string, facts []Fact) ([]byte, er
 	pdf.ImageOptions("qr", 18, y, 35, 35, false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
 	pdf.SetXY(58, y+2)
 	pdf.SetFont("Helvetica", "B", 9)
-	pdf.CellFormat(0, 5, tr("QR tributario: VERI*FACTU"), "", 2, "L", false, 0, "")
+	pdf.CellFormat(0, 5, tr("QR tributario"), "", 2, "L", false, 0, "")
 	pdf.SetFont("Helvetica", "", 7)
 	pdf.MultiCell(0, 3.5, tr(QRURL(qrBase, r)), "", "L", false)
 	pdf.SetX(58)
