@@ -50,8 +50,8 @@ type AltaFields struct {
 // in "Detalle de las especificaciones técnicas para generación de la huella o hash
 // de los registros de facturación", registro de alta: the fields in this order,
 // as name=value joined by "&", each value trimmed of surrounding spaces, amounts
-// with a point and their decimals, the previous
-// record's fingerprint empty for the first record of the chain.
+// with a point and their decimals, the previous record's fingerprint empty for
+// the first record of the chain.
 func HashInput(f AltaFields) string {
 	var b strings.Builder
 	pairs := [][2]string{
