@@ -49,8 +49,10 @@ func BaseOf(total money.Cents, rate int) money.Cents {
 	return money.Cents(q)
 }
 
-// Split splits each VAT-inclusive line amount (non-negative) into base and VAT by
-// the rule above, and returns the parts and their totals.
+// Split splits each VAT-inclusive line amount into base and VAT by the rule above,
+// and returns the parts and their totals. Lines are never negative in practice
+// (the stay is the price rule's base amount); with a non-negative total the rule
+// holds for them too.
 func Split(amounts []money.Cents, rate int) ([]Part, Part) {
 	den := int64(10_000 + rate)
 	parts := make([]Part, len(amounts))
@@ -58,8 +60,12 @@ func Split(amounts []money.Cents, rate int) ([]Part, Part) {
 	var total, floors money.Cents
 	for i, a := range amounts {
 		num := int64(a) * 10_000
-		parts[i] = Part{Total: a, Base: money.Cents(num / den)}
-		rems[i] = num % den
+		q, r := num/den, num%den
+		if r < 0 { // floor, not truncation, should a line ever be negative
+			q, r = q-1, r+den
+		}
+		parts[i] = Part{Total: a, Base: money.Cents(q)}
+		rems[i] = r
 		total += a
 		floors += parts[i].Base
 	}

@@ -26,6 +26,9 @@ func TestSplitTable(t *testing.T) {
 		{"10.5 %", []money.Cents{1105, 1105}, 1050, []money.Cents{1000, 1000}, 2000},
 		// Equal fractions: the earlier line gets the cent. 3 × 0.50 € at 21 %:
 		// exact 41.32 each, total round(123.97) = 124, floors 123: one cent, line 1.
+		// A negative line (a discount, should one ever be booked) is cut to the
+		// cent below too: -500 → -413.22 → -414, +1 cent back from the remainder.
+		{"negative line", []money.Cents{1210, -500}, 2100, []money.Cents{1000, -413}, 587},
 		{"ties", []money.Cents{50, 50, 50}, 2100, []money.Cents{42, 41, 41}, 124},
 	}
 	for _, c := range cases {
