@@ -361,11 +361,14 @@ func TestReceipt(t *testing.T) {
 			`<tr data-receipt-line><th scope="row">Lavado interior</th><td class="num">20,66 €</td><td class="num">4,34 €</td><td class="num">25,00 €</td></tr>`,
 			`<td class="num" data-receipt-base>62,81 €</td><td class="num" data-receipt-vat>13,19 €</td><td class="num" data-receipt-total>76,00 €</td>`,
 			`href="`+p+`.pdf" data-receipt-pdf download>Descargar PDF</a>`, `<img src="data:image/png;base64,`,
-			`data-receipt-qr>https://prewww2.aeat.es/wlpl/TIKE-CONT/ValidarQR?nif=&amp;numserie=F`+clocktest.Base().Format("2006")+`-000001&amp;fecha=`, `<dd data-receipt-payment>TARJETA</dd>`, `data-receipt-status>PAGADA</span>`,
+			`data-receipt-qr>https://prewww2.aeat.es/wlpl/TIKE-CONT/ValidarQR?nif=&amp;numserie=F`+clocktest.Base().Format("2006")+`-000001&amp;fecha=`, `data-receipt-seller-missing>`, `<dd data-receipt-payment>TARJETA</dd>`, `data-receipt-status>PAGADA</span>`,
 			`<button type="button" class="btn btn-primary" data-print>Imprimir</button>`)
 		res = webtest.Do(t, cust, "GET", e.A.URL+mine, nil)
 		webtest.WantStatus(t, res, 200)
 		wantAllIn(t, "the owner's receipt", res.Body, `<td class="num" data-receipt-total>76,00 €</td>`)
+		if strings.Contains(res.Body, "data-receipt-seller-missing") { // the note is for staff
+			t.Error("the customer's receipt shows the staff note about the settings")
+		}
 	})
 }
 

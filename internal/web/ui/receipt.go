@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"parking/internal/booking"
@@ -45,6 +46,9 @@ type receiptView struct {
 	BackHref     string
 	BackLabel    string
 	PDFHref      string
+	// SellerIncomplete: the receipt lacks the facility's name or NIF (the settings
+	// were blank when it was issued); staff see a note, customers do not.
+	SellerIncomplete bool
 }
 
 // receiptDoc is the issued receipt as the page prints it.
@@ -244,6 +248,7 @@ func (s *Server) serveReceipt(w http.ResponseWriter, r *http.Request, d booking.
 		return
 	}
 	v.BackHref, v.BackLabel, v.PDFHref = back, backLabel, base+".pdf"
+	v.SellerIncomplete = strings.HasPrefix(base, "/admin/") && (rc.Seller.Name == "" || rc.Seller.TaxID == "")
 	if format == receiptPDF {
 		pdf, err := receipt.PDF(rc, s.cfg.Location, s.qrBase(), s.receiptFacts(v))
 		if err != nil {

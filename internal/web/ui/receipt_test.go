@@ -151,6 +151,9 @@ func TestReceiptJSONNotificationAndPDF(t *testing.T) {
 		page := e.Page(p)
 		webtest.WantAll(t, "receipt page", page.Body, `data-receipt-number="`+number+`"`, "NIF B12345674 · Avenida de la Hispanidad 1, 28042 Madrid",
 			"Parking Aeropuerto Barajas, S.L.", `data-receipt-vat>13,19 €</td>`)
+		if strings.Contains(page.Body, "data-receipt-seller-missing") {
+			t.Error("a receipt with the seller's name and NIF shows the note about the settings")
+		}
 		for _, c := range []struct {
 			client *http.Client
 			path   string
