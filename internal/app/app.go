@@ -132,7 +132,7 @@ func (a *App) prepare(ctx context.Context) error {
 		return fmt.Errorf("load catalog: %w", err)
 	}
 	a.Catalog.Store(pricing.NewSnapshot(cat))
-	a.Outbox = notify.NewOutbox(a.Config.Location, a.Config.WebhookURL != "")
+	a.Outbox = notify.NewOutbox(a.Config.Location, a.Config.WebhookURL != "").WithBaseURL(a.Config.BaseURL)
 	m, where, err := openMedia(ctx, a.Config)
 	if err != nil {
 		return fmt.Errorf("photo storage: %w", err)
@@ -157,7 +157,8 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	a.Web = web.New(web.Deps{
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL, Capacity: a.Config.Capacity,
-			FeedHeartbeat: a.Config.FeedHeartbeat, PublicRate: a.Config.PublicRate, DBTimeout: a.Config.DBTimeout},
+			FeedHeartbeat: a.Config.FeedHeartbeat, PublicRate: a.Config.PublicRate, DBTimeout: a.Config.DBTimeout,
+			VerifactuQRBase: a.Config.VerifactuQR},
 		Log: a.Log, Booking: a.Booking, Accounts: a.Accounts, Catalog: a.Catalog,
 		Clock: a.Config.Clock,
 	})

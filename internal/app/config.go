@@ -15,6 +15,7 @@ import (
 	"parking/internal/clock"
 	"parking/internal/input"
 	"parking/internal/media"
+	"parking/internal/receipt"
 	"parking/internal/store"
 )
 
@@ -44,6 +45,9 @@ type Config struct {
 	// not answer (PARKING_DB_WAIT) before it gives up.
 	DBWait time.Duration
 	Input  input.Rules // phones read in PhoneRegion (CONTRACT §8)
+	// VerifactuQR is the AEAT verification address receipts' QR codes carry
+	// (PARKING_VERIFACTU_ENV: test or production; docs/receipts.md).
+	VerifactuQR string
 	// Clock is the service's clock (internal/clock); nil means clock.Real. Not a
 	// setting: tests inject a fake one.
 	Clock clock.Clock
@@ -108,6 +112,17 @@ var settings = []setting{
 	{"PARKING_DB_WAIT", "db-wait", "2m", "how long to wait at start for an unreachable database before exiting", durationSetter(func(c *Config) *time.Duration { return &c.DBWait })},
 	{"PARKING_PHONE_REGION", "phone-region", input.DefaultRegion, "region for phone numbers typed without a country code (ES, PT, FR…)", func(c *Config, v string) error {
 		c.PhoneRegion = strings.ToUpper(v)
+		return nil
+	}},
+	{"PARKING_VERIFACTU_ENV", "verifactu-env", "test", "AEAT environment the receipts' QR codes point to: test or production", func(c *Config, v string) error {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "test":
+			c.VerifactuQR = receipt.QRHostTest
+		case "production":
+			c.VerifactuQR = receipt.QRHostProduction
+		default:
+			return errors.New("must be test or production")
+		}
 		return nil
 	}},
 	{"PARKING_PUBLIC_RATE", "public-rate", "30", "requests per minute per client address on public booking, registration and token requests; 0 = off", func(c *Config, v string) error {

@@ -167,7 +167,12 @@ func (s *Service) Finalize(ctx context.Context, id int64, method string, hand ..
 		if err := s.auditTransition(ctx, tx, audit.ActionFinalize, before); err != nil {
 			return err
 		}
-		// CONTRACT §9: finalize triggers the invoice, in this transaction.
+		// CONTRACT §12: the receipt is numbered and issued in this transaction, so
+		// a finalize that fails leaves no number used; then the invoice
+		// notification (CONTRACT §9), which carries that number.
+		if _, err := s.issueAtFinalize(ctx, tx, id); err != nil {
+			return err
+		}
 		return s.enqueue(ctx, tx, notify.Invoice, id, nil)
 	})
 	if err != nil {

@@ -62,6 +62,9 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	admin("POST /admin/staff/{id}/enable", s.adminEnableStaff)
 	admin("POST /admin/staff/{id}/password", s.adminStaffPassword)
 	admin("GET /admin/audit", s.adminAudit)
+	// Receipts (CONTRACT §12): the PDF and the VeriFactu records' export.
+	admin("GET /admin/reservations/details/{id}/receipt.pdf", s.adminReceiptPDF)
+	admin("GET /admin/verifactu/records", s.adminVerifactuRecords)
 
 	// Customers (spec, Customer web routes; CONTRACT §6, §7).
 	mux.Handle("GET /users/profile", s.RequireUser(s.customerProfile))
@@ -70,6 +73,7 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.Handle("DELETE /users/profile/reservation/{id}/cancel", s.RequireUser(s.customerCancel))
 	mux.Handle("PUT /users/profile/reservation/{id}/edit", s.RequireUser(s.customerEdit))
 	mux.Handle("GET /users/profile/reservation/{id}/receipt", s.RequireUser(s.customerReceipt))
+	mux.Handle("GET /users/profile/reservation/{id}/receipt.pdf", s.RequireUser(s.customerReceiptPDF))
 
 	// Public pages (spec, Public pages): home and the 3-step booking flow.
 	mux.HandleFunc("GET /{$}", s.homePage)
