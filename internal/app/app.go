@@ -20,6 +20,7 @@ import (
 	"parking/internal/input"
 	"parking/internal/notify"
 	"parking/internal/pricing"
+	"parking/internal/social"
 	"parking/internal/store"
 	"parking/internal/web"
 )
@@ -141,7 +142,8 @@ func (a *App) prepare(ctx context.Context) error {
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL, Capacity: a.Config.Capacity,
 			FeedHeartbeat: a.Config.FeedHeartbeat, PublicRate: a.Config.PublicRate, DBTimeout: a.Config.DBTimeout},
 		Log: a.Log, Booking: a.Booking, Accounts: a.Accounts, Catalog: a.Catalog,
-		Clock: a.Config.Clock,
+		Clock:  a.Config.Clock,
+		Social: social.New(a.Config.OIDCProviders, a.Config.BaseURL, a.Config.Clock),
 	})
 	return nil
 }
@@ -176,9 +178,12 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.Real
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	ln := cfg.Listener
+	var err error
+	if ln == nil {
+		if ln, err = net.Listen("tcp", cfg.Addr); err != nil {
+			return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+		}
 	}
 	a := &App{Config: cfg, Log: log, Catalog: &pricing.Holder{}}
 	a.listener = ln

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"parking/internal/clock"
 	"parking/internal/input"
+	"parking/internal/social"
 	"parking/internal/store"
 )
 
@@ -58,6 +60,13 @@ type Config struct {
 	// PublicRate is requests per minute per client address on the anonymous routes
 	// (CONTRACT §13); 0: no limit (the zero Config, as tests build it).
 	PublicRate int
+	// OIDCProviders are the social-login providers (PARKING_OIDC_PROVIDERS and
+	// PARKING_OIDC_<ID>_*, docs/social-login.md); none: no social login.
+	OIDCProviders []social.ProviderConfig
+	// Listener, when set, is where Start serves instead of listening on Addr. Not a
+	// setting: tests that need PARKING_BASE_URL to carry the real port (a provider's
+	// redirect back to the service) listen first.
+	Listener net.Listener
 }
 
 // setting describes one configuration entry; the README's table lists the same.
@@ -100,6 +109,9 @@ var settings = []setting{
 	{"PARKING_PHONE_REGION", "phone-region", input.DefaultRegion, "region for phone numbers typed without a country code (ES, PT, FR…)", func(c *Config, v string) error {
 		c.PhoneRegion = strings.ToUpper(v)
 		return nil
+	}},
+	{"PARKING_OIDC_PROVIDERS", "oidc-providers", "", "social-login provider ids, comma-separated; each needs PARKING_OIDC_<ID>_ISSUER, _CLIENT_ID, _CLIENT_SECRET (and _NAME)", func(*Config, string) error {
+		return nil // read with the per-provider variables in LoadConfig (oidcProviders)
 	}},
 	{"PARKING_PUBLIC_RATE", "public-rate", "30", "requests per minute per client address on public booking, registration and token requests; 0 = off", func(c *Config, v string) error {
 		n, err := strconv.Atoi(v)
@@ -147,6 +159,10 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 		if err := s.set(&c, strings.TrimSpace(*values[s.env])); err != nil {
 			errs = append(errs, fmt.Errorf("%s (--%s): %w", s.env, s.flag, err))
 		}
+	}
+	var err error
+	if c.OIDCProviders, err = oidcProviders(*values["PARKING_OIDC_PROVIDERS"], getenv); err != nil {
+		errs = append(errs, err)
 	}
 	if len(errs) == 0 {
 		errs = append(errs, c.validate()...)

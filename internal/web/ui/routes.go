@@ -12,6 +12,12 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// Registration is limited per client address (CONTRACT §13): it answers 409 for a
 	// taken email, so it must not serve to test addresses in bulk.
 	mux.Handle("POST /users/register", s.SameOrigin(s.limit.Limit("register", s.register, s.registerRefused)))
+	// Social login (spec, Authentication 7; users_social.go). Starting one writes a
+	// row, so it is limited per client address like the other anonymous writes.
+	mux.HandleFunc("GET /users/oidc/{provider}/start", s.limit.Limit("oidc", s.oidcStart, s.oidcRefused))
+	mux.HandleFunc("GET /users/oidc/{provider}/callback", s.oidcCallback)
+	mux.HandleFunc("GET /users/oidc/link", s.oidcLinkPage)
+	mux.Handle("POST /users/oidc/link", s.SameOrigin(http.HandlerFunc(s.oidcLink)))
 	mux.HandleFunc("GET /users/logout", s.logout)
 	mux.Handle("POST /users/logout", s.SameOrigin(http.HandlerFunc(s.logout)))
 
