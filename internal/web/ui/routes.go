@@ -73,6 +73,9 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// Public pages (spec, Public pages): home and the 3-step booking flow.
 	mux.HandleFunc("GET /{$}", s.homePage)
 	mux.HandleFunc("GET /booking", s.bookingPage)
+	// Privacy policy and terms (privacy_pages.go; docs/privacy.md).
+	mux.HandleFunc("GET /privacidad", s.privacyPage)
+	mux.HandleFunc("GET /condiciones", s.termsPage)
 
 	// Static files.
 	mux.HandleFunc("GET /static/{file}", s.assets.serveStatic)
