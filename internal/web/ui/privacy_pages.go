@@ -47,3 +47,11 @@ func (s *Server) termsPage(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, http.StatusOK, "terms.html", "Condiciones del servicio", v)
 	}
 }
+
+// consentBlock is the data of the privacy notice with its two checkboxes on the
+// registration and booking pages (CONTRACT §11).
+type consentBlock struct {
+	Error     string // the refusal of a post without the acknowledgement
+	Marketing bool   // the marketing box ticked
+	Purpose   string // what the data is for, in the notice's sentence
+}
