@@ -33,7 +33,7 @@ func TestLegalPages(t *testing.T) {
 				"privacidad@parking.example")
 		}
 		res := webtest.Do(t, apptest.Client(t), "GET", a.URL+"/privacidad", nil)
-		webtest.WantAll(t, "privacy policy", res.Body, "RGPD", "LOPDGDD", "www.aepd.es", "200 días", "descargar todos sus datos", "eliminar su cuenta")
+		webtest.WantAll(t, "privacy policy", res.Body, "RGPD", "LOPDGDD", "www.aepd.es", "200 días", "descargar todos sus", "eliminar su cuenta")
 		home := webtest.Do(t, apptest.Client(t), "GET", a.URL+"/", nil)
 		if !strings.Contains(home.Body, `href="/privacidad"`) || !strings.Contains(home.Body, `href="/condiciones"`) {
 			t.Error("the layout does not link the privacy policy and the terms")
