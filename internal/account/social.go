@@ -277,3 +277,27 @@ func (s *Service) LinkedProviders(ctx context.Context, customerID int64) ([]stri
 	}
 	return out, nil
 }
+
+// HasOwnPasswordOf reports whether the account has a password of its own (not a
+// social-login one): what a confirmation asks for depends on it.
+func (s *Service) HasOwnPasswordOf(ctx context.Context, userID int64) (bool, error) {
+	c, err := s.store.Customer(ctx, userID)
+	if err != nil {
+		return false, fmt.Errorf("account %d: %w", userID, err)
+	}
+	return HasOwnPassword(c.PasswordHash), nil
+}
+
+// ConfirmPassword checks a signed-in user's password before a grave step (the
+// login's throttling applies; addr is the client's address): ErrBadCredentials if
+// it is not the account's.
+func (s *Service) ConfirmPassword(ctx context.Context, u User, password, addr string) error {
+	got, err := s.Login(ctx, u.Email, password, addr)
+	if err != nil {
+		return err
+	}
+	if got.ID != u.ID {
+		return ErrBadCredentials
+	}
+	return nil
+}

@@ -20,6 +20,7 @@ import (
 	"parking/internal/input"
 	"parking/internal/notify"
 	"parking/internal/pricing"
+	"parking/internal/privacy"
 	facility "parking/internal/settings"
 	"parking/internal/social"
 	"parking/internal/store"
@@ -34,6 +35,7 @@ type App struct {
 	Catalog  *pricing.Holder
 	Booking  *booking.Service
 	Accounts *account.Service
+	Privacy  *privacy.Service
 	Web      *web.Server
 	// Outbox records notifications inside operations; Dispatcher delivers them
 	// (nil when no webhook is configured, or before Start).
@@ -146,12 +148,16 @@ func (a *App) prepare(ctx context.Context) error {
 		a.Log.Warn("no administrator account exists yet; create one with " +
 			"`parking admin create --email E --password P` or set PARKING_ADMIN_EMAIL and PARKING_ADMIN_PASSWORD")
 	}
+	// Photo files of erased customers: wire privacy.WithPhotoFiles to the photo
+	// storage once it keeps files (CONTRACT §12; docs/privacy.md).
+	a.Privacy = privacy.New(a.Store, a.Log)
 	a.Web = web.New(web.Deps{
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL, Capacity: a.Config.Capacity,
 			FeedHeartbeat: a.Config.FeedHeartbeat, PublicRate: a.Config.PublicRate, DBTimeout: a.Config.DBTimeout},
 		Log: a.Log, Booking: a.Booking, Accounts: a.Accounts, Catalog: a.Catalog,
-		Clock:  a.Config.Clock,
-		Social: social.New(a.Config.OIDCProviders, a.Config.BaseURL, a.Config.Clock),
+		Clock:   a.Config.Clock,
+		Social:  social.New(a.Config.OIDCProviders, a.Config.BaseURL, a.Config.Clock),
+		Privacy: a.Privacy,
 	})
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"parking/internal/booking"
 	"parking/internal/clock"
 	"parking/internal/pricing"
+	"parking/internal/privacy"
 	"parking/internal/social"
 	"parking/internal/web/api"
 	"parking/internal/web/httpx"
@@ -46,6 +47,8 @@ type Deps struct {
 	Clock clock.Clock
 	// Social is the social-login providers (nil or empty: none).
 	Social *social.Providers
+	// Privacy is the export and erasure of customers' data.
+	Privacy *privacy.Service
 }
 
 // New builds the server. The pages parse their embedded templates and static
@@ -70,7 +73,7 @@ func New(d Deps) *Server {
 		kit: kit, log: d.Log, booking: d.Booking, dbTimeout: d.Config.DBTimeout,
 		api: api.New(api.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts, Catalog: d.Catalog, Limiter: limiter}),
 		ui: ui.New(ui.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts,
-			Catalog: d.Catalog, Clock: d.Clock, Limiter: limiter, Social: d.Social}),
+			Catalog: d.Catalog, Clock: d.Clock, Limiter: limiter, Social: d.Social, Privacy: d.Privacy}),
 	}
 	kit.SetErrorPage(s.ui.ErrorPage) // the guards' 503 page (CONTRACT §13)
 	kit.SetDBTimeout(d.Config.DBTimeout)

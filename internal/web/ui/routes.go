@@ -69,6 +69,12 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.Handle("DELETE /users/profile/reservation/{id}/cancel", s.RequireUser(s.customerCancel))
 	mux.Handle("PUT /users/profile/reservation/{id}/edit", s.RequireUser(s.customerEdit))
 	mux.Handle("GET /users/profile/reservation/{id}/receipt", s.RequireUser(s.customerReceipt))
+	// Privacy rights (customer_privacy.go; docs/privacy.md): the data export and the
+	// erasure, for the customer and for staff on a guest's request.
+	mux.Handle("GET /users/profile/data", s.RequireUser(s.customerExport))
+	mux.Handle("POST /users/profile/delete", s.RequireUser(s.customerErase))
+	admin("GET /admin/customers/{id}/data", s.adminCustomerExport)
+	admin("POST /admin/customers/{id}/erase", s.adminCustomerErase)
 
 	// Public pages (spec, Public pages): home and the 3-step booking flow.
 	mux.HandleFunc("GET /{$}", s.homePage)
