@@ -58,7 +58,9 @@ func TestCustomerDataExport(t *testing.T) {
 				HasPassword  bool    `json:"has_password"`
 				SocialLogins []any   `json:"social_logins"`
 			} `json:"account"`
-			Vehicles     []struct{ LicensePlate string `json:"license_plate"` } `json:"vehicles"`
+			Vehicles []struct {
+				LicensePlate string `json:"license_plate"`
+			} `json:"vehicles"`
 			Reservations []struct {
 				ID                 int64   `json:"id_reservation"`
 				PrivacyAckAt       *string `json:"privacy_ack_at"`
