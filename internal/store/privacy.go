@@ -251,3 +251,14 @@ func (tx *Tx) CustomerErased(ctx context.Context, customerID int64) (bool, error
 	err := tx.QueryRow(ctx, `SELECT erased_at FROM customer WHERE id_customer = $1`, customerID).Scan(&at)
 	return at.Valid, notFound(err)
 }
+
+// CustomerMarketingConsent returns when the customer gave the marketing consent
+// (nil: not given, or withdrawn).
+func (s *Store) CustomerMarketingConsent(ctx context.Context, customerID int64) (*time.Time, error) {
+	var at sql.NullTime
+	err := s.read.QueryRowContext(ctx, `SELECT marketing_consent_at FROM customer WHERE id_customer = $1`, customerID).Scan(&at)
+	if err != nil {
+		return nil, fmt.Errorf("marketing consent of %d: %w", customerID, notFound(err))
+	}
+	return timePtr(at), nil
+}

@@ -303,3 +303,35 @@ func (s *Server) adminCustomerErase(w http.ResponseWriter, r *http.Request) {
 	}
 	http.Redirect(w, r, back, http.StatusSeeOther)
 }
+
+// customerConsents is POST /users/profile/consents: marketing_consent true gives
+// the consent, false withdraws it (the page's form sends a hidden false before its
+// checkbox; the last value wins). Browsers go back to the profile; JSON clients get
+// {"success":true,"message","marketing_consent"}.
+func (s *Server) customerConsents(w http.ResponseWriter, r *http.Request) {
+	in, err := httpx.ReadInput(w, r)
+	if err != nil {
+		s.privacyFailed(w, r, err)
+		return
+	}
+	on, err := in.OptBool("marketing_consent")
+	if err == nil && on == nil {
+		err = fault.Invalidf("Indique marketing_consent: true para aceptar las ofertas por correo o false para retirarlo.")
+	}
+	if err == nil {
+		err = s.accounts.SetMarketingConsent(r.Context(), httpx.MustUser(r).ID, *on)
+	}
+	if err != nil {
+		s.privacyFailed(w, r, err)
+		return
+	}
+	msg := "Ya no le enviaremos ofertas por correo electrónico."
+	if *on {
+		msg = "Le enviaremos ofertas y novedades por correo electrónico. Puede retirarlo cuando quiera."
+	}
+	if jsonClient(r) {
+		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": msg, "marketing_consent": *on})
+		return
+	}
+	http.Redirect(w, r, "/users/profile", http.StatusSeeOther)
+}

@@ -245,3 +245,34 @@ func TestAdminCustomerErase(t *testing.T) {
 		}
 	})
 }
+
+// The marketing consent is as easy to withdraw as to give (GDPR art. 7.3): the
+// profile's "Sus datos" card shows it and changes it.
+func TestMarketingConsentFromProfile(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		a := apptest.Start(t, d)
+		c, u := apptest.Customer(t, a, "marta@example.com", "600000001")
+		given := func() int {
+			return webtest.CountRows(t, a, `SELECT COUNT(*) FROM customer WHERE id_customer = $1 AND marketing_consent_at IS NOT NULL`, u.ID)
+		}
+		page := webtest.Do(t, c, "GET", a.URL+"/users/profile", nil)
+		webtest.WantAll(t, "profile", page.Body, "Descargar mis datos", "Eliminar mi cuenta", `action="/users/profile/consents"`)
+		if strings.Contains(page.Body, "aceptado el") {
+			t.Error("the profile shows a consent never given")
+		}
+		st, b := webtest.CustCall(t, c, "POST", a.URL+"/users/profile/consents", map[string]any{"marketing_consent": true})
+		if st != http.StatusOK || b["marketing_consent"] != true || given() != 1 {
+			t.Fatalf("give consent: %d %v, stored %d", st, b, given())
+		}
+		webtest.WantAll(t, "profile", webtest.Do(t, c, "GET", a.URL+"/users/profile", nil).Body, "aceptado el")
+		// The page's form with the box unticked sends only the hidden false.
+		res := webtest.PostForm(t, c, a.URL+"/users/profile/consents", url.Values{"marketing_consent": {"false"}})
+		webtest.WantStatus(t, res, http.StatusSeeOther)
+		if given() != 0 {
+			t.Error("consent not withdrawn")
+		}
+		if st, _ := webtest.CustCall(t, c, "POST", a.URL+"/users/profile/consents", map[string]any{}); st != http.StatusBadRequest {
+			t.Errorf("no value: %d, want 400", st)
+		}
+	})
+}

@@ -73,6 +73,7 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// erasure, for the customer and for staff on a guest's request.
 	mux.Handle("GET /users/profile/data", s.RequireUser(s.customerExport))
 	mux.Handle("POST /users/profile/delete", s.RequireUser(s.customerErase))
+	mux.Handle("POST /users/profile/consents", s.RequireUser(s.customerConsents))
 	admin("GET /admin/customers/{id}/data", s.adminCustomerExport)
 	admin("POST /admin/customers/{id}/erase", s.adminCustomerErase)
 
