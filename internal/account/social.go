@@ -116,6 +116,11 @@ type SocialOutcome struct {
 func (s *Service) SocialLogin(ctx context.Context, id SocialIdentity) (SocialOutcome, error) {
 	var out SocialOutcome
 	email := strings.TrimSpace(id.Email)
+	// OpenID Connect caps the subject at 255 ASCII characters (Core 1.0, 2); the
+	// link table holds that much.
+	if id.Subject == "" || len(id.Subject) > 255 {
+		return out, fault.Invalidf("El proveedor %s no ha identificado a la persona de forma válida.", id.ProviderName)
+	}
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
 		c, err := tx.CustomerBySocialIdentity(ctx, id.Provider, id.Subject)
 		if err == nil {
