@@ -46,6 +46,11 @@ type NewBooking struct {
 	// booking that lands on that same customer is theirs; any other public booking
 	// is marked as made without signing in (CONTRACT §8).
 	SignedIn int64
+	// PrivacyAck and MarketingConsent are the booker's "He leído la política de
+	// privacidad" and optional marketing consent (CONTRACT §11), stored with their
+	// time on the reservation. A booking rests on the contract, not on consent:
+	// neither is required here.
+	PrivacyAck, MarketingConsent bool
 }
 
 // Created is the outcome of a booking. Customer and Vehicle are the stored records
@@ -162,6 +167,11 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		nr.Extras = priced.Extras
 		if out.Reservation, err = tx.InsertReservation(ctx, nr); err != nil {
 			return err
+		}
+		if in.PrivacyAck || in.MarketingConsent {
+			if err := tx.SetReservationConsents(ctx, out.Reservation.ID, in.PrivacyAck, in.MarketingConsent); err != nil {
+				return err
+			}
 		}
 		out.Customer, out.Vehicle, out.Contact = customer, vehicle, contact
 		out.Typed = reservation.Vehicle{ID: vehicle.ID, LicensePlate: in.LicensePlate, Brand: in.Brand, Model: in.Model,

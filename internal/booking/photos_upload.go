@@ -359,3 +359,12 @@ func (s *Service) deletePhotos(ctx context.Context, list []store.StoredPhoto) (i
 	}
 	return n, nil
 }
+
+// DeletePhotoFiles deletes both renditions of the uploaded photos with these
+// storage keys, whose rows an erasure has deleted (privacy.PhotoFiles).
+func (s *Service) DeletePhotoFiles(ctx context.Context, keys []string) error {
+	if s.photos.media == nil {
+		return nil
+	}
+	return s.deleteBlobs(ctx, keys)
+}

@@ -62,6 +62,8 @@ func TestNULInEveryTextFieldIsNeverA500(t *testing.T) {
 			{"profile", "PUT", "/users/profile/update", cust, map[string]any{"nombre": "Eva", "email": "eva@example.com", "telefono": "611000111"}},
 			{"password", "PUT", "/users/profile/password", cust, map[string]any{
 				"currentPassword": "password1", "newPassword": "password2", "confirmPassword": "password2"}},
+			{"account erasure", "POST", "/users/profile/delete", cust, map[string]any{"password": "customer-password"}},
+			{"staff erasure", "POST", "/admin/customers/999999/erase", e.C, map[string]any{"confirm": "ELIMINAR"}},
 		}
 		for _, r := range routes {
 			fields := make([]string, 0, len(r.body))

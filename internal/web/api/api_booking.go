@@ -25,6 +25,9 @@ type bookingRequest struct {
 	ExitDate           string        `json:"exit_date"`
 	IDMainService      httpx.FlexInt `json:"id_main_service"`
 	AdditionalServices httpx.FlexIDs `json:"additional_services"`
+	// Optional (CONTRACT §11): spec clients that do not send them keep working.
+	PrivacyAck       *bool `json:"privacy_ack"`
+	MarketingConsent *bool `json:"marketing_consent"`
 }
 
 type bookingCreatedData struct {
@@ -98,6 +101,7 @@ func (s *Server) createPublic(w http.ResponseWriter, r *http.Request, once *book
 		FullName: req.FullName, Phone: req.Phone, Email: req.Email,
 		LicensePlate: req.LicensePlate, Brand: req.Brand, Model: req.Model, VehicleType: req.VehicleType,
 		MainService: req.IDMainService.Value, Extras: req.AdditionalServices,
+		PrivacyAck: req.PrivacyAck != nil && *req.PrivacyAck, MarketingConsent: req.MarketingConsent != nil && *req.MarketingConsent,
 	}
 	var err error
 	if in.Entry, in.Exit, err = httpx.ParseStayDates(req.EntryDate, req.ExitDate, s.cfg.Location); err != nil {

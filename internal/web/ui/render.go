@@ -46,6 +46,7 @@ import (
 	"parking/internal/account"
 	"parking/internal/input"
 	"parking/internal/localtime"
+	"parking/internal/social"
 	"parking/internal/web/httpx"
 )
 
@@ -154,6 +155,12 @@ func (s *Server) templateFuncs() template.FuncMap {
 		"isoTime":   func(t time.Time) string { return localtime.JSON(t, s.cfg.Location) },
 		// field looks up a field's error in a FieldErrors map ("" if none).
 		"field": func(errs account.FieldErrors, name string) string { return errs[name] },
+		// consentView is the data of the "privacyConsent" block (_privacy_consent.html).
+		"consentView": func(errMsg string, marketing bool, purpose string) consentBlock {
+			return consentBlock{Error: errMsg, Marketing: marketing, Purpose: purpose}
+		},
+		// socialProviders are the buttons "Continuar con <proveedor>" (users_social.go).
+		"socialProviders": func() []social.ProviderConfig { return s.social.List() },
 	}
 }
 
