@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -15,6 +16,8 @@ import (
 	"parking/internal/clock"
 	"parking/internal/input"
 	"parking/internal/media"
+	"parking/internal/receipt"
+	"parking/internal/social"
 	"parking/internal/store"
 )
 
@@ -44,6 +47,9 @@ type Config struct {
 	// not answer (PARKING_DB_WAIT) before it gives up.
 	DBWait time.Duration
 	Input  input.Rules // phones read in PhoneRegion (CONTRACT §8)
+	// VerifactuQR is the AEAT verification address receipts' QR codes carry
+	// (PARKING_VERIFACTU_ENV: test or production; docs/receipts.md).
+	VerifactuQR string
 	// Clock is the service's clock (internal/clock); nil means clock.Real. Not a
 	// setting: tests inject a fake one.
 	Clock clock.Clock
@@ -67,6 +73,13 @@ type Config struct {
 	// PhotoSweepEvery is how often expired photos are deleted (0: hourly). Not a
 	// setting.
 	PhotoSweepEvery time.Duration
+	// OIDCProviders are the social-login providers (PARKING_OIDC_PROVIDERS and
+	// PARKING_OIDC_<ID>_*, docs/social-login.md); none: no social login.
+	OIDCProviders []social.ProviderConfig
+	// Listener, when set, is where Start serves instead of listening on Addr. Not a
+	// setting: tests that need PARKING_BASE_URL to carry the real port (a provider's
+	// redirect back to the service) listen first.
+	Listener net.Listener
 }
 
 // setting describes one configuration entry; the README's table lists the same.
@@ -109,6 +122,20 @@ var settings = []setting{
 	{"PARKING_PHONE_REGION", "phone-region", input.DefaultRegion, "region for phone numbers typed without a country code (ES, PT, FR…)", func(c *Config, v string) error {
 		c.PhoneRegion = strings.ToUpper(v)
 		return nil
+	}},
+	{"PARKING_VERIFACTU_ENV", "verifactu-env", "test", "AEAT environment the receipts' QR codes point to: test or production", func(c *Config, v string) error {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "test":
+			c.VerifactuQR = receipt.QRHostTest
+		case "production":
+			c.VerifactuQR = receipt.QRHostProduction
+		default:
+			return errors.New("must be test or production")
+		}
+		return nil
+	}},
+	{"PARKING_OIDC_PROVIDERS", "oidc-providers", "", "social-login provider ids, comma-separated; each needs PARKING_OIDC_<ID>_ISSUER, _CLIENT_ID, _CLIENT_SECRET (and _NAME)", func(*Config, string) error {
+		return nil // read with the per-provider variables in LoadConfig (oidcProviders)
 	}},
 	{"PARKING_PUBLIC_RATE", "public-rate", "30", "requests per minute per client address on public booking, registration and token requests; 0 = off", func(c *Config, v string) error {
 		n, err := strconv.Atoi(v)
@@ -171,6 +198,10 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 		if err := s.set(&c, strings.TrimSpace(*values[s.env])); err != nil {
 			errs = append(errs, fmt.Errorf("%s (--%s): %w", s.env, s.flag, err))
 		}
+	}
+	var err error
+	if c.OIDCProviders, err = oidcProviders(*values["PARKING_OIDC_PROVIDERS"], getenv); err != nil {
+		errs = append(errs, err)
 	}
 	if len(errs) == 0 {
 		errs = append(errs, c.validate()...)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/feed"
 	"parking/internal/localtime"
@@ -61,6 +62,10 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (r
 		if n < reservation.MinPhotosToStart {
 			return fault.Invalidf("No se puede iniciar la reserva %d: tiene %d fotos y se necesitan al menos %d.", id, n, reservation.MinPhotosToStart)
 		}
+		before, err := s.stateOf(ctx, tx, r)
+		if err != nil {
+			return err
+		}
 		if r.Spot == nil || strings.TrimSpace(*r.Spot) == "" {
 			return fault.Invalidf("No se puede iniciar la reserva %d: no tiene plaza de aparcamiento asignada.", id)
 		}
@@ -75,6 +80,9 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (r
 			return err
 		}
 		if out, err = tx.Reservation(ctx, id); err != nil {
+			return err
+		}
+		if err := s.auditTransition(ctx, tx, audit.ActionStart, before); err != nil {
 			return err
 		}
 		// Spec: a vehicle-entry notification is triggered, in this transaction (CONTRACT §9).
@@ -112,6 +120,10 @@ func (s *Service) Finalize(ctx context.Context, id int64, method string, hand ..
 				return fault.Invalidf("Falta el método de pago (paymentMethod): use EFECTIVO o TARJETA.")
 			}
 			return fault.Invalidf("El método de pago %q no es válido: use EFECTIVO o TARJETA.", method)
+		}
+		before, err := s.stateOf(ctx, tx, r)
+		if err != nil {
+			return err
 		}
 		f := store.Finalization{Method: m, TotalPrice: r.TotalPrice}
 		if r.Exit != nil {
@@ -152,7 +164,15 @@ func (s *Service) Finalize(ctx context.Context, id int64, method string, hand ..
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
-		// CONTRACT §9: finalize triggers the invoice, in this transaction.
+		if err := s.auditTransition(ctx, tx, audit.ActionFinalize, before); err != nil {
+			return err
+		}
+		// CONTRACT §12: the receipt is numbered and issued in this transaction, so
+		// a finalize that fails leaves no number used; then the invoice
+		// notification (CONTRACT §9), which carries that number.
+		if _, err := s.issueAtFinalize(ctx, tx, id); err != nil {
+			return err
+		}
 		return s.enqueue(ctx, tx, notify.Invoice, id, nil)
 	})
 	if err != nil {
@@ -175,6 +195,10 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 		if !reservation.For(r.Status).Cancel {
 			return fault.Invalidf("No se puede cancelar la reserva %d: su estado es %s; solo se cancelan reservas %s.", id, r.Status, reservation.Pending)
 		}
+		prev, err := s.stateOf(ctx, tx, r)
+		if err != nil {
+			return err
+		}
 		ok, err := tx.MarkCancelled(ctx, id, reservation.Pending)
 		if err != nil {
 			return err
@@ -182,8 +206,10 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 		if !ok {
 			return statusMoved(id)
 		}
-		out, err = tx.Reservation(ctx, id)
-		return err
+		if out, err = tx.Reservation(ctx, id); err != nil {
+			return err
+		}
+		return s.auditTransition(ctx, tx, audit.ActionCancel, prev)
 	})
 	if err != nil {
 		return out, fmt.Errorf("cancel reservation %d: %w", id, err)

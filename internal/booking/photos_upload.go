@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"parking/internal/audit"
 	"strconv"
 	"strings"
 	"time"
@@ -158,8 +159,22 @@ func (s *Service) AddUploadedPhotos(ctx context.Context, id int64, photos []medi
 			}
 			out = append(out, p)
 		}
-		count, err = tx.PhotoCount(ctx, id)
-		return err
+		if count, err = tx.PhotoCount(ctx, id); err != nil {
+			return err
+		}
+		// The audit trail records each photo, as for one added by its address; an
+		// exit photo does not change the entry-photo count.
+		for i, p := range out {
+			if ph != reservation.PhaseEntry {
+				err = auditReservation(ctx, tx, audit.ActionPhoto, id, nil, audit.F("photo_"+ph, p.FilePath))
+			} else {
+				err = auditPhoto(ctx, tx, id, count-len(out)+i+1, p)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		s.deleteBlobs(context.WithoutCancel(ctx), keys)
@@ -343,4 +358,13 @@ func (s *Service) deletePhotos(ctx context.Context, list []store.StoredPhoto) (i
 		return n, fmt.Errorf("delete photo files: %w", blobErr)
 	}
 	return n, nil
+}
+
+// DeletePhotoFiles deletes both renditions of the uploaded photos with these
+// storage keys, whose rows an erasure has deleted (privacy.PhotoFiles).
+func (s *Service) DeletePhotoFiles(ctx context.Context, keys []string) error {
+	if s.photos.media == nil {
+		return nil
+	}
+	return s.deleteBlobs(ctx, keys)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"parking/internal/account"
+	"parking/internal/audit"
 	"parking/internal/fault"
 )
 
@@ -16,9 +17,12 @@ const SessionCookie = "parking_session"
 
 type userKey struct{}
 
-// WithUser returns a request carrying the session user.
+// WithUser returns a request carrying the session user, who is also the actor the
+// audit trail records for every change made under the request (internal/audit):
+// the guards call it, so no handler has to remember.
 func WithUser(r *http.Request, u account.User) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), userKey{}, u))
+	ctx := audit.WithActor(context.WithValue(r.Context(), userKey{}, u), u.Actor())
+	return r.WithContext(ctx)
 }
 
 // CurrentUser returns the session user put on the request by RequireUser or

@@ -7,9 +7,11 @@ import (
 	"strings"
 
 	"parking/internal/booking"
+	"parking/internal/fault"
 	"parking/internal/money"
 	"parking/internal/pricing"
 	"parking/internal/reservation"
+	"parking/internal/web/httpx"
 )
 
 // The reservation's detail page, GET /admin/reservations/details/{id} for browsers
@@ -76,6 +78,8 @@ type detailPageView struct {
 	VehicleTypes []detailTypeChoice
 
 	Notifications []detailNotification
+	Trail         []auditRowView // the reservation's audit trail, newest first (admin_audit.go)
+	TrailError    string
 
 	// Contact is the reservation's contact (CONTRACT §8): who staff deal with and
 	// where its notifications go. AccountDiffers: the customer record it belongs to
@@ -303,6 +307,12 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 			Type: labelOr(notificationLabels, n.Type), Status: n.Status, StatusLabel: labelOr(notificationStatusLabels, n.Status),
 			Attempts: n.Attempts, Created: s.isoText(&n.CreatedAt), Sent: s.isoText(n.SentAt), LastError: deref(n.LastError),
 		})
+	}
+	if trail, err := s.booking.ReservationTrail(r.Context(), res.ID); err != nil {
+		s.LogIfInternal(r, err)
+		v.TrailError = fault.MessageOf(err, httpx.MsgInternalES)
+	} else {
+		v.Trail = auditRows(trail)
 	}
 	s.render(w, r, http.StatusOK, "admin_detail.html", "Reserva nº "+strconv.FormatInt(res.ID, 10), v)
 }

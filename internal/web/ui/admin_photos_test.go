@@ -378,3 +378,34 @@ func TestUploadPhotosFormPost(t *testing.T) {
 		webtest.WantAll(t, "vehicle facts", page.Body, `data-fact="brand">—`, `data-fact="color">—`)
 	})
 }
+
+// CONTRACT §12 and the privacy erasure: erasing a guest's data on request removes
+// the rows and the stored files of the photos of their reservations, and only
+// theirs.
+func TestEraseDeletesPhotoFiles(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		e := webtest.NewAdminEnv(t, d)
+		guest := e.WalkIn(webtest.WalkInFields(1, photoEntry, 3, "A-1"))
+		other := e.WalkIn(webtest.WalkInFields(2, photoEntry, 3, "A-2"))
+		pic := mediatest.JPEG(t, 64, 48, 0, false)
+		for _, id := range []int64{guest, other} {
+			if status, body := e.Upload(id, [][]byte{pic, pic}, nil); status != 201 {
+				t.Fatalf("upload: %d %v", status, body)
+			}
+		}
+		if n := e.MediaFiles(); n != 8 {
+			t.Fatalf("%d files before the erasure, want 8", n)
+		}
+		cust := e.Stored(guest).CustomerID
+		status, body := e.JSON("POST", fmt.Sprintf("/admin/customers/%d/erase", cust), map[string]any{"confirm": "ELIMINAR"})
+		if status != 200 {
+			t.Fatalf("erase: %d %v", status, body)
+		}
+		if n := e.MediaFiles(); n != 4 {
+			t.Errorf("%d files after the erasure, want 4 (the other customer's)", n)
+		}
+		if n := webtest.CountRows(t, e.A, "SELECT COUNT(*) FROM photo_evidence WHERE id_reservation = $1", other); n != 2 {
+			t.Errorf("the other customer's photos: %d rows, want 2", n)
+		}
+	})
+}

@@ -139,7 +139,7 @@
     var id = root.getAttribute('data-detail');
     var base = '/admin/reservations/' + id;
     var ALL = ['head', 'summary', 'photos', 'handover', 'notifications', 'form'];
-    var BUSY = { start: 'Iniciando…', finalize: 'Finalizando…', cancel: 'Cancelando…' };
+    var BUSY = { start: 'Iniciando…', finalize: 'Finalizando…', cancel: 'Cancelando…', fullinvoice: 'Solicitando…' };
     var dialogs = {};
     root.querySelectorAll('dialog[data-dialog]').forEach(function (d) {
       var dlg = dialog(d);
@@ -191,8 +191,21 @@
         body = body || {};
         body[f.name] = v;
       });
+      var method = 'PATCH', path = base + '/' + action;
+      if (action === 'fullinvoice') {
+        // CONTRACT §12: a full invoice with the customer's tax id and address.
+        var f = dlg.el.querySelector('[data-fullinvoice-form]').elements;
+        body = { tax_id: f.tax_id.value.trim(), name: f.name.value.trim(), address: f.address.value.trim() };
+        if (!body.tax_id || !body.address) {
+          dlg.error('Escriba el NIF y la dirección del cliente.');
+          (body.tax_id ? f.address : f.tax_id).focus();
+          return;
+        }
+        method = 'POST';
+        path = base + '/invoice';
+      }
       setBusy(dlg.confirm, true, BUSY[action]);
-      api('PATCH', base + '/' + action, body).then(function (r) {
+      api(method, path, body).then(function (r) {
         if (!r.ok) {
           setBusy(dlg.confirm, false);
           dlg.error(r.message);
