@@ -18,6 +18,7 @@ import (
 	"parking/internal/booking"
 	"parking/internal/clock"
 	"parking/internal/input"
+	"parking/internal/managelink"
 	"parking/internal/notify"
 	"parking/internal/pricing"
 	"parking/internal/store"
@@ -108,6 +109,7 @@ func (a *App) prepare(ctx context.Context) error {
 		return err
 	}
 	a.normaliseStored(ctx)
+	a.assignReferences(ctx)
 	seeded, err := a.Store.SeedCatalog(ctx, pricing.Default())
 	if err != nil {
 		return fmt.Errorf("seed catalog: %w", err)
@@ -120,9 +122,14 @@ func (a *App) prepare(ctx context.Context) error {
 		return fmt.Errorf("load catalog: %w", err)
 	}
 	a.Catalog.Store(pricing.NewSnapshot(cat))
+	links, err := a.manageLinks(ctx)
+	if err != nil {
+		return err
+	}
 	a.Outbox = notify.NewOutbox(a.Config.Location, a.Config.WebhookURL != "")
+	a.Outbox.SetManageLinks(links)
 	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox),
-		booking.WithInputRules(a.Config.Input))
+		booking.WithInputRules(a.Config.Input), booking.WithManageLinks(links))
 	accountOpts := []account.Option{account.WithInputRules(a.Config.Input)}
 	if a.Config.HashCost > 0 {
 		accountOpts = append(accountOpts, account.WithHashCost(a.Config.HashCost))
@@ -144,6 +151,32 @@ func (a *App) prepare(ctx context.Context) error {
 		Clock: a.Config.Clock,
 	})
 	return nil
+}
+
+// assignReferences gives a booking reference (CONTRACT §11) to the reservations
+// stored before references existed, once (store.AssignReferences); a failure is
+// logged and tried again at the next start.
+func (a *App) assignReferences(ctx context.Context) {
+	n, err := a.Store.AssignReferences(ctx)
+	switch {
+	case err != nil:
+		a.Log.Error("giving booking references to stored reservations failed; the service starts and tries again at the next start", "err", err)
+	case n > 0:
+		a.Log.Info("booking references given to stored reservations", "reservations", n)
+	}
+}
+
+// manageLinks is the signer of manage-my-booking links (CONTRACT §11):
+// PARKING_SECRET_KEY, or the key generated once and kept in the database.
+func (a *App) manageLinks(ctx context.Context) (*managelink.Signer, error) {
+	key := a.Config.SecretKey
+	if key == "" {
+		var err error
+		if key, err = a.Store.Secret(ctx, "manage_link_key", managelink.GenerateSecret); err != nil {
+			return nil, fmt.Errorf("secret key: %w", err)
+		}
+	}
+	return managelink.New([]byte(key), a.Config.BaseURL), nil
 }
 
 // normaliseStored gives phones and plates stored before CONTRACT §8's canonical

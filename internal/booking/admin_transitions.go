@@ -69,6 +69,10 @@ func (s *Service) Start(ctx context.Context, id int64) (reservation.Reservation,
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
+		// CONTRACT §11: a car that came in needs no reminder.
+		if err := s.syncReminder(ctx, tx, id); err != nil {
+			return err
+		}
 		// Spec: a vehicle-entry notification is triggered, in this transaction (CONTRACT §9).
 		return s.enqueue(ctx, tx, notify.VehicleEntry, id, nil)
 	})
@@ -166,8 +170,10 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 		if !ok {
 			return statusMoved(id)
 		}
-		out, err = tx.Reservation(ctx, id)
-		return err
+		if out, err = tx.Reservation(ctx, id); err != nil {
+			return err
+		}
+		return s.syncReminder(ctx, tx, id) // CONTRACT §11: dropped
 	})
 	if err != nil {
 		return out, fmt.Errorf("cancel reservation %d: %w", id, err)

@@ -184,7 +184,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 			return err
 		}
 		out.Vehicle = newVeh
-		return nil
+		return s.syncReminder(ctx, tx, id) // CONTRACT §11: moved with the entry
 	})
 	if err != nil {
 		err = s.spotViolation(ctx, err, id, spot, entry, exit)

@@ -64,6 +64,29 @@ func (s *Service) enqueueBooked(ctx context.Context, tx *store.Tx, ch Channel, c
 	if _, err := s.outbox.EnqueueSubject(ctx, tx, notify.BookingConfirmation, sub, notify.Options{}); err != nil {
 		return fmt.Errorf("enqueue booking_confirmation for reservation %d: %w", c.Reservation.ID, err)
 	}
+	// CONTRACT §11: the reminder the day before, scheduled in the booking's own
+	// transaction (none for a booking made less than 24 hours ahead).
+	if err := s.outbox.SyncReminder(ctx, tx, sub); err != nil {
+		return fmt.Errorf("schedule booking_reminder for reservation %d: %w", c.Reservation.ID, err)
+	}
+	return nil
+}
+
+// syncReminder moves or drops reservation id's reminder after a change to its
+// dates or status, in the change's transaction (CONTRACT §11, notify.SyncReminder).
+func (s *Service) syncReminder(ctx context.Context, tx *store.Tx, id int64) error {
+	sub, err := tx.NotificationSubject(ctx, id)
+	if err != nil {
+		return err
+	}
+	if sub.Reservation.BookedBy == reservation.BookedPublic {
+		// CONTRACT §8: an online booking's emails show the vehicle as typed, never a
+		// stored vehicle's brand, model or colour; the reminder shows the plate only.
+		sub.Vehicle = reservation.Vehicle{ID: sub.Vehicle.ID, LicensePlate: sub.Vehicle.LicensePlate, Type: sub.Vehicle.Type}
+	}
+	if err := s.outbox.SyncReminder(ctx, tx, sub); err != nil {
+		return fmt.Errorf("reminder of reservation %d: %w", id, err)
+	}
 	return nil
 }
 
