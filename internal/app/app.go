@@ -130,7 +130,7 @@ func (a *App) prepare(ctx context.Context) error {
 	a.Outbox.SetManageLinks(links)
 	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox),
 		booking.WithInputRules(a.Config.Input), booking.WithManageLinks(links))
-	accountOpts := []account.Option{account.WithInputRules(a.Config.Input)}
+	accountOpts := []account.Option{account.WithInputRules(a.Config.Input), account.WithPasswordReset(a.Outbox, a.Config.BaseURL)}
 	if a.Config.HashCost > 0 {
 		accountOpts = append(accountOpts, account.WithHashCost(a.Config.HashCost))
 	}

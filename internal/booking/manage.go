@@ -248,3 +248,13 @@ func lookupThrottled(wait time.Duration) error {
 	// The login's cause type, so that the web layer sets Retry-After alike.
 	return &fault.Error{Kind: fault.TooMany, Message: fmt.Sprintf(msgLookupThrottled, mins), Err: &account.ThrottledError{RetryAfter: wait}}
 }
+
+// ManageLink is the manage token and link of a reservation at now ("" without a
+// signer or a reference): the public booking's answer carries it, so the
+// confirmation page can offer "Gestionar mi reserva".
+func (s *Service) ManageLink(r reservation.Reservation) (token, url string) {
+	if s.links == nil || r.Reference == "" {
+		return "", ""
+	}
+	return s.links.Link(reservation.ShowReference(r.Reference), r.Entry, r.Exit, s.now())
+}

@@ -191,3 +191,14 @@ func (tx *Tx) CancelPendingReminder(ctx context.Context, reservationID int64, re
 	n, err := res.RowsAffected()
 	return n > 0, err
 }
+
+// RecentPasswordResets counts the reset links made for a customer since `since`.
+func (s *Store) RecentPasswordResets(ctx context.Context, customerID int64, since time.Time) (int, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT COUNT(*) FROM password_reset WHERE id_customer = $1 AND created_at > $2`,
+		customerID, Time(since)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("recent password resets of %d: %w", customerID, err)
+	}
+	return n, nil
+}

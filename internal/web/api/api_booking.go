@@ -7,6 +7,7 @@ import (
 	"parking/internal/booking"
 	"parking/internal/localtime"
 	"parking/internal/money"
+	"parking/internal/reservation"
 	"parking/internal/web/httpx"
 )
 
@@ -28,6 +29,7 @@ type bookingRequest struct {
 
 type bookingCreatedData struct {
 	IDReservation int64       `json:"id_reservation"`
+	Reference     string      `json:"reference"` // K7Q2-M9XD (CONTRACT §11)
 	CustomerName  string      `json:"customer_name"`
 	Phone         string      `json:"phone"`
 	LicensePlate  string      `json:"license_plate"`
@@ -35,6 +37,9 @@ type bookingCreatedData struct {
 	Model         string      `json:"model"`
 	TotalPrice    money.Cents `json:"total_price"`
 	EntryDate     string      `json:"entry_date"`
+	// ManageURL opens the booking without an account (CONTRACT §11); the booker
+	// who just made it may manage it.
+	ManageURL string `json:"manage_url,omitempty"`
 }
 
 // publicBookingRoute is the scope of public booking's Idempotency-Keys (both paths).
@@ -120,6 +125,7 @@ func (s *Server) bookingCreated(created booking.Created) map[string]any {
 	if created.Contact.Phone != nil {
 		phone = *created.Contact.Phone
 	}
+	_, manageURL := s.booking.ManageLink(created.Reservation)
 	// CONTRACT §8: the response shows what the caller sent (with the spec's
 	// defaults), never the stored customer or vehicle the booking landed on.
 	return map[string]any{
@@ -127,6 +133,7 @@ func (s *Server) bookingCreated(created booking.Created) map[string]any {
 		"message": "Reserva creada correctamente.",
 		"data": bookingCreatedData{
 			IDReservation: created.Reservation.ID,
+			Reference:     reservation.ShowReference(created.Reservation.Reference),
 			CustomerName:  created.Contact.FullName,
 			Phone:         phone,
 			LicensePlate:  created.Typed.LicensePlate,
@@ -134,6 +141,7 @@ func (s *Server) bookingCreated(created booking.Created) map[string]any {
 			Model:         created.Typed.Model,
 			TotalPrice:    created.Reservation.TotalPrice,
 			EntryDate:     localtime.Spanish(created.Reservation.Entry, s.cfg.Location),
+			ManageURL:     manageURL,
 		},
 	}
 }
