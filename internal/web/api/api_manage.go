@@ -66,7 +66,9 @@ type ManagedReservationJSON struct {
 	HasReceipt         bool               `json:"has_receipt"`
 }
 
-func (s *Server) managedView(d booking.Detail) ManagedReservationJSON { return ManagedView(d, s.cfg.Location) }
+func (s *Server) managedView(d booking.Detail) ManagedReservationJSON {
+	return ManagedView(d, s.cfg.Location)
+}
 
 // ManagedView is the wire form of a managed booking (the pages show the same).
 func ManagedView(d booking.Detail, loc *time.Location) ManagedReservationJSON {
