@@ -136,6 +136,7 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	a.Outbox = notify.NewOutbox(a.Config.Location, a.Config.WebhookURL != "")
 	a.Outbox.SetManageLinks(links)
+	a.Outbox.SetFacility(reminderFacility)
 	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox),
 		booking.WithInputRules(a.Config.Input), booking.WithManageLinks(links))
 	accountOpts := []account.Option{account.WithInputRules(a.Config.Input), account.WithPasswordReset(a.Outbox, a.Config.BaseURL)}
@@ -172,6 +173,21 @@ func (a *App) assignReferences(ctx context.Context) {
 	case n > 0:
 		a.Log.Info("booking references given to stored reservations", "reservations", n)
 	}
+}
+
+// reminderFacility is the car park the booking_reminder names (CONTRACT §11): its
+// name, address and phone from the settings, read in the reminder's transaction.
+// A name not yet set on /admin/settings is the service's own.
+func reminderFacility(ctx context.Context, tx *store.Tx) (notify.FacilityData, error) {
+	f, err := tx.Facility(ctx)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return notify.FacilityData{}, err
+	}
+	out := notify.FacilityData{Name: f.Name, Address: f.Address, Phone: f.Phone}
+	if out.Name == "" {
+		out.Name = "Parking Aeropuerto"
+	}
+	return out, nil
 }
 
 // manageLinks is the signer of manage-my-booking links (CONTRACT §11):

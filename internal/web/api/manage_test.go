@@ -293,3 +293,45 @@ func TestManageTokenRoutes(t *testing.T) {
 		}
 	})
 }
+
+// CONTRACT §11: the booking confirmation carries the manage link, and the reminder
+// the day before also the car park's name, address and phone from the settings.
+func TestBookingNotificationsCarryTheManageLink(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		a := apptest.Start(t, d)
+		f, err := a.Booking.Facility(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Name, f.Address, f.Phone = "Parking Barajas Norte", "Avenida de la Hispanidad 1, Madrid", "+34910000000"
+		if _, err := a.Booking.SaveFacility(t.Context(), f); err != nil {
+			t.Fatal(err)
+		}
+		b := bookOnline(t, a, "612345678", "ana@example.com", "MAIL1", 3, 2)
+		payload := func(typ string) map[string]any {
+			var p string
+			if err := a.Store.DB().QueryRow(`SELECT payload FROM notification WHERE id_reservation = $1 AND type = $2`, b.id, typ).Scan(&p); err != nil {
+				t.Fatalf("%s: %v", typ, err)
+			}
+			var m map[string]any
+			if err := json.Unmarshal([]byte(p), &m); err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}
+		conf, rem := payload("booking_confirmation"), payload("booking_reminder")
+		for name, p := range map[string]map[string]any{"confirmation": conf, "reminder": rem} {
+			link, _ := p["manage_url"].(string)
+			if !strings.HasPrefix(link, "http://127.0.0.1/reserva/"+b.reference+"?t=") || p["reserva"].(map[string]any)["referencia"] != b.reference {
+				t.Errorf("%s: manage_url %q, reserva %v", name, link, p["reserva"])
+			}
+		}
+		if _, ok := conf["facility"]; ok {
+			t.Error("the confirmation carries facility")
+		}
+		fac, _ := rem["facility"].(map[string]any)
+		if rem["type"] != "booking_reminder" || fac["name"] != f.Name || fac["address"] != f.Address || fac["phone"] != f.Phone {
+			t.Errorf("reminder facility %v", rem["facility"])
+		}
+	})
+}
