@@ -347,8 +347,13 @@
       put('name', d.name || '');
       put('total', d.total || '');
       put('reference', d.reference || '');
-      // The signed link of the answer (CONTRACT §11); without it, the lookup form.
-      root.querySelector('[data-done-manage]').setAttribute('href', d.manage || '/reserva');
+      // The signed link of the answer (CONTRACT §11), as a path on this site;
+      // without it, the lookup form.
+      var manage = '/reserva';
+      if (d.manage) {
+        try { var u = new URL(d.manage, location.href); manage = u.pathname + u.search; } catch (e) { manage = '/reserva'; }
+      }
+      root.querySelector('[data-done-manage]').setAttribute('href', manage);
       return true;
     }
 
