@@ -209,7 +209,16 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 		if err := s.syncReminder(ctx, tx, r.ID); err != nil { // CONTRACT §11: moved with the entry
 			return err
 		}
-		return s.enqueue(ctx, tx, notify.ReservationModified, r.ID, original)
+		// The manage-my-booking edit is made by the booker, who may not be the
+		// customer: the vehicle is shown as bookerSubject allows.
+		sub, err := s.bookerSubject(ctx, tx, r.ID)
+		if err != nil {
+			return err
+		}
+		if _, err := s.outbox.EnqueueSubject(ctx, tx, notify.ReservationModified, sub, notify.Options{Original: original}); err != nil {
+			return fmt.Errorf("enqueue reservation_modified for reservation %d: %w", r.ID, err)
+		}
+		return nil
 	})
 	if err != nil {
 		// The spot keeps its code while the dates move: on PostgreSQL the spot-overlap

@@ -72,17 +72,27 @@ func (s *Service) enqueueBooked(ctx context.Context, tx *store.Tx, ch Channel, c
 	return nil
 }
 
+// bookerSubject reads what a notification about reservation id is built from, for
+// its contact: an online booking made without signing in as its customer goes to
+// the email its booker typed, which must not learn a stored vehicle's brand, model
+// or colour (CONTRACT §8), so the vehicle shows its plate and type only.
+func (s *Service) bookerSubject(ctx context.Context, tx *store.Tx, id int64) (store.NotificationSubject, error) {
+	sub, err := tx.NotificationSubject(ctx, id)
+	if err != nil {
+		return sub, err
+	}
+	if sub.Reservation.BookedBy == reservation.BookedPublic {
+		sub.Vehicle = reservation.Vehicle{ID: sub.Vehicle.ID, LicensePlate: sub.Vehicle.LicensePlate, Type: sub.Vehicle.Type}
+	}
+	return sub, nil
+}
+
 // syncReminder moves or drops reservation id's reminder after a change to its
 // dates or status, in the change's transaction (CONTRACT §11, notify.SyncReminder).
 func (s *Service) syncReminder(ctx context.Context, tx *store.Tx, id int64) error {
-	sub, err := tx.NotificationSubject(ctx, id)
+	sub, err := s.bookerSubject(ctx, tx, id)
 	if err != nil {
 		return err
-	}
-	if sub.Reservation.BookedBy == reservation.BookedPublic {
-		// CONTRACT §8: an online booking's emails show the vehicle as typed, never a
-		// stored vehicle's brand, model or colour; the reminder shows the plate only.
-		sub.Vehicle = reservation.Vehicle{ID: sub.Vehicle.ID, LicensePlate: sub.Vehicle.LicensePlate, Type: sub.Vehicle.Type}
 	}
 	if err := s.outbox.SyncReminder(ctx, tx, sub); err != nil {
 		return fmt.Errorf("reminder of reservation %d: %w", id, err)

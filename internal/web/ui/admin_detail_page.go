@@ -146,9 +146,11 @@ var (
 	notificationLabels = map[string]string{
 		"booking_confirmation": "Confirmación de reserva", "vehicle_entry": "Entrada del vehículo",
 		"reservation_modified": "Reserva modificada", "invoice": "Factura",
+		"booking_reminder": "Recordatorio del día anterior",
 	}
 	notificationStatusLabels = map[string]string{
 		"pending": "Pendiente", "sent": "Enviada", "failed": "Fallida", "skipped": "No enviada",
+		"cancelled": "Anulada",
 	}
 )
 
