@@ -22,6 +22,7 @@ import (
 
 // detailPageView is the data of admin_detail.html.
 type detailPageView struct {
+	Reference   string // K7Q2-M9XD (CONTRACT §11)
 	ID          int64
 	Status      string
 	StatusClass string
@@ -179,7 +180,7 @@ func detailNotice(r *http.Request) string {
 func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d booking.Detail) {
 	res := d.Reservation
 	v := detailPageView{
-		ID: res.ID, Status: string(res.Status), StatusClass: statusClass(string(res.Status)),
+		ID: res.ID, Reference: reservation.ShowReference(res.Reference), Status: string(res.Status), StatusClass: statusClass(string(res.Status)),
 		Pending: res.Status == reservation.Pending, InCourse: res.Status == reservation.InCourse,
 		Finalized: res.Status == reservation.Finalized, Cancelled: res.Status == reservation.Cancelled,
 		Notice: detailNotice(r), Error: r.URL.Query().Get("error"),

@@ -107,7 +107,7 @@ func TestManageBookingPages(t *testing.T) {
 		webtest.CustSetStatus(t, a, id, reservation.Finalized)
 		rec := webtest.Do(t, cl, "GET", a.URL+"/reserva/"+ref+"/recibo?t="+url.QueryEscape(token), nil)
 		webtest.WantStatus(t, rec, http.StatusOK)
-		webtest.WantAll(t, "receipt", rec.Body, "PAGE1", "Volver a la reserva")
+		webtest.WantAll(t, "receipt", rec.Body, "PAGE1", "Volver a la reserva", "Referencia "+ref)
 	})
 }
 
@@ -121,6 +121,8 @@ func TestHistorySearchByReference(t *testing.T) {
 			id := e.WalkIn(webtest.WalkInFields(n, time.Date(2027, 3, 1, 10, 0, 0, 0, webtest.Madrid), 2, ""))
 			_, body := e.JSON("GET", fmt.Sprintf("/admin/reservations/details/%d", id), nil)
 			refs = append(refs, body["reservation"].(map[string]any)["reference"].(string))
+			page := e.Page(fmt.Sprintf("/admin/reservations/details/%d", id))
+			webtest.WantAll(t, "detail page", page.Body, "<strong data-detail-reference>"+refs[len(refs)-1]+"</strong>")
 		}
 		for _, q := range []string{refs[1], strings.ToLower(strings.ReplaceAll(refs[1], "-", ""))} {
 			status, body := e.JSON("GET", "/admin/history?"+url.Values{"search": {q}}.Encode(), nil)

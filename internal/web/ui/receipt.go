@@ -28,6 +28,7 @@ const facilityName = "Parking Aeropuerto"
 type receiptView struct {
 	Facility      string
 	ID            int64
+	Reference     string // K7Q2-M9XD (CONTRACT §11)
 	Issued        string
 	CustomerName  string
 	Phone         string
@@ -59,7 +60,7 @@ func (s *Server) receiptOf(d booking.Detail) (receiptView, error) {
 	}
 	ct := reservation.ContactOf(res, d.Customer) // as the invoice notification (CONTRACT §9)
 	v := receiptView{
-		Facility: facilityName, ID: res.ID, Issued: s.shortTime(s.now()),
+		Facility: facilityName, ID: res.ID, Reference: reservation.ShowReference(res.Reference), Issued: s.shortTime(s.now()),
 		CustomerName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email),
 		Plate: d.Vehicle.LicensePlate, Vehicle: vehicleDescription(d.Vehicle.Brand, d.Vehicle.Model),
 		TypeLabel: vehicleTypeLabel(d.Vehicle.Type), Entry: s.shortTime(res.Entry), Exit: s.optTime(res.Exit),
