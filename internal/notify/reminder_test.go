@@ -183,3 +183,24 @@ func TestReminderMovesAndIsDropped(t *testing.T) {
 		}
 	})
 }
+
+// Without a webhook the reminder is recorded as skipped, and a booking keeps that
+// one row however often its entry moves.
+func TestSkippedReminderMovesInPlace(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		e := newEnv(t, d, false)
+		ctx := context.Background()
+		c := e.bookAt(t, clocktest.Day(3, 10, 0), "R0000005")
+		for i, day := range []int{5, 6, 4} {
+			entry := clocktest.Day(day, 10, 0)
+			exit := entry.AddDate(0, 0, 2)
+			if _, err := e.svc.CustomerEdit(ctx, c.Customer.ID, c.Reservation.ID, booking.CustomerEdit{Entry: entry, Exit: &exit}); err != nil {
+				t.Fatal(err)
+			}
+			rs := reminders(t, e.st, c.Reservation.ID)
+			if len(rs) != 1 || rs[0].status != "skipped" || !rs[0].due.Equal(entry.Add(-24*time.Hour)) {
+				t.Errorf("move %d: reminders %+v", i, rs)
+			}
+		}
+	})
+}

@@ -167,11 +167,13 @@ func (tx *Tx) ResetPassword(ctx context.Context, customerID int64, newHash strin
 // NotificationCancelled is the status of a row dropped before it was due.
 const NotificationCancelled = "cancelled"
 
-// MovePendingReminder rewrites the pending reminder of a reservation (payload and
-// due time); it reports false when there is none.
+// MovePendingReminder rewrites the unsent reminder of a reservation (payload and
+// due time): a pending one, or one recorded as skipped (no email, no webhook), so
+// that a booking keeps one reminder row however often it moves. It reports false
+// when there is none.
 func (tx *Tx) MovePendingReminder(ctx context.Context, reservationID int64, payload []byte, due time.Time) (bool, error) {
 	res, err := tx.Exec(ctx, `UPDATE notification SET payload = $2, next_attempt_at = $3
-		WHERE id_reservation = $1 AND type = 'booking_reminder' AND status = 'pending' AND attempts = 0`,
+		WHERE id_reservation = $1 AND type = 'booking_reminder' AND status IN ('pending', 'skipped') AND attempts = 0`,
 		reservationID, string(payload), Time(due))
 	if err != nil {
 		return false, fmt.Errorf("move reminder of %d: %w", reservationID, err)
