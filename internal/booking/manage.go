@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"parking/internal/account"
+	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/feed"
 	"parking/internal/input"
@@ -189,6 +190,10 @@ func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservat
 			return err
 		}
 		before = r
+		prev, err := s.readState(ctx, tx, id, false) // the audit trail's "before"
+		if err != nil {
+			return err
+		}
 		if !reservation.For(r.Status).Cancel {
 			return fault.Invalidf("Solo se pueden cancelar reservas pendientes; esta reserva está %s.", r.Status)
 		}
@@ -202,7 +207,10 @@ func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservat
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
-		return s.syncReminder(ctx, tx, id) // CONTRACT §11: dropped
+		if err := s.syncReminder(ctx, tx, id); err != nil { // CONTRACT §11: dropped
+			return err
+		}
+		return s.auditTransition(ctx, tx, audit.ActionCancel, prev)
 	})
 	if err != nil {
 		return reservation.Reservation{}, wrapOp(err, "cancel reservation %s", ref)

@@ -28,6 +28,7 @@ const (
 // local dispatcher after the commit.
 type Outbox struct {
 	loc      *time.Location
+	baseURL  string // PARKING_BASE_URL, the start of links in payloads
 	deliver  bool
 	wake     chan struct{}
 	links    *managelink.Signer // manage_url in payloads (CONTRACT §11); nil: none
@@ -53,6 +54,13 @@ func (o *Outbox) SetFacility(f FacilitySource) { o.facility = f }
 // configured later.
 func NewOutbox(loc *time.Location, deliver bool) *Outbox {
 	return &Outbox{loc: loc, deliver: deliver, wake: make(chan struct{}, 1)}
+}
+
+// WithBaseURL sets the service's public address (PARKING_BASE_URL) that links in
+// payloads start with (the invoice's receipt_url); without it they are paths.
+func (o *Outbox) WithBaseURL(u string) *Outbox {
+	o.baseURL = u
+	return o
 }
 
 // Location is the zone the payloads' dates are written in.

@@ -33,7 +33,7 @@ func (o *Outbox) build(ctx context.Context, tx *store.Tx, kind Kind, sub store.N
 		}
 		extra.Facility = &f
 	}
-	return BuildWith(kind, sub, original, tx.Now, o.loc, extra)
+	return build(kind, sub, original, tx.Now, o.loc, o.baseURL, extra)
 }
 
 // SyncReminder makes the reservation's booking_reminder agree with the reservation

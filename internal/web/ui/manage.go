@@ -227,22 +227,23 @@ func (s *Server) manageDone(w http.ResponseWriter, r *http.Request, token string
 }
 
 // manageReceipt is GET /reserva/{reference}/recibo?t=…: the printable receipt once
-// the booking is paid (FINALIZADA).
+// the booking is paid (FINALIZADA); manageReceiptPDF is its PDF.
 func (s *Server) manageReceipt(w http.ResponseWriter, r *http.Request) {
+	s.manageReceiptAs(w, r, receiptPage)
+}
+
+func (s *Server) manageReceiptPDF(w http.ResponseWriter, r *http.Request) {
+	s.manageReceiptAs(w, r, receiptPDF)
+}
+
+func (s *Server) manageReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
 	token := api.ManageToken(r)
 	m, err := s.booking.ManagedBooking(r.Context(), r.PathValue("reference"), token)
-	var v receiptView
-	if err == nil {
-		v, err = s.receiptOf(m.Detail)
-	}
-	back := "/reserva"
-	if err == nil || fault.KindOf(err) == fault.Conflict {
-		back = managePath(m.Detail.Reservation, token, "")
-	}
 	if err != nil {
-		s.renderError(w, r, err, "Recibo no disponible", back, "Volver a la reserva")
+		s.renderError(w, r, err, "Recibo no disponible", "/reserva", "Buscar mi reserva")
 		return
 	}
-	v.BackHref, v.BackLabel = back, "Volver a la reserva"
-	s.render(w, r, http.StatusOK, "receipt.html", "Recibo de la reserva "+reservation.ShowReference(m.Detail.Reservation.Reference), v)
+	res := m.Detail.Reservation
+	base := "/reserva/" + reservation.ShowReference(res.Reference) + "/recibo?" + url.Values{"t": {token}}.Encode()
+	s.serveReceipt(w, r, m.Detail, format, base, managePath(res, token, ""), "Volver a la reserva")
 }
