@@ -42,6 +42,7 @@ func TestManageBookingOnPhone(t *testing.T) {
 	pageSet(t, ctx, "#vehicle_type", "COCHE")
 	pageClick(t, ctx, "[data-next]")
 	pageWaitJS(t, ctx, "step 3", pageVisible(`[data-step="3"]`))
+	pageClick(t, ctx, "#privacy_ack")
 	pageClick(t, ctx, "[data-next]")
 	pageWaitJS(t, ctx, "the confirmation", pageVisible(`[data-step="done"]`))
 	ref := pageText(t, ctx, `[data-done="reference"]`)
