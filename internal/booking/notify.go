@@ -70,7 +70,7 @@ func (s *Service) enqueueBooked(ctx context.Context, tx *store.Tx, ch Channel, c
 	}
 	// CONTRACT §11: the reminder the day before, scheduled in the booking's own
 	// transaction (none for a booking made less than 24 hours ahead).
-	if err := s.outbox.SyncReminder(ctx, tx, sub); err != nil {
+	if err := s.outbox.ScheduleReminder(ctx, tx, sub); err != nil {
 		return fmt.Errorf("schedule booking_reminder for reservation %d: %w", c.Reservation.ID, err)
 	}
 	return nil

@@ -73,6 +73,18 @@ func (o *Outbox) SyncReminder(ctx context.Context, tx *store.Tx, sub store.Notif
 	return err
 }
 
+// ScheduleReminder is SyncReminder for a reservation its transaction has just
+// inserted (nothing to move or drop yet): one insert when the entry is more than 24
+// hours away, no statement at all otherwise, so the booking path pays nothing more.
+func (o *Outbox) ScheduleReminder(ctx context.Context, tx *store.Tx, sub store.NotificationSubject) error {
+	due := sub.Reservation.Entry.Add(-ReminderLead)
+	if sub.Reservation.Status != reservation.Pending || !due.After(tx.Now) {
+		return nil
+	}
+	_, err := o.EnqueueSubject(ctx, tx, BookingReminder, sub, Options{DueAt: due})
+	return err
+}
+
 // EnqueuePasswordReset records a password_reset notification (CONTRACT §11) for the
 // account name/email, carrying resetURL, inside tx. It concerns no reservation.
 func (o *Outbox) EnqueuePasswordReset(ctx context.Context, tx *store.Tx, name, email, resetURL string) error {
