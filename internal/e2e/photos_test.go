@@ -62,7 +62,7 @@ func TestPhotosFromThePhone(t *testing.T) {
 	if got := pageText(t, ctx, "[data-photo-count]"); got != "5 de 5" {
 		t.Errorf("count after = %q", got)
 	}
-	pageWaitJS(t, ctx, "the upload's message", pageVisible("[data-upload-msg]"))
+	pageWaitJS(t, ctx, "the upload's message", pageVisible("[data-upload-msg]")+` && document.querySelector('[data-upload-msg]').textContent.includes('subidas')`)
 	if got := pageText(t, ctx, "[data-upload-msg]"); !strings.Contains(got, "5 fotos subidas") || !strings.Contains(got, "5 de 5") {
 		t.Errorf("upload message = %q", got)
 	}

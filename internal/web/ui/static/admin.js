@@ -338,6 +338,7 @@
         }
         var text = (r.photos.length === 1 ? '1 foto subida' : r.photos.length + ' fotos subidas') + ': ' + n + ' de ' + needed + ' para iniciar.';
         if (n >= needed) { text += ' Ya están todas las fotos necesarias.'; }
+        say(text);
         swapRegions(['head', 'photos']).then(function () {
           uploading = false;
           var f = document.querySelector('[data-photo-upload]');
