@@ -82,6 +82,10 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (r
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
+		// CONTRACT §11: a car that came in needs no reminder.
+		if err := s.syncReminder(ctx, tx, id); err != nil {
+			return err
+		}
 		if err := s.auditTransition(ctx, tx, audit.ActionStart, before); err != nil {
 			return err
 		}
@@ -207,6 +211,9 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 			return statusMoved(id)
 		}
 		if out, err = tx.Reservation(ctx, id); err != nil {
+			return err
+		}
+		if err := s.syncReminder(ctx, tx, id); err != nil { // CONTRACT §11: dropped
 			return err
 		}
 		return s.auditTransition(ctx, tx, audit.ActionCancel, prev)
