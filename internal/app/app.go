@@ -18,6 +18,7 @@ import (
 	"parking/internal/booking"
 	"parking/internal/clock"
 	"parking/internal/input"
+	"parking/internal/metrics"
 	"parking/internal/notify"
 	"parking/internal/pricing"
 	"parking/internal/store"
@@ -37,6 +38,9 @@ type App struct {
 	// (nil when no webhook is configured, or before Start).
 	Outbox     *notify.Outbox
 	Dispatcher *notify.Dispatcher
+	// Metrics is GET /metrics: the instruments the web middleware, the operations
+	// and the dispatcher report to, and the database readings taken per scrape.
+	Metrics *metrics.Metrics
 
 	URL      string
 	handler  atomic.Pointer[http.Handler] // web.Starting until the database is ready, then Web.Handler
@@ -121,8 +125,9 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	a.Catalog.Store(pricing.NewSnapshot(cat))
 	a.Outbox = notify.NewOutbox(a.Config.Location, a.Config.WebhookURL != "")
+	a.Metrics = a.newMetrics()
 	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox),
-		booking.WithInputRules(a.Config.Input))
+		booking.WithInputRules(a.Config.Input), booking.WithEvents(a.Metrics))
 	accountOpts := []account.Option{account.WithInputRules(a.Config.Input)}
 	if a.Config.HashCost > 0 {
 		accountOpts = append(accountOpts, account.WithHashCost(a.Config.HashCost))
@@ -141,7 +146,7 @@ func (a *App) prepare(ctx context.Context) error {
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL, Capacity: a.Config.Capacity,
 			FeedHeartbeat: a.Config.FeedHeartbeat, PublicRate: a.Config.PublicRate, DBTimeout: a.Config.DBTimeout},
 		Log: a.Log, Booking: a.Booking, Accounts: a.Accounts, Catalog: a.Catalog,
-		Clock: a.Config.Clock,
+		Clock: a.Config.Clock, Metrics: a.Metrics, MetricsToken: a.Config.MetricsToken,
 	})
 	return nil
 }
@@ -275,6 +280,7 @@ func (a *App) startDispatcher() {
 	t := notify.Tuning{Timeout: a.Config.WebhookTimeout, Workers: 16, Grace: dispatcherGrace}
 	sender := notify.NewHTTPSender(a.Config.WebhookURL, a.Config.WebhookSecret, a.Config.WebhookTimeout, t.Workers).WithClock(a.Config.Clock)
 	a.Dispatcher = notify.NewDispatcher(a.Store, sender, a.Outbox.Wake(), a.Log, t)
+	a.Dispatcher.OnOutcome(a.Metrics.Delivery)
 	a.Dispatcher.Start()
 	a.Log.Info("notification delivery started", "signed", a.Config.WebhookSecret != "", "timeout", a.Config.WebhookTimeout.String())
 }

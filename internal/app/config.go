@@ -58,6 +58,9 @@ type Config struct {
 	// PublicRate is requests per minute per client address on the anonymous routes
 	// (CONTRACT §13); 0: no limit (the zero Config, as tests build it).
 	PublicRate int
+	// MetricsToken, when set, is the bearer token GET /metrics requires
+	// (PARKING_METRICS_TOKEN).
+	MetricsToken string
 }
 
 // setting describes one configuration entry; the README's table lists the same.
@@ -109,6 +112,7 @@ var settings = []setting{
 		c.PublicRate = n
 		return nil
 	}},
+	{"PARKING_METRICS_TOKEN", "metrics-token", "", "bearer token GET /metrics requires; empty: open (restrict it at the proxy)", func(c *Config, v string) error { c.MetricsToken = v; return nil }},
 }
 
 func durationSetter(field func(*Config) *time.Duration) func(*Config, string) error {

@@ -76,6 +76,7 @@ func (s *Service) Start(ctx context.Context, id int64) (reservation.Reservation,
 		return out, fmt.Errorf("start reservation %d: %w", id, err)
 	}
 	s.publishParking(feed.Started, out, out.Spot)
+	s.moved(reservation.Pending, reservation.InCourse)
 	return out, nil
 }
 
@@ -143,6 +144,7 @@ func (s *Service) Finalize(ctx context.Context, id int64, method string) (reserv
 		return out, fmt.Errorf("finalize reservation %d: %w", id, err)
 	}
 	s.publishParking(feed.Finalized, out, out.Spot)
+	s.moved(reservation.InCourse, reservation.Finalized)
 	return out, nil
 }
 
@@ -173,6 +175,7 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 		return out, fmt.Errorf("cancel reservation %d: %w", id, err)
 	}
 	s.publishParking(feed.Cancelled, out, before.Spot)
+	s.moved(before.Status, reservation.Cancelled)
 	return out, nil
 }
 

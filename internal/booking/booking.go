@@ -27,6 +27,7 @@ type Service struct {
 	outbox  *notify.Outbox
 	input   input.Rules // phones read in PARKING_PHONE_REGION (CONTRACT §8)
 	admin   adminState  // administrator operations: parking feed, catalog writes (admin_state.go)
+	events  Events      // metrics (events.go)
 }
 
 // Option adjusts a Service at construction.
@@ -51,6 +52,9 @@ func New(st *store.Store, catalog *pricing.Holder, loc *time.Location, log *slog
 	}
 	if s.outbox == nil {
 		s.outbox = notify.NewOutbox(loc, false)
+	}
+	if s.events == nil {
+		s.events = noEvents{}
 	}
 	return s
 }

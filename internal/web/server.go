@@ -13,6 +13,7 @@ import (
 	"parking/internal/account"
 	"parking/internal/booking"
 	"parking/internal/clock"
+	"parking/internal/metrics"
 	"parking/internal/pricing"
 	"parking/internal/web/api"
 	"parking/internal/web/httpx"
@@ -31,6 +32,9 @@ type Server struct {
 	ui      *ui.Server
 	// dbTimeout is the deadline of each request's database work (httpx.DBDeadline).
 	dbTimeout time.Duration
+	metrics   *metrics.Metrics
+	// metricsToken guards GET /metrics when set.
+	metricsToken string
 }
 
 // Deps are the collaborators of a Server.
@@ -43,6 +47,10 @@ type Deps struct {
 	// Clock is the service's clock; default the operations' (the same one the
 	// store reads).
 	Clock clock.Clock
+	// Metrics, when set, measures every request and serves GET /metrics, behind
+	// MetricsToken when that is set (PARKING_METRICS_TOKEN).
+	Metrics      *metrics.Metrics
+	MetricsToken string
 }
 
 // New builds the server. The pages parse their embedded templates and static
@@ -64,7 +72,7 @@ func New(d Deps) *Server {
 	kit := httpx.NewKit(d.Log, d.Accounts, d.Config.BaseURL)
 	limiter := httpx.NewRateLimiter(d.Config.PublicRate, d.Clock) // one count per instance (CONTRACT §13)
 	s := &Server{
-		kit: kit, log: d.Log, booking: d.Booking, dbTimeout: d.Config.DBTimeout,
+		kit: kit, log: d.Log, booking: d.Booking, dbTimeout: d.Config.DBTimeout, metrics: d.Metrics, metricsToken: d.MetricsToken,
 		api: api.New(api.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts, Catalog: d.Catalog, Limiter: limiter}),
 		ui: ui.New(ui.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts,
 			Catalog: d.Catalog, Clock: d.Clock, Limiter: limiter}),
@@ -83,5 +91,10 @@ func (s *Server) Handler() http.Handler {
 	s.api.Routes(mux) // /api/...
 	s.ui.Routes(mux)  // /, /booking, /users/..., /admin/..., /static/...
 	deadline := httpx.DBDeadline(s.dbTimeout, "/admin/parking/events", "/admin/history.csv")
-	return s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(deadline(httpx.Unrouted(mux, s.ui.ErrorPage)))))
+	routed := httpx.NotePattern(httpx.Unrouted(mux, s.ui.ErrorPage))
+	if s.metrics != nil {
+		mux.Handle("GET /metrics", s.metrics.Handler(s.metricsToken))
+		routed = s.metrics.Instrument(routed) // inside the deadline: it sees the request the mux names
+	}
+	return s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(deadline(routed))))
 }
