@@ -16,7 +16,11 @@ func (a *App) newMetrics() *metrics.Metrics {
 		Pools:   map[string]*sql.DB{"read": a.Store.DB(), "write": a.Store.WriteDB()},
 		Backlog: a.Store.NotificationBacklog,
 		Occupancy: func(ctx context.Context) (int, int, int, error) {
-			b, err := a.Booking.ParkingBoard(ctx, a.Config.Capacity)
+			f, err := a.Booking.Facility(ctx) // the capacity as the settings page keeps it
+			if err != nil {
+				return 0, 0, 0, err
+			}
+			b, err := a.Booking.ParkingBoard(ctx, f.Capacity)
 			return b.Occupied, b.Reserved, b.Capacity, err
 		},
 		Now: a.Config.Clock,

@@ -12,7 +12,9 @@ import (
 	"crypto/subtle"
 	"database/sql"
 	"log/slog"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -88,7 +90,8 @@ func New(src Sources, log *slog.Logger) *Metrics {
 	reg.MustRegister(m.requests, m.latency, m.created, m.refused, m.transitions, m.deliveries,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	seen := map[*sql.DB]bool{}
-	for name, db := range src.Pools {
+	for _, name := range slices.Sorted(maps.Keys(src.Pools)) { // "read" before "write"
+		db := src.Pools[name]
 		if db == nil || seen[db] {
 			continue
 		}
