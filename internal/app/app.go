@@ -4,6 +4,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -152,7 +153,8 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	a.Web = web.New(web.Deps{
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL, Capacity: a.Config.Capacity,
-			FeedHeartbeat: a.Config.FeedHeartbeat, PublicRate: a.Config.PublicRate, DBTimeout: a.Config.DBTimeout},
+			FeedHeartbeat: a.Config.FeedHeartbeat, PublicRate: a.Config.PublicRate, DBTimeout: a.Config.DBTimeout,
+			TrustedProxies: a.Config.TrustedProxies},
 		Log: a.Log, Booking: a.Booking, Accounts: a.Accounts, Catalog: a.Catalog,
 		Clock: a.Config.Clock, Metrics: a.Metrics, MetricsToken: a.Config.MetricsToken,
 	})
@@ -200,8 +202,14 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	a.handler.Store(&starting)
 	a.server = &http.Server{
 		Handler:           http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*a.handler.Load()).ServeHTTP(w, r) }),
+		// A client must send its headers within 10 s and its whole request within
+		// 30 s (bodies are at most a few MiB), and read the answer within
+		// WriteTimeout; the live board's event stream and the CSV export lift their
+		// write deadline (http.ResponseController). Idle keep-alive connections
+		// close after 2 min. None is a database deadline (PARKING_DB_TIMEOUT).
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      cmp.Or(cfg.WriteTimeout, DefaultWriteTimeout),
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
@@ -242,6 +250,11 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	log.Info("listening", "addr", ln.Addr().String(), "database", string(a.Store.Dialect()), "base_url", cfg.BaseURL, "timezone", cfg.Timezone)
 	return a, nil
 }
+
+// DefaultWriteTimeout bounds writing one answer: well above the slowest ordinary
+// page (a history search, a receipt) and short enough that a client that stops
+// reading does not hold a connection and its goroutine for long.
+const DefaultWriteTimeout = 60 * time.Second
 
 // Close stops accepting, lets in-flight requests finish (up to 10 s), then closes
 // the database (CONTRACT §1).

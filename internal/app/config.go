@@ -15,6 +15,7 @@ import (
 	"parking/internal/clock"
 	"parking/internal/input"
 	"parking/internal/store"
+	"parking/internal/web/httpx"
 )
 
 // Config is the service configuration (CONTRACT §1). Every field comes from a
@@ -61,6 +62,12 @@ type Config struct {
 	// MetricsToken, when set, is the bearer token GET /metrics requires
 	// (PARKING_METRICS_TOKEN).
 	MetricsToken string
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the
+	// client (PARKING_TRUSTED_PROXIES).
+	TrustedProxies httpx.TrustedProxies
+	// WriteTimeout bounds writing an answer (0: DefaultWriteTimeout); the live
+	// board's stream and the CSV export lift it. Not a setting: tests shorten it.
+	WriteTimeout time.Duration
 }
 
 // setting describes one configuration entry; the README's table lists the same.
@@ -110,6 +117,14 @@ var settings = []setting{
 			return errors.New("must be a whole number between 0 and 1000000")
 		}
 		c.PublicRate = n
+		return nil
+	}},
+	{"PARKING_TRUSTED_PROXIES", "trusted-proxies", "", "comma-separated CIDRs of the reverse proxies whose X-Forwarded-For is believed; empty: none", func(c *Config, v string) error {
+		t, err := httpx.ParseTrustedProxies(v)
+		if err != nil {
+			return err
+		}
+		c.TrustedProxies = t
 		return nil
 	}},
 	{"PARKING_METRICS_TOKEN", "metrics-token", "", "bearer token GET /metrics requires; empty: open (restrict it at the proxy)", func(c *Config, v string) error { c.MetricsToken = v; return nil }},

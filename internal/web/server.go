@@ -35,6 +35,7 @@ type Server struct {
 	metrics   *metrics.Metrics
 	// metricsToken guards GET /metrics when set.
 	metricsToken string
+	trusted      httpx.TrustedProxies // PARKING_TRUSTED_PROXIES
 }
 
 // Deps are the collaborators of a Server.
@@ -73,6 +74,7 @@ func New(d Deps) *Server {
 	limiter := httpx.NewRateLimiter(d.Config.PublicRate, d.Clock) // one count per instance (CONTRACT §13)
 	s := &Server{
 		kit: kit, log: d.Log, booking: d.Booking, dbTimeout: d.Config.DBTimeout, metrics: d.Metrics, metricsToken: d.MetricsToken,
+		trusted: d.Config.TrustedProxies,
 		api: api.New(api.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts, Catalog: d.Catalog, Limiter: limiter}),
 		ui: ui.New(ui.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts,
 			Catalog: d.Catalog, Clock: d.Clock, Limiter: limiter}),
@@ -96,5 +98,5 @@ func (s *Server) Handler() http.Handler {
 		mux.Handle("GET /metrics", s.metrics.Handler(s.metricsToken))
 		routed = s.metrics.Instrument(routed) // inside the deadline: it sees the request the mux names
 	}
-	return s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(deadline(routed))))
+	return s.trusted.Resolve(s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(deadline(routed)))))
 }

@@ -17,6 +17,9 @@ type Config struct {
 	// DBTimeout is the deadline of each request's database work
 	// (PARKING_DB_TIMEOUT, CONTRACT §13; 0: 5 s).
 	DBTimeout time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is believed
+	// (PARKING_TRUSTED_PROXIES); empty: none.
+	TrustedProxies TrustedProxies
 }
 
 // DefaultDBTimeout is PARKING_DB_TIMEOUT's default (CONTRACT §1).

@@ -82,7 +82,7 @@ func (s *Kit) LogRequests(next http.Handler) http.Handler {
 		}
 		s.log.InfoContext(r.Context(), "request",
 			"method", r.Method, "pattern", info.pattern, "path", r.URL.Path, "status", rec.status,
-			"duration_ms", float64(time.Since(start).Microseconds())/1000, "request_id", id)
+			"duration_ms", float64(time.Since(start).Microseconds())/1000, "request_id", id, "client", ClientAddr(r))
 	})
 }
 
