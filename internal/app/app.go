@@ -200,13 +200,13 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	a.URL = "http://" + ln.Addr().String()
 	starting := web.Starting()
 	a.handler.Store(&starting)
+	// A client must send its headers within 10 s and its whole request within
+	// 30 s (bodies are at most a few MiB), and read the answer within
+	// WriteTimeout; the live board's event stream and the CSV export lift their
+	// write deadline (http.ResponseController). Idle keep-alive connections
+	// close after 2 min. None is a database deadline (PARKING_DB_TIMEOUT).
 	a.server = &http.Server{
 		Handler:           http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*a.handler.Load()).ServeHTTP(w, r) }),
-		// A client must send its headers within 10 s and its whole request within
-		// 30 s (bodies are at most a few MiB), and read the answer within
-		// WriteTimeout; the live board's event stream and the CSV export lift their
-		// write deadline (http.ResponseController). Idle keep-alive connections
-		// close after 2 min. None is a database deadline (PARKING_DB_TIMEOUT).
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      cmp.Or(cfg.WriteTimeout, DefaultWriteTimeout),
