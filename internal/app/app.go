@@ -50,6 +50,10 @@ type App struct {
 	listener net.Listener
 	done     chan error
 	closing  sync.Once
+	// stopListening ends the listener of other instances' announcements
+	// (booking.Service.ListenShared); listening is closed when it has returned.
+	stopListening context.CancelFunc
+	listening     chan struct{}
 }
 
 // Open prepares a service without listening: database opened (waited for up to
@@ -242,6 +246,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 		return fail(err)
 	}
 	a.startDispatcher()
+	a.listenShared()
 	// Open live-board streams end when shutdown begins, so that in-flight requests
 	// can finish within the grace period.
 	a.server.RegisterOnShutdown(a.Booking.ParkingFeed().Close)
@@ -271,6 +276,10 @@ func (a *App) Close() error {
 		}
 		// After the requests (which may enqueue), before the database closes.
 		a.stopDispatcher()
+		if a.stopListening != nil {
+			a.stopListening()
+			<-a.listening
+		}
 		err = errors.Join(err, a.Store.Close())
 	})
 	return err
@@ -285,6 +294,32 @@ func (a *App) Wait(ctx context.Context) error {
 	case err := <-a.done:
 		a.done <- err // let Close read it
 		return errors.Join(err, a.Close())
+	}
+}
+
+// listenReadyWait bounds how long the start waits for the listener of other
+// instances' announcements before serving anyway (their live-board events then
+// reach this instance's streams once it connects).
+const listenReadyWait = 10 * time.Second
+
+// listenShared starts receiving the other instances' announcements (PostgreSQL:
+// the live board's events and catalog changes, booking/shared.go) and waits until
+// it listens, so that no change made after the start is missed.
+func (a *App) listenShared() {
+	ctx, cancel := context.WithCancel(context.Background())
+	a.stopListening, a.listening = cancel, make(chan struct{})
+	ready := make(chan struct{})
+	var once sync.Once
+	go func() {
+		defer close(a.listening)
+		a.Booking.ListenShared(ctx, a.Log, func() { once.Do(func() { close(ready) }) })
+	}()
+	t := time.NewTimer(listenReadyWait)
+	defer t.Stop()
+	select {
+	case <-ready:
+	case <-t.C:
+		a.Log.Warn("not yet listening for other instances' changes; serving anyway", "waited", listenReadyWait.String())
 	}
 }
 
