@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"parking/internal/account"
-	"parking/internal/apptest/apispec"
 	"parking/internal/app"
+	"parking/internal/apptest/apispec"
 	"parking/internal/reservation"
 	"parking/internal/store"
 )
