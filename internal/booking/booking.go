@@ -28,6 +28,7 @@ type Service struct {
 	input   input.Rules // phones read in PARKING_PHONE_REGION (CONTRACT §8)
 	admin   adminState  // administrator operations: parking feed, catalog writes (admin_state.go)
 	events  Events      // metrics (events.go)
+	origin  string      // names this instance in announcements to the others (shared.go)
 }
 
 // Option adjusts a Service at construction.
@@ -56,6 +57,7 @@ func New(st *store.Store, catalog *pricing.Holder, loc *time.Location, log *slog
 	if s.events == nil {
 		s.events = noEvents{}
 	}
+	s.origin = newOrigin()
 	return s
 }
 

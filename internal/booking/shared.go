@@ -2,6 +2,8 @@ package booking
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"log/slog"
 	"time"
@@ -23,6 +25,7 @@ import (
 // signal is one message between instances. Its JSON is the wire form; the domain
 // event (feed.Event) carries no tags.
 type signal struct {
+	Origin        string    `json:"o"` // the sending instance (Service.origin): it has applied the change already
 	Type          string    `json:"t"` // "board" or "catalog"
 	Kind          string    `json:"k,omitempty"`
 	ReservationID int64     `json:"r,omitempty"`
@@ -40,10 +43,12 @@ const (
 // signalTimeout bounds sending one signal after a commit.
 const signalTimeout = 2 * time.Second
 
-// announce sends a signal to every instance (this one hears it through Listen
-// too). A failure is logged: the change itself is committed, and the other
-// instances' boards catch up at their next reload.
+// announce sends a signal to the other instances (this one hears it too, and
+// skips it by its origin: it has already applied the change). A failure is
+// logged: the change itself is committed, and the other instances' boards catch up
+// at their next reload.
 func (s *Service) announce(m signal) {
+	m.Origin = s.origin
 	b, err := json.Marshal(m)
 	if err == nil {
 		ctx, cancel := context.WithTimeout(context.Background(), signalTimeout)
@@ -55,7 +60,14 @@ func (s *Service) announce(m signal) {
 	}
 }
 
-// ListenShared receives the other instances' (and this one's) announcements until
+// newOrigin names this instance in its announcements.
+func newOrigin() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// ListenShared receives the other instances' announcements until
 // ctx ends; ready is called once listening has started the first time. It does
 // nothing but call ready when the database is not shared (SQLite).
 func (s *Service) ListenShared(ctx context.Context, log *slog.Logger, ready func()) {
@@ -80,6 +92,9 @@ func (s *Service) ListenShared(ctx context.Context, log *slog.Logger, ready func
 		if err := json.Unmarshal([]byte(payload), &m); err != nil {
 			log.Warn("unreadable announcement from another instance", "err", err)
 			return
+		}
+		if m.Origin == s.origin {
+			return // this instance's own change, already applied
 		}
 		switch m.Type {
 		case signalBoard:
