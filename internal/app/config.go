@@ -254,4 +254,7 @@ func WriteSettings(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %-24s --%-16s default %-24s %s\n", s.env, s.flag, def, s.usage)
 	}
+	// cmd/parking's collector settings (docs/operations.md): Go reads these itself.
+	fmt.Fprintf(w, "  %-24s %-18s default %-24s %s\n", "GOGC", "", "800", "Go's collector target; set it to override the service's default")
+	fmt.Fprintf(w, "  %-24s %-18s default %-24s %s\n", "GOMEMLIMIT", "", "256MiB", "Go's soft memory limit; set it to what the machine gives the process")
 }
