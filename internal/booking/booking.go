@@ -29,6 +29,7 @@ type Service struct {
 	admin   adminState  // administrator operations: parking feed, catalog writes (admin_state.go)
 	events  Events      // metrics (events.go)
 	origin  string      // names this instance in announcements to the others (shared.go)
+	photos  photoConfig // uploaded photos: media store, addresses, retention (photos_upload.go)
 }
 
 // Option adjusts a Service at construction.

@@ -15,6 +15,8 @@ import (
 	"parking/internal/clock"
 	"parking/internal/metrics"
 	"parking/internal/pricing"
+	"parking/internal/privacy"
+	"parking/internal/social"
 	"parking/internal/web/api"
 	"parking/internal/web/httpx"
 	"parking/internal/web/ui"
@@ -52,6 +54,10 @@ type Deps struct {
 	// MetricsToken when that is set (PARKING_METRICS_TOKEN).
 	Metrics      *metrics.Metrics
 	MetricsToken string
+	// Social is the social-login providers (nil or empty: none).
+	Social *social.Providers
+	// Privacy is the export and erasure of customers' data.
+	Privacy *privacy.Service
 }
 
 // New builds the server. The pages parse their embedded templates and static
@@ -76,7 +82,7 @@ func New(d Deps) *Server {
 		kit: kit, log: d.Log, booking: d.Booking, dbTimeout: d.Config.DBTimeout, metrics: d.Metrics, metricsToken: d.MetricsToken, trusted: d.Config.TrustedProxies,
 		api: api.New(api.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts, Catalog: d.Catalog, Limiter: limiter}),
 		ui: ui.New(ui.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts,
-			Catalog: d.Catalog, Clock: d.Clock, Limiter: limiter}),
+			Catalog: d.Catalog, Clock: d.Clock, Limiter: limiter, Social: d.Social, Privacy: d.Privacy}),
 	}
 	kit.SetErrorPage(s.ui.ErrorPage) // the guards' 503 page (CONTRACT §13)
 	kit.SetDBTimeout(d.Config.DBTimeout)
@@ -91,7 +97,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /readyz", s.readyz)
 	s.api.Routes(mux) // /api/...
 	s.ui.Routes(mux)  // /, /booking, /users/..., /admin/..., /static/...
-	deadline := httpx.DBDeadline(s.dbTimeout, "/admin/parking/events", "/admin/history.csv")
+	deadline := httpx.DBDeadline(s.dbTimeout, "/admin/parking/events", "/admin/history.csv", "/admin/reservations/*/photos", "/media/photos/*/*")
 	routed := httpx.NotePattern(httpx.Unrouted(mux, s.ui.ErrorPage))
 	if s.metrics != nil {
 		mux.Handle("GET /metrics", s.metrics.Handler(s.metricsToken))

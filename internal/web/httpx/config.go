@@ -20,6 +20,9 @@ type Config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For is believed
 	// (PARKING_TRUSTED_PROXIES); empty: none.
 	TrustedProxies TrustedProxies
+	// VerifactuQRBase is the AEAT address receipts' QR codes point to
+	// (PARKING_VERIFACTU_ENV; empty: the AEAT's test host).
+	VerifactuQRBase string
 }
 
 // DefaultDBTimeout is PARKING_DB_TIMEOUT's default (CONTRACT §1).
