@@ -453,3 +453,24 @@ func (tx *Tx) markSent(ctx context.Context, token string, os []DeliveryOutcome) 
 	}
 	return missing, nil
 }
+
+// NotificationBacklog is the outbox's queue for the metrics: rows still pending
+// (all instances) and the creation time of the oldest (zero when none). Both read
+// through the partial index of pending rows.
+func (s *Store) NotificationBacklog(ctx context.Context) (pending int64, oldest time.Time, err error) {
+	if err = s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM notification WHERE status = 'pending'`).Scan(&pending); err != nil {
+		return 0, time.Time{}, fmt.Errorf("notification backlog: %w", err)
+	}
+	if pending == 0 {
+		return 0, time.Time{}, nil
+	}
+	err = s.read.QueryRowContext(ctx, `SELECT created_at FROM notification WHERE status = 'pending'
+		ORDER BY created_at LIMIT 1`).Scan(&oldest)
+	if errors.Is(err, sql.ErrNoRows) { // delivered in between
+		return pending, time.Time{}, nil
+	}
+	if err != nil {
+		return 0, time.Time{}, fmt.Errorf("notification backlog: %w", err)
+	}
+	return pending, oldest, nil
+}
