@@ -1,0 +1,345 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"parking/internal/occupancy"
+)
+
+// The per-day occupancy ledger (CONTRACT §10; internal/occupancy says what it holds).
+// Every reservation change applies its ledger delta in its own transaction
+// (ApplyOccupancy), so the ledger and the reservations commit together or not at all.
+//
+// Race-freedom. On SQLite the single writer runs write transactions one at a time,
+// so a check and the increment it guards cannot interleave with another's. On
+// PostgreSQL each change first locks the ledger rows it touches, in ascending day
+// order (one SELECT … ORDER BY day FOR UPDATE, so two changes never wait on each
+// other in opposite orders), then counts and increments: a second booking for the
+// same last place waits for the first one's commit and then sees its count. The
+// open stays of today are counted after the row of today is locked, and every change
+// that adds an open stay on today takes that lock too.
+
+// OccupancyChange is one reservation change's effect on the ledger.
+type OccupancyChange struct {
+	Release []occupancy.Span // ledger days the change frees (booked − 1)
+	Claim   []occupancy.Span // ledger days the change occupies (booked + 1)
+	// Check are the days whose count rises and must stay within Limit (0: no limit):
+	// days from today on that the change adds (ledger or open), never past days.
+	Check []occupancy.Span
+	Limit int
+	// Today and its bounds in the facility's zone: today's count adds the open stays.
+	Today      occupancy.Day
+	TodayStart time.Time
+	Tomorrow   time.Time
+}
+
+func (c OccupancyChange) empty() bool {
+	return len(c.Release) == 0 && len(c.Claim) == 0 && len(c.Check) == 0
+}
+
+// ApplyOccupancy applies c and returns the checked days that are now over the limit
+// (in day order). The caller refuses the change by returning an error (the
+// transaction rolls back, the ledger with it) or, with a staff override, keeps it.
+func (tx *Tx) ApplyOccupancy(ctx context.Context, c OccupancyChange) ([]occupancy.Day, error) {
+	if c.empty() {
+		return nil, nil
+	}
+	checkToday := c.Limit > 0 && slices.ContainsFunc(c.Check, func(s occupancy.Span) bool { return s.Has(c.Today) })
+	need := slices.Clone(c.Claim) // rows that must exist
+	if checkToday {
+		need = append(need, occupancy.Span{First: c.Today, Last: c.Today})
+	}
+	touched := append(slices.Clone(c.Release), need...)
+	if err := tx.lockOccupancy(ctx, touched, need); err != nil {
+		return nil, err
+	}
+	for _, s := range c.Release {
+		if _, err := tx.Exec(ctx, `UPDATE occupancy SET booked = booked - 1 WHERE day BETWEEN $1 AND $2`, s.First, s.Last); err != nil {
+			return nil, fmt.Errorf("release occupancy: %w", err)
+		}
+	}
+	counts := map[occupancy.Day]int{}
+	for _, s := range c.Claim {
+		rows, err := tx.Query(ctx, `UPDATE occupancy SET booked = booked + 1 WHERE day BETWEEN $1 AND $2 RETURNING day, booked`, s.First, s.Last)
+		if err != nil {
+			return nil, fmt.Errorf("claim occupancy: %w", err)
+		}
+		for rows.Next() {
+			var d occupancy.Day
+			var n int
+			if err := rows.Scan(&d, &n); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			counts[d] = n
+		}
+		if err := closeRows(rows); err != nil {
+			return nil, fmt.Errorf("claim occupancy: %w", err)
+		}
+	}
+	if c.Limit <= 0 {
+		return nil, nil
+	}
+	if checkToday {
+		n, ok := counts[c.Today]
+		if !ok {
+			if err := tx.QueryRow(ctx, `SELECT booked FROM occupancy WHERE day = $1`, c.Today).Scan(&n); err != nil {
+				return nil, fmt.Errorf("occupancy of today: %w", err)
+			}
+		}
+		open, err := tx.openCount(ctx, c.TodayStart, c.Tomorrow)
+		if err != nil {
+			return nil, err
+		}
+		counts[c.Today] = n + open
+	}
+	var over []occupancy.Day
+	for _, s := range c.Check {
+		for d := s.First; d <= s.Last; d++ {
+			if n, ok := counts[d]; ok && n > c.Limit {
+				over = append(over, d)
+			}
+		}
+	}
+	slices.Sort(over)
+	return slices.Compact(over), nil
+}
+
+// lockOccupancy makes sure the rows of need exist and, on PostgreSQL, locks every
+// row of touched in ascending day order (see the comment at the top of the file).
+func (tx *Tx) lockOccupancy(ctx context.Context, touched, need []occupancy.Span) error {
+	if tx.dialect == SQLite { // one writer: nothing to lock; creating the rows is in-process
+		return tx.ensureOccupancy(ctx, need)
+	}
+	lock := func() (map[occupancy.Day]bool, error) {
+		var where []string
+		var args []any
+		for _, s := range touched {
+			where = append(where, fmt.Sprintf("day BETWEEN $%d AND $%d", len(args)+1, len(args)+2))
+			args = append(args, s.First, s.Last)
+		}
+		rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT day FROM occupancy WHERE `+strings.Join(where, " OR ")+` ORDER BY day FOR UPDATE`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("lock occupancy: %w", err)
+		}
+		have := map[occupancy.Day]bool{}
+		for rows.Next() {
+			var d occupancy.Day
+			if err := rows.Scan(&d); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			have[d] = true
+		}
+		return have, closeRows(rows)
+	}
+	have, err := lock()
+	if err != nil {
+		return err
+	}
+	for _, s := range need {
+		for d := s.First; d <= s.Last; d++ {
+			if !have[d] {
+				// A day nobody has booked yet: create the missing rows (a concurrent
+				// creator of the same day makes this wait for its commit), then lock.
+				if err := tx.ensureOccupancy(ctx, need); err != nil {
+					return err
+				}
+				_, err := lock()
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ensureOccupancy creates the ledger rows of the spans that do not exist yet, in
+// ascending day order.
+func (tx *Tx) ensureOccupancy(ctx context.Context, spans []occupancy.Span) error {
+	spans = slices.Clone(spans)
+	slices.SortFunc(spans, func(a, b occupancy.Span) int { return int(a.First - b.First) })
+	for _, s := range spans {
+		if s.Empty() {
+			continue
+		}
+		if _, err := tx.Exec(ctx, `WITH RECURSIVE d(x) AS (SELECT CAST($1 AS INTEGER) UNION ALL SELECT x + 1 FROM d WHERE x < CAST($2 AS INTEGER))
+			INSERT INTO occupancy (day, booked) SELECT x, 0 FROM d WHERE true ON CONFLICT (day) DO NOTHING`, s.First, s.Last); err != nil {
+			return fmt.Errorf("create occupancy days: %w", err)
+		}
+	}
+	return nil
+}
+
+// openStaysQuery lists the open stays that count on some day before $1 (the start of
+// the day after the last day asked for): without an exit and entered before $1, or
+// EN CURSO with an exit before $2 (the start of today): past it, still in the car park.
+const openStaysQuery = `SELECT entry_date, exit_date, status FROM reservation
+	WHERE exit_date IS NULL AND status IN ('PENDIENTE', 'EN CURSO') AND entry_date < $1
+	UNION ALL
+	SELECT entry_date, exit_date, status FROM reservation
+	WHERE status = 'EN CURSO' AND exit_date < $2`
+
+// openCount counts the open stays on today (CONTRACT §10): no exit and entered
+// before tomorrow, or EN CURSO with an exit before today.
+func (tx *Tx) openCount(ctx context.Context, todayStart, tomorrow time.Time) (int, error) {
+	var n int
+	err := tx.QueryRow(ctx, `SELECT
+		(SELECT COUNT(*) FROM reservation WHERE exit_date IS NULL AND status IN ('PENDIENTE', 'EN CURSO') AND entry_date < $1) +
+		(SELECT COUNT(*) FROM reservation WHERE status = 'EN CURSO' AND exit_date < $2)`, Time(tomorrow), Time(todayStart)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count open stays: %w", err)
+	}
+	return n, nil
+}
+
+// OpenStays lists the open stays (see openStaysQuery): before is the start of the
+// day after the last day of interest, todayStart the start of today.
+func (s *Store) OpenStays(ctx context.Context, before, todayStart time.Time) ([]occupancy.Stay, error) {
+	rows, err := s.query(ctx, openStaysQuery, Time(before), Time(todayStart))
+	if err != nil {
+		return nil, fmt.Errorf("open stays: %w", err)
+	}
+	var out []occupancy.Stay
+	for rows.Next() {
+		st, err := scanStay(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, closeRows(rows)
+}
+
+func scanStay(row rowScanner) (occupancy.Stay, error) {
+	var entry time.Time
+	var exit sql.NullTime
+	var status string
+	if err := row.Scan(&entry, &exit, &status); err != nil {
+		return occupancy.Stay{}, err
+	}
+	st := occupancy.Stay{Active: status == "PENDIENTE" || status == "EN CURSO", InCar: status == "EN CURSO", Entry: entry.UTC()}
+	if exit.Valid {
+		e := exit.Time.UTC()
+		st.Exit = &e
+	}
+	return st, nil
+}
+
+// Occupancy reads the ledger over a span: booked per day (days without a row are 0).
+func (s *Store) Occupancy(ctx context.Context, span occupancy.Span) (map[occupancy.Day]int, error) {
+	rows, err := s.query(ctx, `SELECT day, booked FROM occupancy WHERE day BETWEEN $1 AND $2`, span.First, span.Last)
+	if err != nil {
+		return nil, fmt.Errorf("occupancy: %w", err)
+	}
+	return scanCounts(rows)
+}
+
+// OccupancyLedger reads the whole ledger, days with a count other than 0 only
+// (tests and the rebuild's report compare it with a recount).
+func (s *Store) OccupancyLedger(ctx context.Context) (map[occupancy.Day]int, error) {
+	rows, err := s.query(ctx, `SELECT day, booked FROM occupancy WHERE booked <> 0`)
+	if err != nil {
+		return nil, fmt.Errorf("occupancy ledger: %w", err)
+	}
+	return scanCounts(rows)
+}
+
+func scanCounts(rows interface {
+	Next() bool
+	Scan(...any) error
+	Close() error
+	Err() error
+}) (map[occupancy.Day]int, error) {
+	out := map[occupancy.Day]int{}
+	defer rows.Close()
+	for rows.Next() {
+		var d occupancy.Day
+		var n int
+		if err := rows.Scan(&d, &n); err != nil {
+			return nil, err
+		}
+		out[d] = n
+	}
+	return out, rows.Err()
+}
+
+// LedgeredStays calls fn with every active stay that has an exit: what the ledger
+// counts. Inside the transaction, so a rebuild reads the reservations it locked.
+func (tx *Tx) LedgeredStays(ctx context.Context, fn func(occupancy.Stay)) error {
+	rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT entry_date, exit_date, status FROM reservation
+		WHERE status IN ('PENDIENTE', 'EN CURSO') AND exit_date IS NOT NULL`)
+	if err != nil {
+		return fmt.Errorf("stays: %w", err)
+	}
+	for rows.Next() {
+		st, err := scanStay(rows)
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		fn(st)
+	}
+	return closeRows(rows)
+}
+
+// LockOccupancyTable makes the transaction the only writer of the ledger until it
+// ends (PostgreSQL; SQLite has one writer anyway): a rebuild takes it before reading
+// the reservations, so a booking either committed before (and is read) or waits.
+func (tx *Tx) LockOccupancyTable(ctx context.Context) error {
+	if tx.dialect != Postgres {
+		return nil
+	}
+	if _, err := tx.tx.ExecContext(tx.c(ctx), `LOCK TABLE occupancy IN EXCLUSIVE MODE`); err != nil {
+		return fmt.Errorf("lock occupancy: %w", err)
+	}
+	return nil
+}
+
+// ReplaceOccupancy makes the ledger exactly counts and records that it was built.
+func (tx *Tx) ReplaceOccupancy(ctx context.Context, counts map[occupancy.Day]int) error {
+	if _, err := tx.tx.ExecContext(tx.c(ctx), `DELETE FROM occupancy`); err != nil {
+		return fmt.Errorf("clear occupancy: %w", err)
+	}
+	days := make([]occupancy.Day, 0, len(counts))
+	for d, n := range counts {
+		if n != 0 {
+			days = append(days, d)
+		}
+	}
+	slices.Sort(days)
+	rows := make([][]any, len(days))
+	for i, d := range days {
+		rows[i] = []any{int64(d), counts[d]}
+	}
+	if err := tx.BulkInsert(ctx, "occupancy", []string{"day", "booked"}, rows); err != nil {
+		return err
+	}
+	if _, err := tx.tx.ExecContext(tx.c(ctx), `INSERT INTO occupancy_state (id, built_at) VALUES (1, $1)
+		ON CONFLICT (id) DO UPDATE SET built_at = excluded.built_at`, tx.Now); err != nil {
+		return fmt.Errorf("record occupancy build: %w", err)
+	}
+	return nil
+}
+
+// OccupancyBuilt reports whether the ledger has been built from the reservations.
+func (s *Store) OccupancyBuilt(ctx context.Context) (bool, error) {
+	var n int
+	if err := s.queryRow(ctx, `SELECT COUNT(*) FROM occupancy_state`).Scan(&n); err != nil {
+		return false, fmt.Errorf("occupancy state: %w", err)
+	}
+	return n > 0, nil
+}
+
+// SetCapacityOverride records that staff accepted the reservation over the capacity.
+func (tx *Tx) SetCapacityOverride(ctx context.Context, id int64) error {
+	if _, err := tx.Exec(ctx, `UPDATE reservation SET capacity_override_at = $2 WHERE id_reservation = $1`, id, tx.Now); err != nil {
+		return fmt.Errorf("record capacity override of %d: %w", id, err)
+	}
+	return nil
+}
