@@ -20,6 +20,7 @@ import (
 	"parking/internal/input"
 	"parking/internal/notify"
 	"parking/internal/pricing"
+	facility "parking/internal/settings"
 	"parking/internal/store"
 	"parking/internal/web"
 )
@@ -114,6 +115,13 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	if seeded {
 		a.Log.Info("empty database: default catalog seeded")
+	}
+	// PARKING_CAPACITY seeds the facility settings once (CONTRACT §1, §10); later
+	// changes are made on /admin/settings.
+	if seeded, err := a.Store.SeedFacility(ctx, facility.Defaults(a.Config.Capacity)); err != nil {
+		return fmt.Errorf("seed facility settings: %w", err)
+	} else if seeded {
+		a.Log.Info("facility settings seeded", "capacity", a.Config.Capacity)
 	}
 	cat, err := a.Store.LoadCatalog(ctx)
 	if err != nil {

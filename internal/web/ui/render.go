@@ -77,7 +77,7 @@ func navFor(u *account.User, current string) []navItem {
 		items = []navItem{
 			{Href: "/admin/dashboard", Label: "Panel del día"}, {Href: "/admin/reservations/new", Label: "Nueva reserva"},
 			{Href: "/admin/history", Label: "Historial"}, {Href: "/admin/parking", Label: "Parking"},
-			{Href: "/admin/catalog", Label: "Catálogo"},
+			{Href: "/admin/catalog", Label: "Catálogo"}, {Href: "/admin/settings", Label: "Ajustes"},
 		}
 	default:
 		items = []navItem{{Href: "/users/profile", Label: "Mi cuenta"}, {Href: "/booking", Label: "Reservar"}}

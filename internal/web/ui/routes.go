@@ -45,6 +45,10 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	admin("POST /admin/catalog/additional-services/{id}", s.adminUpdateExtra)
 	admin("PATCH /admin/catalog/additional-services/{id}", s.adminUpdateExtra)
 	admin("GET /admin/dashboard", s.adminDashboard)
+	// Facility settings (CONTRACT §1): places, identity, VAT, photo retention.
+	admin("GET /admin/settings", s.adminSettings)
+	admin("POST /admin/settings", s.adminSaveSettings)
+	admin("PATCH /admin/settings", s.adminSaveSettings)
 	admin("POST /admin/api-token", s.adminAPIToken)
 	admin("POST /admin/reservations/{id}/invoice", s.adminRequestInvoice)
 	// Administrator pages (issue 7): the CSV export of the filtered history and the

@@ -1,0 +1,127 @@
+// Package settings holds the facility's own settings (CONTRACT §1): the places it
+// has and sells (§10), its identity as a business (name, tax id, address, phone,
+// contact email) printed on receipts and the privacy pages, the VAT rate its prices
+// include (§12), and how long check-in photos are kept. They live in one table,
+// edited on one administrator page; environment variables only seed them on first
+// start. The package is pure: the store keeps the values, booking changes them.
+package settings
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"parking/internal/fault"
+	"parking/internal/input"
+)
+
+// Facility is the one row of settings.
+type Facility struct {
+	Capacity int // places in the car park; 0 = unlimited
+	Sellable int // places sold per day (CONTRACT §10); 0 = the capacity
+
+	Name    string // the business name on receipts and the privacy pages
+	TaxID   string // NIF/CIF
+	Address string
+	Phone   string
+	Email   string // contact email for customers and privacy requests
+
+	VATBasisPoints     int // VAT included in every price, in basis points: 2100 = 21 %
+	PhotoRetentionDays int // check-in photos are deleted this many days after a stay ends
+}
+
+// Defaults and limits.
+const (
+	DefaultVATBasisPoints     = 2100
+	DefaultPhotoRetentionDays = 365
+	MaxPlaces                 = 1_000_000
+	MaxRetentionDays          = 3650
+	MaxAddress                = 200
+	MaxTaxID                  = 20
+	MaxPhone                  = 30
+)
+
+// Defaults are the settings of a new database: the capacity PARKING_CAPACITY seeds,
+// everything else at its default, the identity blank until staff fill it in.
+func Defaults(capacity int) Facility {
+	return Facility{Capacity: capacity, VATBasisPoints: DefaultVATBasisPoints, PhotoRetentionDays: DefaultPhotoRetentionDays}
+}
+
+// SellableLimit is how many places the public flows may sell on one day: the
+// sellable places when set, else the capacity; 0 means no limit (CONTRACT §10).
+func (f Facility) SellableLimit() int {
+	if f.Sellable > 0 {
+		return f.Sellable
+	}
+	return f.Capacity
+}
+
+// Normalise applies the input rules to every field and returns the settings as
+// stored, or a fault.Invalid naming the first field that is wrong.
+func (f Facility) Normalise() (Facility, error) {
+	var err error
+	if f.Capacity < 0 || f.Capacity > MaxPlaces {
+		return f, fault.Invalidf("El campo capacity debe ser un número de plazas entre 0 (sin límite) y %d.", MaxPlaces)
+	}
+	if f.Sellable < 0 || f.Sellable > MaxPlaces {
+		return f, fault.Invalidf("El campo sellable debe ser un número de plazas entre 0 (igual que la capacidad) y %d.", MaxPlaces)
+	}
+	if f.Name, err = input.Text("name", f.Name, input.MaxName); err != nil {
+		return f, err
+	}
+	if f.TaxID, err = input.Text("tax_id", f.TaxID, MaxTaxID); err != nil {
+		return f, err
+	}
+	f.TaxID = strings.ToUpper(f.TaxID)
+	if f.Address, err = input.Text("address", f.Address, MaxAddress); err != nil {
+		return f, err
+	}
+	if f.Phone, err = input.Text("phone", f.Phone, MaxPhone); err != nil {
+		return f, err
+	}
+	if f.Email = strings.TrimSpace(f.Email); f.Email != "" {
+		if f.Email, err = input.Email("email", f.Email); err != nil {
+			return f, err
+		}
+	}
+	if f.VATBasisPoints < 0 || f.VATBasisPoints > 10000 {
+		return f, fault.Invalidf("El campo vat_rate debe ser un porcentaje entre 0 y 100.")
+	}
+	if f.PhotoRetentionDays < 1 || f.PhotoRetentionDays > MaxRetentionDays {
+		return f, fault.Invalidf("El campo photo_retention_days debe ser un número de días entre 1 y %d.", MaxRetentionDays)
+	}
+	return f, nil
+}
+
+// VATPercent writes the VAT rate as a percentage: 2100 → 21, 1050 → 10.5.
+func (f Facility) VATPercent() float64 { return float64(f.VATBasisPoints) / 100 }
+
+// ParsePercent reads a percentage with at most two decimals, with a decimal point
+// or the Spanish comma ("21", "10,5", "4.00"), as basis points.
+func ParsePercent(field, raw string) (int, error) {
+	s := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(raw), "%"))
+	s = strings.Replace(s, ",", ".", 1)
+	whole, frac, _ := strings.Cut(s, ".")
+	if whole == "" || len(frac) > 2 || strings.ContainsAny(whole+frac, "+-") {
+		return 0, fault.Invalidf("El campo %s debe ser un porcentaje con hasta 2 decimales (%q no lo es).", field, raw)
+	}
+	w, err1 := strconv.Atoi(whole)
+	f := 0
+	var err2 error
+	if frac != "" {
+		f, err2 = strconv.Atoi((frac + "0")[:2])
+	}
+	if err1 != nil || err2 != nil {
+		return 0, fault.Invalidf("El campo %s debe ser un porcentaje con hasta 2 decimales (%q no lo es).", field, raw)
+	}
+	bp := w*100 + f
+	if bp > 10000 {
+		return 0, fault.Invalidf("El campo %s debe ser un porcentaje entre 0 y 100.", field)
+	}
+	return bp, nil
+}
+
+// String is for logs.
+func (f Facility) String() string {
+	return fmt.Sprintf("capacity=%d sellable=%d vat=%dbp retention=%dd", f.Capacity, f.Sellable, f.VATBasisPoints, f.PhotoRetentionDays)
+}
