@@ -131,6 +131,13 @@ func (a *App) prepare(ctx context.Context) error {
 	a.Outbox = notify.NewOutbox(a.Config.Location, a.Config.WebhookURL != "")
 	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox),
 		booking.WithInputRules(a.Config.Input))
+	// CONTRACT §10: a database with reservations from before the occupancy ledger gets
+	// it built once, from the reservations.
+	if built, err := a.Booking.EnsureOccupancy(ctx); err != nil {
+		return err
+	} else if built {
+		a.Log.Info("occupancy ledger built from the reservations")
+	}
 	accountOpts := []account.Option{account.WithInputRules(a.Config.Input)}
 	if a.Config.HashCost > 0 {
 		accountOpts = append(accountOpts, account.WithHashCost(a.Config.HashCost))

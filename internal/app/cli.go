@@ -27,6 +27,7 @@ Usage:
                               queue failed notifications again
   parking duplicates list     customers and vehicles that share a phone or plate
                               but could not be merged safely (resolve by hand)
+  parking occupancy rebuild   recompute the per-day occupancy ledger from the reservations
   parking generate [--reservations N] [--seed S]
                               fill the database with a realistic history (measurements)
   parking version             print the version
@@ -54,6 +55,8 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = runNotifications(ctx, args, getenv, stdout, stderr)
 	case "duplicates":
 		err = runDuplicates(ctx, args, getenv, stdout, stderr)
+	case "occupancy":
+		err = runOccupancy(ctx, args, getenv, stdout, stderr)
 	case "generate":
 		err = runGenerate(ctx, args, getenv, stdout, stderr)
 	case "version":

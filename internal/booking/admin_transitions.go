@@ -69,6 +69,10 @@ func (s *Service) Start(ctx context.Context, id int64) (reservation.Reservation,
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
+		// CONTRACT §10: the car is in; past its exit it keeps counting (never refused).
+		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
+			return err
+		}
 		// Spec: a vehicle-entry notification is triggered, in this transaction (CONTRACT §9).
 		return s.enqueue(ctx, tx, notify.VehicleEntry, id, nil)
 	})
@@ -136,6 +140,10 @@ func (s *Service) Finalize(ctx context.Context, id int64, method string) (reserv
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
+		// CONTRACT §10: check-out frees the days at once.
+		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
+			return err
+		}
 		// CONTRACT §9: finalize triggers the invoice, in this transaction.
 		return s.enqueue(ctx, tx, notify.Invoice, id, nil)
 	})
@@ -166,8 +174,11 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 		if !ok {
 			return statusMoved(id)
 		}
-		out, err = tx.Reservation(ctx, id)
-		return err
+		if out, err = tx.Reservation(ctx, id); err != nil {
+			return err
+		}
+		// CONTRACT §10: cancelling frees the days at once.
+		return s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false)
 	})
 	if err != nil {
 		return out, fmt.Errorf("cancel reservation %d: %w", id, err)

@@ -9,6 +9,7 @@ import (
 	"parking/internal/fault"
 	"parking/internal/input"
 	"parking/internal/localtime"
+	"parking/internal/occupancy"
 	"parking/internal/pricing"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -45,6 +46,9 @@ type NewBooking struct {
 	// booking that lands on that same customer is theirs; any other public booking
 	// is marked as made without signing in (CONTRACT §8).
 	SignedIn int64
+	// OverrideCapacity: staff accept a walk-in on a full day (CONTRACT §10); the
+	// public flow ignores it.
+	OverrideCapacity bool
 }
 
 // Created is the outcome of a booking. Customer and Vehicle are the stored records
@@ -153,6 +157,14 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		}
 		nr.Extras = priced.Extras
 		if out.Reservation, err = tx.InsertReservation(ctx, nr); err != nil {
+			return err
+		}
+		// CONTRACT §10: the stay takes its days in the ledger, or the booking is refused.
+		check := publicCheck
+		if ch == WalkIn {
+			check = staffCheck
+		}
+		if err := s.occupy(ctx, tx, out.Reservation.ID, occupancy.Stay{}, stayOf(out.Reservation), check, in.OverrideCapacity); err != nil {
 			return err
 		}
 		out.Customer, out.Vehicle, out.Contact = customer, vehicle, contact

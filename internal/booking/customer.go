@@ -45,7 +45,10 @@ func (s *Service) CustomerCancel(ctx context.Context, customerID, reservationID 
 			return fault.Invalidf("Solo se pueden cancelar reservas pendientes; esta reserva está %s.", r.Status)
 		}
 		out = r
-		return nil
+		// CONTRACT §10: the cancelled stay (PENDIENTE until now) frees its days at once.
+		was := stayOf(r)
+		was.Active = true
+		return s.occupy(ctx, tx, r.ID, was, stayOf(r), noCheck, false)
 	})
 	if err != nil {
 		return reservation.Reservation{}, wrapOp(err, "cancel reservation %d", reservationID)
@@ -184,6 +187,10 @@ func (s *Service) CustomerEdit(ctx context.Context, customerID, reservationID in
 			return fault.New(fault.Conflict, "La reserva ha cambiado mientras se modificaba; vuelva a cargarla e inténtelo de nuevo.")
 		}
 		if out.Reservation, err = tx.Reservation(ctx, r.ID); err != nil {
+			return err
+		}
+		// CONTRACT §10: the days the new dates add must be free (sellable places).
+		if err := s.occupy(ctx, tx, r.ID, stayOf(r), stayOf(out.Reservation), publicCheck, false); err != nil {
 			return err
 		}
 		if out.Updated.Extras, err = tx.ReservationExtras(ctx, r.ID); err != nil {

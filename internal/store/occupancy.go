@@ -343,3 +343,89 @@ func (tx *Tx) SetCapacityOverride(ctx context.Context, id int64) error {
 	}
 	return nil
 }
+
+// RebuildOccupancy recomputes the ledger from the reservations (`parking occupancy
+// rebuild`, and at start on a database whose ledger was never built), in one
+// transaction that locks the ledger first; loc is the facility's zone (its days). It
+// returns how many days had a count other than the recount.
+func (s *Store) RebuildOccupancy(ctx context.Context, loc *time.Location) (changed int, err error) {
+	err = s.InTx(ctx, func(tx *Tx) error {
+		if err := tx.LockOccupancyTable(ctx); err != nil {
+			return err
+		}
+		want, err := tx.recount(ctx, loc)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT day, booked FROM occupancy WHERE booked <> 0`)
+		if err != nil {
+			return fmt.Errorf("occupancy ledger: %w", err)
+		}
+		have, err := scanCounts(rows)
+		if err != nil {
+			return err
+		}
+		changed = diffCounts(have, want)
+		return tx.ReplaceOccupancy(ctx, want)
+	})
+	return changed, err
+}
+
+// RecountOccupancy is what the ledger should hold, counted from the reservations
+// (tests compare it with OccupancyLedger).
+func (s *Store) RecountOccupancy(ctx context.Context, loc *time.Location) (map[occupancy.Day]int, error) {
+	var out map[occupancy.Day]int
+	err := s.InTx(ctx, func(tx *Tx) error {
+		var err error
+		out, err = tx.recount(ctx, loc)
+		return err
+	})
+	return out, err
+}
+
+func (tx *Tx) recount(ctx context.Context, loc *time.Location) (map[occupancy.Day]int, error) {
+	// A difference array over the days: +1 at each entry day, −1 after each exit day.
+	delta := map[occupancy.Day]int{}
+	err := tx.LedgeredStays(ctx, func(st occupancy.Stay) {
+		if sp := occupancy.Ledgered(st, loc); !sp.Empty() {
+			delta[sp.First]++
+			delta[sp.Last+1]--
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	days := make([]occupancy.Day, 0, len(delta))
+	for d := range delta {
+		days = append(days, d)
+	}
+	slices.Sort(days)
+	out := map[occupancy.Day]int{}
+	n := 0
+	for i, d := range days {
+		n += delta[d]
+		if n == 0 || i+1 == len(days) {
+			continue
+		}
+		for x := d; x < days[i+1]; x++ {
+			out[x] = n
+		}
+	}
+	return out, nil
+}
+
+// diffCounts counts the days where a and b differ (a missing day is 0).
+func diffCounts(a, b map[occupancy.Day]int) int {
+	n := 0
+	for d, v := range a {
+		if b[d] != v {
+			n++
+		}
+	}
+	for d, v := range b {
+		if _, ok := a[d]; !ok && v != 0 {
+			n++
+		}
+	}
+	return n
+}
