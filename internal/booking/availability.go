@@ -73,7 +73,7 @@ func (s *Service) Availability(ctx context.Context, span occupancy.Span) (Availa
 	}
 	if span.First <= today {
 		last := min(span.Last, today)
-		open, err := s.store.OpenStays(ctx, (last+1).Start(s.loc), today.Start(s.loc))
+		open, err := s.store.OpenStays(ctx, (last + 1).Start(s.loc), today.Start(s.loc))
 		if err != nil {
 			return Availability{}, err
 		}
