@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"parking/internal/fault"
 	"parking/internal/notify"
@@ -25,6 +26,8 @@ type Detail struct {
 	Photos          []reservation.Photo
 	Notifications   []notify.HistoryItem
 	Catalog         pricing.Catalog
+	// CapacityOverrideAt: when staff accepted it over the capacity (CONTRACT §10).
+	CapacityOverrideAt *time.Time
 }
 
 // Detail reads reservation id's full record; NotFound when there is none.
@@ -55,6 +58,9 @@ func (s *Service) Detail(ctx context.Context, id int64) (Detail, error) {
 		return d, err
 	}
 	if d.Notifications, err = s.NotificationHistory(ctx, id); err != nil {
+		return d, err
+	}
+	if d.CapacityOverrideAt, err = s.store.CapacityOverrideAt(ctx, id); err != nil {
 		return d, err
 	}
 	if snap := s.catalog.Load(); snap != nil {

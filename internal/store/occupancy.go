@@ -429,3 +429,17 @@ func diffCounts(a, b map[occupancy.Day]int) int {
 	}
 	return n
 }
+
+// CapacityOverrideAt is when staff accepted reservation id over the capacity (nil:
+// never).
+func (s *Store) CapacityOverrideAt(ctx context.Context, id int64) (*time.Time, error) {
+	var at sql.NullTime
+	if err := s.queryRow(ctx, `SELECT capacity_override_at FROM reservation WHERE id_reservation = $1`, id).Scan(&at); err != nil {
+		return nil, fmt.Errorf("capacity override of %d: %w", id, notFound(err))
+	}
+	if !at.Valid {
+		return nil, nil
+	}
+	t := at.Time.UTC()
+	return &t, nil
+}

@@ -80,6 +80,11 @@ func TestCapacityRefusalShapes(t *testing.T) {
 		if n := webtest.CountRows(t, e.A, `SELECT COUNT(*) FROM reservation WHERE capacity_override_at IS NOT NULL`); n != 1 {
 			t.Fatalf("%d reservations recorded as overridden, want 1", n)
 		}
+		overridden := int64(res["data"].(map[string]any)["id_reservation"].(float64))
+		status, res = e.JSON("GET", fmt.Sprintf("/admin/reservations/details/%d", overridden), nil)
+		if at, _ := res["reservation"].(map[string]any)["capacity_override_at"].(string); status != 200 || !strings.HasPrefix(at, clocktest.D("2026-11-20")) {
+			t.Fatalf("detail record of the overridden walk-in: %d capacity_override_at %v", status, res["reservation"])
+		}
 
 		// Staff update onto a full day: a browser gets 303 ?error=…, a JSON client 409;
 		// with the checkbox ticked it goes through.
@@ -97,6 +102,16 @@ func TestCapacityRefusalShapes(t *testing.T) {
 		form.Set("override_capacity", "on")
 		if status, loc, _ := e.Form(path, form); status != http.StatusSeeOther || !strings.Contains(loc, "updated=true") {
 			t.Fatalf("browser update with override: %d %s", status, loc)
+		}
+		// And a JSON client's override_capacity: true.
+		id2 := e.WalkIn(webtest.WalkInFields(5, clocktest.Day(14, 9, 0), 1, ""))
+		status, res = e.JSON("POST", fmt.Sprintf("/admin/reservations/%d/edit", id2), map[string]any{
+			"entry_date": clocktest.D("2026-12-02") + "T09:00", "exit_date": clocktest.D("2026-12-02") + "T18:00", "override_capacity": true})
+		if status != http.StatusOK {
+			t.Fatalf("JSON update with override_capacity true: %d %v", status, res)
+		}
+		if n := webtest.CountRows(t, e.A, `SELECT COUNT(*) FROM reservation WHERE capacity_override_at IS NOT NULL`); n != 3 {
+			t.Fatalf("%d reservations recorded as overridden, want 3", n)
 		}
 	})
 }
