@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"parking/internal/apptest"
+	"parking/internal/reservation"
 	"parking/internal/store"
 	"parking/internal/webtest"
 )
@@ -96,4 +97,42 @@ func TestBookingPageRefusesAFullDayOnPhone(t *testing.T) {
 		t.Errorf("%d reservations for the refused booking", n)
 	}
 	noConsoleErrors(t, console(), "409")
+}
+
+// The dashboard's occupancy chart in a real browser: 15 bars, the two full days
+// marked, the chart named for assistive technology, and on a phone the parking
+// board's chart does not make the page scroll sideways.
+func TestOccupancyChartInTheBrowser(t *testing.T) {
+	cfg := apptest.Config(t, store.SQLite)
+	cfg.Capacity = 2
+	a := apptest.StartWith(t, cfg)
+	apptest.Account(t, a, reservation.Admin, "Ana Admin", "ana@example.com", "", "admin-password")
+	for n := range 2 {
+		postJSON(t, a.URL+"/api/reservations/public-new", map[string]any{
+			"full_name": fmt.Sprintf("Cliente %d", n), "phone": fmt.Sprintf("6%08d", 40000000+n), "license_plate": fmt.Sprintf("%04dLLL", n),
+			"vehicle_type": "TURISMO", "entry_date": localInput(a, 3, 10), "exit_date": localInput(a, 4, 18), "id_main_service": 1,
+		}, http.StatusCreated)
+	}
+	ctx, console := desktop(t)
+	workerLogin(t, ctx, a, "ana@example.com", "admin-password")
+	pageWaitJS(t, ctx, "the chart", pageVisible(`[data-occupancy-chart] svg`))
+	if n := pageJS[int](t, ctx, `document.querySelectorAll('[data-occupancy-chart] rect').length`); n != 15 {
+		t.Errorf("%d bars, want 15", n)
+	}
+	if n := pageJS[int](t, ctx, `document.querySelectorAll('[data-occupancy-chart] [data-full]').length`); n != 2 {
+		t.Errorf("%d full days marked, want 2", n)
+	}
+	label := pageJS[string](t, ctx, `(function(){var s=document.querySelector('[data-occupancy-chart] svg');
+		return s.getAttribute('aria-labelledby').split(' ').map(function(id){return document.getElementById(id).textContent;}).join(' ');})()`)
+	if !strings.Contains(label, "Ocupación de hoy y los próximos 14 días") || !strings.Contains(label, "Días completos: "+localInput(a, 3, 0)[8:10]+"/") {
+		t.Errorf("the chart's accessible name and description = %q", label)
+	}
+	Screenshot(t, ctx, "dashboard-occupancy")
+	noConsoleErrors(t, console())
+
+	pctx, _ := phone(t)
+	workerLogin(t, pctx, a, "ana@example.com", "admin-password")
+	Do(t, pctx, "the parking board", chromedp.Navigate(a.URL+"/admin/parking"), chromedp.WaitVisible(chromedp.CSS(`[data-occupancy-chart] svg`)))
+	noWiderThan(t, pctx, "the parking board with its chart", Phone[0])
+	Screenshot(t, pctx, "parking-occupancy-phone")
 }
