@@ -159,20 +159,22 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		if out.Reservation, err = tx.InsertReservation(ctx, nr); err != nil {
 			return err
 		}
-		// CONTRACT §10: the stay takes its days in the ledger, or the booking is refused.
-		check := publicCheck
-		if ch == WalkIn {
-			check = staffCheck
-		}
-		if err := s.occupy(ctx, tx, out.Reservation.ID, occupancy.Stay{}, stayOf(out.Reservation), check, in.OverrideCapacity); err != nil {
-			return err
-		}
 		out.Customer, out.Vehicle, out.Contact = customer, vehicle, contact
 		out.Typed = reservation.Vehicle{ID: vehicle.ID, LicensePlate: in.LicensePlate, Brand: in.Brand, Model: in.Model,
 			Color: in.Color, Type: in.VehicleType}
 		// Spec, Events: booking confirmation, in this transaction, so that the
 		// notification exists exactly when the booking does (CONTRACT §9).
 		if err := s.enqueueBooked(ctx, tx, ch, out, priced.Extras); err != nil {
+			return err
+		}
+		// CONTRACT §10: the stay takes its days in the ledger, or the booking is
+		// refused. Last before the commit: the ledger rows of popular days are locked
+		// until it, and every booking of those days waits for them.
+		check := publicCheck
+		if ch == WalkIn {
+			check = staffCheck
+		}
+		if err := s.occupy(ctx, tx, out.Reservation.ID, occupancy.Stay{}, stayOf(out.Reservation), check, in.OverrideCapacity); err != nil {
 			return err
 		}
 		// CONTRACT §13: the answer under its Idempotency-Key, with the booking.
