@@ -61,7 +61,8 @@ func (s *Service) occupy(ctx context.Context, tx *store.Tx, id int64, before, af
 	today := occupancy.DayOf(tx.Now, s.loc)
 	lb, la := occupancy.Ledgered(before, s.loc), occupancy.Ledgered(after, s.loc)
 	c := store.OccupancyChange{
-		Release: nonEmpty(lb.Minus(la)), Claim: nonEmpty(la.Minus(lb)),
+		Reservation: id,
+		Release:     nonEmpty(lb.Minus(la)), Claim: nonEmpty(la.Minus(lb)),
 		Today: today, TodayStart: today.Start(s.loc), Tomorrow: (today + 1).Start(s.loc),
 	}
 	if check != noCheck {

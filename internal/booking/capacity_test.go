@@ -267,6 +267,72 @@ func TestConcurrentBookingsTwoInstances(t *testing.T) {
 	runLastPlaces(t, st1, []*booking.Service{svc1, svc2})
 }
 
+// Far from the limit, bookings of one day take the fast path on PostgreSQL (one
+// ledger stripe each, internal/store/occupancy.go); near it, the exact one. 60 at once
+// for 40 free places, through two services: exactly 40 booked, 20 refused.
+func TestConcurrentBookingsAcrossBothPaths(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		url := storetest.URL(t, d)
+		clk := clocktest.New()
+		st1 := storetest.OpenURL(t, url, store.Options{Clock: clk.Now})
+		svcs := []*booking.Service{serviceOn(t, st1, 40, 0)}
+		if d == store.Postgres {
+			st2 := storetest.OpenURL(t, url, store.Options{Clock: clk.Now})
+			svcs = append(svcs, serviceOn(t, st2, 40, 0))
+		}
+		ok, full := bookAtOnce(t, svcs, 60, 20, 22)
+		if ok != 40 || full != 20 {
+			t.Fatalf("%d booked, %d refused as full; want 40 and 20", ok, full)
+		}
+		assertLedger(t, st1, "concurrent bookings")
+		a, err := svcs[0].Availability(context.Background(), occupancy.Span{First: day(20), Last: day(22)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range a.Days {
+			if x.Booked != 40 || x.Status != occupancy.Full {
+				t.Fatalf("%s: %d booked (%s), want 40 (full)", x.Day, x.Booked, x.Status)
+			}
+		}
+	})
+}
+
+// bookAtOnce makes n public bookings from day first to day last at the same moment,
+// spread over svcs, and counts the successes and the capacity refusals; any other
+// error fails the test.
+func bookAtOnce(t *testing.T, svcs []*booking.Service, n, first, last int) (ok, full int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var other []error
+	start := make(chan struct{})
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			_, err := svcs[i%len(svcs)].Create(context.Background(), booking.Public, stayBooking(1000+i, first, last))
+			mu.Lock()
+			defer mu.Unlock()
+			var fe *occupancy.FullError
+			switch {
+			case err == nil:
+				ok++
+			case errors.As(err, &fe):
+				full++
+			default:
+				other = append(other, err)
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if len(other) > 0 {
+		t.Fatalf("errors other than full days: %v", other)
+	}
+	return ok, full
+}
+
 func runLastPlaces(t *testing.T, st *store.Store, svcs []*booking.Service) {
 	t.Helper()
 	ctx := context.Background()

@@ -14,20 +14,51 @@ import (
 // The per-day occupancy ledger (CONTRACT §10; internal/occupancy says what it holds).
 // Every reservation change applies its ledger delta in its own transaction
 // (ApplyOccupancy), so the ledger and the reservations commit together or not at all.
+// A day's count is the sum of its rows: one on SQLite, occupancyStripes on
+// PostgreSQL (below).
 //
 // Race-freedom. On SQLite the single writer runs write transactions one at a time,
-// so a check and the increment it guards cannot interleave with another's. On
-// PostgreSQL each change first locks the ledger rows it touches, in ascending day
-// order (one SELECT … ORDER BY day FOR UPDATE, so two changes never wait on each
-// other in opposite orders), then counts and increments: a second booking for the
-// same last place waits for the first one's commit and then sees its count. The
-// open stays of today are counted after the row of today is locked, and every change
-// that adds an open stay on today takes that lock too.
+// so a check and the increment it guards cannot interleave with another's.
+//
+// On PostgreSQL a row that every booking of a day updated would serialise those
+// bookings (its lock is held through the commit's WAL flush, so they could not share
+// a group commit either): public booking throughput halved on popular days. So each
+// day has occupancyStripes rows, and a change writes the stripe of its reservation
+// (id mod stripes). Two paths, both exact:
+//
+//   - Fast (a new stay, not touching today): lock and increment the stay's rows of its
+//     own stripe, then read each day's sum in a new statement. Every other stripe row
+//     is locked by at most one transaction at a time, so at most one uncommitted +1
+//     per other stripe is missing from that sum: if sum + (stripes − 1) is within the
+//     limit, no concurrent commit can take the day over it. Far from the limit (the
+//     usual case) bookings of one day run in parallel, one per stripe.
+//   - Exact (near the limit, every edit, release and check of today): roll the fast
+//     attempt back to its savepoint, create the day's missing stripe rows, lock all
+//     rows of every day touched in (day, stripe) order, apply, and sum: nobody else
+//     can change those days until the commit. A second booking for the last place
+//     waits for the first one's commit and then sees its count. Today's open stays
+//     are counted after today's rows are locked, and every change that adds an open
+//     stay on today locks them too.
+//
+// Both paths take locks in (day, stripe) order, so no two changes wait for each other
+// in opposite orders; rows of days nobody booked yet are created with INSERT … ON
+// CONFLICT DO NOTHING in the same order.
+
+// occupancyStripes is how many ledger rows a day has on PostgreSQL.
+const occupancyStripes = 8
+
+func (tx *Tx) stripes() int {
+	if tx.dialect == Postgres {
+		return occupancyStripes
+	}
+	return 1
+}
 
 // OccupancyChange is one reservation change's effect on the ledger.
 type OccupancyChange struct {
-	Release []occupancy.Span // ledger days the change frees (booked − 1)
-	Claim   []occupancy.Span // ledger days the change occupies (booked + 1)
+	Reservation int64            // whose change: its stripe is written
+	Release     []occupancy.Span // ledger days the change frees (booked − 1)
+	Claim       []occupancy.Span // ledger days the change occupies (booked + 1)
 	// Check are the days whose count rises and must stay within Limit (0: no limit):
 	// days from today on that the change adds (ledger or open), never past days.
 	Check []occupancy.Span
@@ -49,114 +80,114 @@ func (tx *Tx) ApplyOccupancy(ctx context.Context, c OccupancyChange) ([]occupanc
 	if c.empty() {
 		return nil, nil
 	}
+	stripe := int(c.Reservation % int64(tx.stripes()))
 	checkToday := c.Limit > 0 && slices.ContainsFunc(c.Check, func(s occupancy.Span) bool { return s.Has(c.Today) })
 	if tx.dialect == Postgres && len(c.Release) == 0 && len(c.Claim) == 1 && !checkToday {
-		return tx.claimOne(ctx, c)
+		over, done, err := tx.claimFast(ctx, c, stripe)
+		if err != nil || done {
+			return over, err
+		}
 	}
-	need := slices.Clone(c.Claim) // rows that must exist
+	touched := append(slices.Clone(c.Release), c.Claim...)
 	if checkToday {
-		need = append(need, occupancy.Span{First: c.Today, Last: c.Today})
+		touched = append(touched, occupancy.Span{First: c.Today, Last: c.Today})
 	}
-	touched := append(slices.Clone(c.Release), need...)
-	if err := tx.lockOccupancy(ctx, touched, need); err != nil {
+	if err := tx.ensureOccupancy(ctx, touched); err != nil {
+		return nil, err
+	}
+	if err := tx.lockOccupancy(ctx, touched); err != nil {
 		return nil, err
 	}
 	for _, s := range c.Release {
-		if _, err := tx.Exec(ctx, `UPDATE occupancy SET booked = booked - 1 WHERE day BETWEEN $1 AND $2`, s.First, s.Last); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE occupancy SET booked = booked - 1 WHERE day BETWEEN $1 AND $2 AND stripe = $3`, s.First, s.Last, stripe); err != nil {
 			return nil, fmt.Errorf("release occupancy: %w", err)
 		}
 	}
-	counts := map[occupancy.Day]int{}
 	for _, s := range c.Claim {
-		rows, err := tx.Query(ctx, `UPDATE occupancy SET booked = booked + 1 WHERE day BETWEEN $1 AND $2 RETURNING day, booked`, s.First, s.Last)
-		if err != nil {
-			return nil, fmt.Errorf("claim occupancy: %w", err)
-		}
-		for rows.Next() {
-			var d occupancy.Day
-			var n int
-			if err := rows.Scan(&d, &n); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			counts[d] = n
-		}
-		if err := closeRows(rows); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE occupancy SET booked = booked + 1 WHERE day BETWEEN $1 AND $2 AND stripe = $3`, s.First, s.Last, stripe); err != nil {
 			return nil, fmt.Errorf("claim occupancy: %w", err)
 		}
 	}
-	if c.Limit <= 0 {
+	if c.Limit <= 0 || len(c.Check) == 0 {
 		return nil, nil
 	}
-	if checkToday {
-		n, ok := counts[c.Today]
-		if !ok {
-			if err := tx.QueryRow(ctx, `SELECT booked FROM occupancy WHERE day = $1`, c.Today).Scan(&n); err != nil {
-				return nil, fmt.Errorf("occupancy of today: %w", err)
-			}
+	counts := map[occupancy.Day]int{}
+	for _, s := range c.Check {
+		if err := tx.sumOccupancy(ctx, s, counts); err != nil {
+			return nil, err
 		}
+	}
+	if checkToday {
 		open, err := tx.openCount(ctx, c.TodayStart, c.Tomorrow)
 		if err != nil {
 			return nil, err
 		}
-		counts[c.Today] = n + open
+		counts[c.Today] += open
 	}
-	return overLimit(c, counts), nil
+	return overLimit(c, counts, 0), nil
 }
 
-// claimOne is ApplyOccupancy for the common change on PostgreSQL, a new stay in the
-// future: one statement locks the days in ascending order and increments them, so
-// the rows are held for one round trip less (every booking of the same days waits
-// for them). Days nobody has booked yet are then created and incremented; those
-// rows are this transaction's own, so the locking order still holds.
-func (tx *Tx) claimOne(ctx context.Context, c OccupancyChange) ([]occupancy.Day, error) {
+// claimFast is the fast path (see the top of the file) for a new stay on PostgreSQL.
+// done is false when the exact path must decide: the attempt is then rolled back.
+func (tx *Tx) claimFast(ctx context.Context, c OccupancyChange, stripe int) (over []occupancy.Day, done bool, err error) {
 	sp := c.Claim[0]
-	counts := map[occupancy.Day]int{}
-	read := func(rows *sql.Rows, err error) error {
-		if err != nil {
-			return fmt.Errorf("claim occupancy: %w", err)
-		}
-		for rows.Next() {
-			var d occupancy.Day
-			var n int
-			if err := rows.Scan(&d, &n); err != nil {
-				rows.Close()
-				return err
-			}
-			counts[d] = n
-		}
-		return closeRows(rows)
+	if _, err := tx.Exec(ctx, `SAVEPOINT occupancy_fast`); err != nil {
+		return nil, false, fmt.Errorf("claim occupancy: %w", err)
 	}
-	if err := read(tx.Query(ctx, `UPDATE occupancy o SET booked = o.booked + 1
-		FROM (SELECT day FROM occupancy WHERE day BETWEEN $1 AND $2 ORDER BY day FOR UPDATE) l
-		WHERE o.day = l.day RETURNING o.day, o.booked`, sp.First, sp.Last)); err != nil {
-		return nil, err
+	res, err := tx.Exec(ctx, `UPDATE occupancy o SET booked = o.booked + 1
+		FROM (SELECT day, stripe FROM occupancy WHERE day BETWEEN $1 AND $2 AND stripe = $3 ORDER BY day FOR UPDATE) l
+		WHERE o.day = l.day AND o.stripe = l.stripe`, sp.First, sp.Last, stripe)
+	if err != nil {
+		return nil, false, fmt.Errorf("claim occupancy: %w", err)
 	}
-	if len(counts) < sp.Len() {
-		if err := tx.ensureOccupancy(ctx, c.Claim); err != nil {
-			return nil, err
+	n, err := res.RowsAffected()
+	if err != nil {
+		return nil, false, fmt.Errorf("claim occupancy: %w", err)
+	}
+	if int(n) == sp.Len() {
+		if c.Limit <= 0 {
+			return nil, true, nil
 		}
-		for d := sp.First; d <= sp.Last; d++ {
-			if _, ok := counts[d]; ok {
-				continue
-			}
-			if err := read(tx.Query(ctx, `UPDATE occupancy SET booked = booked + 1 WHERE day = $1 RETURNING day, booked`, d)); err != nil {
-				return nil, err
-			}
+		counts := map[occupancy.Day]int{}
+		if err := tx.sumOccupancy(ctx, sp, counts); err != nil {
+			return nil, false, err
+		}
+		if len(counts) == sp.Len() && len(overLimit(c, counts, occupancyStripes-1)) == 0 {
+			return nil, true, nil
 		}
 	}
-	if c.Limit <= 0 {
-		return nil, nil
+	// A day without its rows yet, or near the limit: the exact path decides.
+	if _, err := tx.Exec(ctx, `ROLLBACK TO SAVEPOINT occupancy_fast`); err != nil {
+		return nil, false, fmt.Errorf("claim occupancy: %w", err)
 	}
-	return overLimit(c, counts), nil
+	return nil, false, nil
 }
 
-// overLimit lists the checked days whose count is over the limit, in day order.
-func overLimit(c OccupancyChange, counts map[occupancy.Day]int) []occupancy.Day {
+// sumOccupancy adds each day's count over span (the sum of its stripes) to counts.
+func (tx *Tx) sumOccupancy(ctx context.Context, span occupancy.Span, counts map[occupancy.Day]int) error {
+	rows, err := tx.Query(ctx, `SELECT day, SUM(booked) FROM occupancy WHERE day BETWEEN $1 AND $2 GROUP BY day`, span.First, span.Last)
+	if err != nil {
+		return fmt.Errorf("count occupancy: %w", err)
+	}
+	for rows.Next() {
+		var d occupancy.Day
+		var n int
+		if err := rows.Scan(&d, &n); err != nil {
+			rows.Close()
+			return err
+		}
+		counts[d] += n
+	}
+	return closeRows(rows)
+}
+
+// overLimit lists the checked days whose count plus margin is over the limit, in day
+// order.
+func overLimit(c OccupancyChange, counts map[occupancy.Day]int, margin int) []occupancy.Day {
 	var over []occupancy.Day
 	for _, s := range c.Check {
 		for d := s.First; d <= s.Last; d++ {
-			if n, ok := counts[d]; ok && n > c.Limit {
+			if n, ok := counts[d]; ok && n+margin > c.Limit {
 				over = append(over, d)
 			}
 		}
@@ -165,56 +196,27 @@ func overLimit(c OccupancyChange, counts map[occupancy.Day]int) []occupancy.Day 
 	return slices.Compact(over)
 }
 
-// lockOccupancy makes sure the rows of need exist and, on PostgreSQL, locks every
-// row of touched in ascending day order (see the comment at the top of the file).
-func (tx *Tx) lockOccupancy(ctx context.Context, touched, need []occupancy.Span) error {
-	if tx.dialect == SQLite { // one writer: nothing to lock; creating the rows is in-process
-		return tx.ensureOccupancy(ctx, need)
+// lockOccupancy locks, on PostgreSQL, every row of the days of touched in (day,
+// stripe) order (see the top of the file); SQLite has one writer and needs nothing.
+func (tx *Tx) lockOccupancy(ctx context.Context, touched []occupancy.Span) error {
+	if tx.dialect == SQLite {
+		return nil
 	}
-	lock := func() (map[occupancy.Day]bool, error) {
-		var where []string
-		var args []any
-		for _, s := range touched {
-			where = append(where, fmt.Sprintf("day BETWEEN $%d AND $%d", len(args)+1, len(args)+2))
-			args = append(args, s.First, s.Last)
-		}
-		rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT day FROM occupancy WHERE `+strings.Join(where, " OR ")+` ORDER BY day FOR UPDATE`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("lock occupancy: %w", err)
-		}
-		have := map[occupancy.Day]bool{}
-		for rows.Next() {
-			var d occupancy.Day
-			if err := rows.Scan(&d); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			have[d] = true
-		}
-		return have, closeRows(rows)
+	var where []string
+	var args []any
+	for _, s := range touched {
+		where = append(where, fmt.Sprintf("day BETWEEN $%d AND $%d", len(args)+1, len(args)+2))
+		args = append(args, s.First, s.Last)
 	}
-	have, err := lock()
+	rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT day FROM occupancy WHERE `+strings.Join(where, " OR ")+` ORDER BY day, stripe FOR UPDATE`, args...)
 	if err != nil {
-		return err
+		return fmt.Errorf("lock occupancy: %w", err)
 	}
-	for _, s := range need {
-		for d := s.First; d <= s.Last; d++ {
-			if !have[d] {
-				// A day nobody has booked yet: create the missing rows (a concurrent
-				// creator of the same day makes this wait for its commit), then lock.
-				if err := tx.ensureOccupancy(ctx, need); err != nil {
-					return err
-				}
-				_, err := lock()
-				return err
-			}
-		}
-	}
-	return nil
+	return closeRows(rows)
 }
 
-// ensureOccupancy creates the ledger rows of the spans that do not exist yet, in
-// ascending day order.
+// ensureOccupancy creates every stripe row of the days of spans that does not exist
+// yet, in (day, stripe) order.
 func (tx *Tx) ensureOccupancy(ctx context.Context, spans []occupancy.Span) error {
 	spans = slices.Clone(spans)
 	slices.SortFunc(spans, func(a, b occupancy.Span) int { return int(a.First - b.First) })
@@ -222,8 +224,10 @@ func (tx *Tx) ensureOccupancy(ctx context.Context, spans []occupancy.Span) error
 		if s.Empty() {
 			continue
 		}
-		if _, err := tx.Exec(ctx, `WITH RECURSIVE d(x) AS (SELECT CAST($1 AS INTEGER) UNION ALL SELECT x + 1 FROM d WHERE x < CAST($2 AS INTEGER))
-			INSERT INTO occupancy (day, booked) SELECT x, 0 FROM d WHERE true ON CONFLICT (day) DO NOTHING`, s.First, s.Last); err != nil {
+		if _, err := tx.Exec(ctx, `WITH RECURSIVE d(x) AS (SELECT CAST($1 AS INTEGER) UNION ALL SELECT x + 1 FROM d WHERE x < CAST($2 AS INTEGER)),
+			st(y) AS (SELECT 0 UNION ALL SELECT y + 1 FROM st WHERE y < CAST($3 AS INTEGER))
+			INSERT INTO occupancy (day, stripe, booked) SELECT x, y, 0 FROM d, st WHERE true ORDER BY x, y ON CONFLICT (day, stripe) DO NOTHING`,
+			s.First, s.Last, tx.stripes()-1); err != nil {
 			return fmt.Errorf("create occupancy days: %w", err)
 		}
 	}
@@ -288,7 +292,7 @@ func scanStay(row rowScanner) (occupancy.Stay, error) {
 
 // Occupancy reads the ledger over a span: booked per day (days without a row are 0).
 func (s *Store) Occupancy(ctx context.Context, span occupancy.Span) (map[occupancy.Day]int, error) {
-	rows, err := s.query(ctx, `SELECT day, booked FROM occupancy WHERE day BETWEEN $1 AND $2`, span.First, span.Last)
+	rows, err := s.query(ctx, `SELECT day, SUM(booked) FROM occupancy WHERE day BETWEEN $1 AND $2 GROUP BY day`, span.First, span.Last)
 	if err != nil {
 		return nil, fmt.Errorf("occupancy: %w", err)
 	}
@@ -298,7 +302,7 @@ func (s *Store) Occupancy(ctx context.Context, span occupancy.Span) (map[occupan
 // OccupancyLedger reads the whole ledger, days with a count other than 0 only
 // (tests and the rebuild's report compare it with a recount).
 func (s *Store) OccupancyLedger(ctx context.Context) (map[occupancy.Day]int, error) {
-	rows, err := s.query(ctx, `SELECT day, booked FROM occupancy WHERE booked <> 0`)
+	rows, err := s.query(ctx, `SELECT day, SUM(booked) FROM occupancy GROUP BY day HAVING SUM(booked) <> 0`)
 	if err != nil {
 		return nil, fmt.Errorf("occupancy ledger: %w", err)
 	}
@@ -370,9 +374,9 @@ func (tx *Tx) ReplaceOccupancy(ctx context.Context, counts map[occupancy.Day]int
 	slices.Sort(days)
 	rows := make([][]any, len(days))
 	for i, d := range days {
-		rows[i] = []any{int64(d), counts[d]}
+		rows[i] = []any{int64(d), 0, counts[d]} // stripe 0 holds the day's count
 	}
-	if err := tx.BulkInsert(ctx, "occupancy", []string{"day", "booked"}, rows); err != nil {
+	if err := tx.BulkInsert(ctx, "occupancy", []string{"day", "stripe", "booked"}, rows); err != nil {
 		return err
 	}
 	if _, err := tx.tx.ExecContext(tx.c(ctx), `INSERT INTO occupancy_state (id, built_at) VALUES (1, $1)
@@ -412,7 +416,7 @@ func (s *Store) RebuildOccupancy(ctx context.Context, loc *time.Location) (chang
 		if err != nil {
 			return err
 		}
-		rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT day, booked FROM occupancy WHERE booked <> 0`)
+		rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT day, SUM(booked) FROM occupancy GROUP BY day HAVING SUM(booked) <> 0`)
 		if err != nil {
 			return fmt.Errorf("occupancy ledger: %w", err)
 		}

@@ -3,9 +3,14 @@
 -- (internal/occupancy explains why stays without an exit, and EN CURSO stays past
 -- their exit, are counted apart). Every reservation change updates it in its own
 -- transaction; `parking occupancy rebuild` recomputes it from the reservations.
+-- A day's count is the sum of its rows: one (stripe 0) on SQLite, up to 8 on
+-- PostgreSQL, where bookings of the same day write different stripes so that they do
+-- not all wait for one row's lock (internal/store/occupancy.go).
 CREATE TABLE occupancy (
-    day    INTEGER PRIMARY KEY,
-    booked INTEGER NOT NULL DEFAULT 0
+    day    INTEGER NOT NULL,
+    stripe INTEGER NOT NULL DEFAULT 0,
+    booked INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (day, stripe)
 );
 
 -- One row once the ledger has been built from the reservations (the service builds
