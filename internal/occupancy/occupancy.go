@@ -20,9 +20,10 @@
 // partial index. Future days, the ones bookings compete for, are read from the
 // ledger alone: one primary-key range, O(days), whatever the number of reservations.
 //
-// A change that adds a stay on today checks the ledger row of today plus the open
-// stays; it locks that row first, and so does every change that adds an open stay
-// on today, so the two kinds serialise on the same row (internal/store/occupancy.go).
+// A change that adds a stay on today checks the ledger's count of today plus the
+// open stays; it locks today's ledger rows first, and so does every change that adds
+// an open stay on today, so the two kinds serialise on the same rows
+// (internal/store/occupancy.go).
 package occupancy
 
 import (
