@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/input"
 	"parking/internal/reservation"
@@ -51,6 +52,15 @@ type User struct {
 
 // IsAdmin reports whether the user is staff.
 func (u User) IsAdmin() bool { return u.Role == reservation.Admin }
+
+// Actor is the user as the audit trail records them (internal/audit).
+func (u User) Actor() audit.Actor {
+	k := audit.KindCustomer
+	if u.IsAdmin() {
+		k = audit.KindStaff
+	}
+	return audit.Actor{Kind: k, ID: u.ID, Name: u.Nombre, Email: u.Email}
+}
 
 // Service is the account operations layer.
 type Service struct {
@@ -146,6 +156,13 @@ func (s *Service) Authenticate(ctx context.Context, email, password string) (Use
 	if !s.passwordMatches(c.PasswordHash, password) {
 		return User{}, ErrBadCredentials
 	}
+	// A disabled staff account is told so (only once its password is right, so the
+	// message reveals nothing to someone guessing).
+	if c.Type == reservation.Admin {
+		if err := s.checkActive(ctx, c.ID); err != nil {
+			return User{}, err
+		}
+	}
 	return UserOf(c), nil
 }
 
@@ -168,8 +185,8 @@ func (s *Service) CreateAdmin(ctx context.Context, email, password, name string)
 	if err != nil {
 		return User{}, err
 	}
-	if len(password) < MinPasswordLength {
-		return User{}, fault.Invalidf("La contraseña debe tener al menos %d caracteres.", MinPasswordLength)
+	if err := CheckNewPassword(password, nil); err != nil {
+		return User{}, err
 	}
 	if name, err = input.Text("name", name, input.MaxName); err != nil {
 		return User{}, err
@@ -187,8 +204,12 @@ func (s *Service) CreateAdmin(ctx context.Context, email, password, name string)
 		if err != nil {
 			return err
 		}
-		c, err = tx.Customer(ctx, id)
-		return err
+		if c, err = tx.Customer(ctx, id); err != nil {
+			return err
+		}
+		// The trail (actor "sistema" from the command line or start-up).
+		return tx.Audit(ctx, audit.Entry{Action: audit.ActionCreate, Entity: audit.EntityStaff, EntityID: audit.ID(id),
+			Changes: audit.Compare(nil, staffFields(Staff{Name: name, Email: email}))})
 	})
 	if store.IsUniqueViolation(err) {
 		return User{}, fault.New(fault.Conflict, "Ya existe una cuenta con el correo %s.", email)

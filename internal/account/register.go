@@ -20,7 +20,17 @@ type Registration struct {
 	Phone           string
 	Password        string
 	ConfirmPassword string
+	// PrivacyAck is "He leído la política de privacidad"; MarketingConsent the
+	// optional marketing consent (nil: not sent). Both are stored with their time
+	// (CONTRACT §11). RequirePrivacyAck makes the acknowledgement required: the
+	// registration page's form sets it; JSON clients of the spec need not send it.
+	PrivacyAck        bool
+	MarketingConsent  *bool
+	RequirePrivacyAck bool
 }
+
+// MsgPrivacyAckRequired is the registration page's refusal without the acknowledgement.
+const MsgPrivacyAckRequired = "Para crear la cuenta, confirme que ha leído la política de privacidad."
 
 // FieldErrors maps a form field name to what is wrong with it, in Spanish, so that
 // pages can show each message next to its field. It travels as the cause of a
@@ -57,7 +67,7 @@ const (
 	msgPhoneTaken = "Este teléfono ya está asociado a otra cuenta o a reservas con otro correo. Si es suyo, póngase en contacto con el aparcamiento."
 )
 
-var registrationFields = []string{"full_name", "email", "phone", "password", "confirmPassword"}
+var registrationFields = []string{"full_name", "email", "phone", "password", "confirmPassword", "privacy_ack"}
 
 // validate puts the registration in its stored forms in place (CONTRACT §8,
 // internal/input: trimmed name and email, phone in E.164) and reports every broken
@@ -86,6 +96,9 @@ func (r *Registration) validate(rules input.Rules) FieldErrors {
 	}
 	if _, bad := errs["password"]; !bad && r.ConfirmPassword != r.Password {
 		errs["confirmPassword"] = "Las contraseñas no coinciden."
+	}
+	if r.RequirePrivacyAck && !r.PrivacyAck {
+		errs["privacy_ack"] = MsgPrivacyAckRequired
 	}
 	return errs
 }
@@ -119,6 +132,11 @@ func (s *Service) Register(ctx context.Context, r Registration) (User, error) {
 		}
 		if !ok {
 			if id, err = upgradeOrRefuse(ctx, tx, r, hash); err != nil {
+				return err
+			}
+		}
+		if r.PrivacyAck || r.MarketingConsent != nil {
+			if err := tx.SetCustomerConsents(ctx, id, r.PrivacyAck, r.MarketingConsent); err != nil {
 				return err
 			}
 		}

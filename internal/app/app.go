@@ -18,9 +18,12 @@ import (
 	"parking/internal/booking"
 	"parking/internal/clock"
 	"parking/internal/input"
+	"parking/internal/media"
 	"parking/internal/notify"
 	"parking/internal/pricing"
+	"parking/internal/privacy"
 	facility "parking/internal/settings"
+	"parking/internal/social"
 	"parking/internal/store"
 	"parking/internal/web"
 )
@@ -33,6 +36,7 @@ type App struct {
 	Catalog  *pricing.Holder
 	Booking  *booking.Service
 	Accounts *account.Service
+	Privacy  *privacy.Service
 	Web      *web.Server
 	// Outbox records notifications inside operations; Dispatcher delivers them
 	// (nil when no webhook is configured, or before Start).
@@ -45,6 +49,9 @@ type App struct {
 	listener net.Listener
 	done     chan error
 	closing  sync.Once
+	// Media is the store of uploaded photos (internal/media).
+	Media     media.Store
+	stopSweep func()
 }
 
 // Open prepares a service without listening: database opened (waited for up to
@@ -128,9 +135,15 @@ func (a *App) prepare(ctx context.Context) error {
 		return fmt.Errorf("load catalog: %w", err)
 	}
 	a.Catalog.Store(pricing.NewSnapshot(cat))
-	a.Outbox = notify.NewOutbox(a.Config.Location, a.Config.WebhookURL != "")
+	a.Outbox = notify.NewOutbox(a.Config.Location, a.Config.WebhookURL != "").WithBaseURL(a.Config.BaseURL)
+	m, where, err := openMedia(ctx, a.Config)
+	if err != nil {
+		return fmt.Errorf("photo storage: %w", err)
+	}
+	a.Media = m
+	a.Log.Info("photo storage", "at", where)
 	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox),
-		booking.WithInputRules(a.Config.Input))
+		booking.WithInputRules(a.Config.Input), booking.WithMedia(a.Media, a.Config.BaseURL))
 	// CONTRACT §10: a database with reservations from before the occupancy ledger gets
 	// it built once, from the reservations.
 	if built, err := a.Booking.EnsureOccupancy(ctx); err != nil {
@@ -152,11 +165,17 @@ func (a *App) prepare(ctx context.Context) error {
 		a.Log.Warn("no administrator account exists yet; create one with " +
 			"`parking admin create --email E --password P` or set PARKING_ADMIN_EMAIL and PARKING_ADMIN_PASSWORD")
 	}
+	// An erasure deletes the customer's uploaded photo files from the photo
+	// storage after commit (CONTRACT §12; docs/privacy.md).
+	a.Privacy = privacy.New(a.Store, a.Log, privacy.WithPhotoFiles(a.Booking), privacy.WithOccupancy(a.Booking))
 	a.Web = web.New(web.Deps{
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL,
-			FeedHeartbeat: a.Config.FeedHeartbeat, PublicRate: a.Config.PublicRate, DBTimeout: a.Config.DBTimeout},
+			FeedHeartbeat: a.Config.FeedHeartbeat, PublicRate: a.Config.PublicRate, DBTimeout: a.Config.DBTimeout,
+			VerifactuQRBase: a.Config.VerifactuQR},
 		Log: a.Log, Booking: a.Booking, Accounts: a.Accounts, Catalog: a.Catalog,
-		Clock: a.Config.Clock,
+		Clock:   a.Config.Clock,
+		Social:  social.New(a.Config.OIDCProviders, a.Config.BaseURL, a.Config.Clock),
+		Privacy: a.Privacy,
 	})
 	return nil
 }
@@ -191,9 +210,12 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.Real
 	}
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	ln := cfg.Listener
+	var err error
+	if ln == nil {
+		if ln, err = net.Listen("tcp", cfg.Addr); err != nil {
+			return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+		}
 	}
 	a := &App{Config: cfg, Log: log, Catalog: &pricing.Holder{}}
 	a.listener = ln
@@ -236,6 +258,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 		return fail(err)
 	}
 	a.startDispatcher()
+	a.startPhotoSweep()
 	// Open live-board streams end when shutdown begins, so that in-flight requests
 	// can finish within the grace period.
 	a.server.RegisterOnShutdown(a.Booking.ParkingFeed().Close)
@@ -260,6 +283,7 @@ func (a *App) Close() error {
 		}
 		// After the requests (which may enqueue), before the database closes.
 		a.stopDispatcher()
+		a.stopPhotoSweep()
 		err = errors.Join(err, a.Store.Close())
 	})
 	return err

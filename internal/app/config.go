@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -14,6 +15,9 @@ import (
 
 	"parking/internal/clock"
 	"parking/internal/input"
+	"parking/internal/media"
+	"parking/internal/receipt"
+	"parking/internal/social"
 	"parking/internal/store"
 )
 
@@ -43,6 +47,9 @@ type Config struct {
 	// not answer (PARKING_DB_WAIT) before it gives up.
 	DBWait time.Duration
 	Input  input.Rules // phones read in PhoneRegion (CONTRACT §8)
+	// VerifactuQR is the AEAT verification address receipts' QR codes carry
+	// (PARKING_VERIFACTU_ENV: test or production; docs/receipts.md).
+	VerifactuQR string
 	// Clock is the service's clock (internal/clock); nil means clock.Real. Not a
 	// setting: tests inject a fake one.
 	Clock clock.Clock
@@ -58,6 +65,21 @@ type Config struct {
 	// PublicRate is requests per minute per client address on the anonymous routes
 	// (CONTRACT §13); 0: no limit (the zero Config, as tests build it).
 	PublicRate int
+	// MediaDir is the local directory of uploaded photos (PARKING_MEDIA_DIR; ""
+	// = next to the SQLite file, see MediaDir); S3 replaces it when S3.Bucket is
+	// set (PARKING_S3_*; docs/photos.md).
+	MediaDir string
+	S3       media.S3Config
+	// PhotoSweepEvery is how often expired photos are deleted (0: hourly). Not a
+	// setting.
+	PhotoSweepEvery time.Duration
+	// OIDCProviders are the social-login providers (PARKING_OIDC_PROVIDERS and
+	// PARKING_OIDC_<ID>_*, docs/social-login.md); none: no social login.
+	OIDCProviders []social.ProviderConfig
+	// Listener, when set, is where Start serves instead of listening on Addr. Not a
+	// setting: tests that need PARKING_BASE_URL to carry the real port (a provider's
+	// redirect back to the service) listen first.
+	Listener net.Listener
 }
 
 // setting describes one configuration entry; the README's table lists the same.
@@ -101,12 +123,41 @@ var settings = []setting{
 		c.PhoneRegion = strings.ToUpper(v)
 		return nil
 	}},
+	{"PARKING_VERIFACTU_ENV", "verifactu-env", "test", "AEAT environment the receipts' QR codes point to: test or production", func(c *Config, v string) error {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "test":
+			c.VerifactuQR = receipt.QRHostTest
+		case "production":
+			c.VerifactuQR = receipt.QRHostProduction
+		default:
+			return errors.New("must be test or production")
+		}
+		return nil
+	}},
+	{"PARKING_OIDC_PROVIDERS", "oidc-providers", "", "social-login provider ids, comma-separated; each needs PARKING_OIDC_<ID>_ISSUER, _CLIENT_ID, _CLIENT_SECRET (and _NAME)", func(*Config, string) error {
+		return nil // read with the per-provider variables in LoadConfig (oidcProviders)
+	}},
 	{"PARKING_PUBLIC_RATE", "public-rate", "30", "requests per minute per client address on public booking, registration and token requests; 0 = off", func(c *Config, v string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > 1_000_000 {
 			return errors.New("must be a whole number between 0 and 1000000")
 		}
 		c.PublicRate = n
+		return nil
+	}},
+	{"PARKING_MEDIA_DIR", "media-dir", "", "directory of uploaded photos; empty: media/ next to the SQLite file (PostgreSQL: ./media)", func(c *Config, v string) error { c.MediaDir = v; return nil }},
+	{"PARKING_S3_ENDPOINT", "s3-endpoint", "", "S3-compatible storage for photos: host[:port] (with PARKING_S3_BUCKET)", func(c *Config, v string) error { c.S3.Endpoint = v; return nil }},
+	{"PARKING_S3_BUCKET", "s3-bucket", "", "bucket for photos; set: photos go to S3, not PARKING_MEDIA_DIR", func(c *Config, v string) error { c.S3.Bucket = v; return nil }},
+	{"PARKING_S3_ACCESS_KEY", "s3-access-key", "", "S3 access key", func(c *Config, v string) error { c.S3.AccessKey = v; return nil }},
+	{"PARKING_S3_SECRET_KEY", "s3-secret-key", "", "S3 secret key", func(c *Config, v string) error { c.S3.SecretKey = v; return nil }},
+	{"PARKING_S3_REGION", "s3-region", "", "S3 region (empty: the endpoint's default)", func(c *Config, v string) error { c.S3.Region = v; return nil }},
+	{"PARKING_S3_PREFIX", "s3-prefix", "", "key prefix inside the bucket", func(c *Config, v string) error { c.S3.Prefix = v; return nil }},
+	{"PARKING_S3_INSECURE", "s3-insecure", "false", "true: plain http to the S3 endpoint (a local MinIO)", func(c *Config, v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return errors.New("must be true or false")
+		}
+		c.S3.Insecure = b
 		return nil
 	}},
 }
@@ -147,6 +198,10 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 		if err := s.set(&c, strings.TrimSpace(*values[s.env])); err != nil {
 			errs = append(errs, fmt.Errorf("%s (--%s): %w", s.env, s.flag, err))
 		}
+	}
+	var err error
+	if c.OIDCProviders, err = oidcProviders(*values["PARKING_OIDC_PROVIDERS"], getenv); err != nil {
+		errs = append(errs, err)
 	}
 	if len(errs) == 0 {
 		errs = append(errs, c.validate()...)
@@ -202,6 +257,7 @@ func (c *Config) validate() []error {
 	if c.DBWait < 0 || c.DBWait > 24*time.Hour {
 		bad("PARKING_DB_WAIT", "must be between 0 and 24h")
 	}
+	validateS3(c, bad)
 	if r, err := input.New(c.PhoneRegion); err != nil {
 		bad("PARKING_PHONE_REGION", "%v", err)
 	} else {

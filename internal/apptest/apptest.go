@@ -50,6 +50,7 @@ func ConfigClock(tb testing.TB, d store.Dialect) (app.Config, *clock.Fake) {
 		// Accounts hashed at cost 11 take seconds each under -race; tests need no
 		// protection against offline cracking.
 		HashCost: bcrypt.MinCost,
+		MediaDir: tb.TempDir(), // uploaded photos (PostgreSQL would default to ./media)
 	}, clk
 }
 

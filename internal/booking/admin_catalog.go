@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
+	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/input"
 	"parking/internal/money"
@@ -85,8 +87,10 @@ func (s *Service) CreateMainService(ctx context.Context, in MainServiceInput) (p
 	}
 	err := s.changeCatalog(ctx, "create main service", func(tx *store.Tx) error {
 		var err error
-		m.ID, err = tx.InsertMainService(ctx, m)
-		return err
+		if m.ID, err = tx.InsertMainService(ctx, m); err != nil {
+			return err
+		}
+		return auditCatalog(ctx, tx, audit.ActionCreate, audit.EntityMainService, audit.ID(m.ID), nil, mainServiceFields(m))
 	})
 	return m, s.nameTaken(err, "servicio principal", m.Name)
 }
@@ -101,10 +105,14 @@ func (s *Service) UpdateMainService(ctx context.Context, id int64, in MainServic
 		if m, err = tx.MainServiceForUpdate(ctx, id); err != nil {
 			return notFoundAs(err, "El servicio principal %d no existe.", id)
 		}
+		before := mainServiceFields(m)
 		if err := applyMainService(&m, in, false); err != nil {
 			return err
 		}
-		return tx.UpdateMainService(ctx, m)
+		if err := tx.UpdateMainService(ctx, m); err != nil {
+			return err
+		}
+		return auditCatalog(ctx, tx, audit.ActionUpdate, audit.EntityMainService, audit.ID(m.ID), before, mainServiceFields(m))
 	})
 	return m, s.nameTaken(err, "servicio principal", m.Name)
 }
@@ -143,8 +151,10 @@ func (s *Service) CreateRate(ctx context.Context, in RateInput) (pricing.Rate, e
 			return err
 		}
 		var err error
-		r.ID, err = tx.InsertRate(ctx, r)
-		return err
+		if r.ID, err = tx.InsertRate(ctx, r); err != nil {
+			return err
+		}
+		return auditCatalog(ctx, tx, audit.ActionCreate, audit.EntityRate, audit.ID(r.ID), nil, rateFields(r))
 	})
 	return r, err
 }
@@ -163,11 +173,15 @@ func (s *Service) UpdateRate(ctx context.Context, id int64, in RateInput) (prici
 				return err
 			}
 		}
+		before := rateFields(r)
 		applyRate(&r, in)
 		if err := s.checkRate(ctx, tx, r); err != nil {
 			return err
 		}
-		return tx.UpdateRate(ctx, r)
+		if err := tx.UpdateRate(ctx, r); err != nil {
+			return err
+		}
+		return auditCatalog(ctx, tx, audit.ActionUpdate, audit.EntityRate, audit.ID(r.ID), before, rateFields(r))
 	})
 	return r, err
 }
@@ -183,8 +197,10 @@ func (s *Service) DeleteRate(ctx context.Context, id int64) error {
 		if _, err := tx.MainServiceForUpdate(ctx, r.MainService); err != nil {
 			return err
 		}
-		_, err = tx.DeleteRate(ctx, id)
-		return err
+		if _, err = tx.DeleteRate(ctx, id); err != nil {
+			return err
+		}
+		return auditCatalog(ctx, tx, audit.ActionDelete, audit.EntityRate, audit.ID(id), rateFields(r), nil)
 	})
 }
 
@@ -245,7 +261,10 @@ func (s *Service) CreateCoefficient(ctx context.Context, vehicleType string, m m
 		if _, err := tx.Coefficient(ctx, k.VehicleType); err == nil {
 			return fault.New(fault.Conflict, "El tipo de vehículo %s ya existe.", k.VehicleType)
 		}
-		return tx.InsertCoefficient(ctx, k)
+		if err := tx.InsertCoefficient(ctx, k); err != nil {
+			return err
+		}
+		return auditCatalog(ctx, tx, audit.ActionCreate, audit.EntityVehicleType, k.VehicleType, nil, coefficientFields(k))
 	})
 	return k, err
 }
@@ -257,10 +276,14 @@ func (s *Service) UpdateCoefficient(ctx context.Context, vehicleType string, m m
 		return k, err
 	}
 	err := s.changeCatalog(ctx, "update coefficient", func(tx *store.Tx) error {
-		if _, err := tx.Coefficient(ctx, k.VehicleType); err != nil {
+		old, err := tx.Coefficient(ctx, k.VehicleType)
+		if err != nil {
 			return notFoundAs(err, "El tipo de vehículo %s no existe.", k.VehicleType)
 		}
-		return tx.UpdateCoefficient(ctx, k)
+		if err := tx.UpdateCoefficient(ctx, k); err != nil {
+			return err
+		}
+		return auditCatalog(ctx, tx, audit.ActionUpdate, audit.EntityVehicleType, k.VehicleType, coefficientFields(old), coefficientFields(k))
 	})
 	return k, err
 }
@@ -292,8 +315,10 @@ func (s *Service) CreateExtra(ctx context.Context, in ExtraInput) (pricing.Extra
 	}
 	err := s.changeCatalog(ctx, "create additional service", func(tx *store.Tx) error {
 		var err error
-		e.ID, err = tx.InsertExtra(ctx, e)
-		return err
+		if e.ID, err = tx.InsertExtra(ctx, e); err != nil {
+			return err
+		}
+		return auditCatalog(ctx, tx, audit.ActionCreate, audit.EntityExtra, audit.ID(e.ID), nil, extraFields(e))
 	})
 	return e, s.nameTaken(err, "servicio adicional", e.Name)
 }
@@ -307,10 +332,14 @@ func (s *Service) UpdateExtra(ctx context.Context, id int64, in ExtraInput) (pri
 		if e, err = tx.Extra(ctx, id); err != nil {
 			return notFoundAs(err, "El servicio adicional %d no existe.", id)
 		}
+		before := extraFields(e)
 		if err := applyExtra(&e, in); err != nil {
 			return err
 		}
-		return tx.UpdateExtra(ctx, e)
+		if err := tx.UpdateExtra(ctx, e); err != nil {
+			return err
+		}
+		return auditCatalog(ctx, tx, audit.ActionUpdate, audit.EntityExtra, audit.ID(e.ID), before, extraFields(e))
 	})
 	return e, s.nameTaken(err, "servicio adicional", e.Name)
 }
@@ -355,4 +384,32 @@ func notFoundAs(err error, format string, args ...any) error {
 		return fault.New(fault.NotFound, format, args...)
 	}
 	return err
+}
+
+// The catalog's audit trail (docs/staff-and-audit.md): every change above records
+// one entry with the item's fields before and after, in its transaction. A change
+// that changed nothing records nothing.
+func auditCatalog(ctx context.Context, tx *store.Tx, action, entity, id string, before, after audit.Fields) error {
+	cs := audit.Compare(before, after)
+	if len(cs) == 0 && action == audit.ActionUpdate {
+		return nil
+	}
+	return tx.Audit(ctx, audit.Entry{Action: action, Entity: entity, EntityID: id, Changes: cs})
+}
+
+func mainServiceFields(m pricing.MainService) audit.Fields {
+	return audit.F("name", m.Name, "description", m.Description, "active", audit.Bool(m.Active))
+}
+
+func rateFields(r pricing.Rate) audit.Fields {
+	return audit.F("id_main_service", strconv.FormatInt(r.MainService, 10), "min_days", strconv.FormatInt(r.MinDays, 10),
+		"max_days", strconv.FormatInt(r.MaxDays, 10), "daily_price", r.DailyPrice.String())
+}
+
+func coefficientFields(k pricing.Coefficient) audit.Fields {
+	return audit.F("coefficient", k.Multiplier.String())
+}
+
+func extraFields(e pricing.Extra) audit.Fields {
+	return audit.F("name", e.Name, "price", e.Price.String(), "active", audit.Bool(e.Active))
 }

@@ -24,10 +24,33 @@ type Detail struct {
 	MainServiceName string
 	Extras          []reservation.BookedExtraDetail
 	Photos          []reservation.Photo
+	Handovers       []reservation.Handover // at the start and at finalize (CONTRACT §12)
 	Notifications   []notify.HistoryItem
 	Catalog         pricing.Catalog
 	// CapacityOverrideAt: when staff accepted it over the capacity (CONTRACT §10).
 	CapacityOverrideAt *time.Time
+}
+
+// EntryPhotos counts the entry photos: the ones the spec's five-photo rule counts
+// (CONTRACT §12).
+func (d Detail) EntryPhotos() int {
+	n := 0
+	for _, p := range d.Photos {
+		if p.Phase != reservation.PhaseExit {
+			n++
+		}
+	}
+	return n
+}
+
+// Handover returns the hand-over record of phase, if one was made.
+func (d Detail) Handover(phase string) (reservation.Handover, bool) {
+	for _, h := range d.Handovers {
+		if h.Phase == phase {
+			return h, true
+		}
+	}
+	return reservation.Handover{}, false
 }
 
 // Detail reads reservation id's full record; NotFound when there is none.
@@ -55,6 +78,9 @@ func (s *Service) Detail(ctx context.Context, id int64) (Detail, error) {
 		return d, err
 	}
 	if d.Photos, err = s.store.Photos(ctx, id); err != nil {
+		return d, err
+	}
+	if d.Handovers, err = s.store.Handovers(ctx, id); err != nil {
 		return d, err
 	}
 	if d.Notifications, err = s.NotificationHistory(ctx, id); err != nil {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/input"
 	"parking/internal/reservation"
@@ -46,13 +48,28 @@ func (s *Service) AddPhoto(ctx context.Context, id int64, filePath, description 
 		if !reservation.For(r.Status).AddPhotos {
 			return fault.Invalidf("No se pueden añadir fotos a la reserva %d: está %s.", id, r.Status)
 		}
-		photo, count, err = tx.InsertPhoto(ctx, id, filePath, desc)
-		return err
+		if photo, count, err = tx.InsertPhoto(ctx, id, filePath, desc); err != nil {
+			return err
+		}
+		return auditPhoto(ctx, tx, id, count, photo)
 	})
 	if err != nil {
 		return reservation.Photo{}, 0, fmt.Errorf("add photo to reservation %d: %w", id, err)
 	}
 	return photo, count, nil
+}
+
+// auditPhoto records a photo added to reservation id, count being the photo count
+// with it. Every way of adding a photo (an address, an upload) calls it in its
+// transaction.
+func auditPhoto(ctx context.Context, tx *store.Tx, id int64, count int, p reservation.Photo) error {
+	label := p.FilePath
+	if p.Description != nil && *p.Description != "" {
+		label += " (" + *p.Description + ")"
+	}
+	return auditReservation(ctx, tx, audit.ActionPhoto, id,
+		audit.F("photos", strconv.Itoa(count-1)),
+		audit.F("photos", strconv.Itoa(count), "photo", label))
 }
 
 // checkPhotoURL accepts an absolute http or https URL with a host, and nothing that

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/feed"
 	"parking/internal/localtime"
@@ -38,10 +39,15 @@ func statusMoved(id int64) error {
 // Start checks a vehicle in: PENDIENTE → EN CURSO. Spec, administrator start: the
 // checks run in this order — status PENDIENTE, at least 5 photos, a parking spot
 // assigned — and the first one broken is the refusal. The entry date becomes
-// non-editable; a vehicle-entry notification is triggered.
-func (s *Service) Start(ctx context.Context, id int64) (reservation.Reservation, error) {
+// non-editable; a vehicle-entry notification is triggered. The optional hand-over
+// (mileage, fuel level, damage notes; CONTRACT §12) is recorded with it.
+func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (reservation.Reservation, error) {
 	var out reservation.Reservation
-	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+	h, err := parseHandover(reservation.PhaseEntry, hand)
+	if err != nil {
+		return out, err
+	}
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		r, err := lockForAdmin(ctx, tx, id)
 		if err != nil {
 			return err
@@ -56,6 +62,10 @@ func (s *Service) Start(ctx context.Context, id int64) (reservation.Reservation,
 		if n < reservation.MinPhotosToStart {
 			return fault.Invalidf("No se puede iniciar la reserva %d: tiene %d fotos y se necesitan al menos %d.", id, n, reservation.MinPhotosToStart)
 		}
+		before, err := s.stateOf(ctx, tx, r)
+		if err != nil {
+			return err
+		}
 		if r.Spot == nil || strings.TrimSpace(*r.Spot) == "" {
 			return fault.Invalidf("No se puede iniciar la reserva %d: no tiene plaza de aparcamiento asignada.", id)
 		}
@@ -66,11 +76,17 @@ func (s *Service) Start(ctx context.Context, id int64) (reservation.Reservation,
 		if !ok {
 			return statusMoved(id)
 		}
+		if err := saveHandover(ctx, tx, id, h); err != nil {
+			return err
+		}
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
 		// CONTRACT §10: the car is in; past its exit it keeps counting (never refused).
 		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
+			return err
+		}
+		if err := s.auditTransition(ctx, tx, audit.ActionStart, before); err != nil {
 			return err
 		}
 		// Spec: a vehicle-entry notification is triggered, in this transaction (CONTRACT §9).
@@ -86,10 +102,15 @@ func (s *Service) Start(ctx context.Context, id int64) (reservation.Reservation,
 // Finalize checks a vehicle out: EN CURSO → FINALIZADA, paid with method (spec,
 // administrator finalize; checks in the spec's order: status, then payment method).
 // is_paid becomes true and the spot stays assigned. A reservation without exit date
-// gets now as its exit and is repriced before it is paid (CONTRACT §7).
-func (s *Service) Finalize(ctx context.Context, id int64, method string) (reservation.Reservation, error) {
+// gets now as its exit and is repriced before it is paid (CONTRACT §7). The
+// optional hand-over at check-out (CONTRACT §12) is recorded with it.
+func (s *Service) Finalize(ctx context.Context, id int64, method string, hand ...HandoverInput) (reservation.Reservation, error) {
 	var out reservation.Reservation
-	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+	h, err := parseHandover(reservation.PhaseExit, hand)
+	if err != nil {
+		return out, err
+	}
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		r, err := lockForAdmin(ctx, tx, id)
 		if err != nil {
 			return err
@@ -103,6 +124,10 @@ func (s *Service) Finalize(ctx context.Context, id int64, method string) (reserv
 				return fault.Invalidf("Falta el método de pago (paymentMethod): use EFECTIVO o TARJETA.")
 			}
 			return fault.Invalidf("El método de pago %q no es válido: use EFECTIVO o TARJETA.", method)
+		}
+		before, err := s.stateOf(ctx, tx, r)
+		if err != nil {
+			return err
 		}
 		f := store.Finalization{Method: m, TotalPrice: r.TotalPrice}
 		if r.Exit != nil {
@@ -137,6 +162,9 @@ func (s *Service) Finalize(ctx context.Context, id int64, method string) (reserv
 		if !applied {
 			return statusMoved(id)
 		}
+		if err := saveHandover(ctx, tx, id, h); err != nil {
+			return err
+		}
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
@@ -144,7 +172,15 @@ func (s *Service) Finalize(ctx context.Context, id int64, method string) (reserv
 		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
 			return err
 		}
-		// CONTRACT §9: finalize triggers the invoice, in this transaction.
+		if err := s.auditTransition(ctx, tx, audit.ActionFinalize, before); err != nil {
+			return err
+		}
+		// CONTRACT §12: the receipt is numbered and issued in this transaction, so
+		// a finalize that fails leaves no number used; then the invoice
+		// notification (CONTRACT §9), which carries that number.
+		if _, err := s.issueAtFinalize(ctx, tx, id); err != nil {
+			return err
+		}
 		return s.enqueue(ctx, tx, notify.Invoice, id, nil)
 	})
 	if err != nil {
@@ -167,6 +203,10 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 		if !reservation.For(r.Status).Cancel {
 			return fault.Invalidf("No se puede cancelar la reserva %d: su estado es %s; solo se cancelan reservas %s.", id, r.Status, reservation.Pending)
 		}
+		prev, err := s.stateOf(ctx, tx, r)
+		if err != nil {
+			return err
+		}
 		ok, err := tx.MarkCancelled(ctx, id, reservation.Pending)
 		if err != nil {
 			return err
@@ -178,7 +218,10 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 			return err
 		}
 		// CONTRACT §10: cancelling frees the days at once.
-		return s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false)
+		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
+			return err
+		}
+		return s.auditTransition(ctx, tx, audit.ActionCancel, prev)
 	})
 	if err != nil {
 		return out, fmt.Errorf("cancel reservation %d: %w", id, err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/feed"
 	"parking/internal/input"
@@ -67,6 +68,10 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		rules := reservation.For(r.Status) // spec, per-state rules (internal/reservation/rules.go)
 		if !rules.Editable() {
 			return fault.Invalidf("La reserva %d está %s: no admite cambios.", id, r.Status)
+		}
+		prev, err := s.readState(ctx, tx, id, true)
+		if err != nil {
+			return err
 		}
 		cust, err := tx.Customer(ctx, r.CustomerID)
 		if err != nil {
@@ -190,7 +195,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 			return err
 		}
 		out.Vehicle = newVeh
-		return nil
+		return s.auditUpdate(ctx, tx, prev)
 	})
 	if err != nil {
 		err = s.spotViolation(ctx, err, id, spot, entry, exit)
@@ -200,6 +205,26 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		s.publishParking(feed.SpotChanged, out.Reservation, before.Spot)
 	}
 	return out, nil
+}
+
+// auditUpdate records a staff update: "spot" when only the parking spot changed
+// (assigned, moved or freed), "update" otherwise; an update that changed nothing
+// records nothing.
+func (s *Service) auditUpdate(ctx context.Context, tx *store.Tx, prev resState) error {
+	next, err := s.readState(ctx, tx, prev.r.ID, true)
+	if err != nil {
+		return err
+	}
+	changes := audit.Compare(s.fields(prev), s.fields(next))
+	if len(changes) == 0 {
+		return nil
+	}
+	action := audit.ActionUpdate
+	if onlyField(changes, "cod_parking_spot") {
+		action = audit.ActionSpot
+	}
+	return tx.Audit(ctx, audit.Entry{Action: action, Entity: audit.EntityReservation,
+		EntityID: audit.ID(prev.r.ID), ReservationID: prev.r.ID, Changes: changes})
 }
 
 // applyContact merges the sent customer fields into the stored ones and puts them

@@ -27,6 +27,7 @@ type Service struct {
 	outbox  *notify.Outbox
 	input   input.Rules // phones read in PARKING_PHONE_REGION (CONTRACT §8)
 	admin   adminState  // administrator operations: parking feed, catalog writes (admin_state.go)
+	photos  photoConfig // uploaded photos: media store, addresses, retention (photos_upload.go)
 }
 
 // Option adjusts a Service at construction.

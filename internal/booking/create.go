@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/input"
 	"parking/internal/localtime"
@@ -46,6 +47,11 @@ type NewBooking struct {
 	// booking that lands on that same customer is theirs; any other public booking
 	// is marked as made without signing in (CONTRACT §8).
 	SignedIn int64
+	// PrivacyAck and MarketingConsent are the booker's "He leído la política de
+	// privacidad" and optional marketing consent (CONTRACT §11), stored with their
+	// time on the reservation. A booking rests on the contract, not on consent:
+	// neither is required here.
+	PrivacyAck, MarketingConsent bool
 	// OverrideCapacity: staff accept a walk-in on a full day (CONTRACT §10); the
 	// public flow ignores it.
 	OverrideCapacity bool
@@ -113,6 +119,13 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking, opts ..
 
 	var out Created
 	out.Quote = quote
+	// The trail names an anonymous online booking "público" (a signed-in booker is
+	// put in ctx by the web layer); a walk-in's actor is the staff member.
+	action := audit.ActionWalkIn
+	if ch == Public {
+		action = audit.ActionCreate
+		ctx = audit.WithActor(ctx, audit.ActorOr(ctx, audit.Public))
+	}
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		var email *string
 		if in.Email != "" {
@@ -159,12 +172,21 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		if out.Reservation, err = tx.InsertReservation(ctx, nr); err != nil {
 			return err
 		}
+		if in.PrivacyAck || in.MarketingConsent {
+			if err := tx.SetReservationConsents(ctx, out.Reservation.ID, in.PrivacyAck, in.MarketingConsent); err != nil {
+				return err
+			}
+		}
 		out.Customer, out.Vehicle, out.Contact = customer, vehicle, contact
 		out.Typed = reservation.Vehicle{ID: vehicle.ID, LicensePlate: in.LicensePlate, Brand: in.Brand, Model: in.Model,
 			Color: in.Color, Type: in.VehicleType}
 		// Spec, Events: booking confirmation, in this transaction, so that the
 		// notification exists exactly when the booking does (CONTRACT §9).
 		if err := s.enqueueBooked(ctx, tx, ch, out, priced.Extras); err != nil {
+			return err
+		}
+		created := resState{r: out.Reservation, extras: bookedDetails(s.catalog.Load(), priced.Extras)}
+		if err := auditReservation(ctx, tx, action, out.Reservation.ID, nil, s.fields(created)); err != nil {
 			return err
 		}
 		// CONTRACT §10: the stay takes its days in the ledger, or the booking is

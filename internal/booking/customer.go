@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/feed"
 	"parking/internal/money"
@@ -26,6 +27,9 @@ var ErrNotYours = fault.New(fault.Forbidden, "La reserva no existe o no le perte
 func (s *Service) CustomerCancel(ctx context.Context, customerID, reservationID int64) (reservation.Reservation, error) {
 	var out reservation.Reservation
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+		// The state before, for the trail (read in this transaction, before the
+		// conditional update; a foreign or missing id is refused below).
+		prev, perr := s.readState(ctx, tx, reservationID, false)
 		ok, err := tx.CancelOwnReservation(ctx, reservationID, customerID)
 		if err != nil {
 			return err
@@ -44,11 +48,17 @@ func (s *Service) CustomerCancel(ctx context.Context, customerID, reservationID 
 			// Spec, Errors: customer cancel, 400 when the status is not PENDIENTE (naming it).
 			return fault.Invalidf("Solo se pueden cancelar reservas pendientes; esta reserva está %s.", r.Status)
 		}
+		if perr != nil {
+			return perr
+		}
 		out = r
 		// CONTRACT §10: the cancelled stay (PENDIENTE until now) frees its days at once.
 		was := stayOf(r)
 		was.Active = true
-		return s.occupy(ctx, tx, r.ID, was, stayOf(r), noCheck, false)
+		if err := s.occupy(ctx, tx, r.ID, was, stayOf(r), noCheck, false); err != nil {
+			return err
+		}
+		return s.auditTransition(ctx, tx, audit.ActionCancel, prev)
 	})
 	if err != nil {
 		return reservation.Reservation{}, wrapOp(err, "cancel reservation %d", reservationID)
@@ -134,6 +144,10 @@ func (s *Service) CustomerEdit(ctx context.Context, customerID, reservationID in
 		if snap == nil {
 			return pricingFault(pricing.ErrNotLoaded)
 		}
+		prev, err := s.stateOf(ctx, tx, r)
+		if err != nil {
+			return err
+		}
 		// The original details, captured before anything changes.
 		out.Original = StayDetails{
 			Entry: r.Entry, Exit: r.Exit, TotalPrice: r.TotalPrice,
@@ -199,6 +213,15 @@ func (s *Service) CustomerEdit(ctx context.Context, customerID, reservationID in
 		out.Updated.Entry, out.Updated.Exit, out.Updated.TotalPrice = out.Reservation.Entry, out.Reservation.Exit, out.Reservation.TotalPrice
 		out.Updated.MainServiceID, out.Updated.MainServiceName = mainService, serviceName(snap, mainService)
 		out.Quote = priced.Quote
+		// The trail: an edit that changed nothing records nothing.
+		if next, err := s.readState(ctx, tx, r.ID, false); err != nil {
+			return err
+		} else if cs := audit.Compare(s.fields(prev), s.fields(next)); len(cs) > 0 {
+			if err := tx.Audit(ctx, audit.Entry{Action: audit.ActionCustomerEdit, Entity: audit.EntityReservation,
+				EntityID: audit.ID(r.ID), ReservationID: r.ID, Changes: cs}); err != nil {
+				return err
+			}
+		}
 
 		// Spec, Events: the customer is told of a change of dates or services, in this
 		// transaction, with the original and the updated details. An edit that changes

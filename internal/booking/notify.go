@@ -2,14 +2,18 @@ package booking
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
+	"parking/internal/audit"
 	"parking/internal/fault"
+	"parking/internal/input"
 	"parking/internal/notify"
 	"parking/internal/pricing"
+	"parking/internal/receipt"
 	"parking/internal/reservation"
+	"parking/internal/settings"
 	"parking/internal/store"
 )
 
@@ -78,16 +82,51 @@ func (s *Service) captureOriginal(ctx context.Context, tx *store.Tx, id int64) (
 // unknown id → NotFound; a CANCELADA reservation has nothing to invoice → Invalid.
 // The invoice shows status PAID or PENDING as the reservation stands.
 func (s *Service) RequestInvoice(ctx context.Context, id int64) error {
-	err := s.store.InTx(ctx, func(tx *store.Tx) error {
-		r, err := tx.Reservation(ctx, id)
-		if errors.Is(err, store.ErrNotFound) {
-			return fault.New(fault.NotFound, "La reserva %d no existe.", id)
+	return s.requestInvoice(ctx, id, nil)
+}
+
+// RequestFullInvoice is RequestInvoice for a full invoice (factura completa,
+// CONTRACT §12) with the customer's tax id, name and address (name empty: the
+// reservation's contact). The data are kept for the receipt of the finalize (F1);
+// a reservation already finalized with a simplified receipt gets a full invoice
+// in its place now (F3: a new number, the simplified receipt stays as issued). A
+// full invoice already issued to other data is a Conflict: changing it needs a
+// corrective invoice, which the service does not issue.
+func (s *Service) RequestFullInvoice(ctx context.Context, id int64, to receipt.Recipient) error {
+	var err error
+	if to.TaxID, err = input.TaxID("tax_id", to.TaxID); err != nil {
+		return err
+	}
+	if to.Name = strings.TrimSpace(to.Name); to.Name != "" {
+		if to.Name, err = input.Name("name", to.Name); err != nil {
+			return err
 		}
+	}
+	if to.Address, err = input.Text("address", to.Address, settings.MaxAddress); err != nil {
+		return err
+	}
+	if to.Address == "" {
+		return fault.Invalidf("Falta la dirección del cliente (address): la factura completa la necesita.")
+	}
+	return s.requestInvoice(ctx, id, &to)
+}
+
+func (s *Service) requestInvoice(ctx context.Context, id int64, to *receipt.Recipient) error {
+	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+		r, err := lockForAdmin(ctx, tx, id)
 		if err != nil {
 			return err
 		}
 		if !reservation.For(r.Status).RequestBill {
 			return fault.Invalidf("La reserva %d está CANCELADA: no se puede emitir la factura.", id)
+		}
+		if err := auditReservation(ctx, tx, audit.ActionInvoiceRequest, id, nil, audit.F("notification", string(notify.Invoice))); err != nil {
+			return err
+		}
+		if to != nil {
+			if err := s.fullInvoice(ctx, tx, r, *to); err != nil {
+				return err
+			}
 		}
 		return s.enqueue(ctx, tx, notify.Invoice, id, nil)
 	})
@@ -95,6 +134,46 @@ func (s *Service) RequestInvoice(ctx context.Context, id int64) error {
 		return fmt.Errorf("request invoice of reservation %d: %w", id, err)
 	}
 	return nil
+}
+
+// fullInvoice records the customer's data for a full invoice of r and, when r is
+// already finalized, issues it (see RequestFullInvoice).
+func (s *Service) fullInvoice(ctx context.Context, tx *store.Tx, r reservation.Reservation, to receipt.Recipient) error {
+	if to.Name == "" {
+		c, err := tx.Customer(ctx, r.CustomerID)
+		if err != nil {
+			return err
+		}
+		to.Name = reservation.ContactOf(r, c).FullName
+	}
+	if r.Status != reservation.Finalized {
+		return tx.SaveInvoiceRecipient(ctx, r.ID, to)
+	}
+	list, err := tx.ReservationReceipts(ctx, r.ID)
+	if err != nil {
+		return err
+	}
+	if len(list) > 0 {
+		cur := list[len(list)-1]
+		if cur.Kind.IsFull() {
+			if *cur.Recipient == to {
+				return nil // asked again: the same invoice is sent again
+			}
+			return fault.New(fault.Conflict, "La reserva %d ya tiene la factura %s a nombre de %s (NIF %s): cambiar sus datos requiere una factura rectificativa, que este servicio no emite.",
+				r.ID, cur.Number, cur.Recipient.Name, cur.Recipient.TaxID)
+		}
+		if err := tx.SaveInvoiceRecipient(ctx, r.ID, to); err != nil {
+			return err
+		}
+		_, err := s.issueReceipt(ctx, tx, r.ID, receipt.Substitute, &to, cur.Number)
+		return err
+	}
+	// Finalized before receipts were numbered: its first receipt is the full one.
+	if err := tx.SaveInvoiceRecipient(ctx, r.ID, to); err != nil {
+		return err
+	}
+	_, err = s.issueAtFinalize(ctx, tx, r.ID)
+	return err
 }
 
 // NotificationHistory lists a reservation's notifications, oldest first, in the

@@ -2,6 +2,10 @@ package booking
 
 import (
 	"context"
+	"fmt"
+	"strconv"
+
+	"parking/internal/audit"
 
 	"parking/internal/settings"
 	"parking/internal/store"
@@ -21,8 +25,25 @@ func (s *Service) SaveFacility(ctx context.Context, f settings.Facility) (settin
 		return f, err
 	}
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
-		_, err := tx.SaveFacility(ctx, f)
-		return err
+		before, err := tx.SaveFacility(ctx, f)
+		if err != nil {
+			return err
+		}
+		// The audit trail (docs/staff-and-audit.md); saving the same values records nothing.
+		if cs := audit.Compare(facilityFields(before), facilityFields(f)); len(cs) > 0 {
+			return tx.Audit(ctx, audit.Entry{Action: audit.ActionSettings, Entity: audit.EntitySettings, EntityID: "facility", Changes: cs})
+		}
+		return nil
 	})
 	return f, err
+}
+
+// facilityFields lists the settings as the audit trail compares them.
+func facilityFields(f settings.Facility) audit.Fields {
+	return audit.F(
+		"capacity", strconv.Itoa(f.Capacity), "sellable", strconv.Itoa(f.Sellable),
+		"name", f.Name, "tax_id", f.TaxID, "address", f.Address, "phone", f.Phone, "email", f.Email,
+		"vat_rate", fmt.Sprintf("%d.%02d %%", f.VATBasisPoints/100, f.VATBasisPoints%100),
+		"photo_retention_days", strconv.Itoa(f.PhotoRetentionDays),
+	)
 }

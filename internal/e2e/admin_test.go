@@ -156,9 +156,30 @@ func TestAdminFlowOnDesktop(t *testing.T) {
 	pageWaitJS(t, ctx, "the invoice message", `document.querySelector('[data-flash]').textContent.includes('Factura solicitada')`)
 	pageWaitJS(t, ctx, "the new history row", `document.querySelectorAll('[data-region="notifications"] tbody tr').length === `+strconv.Itoa(rows+1))
 
+	// A full invoice (CONTRACT §12): the dialog takes the customer's tax id and
+	// address; the receipt becomes the full invoice that replaces the simplified one.
+	pageClick(t, ctx, `[data-action="fullinvoice"]`)
+	pageWaitJS(t, ctx, "the full-invoice dialog", `document.querySelector('dialog[data-dialog="fullinvoice"]').open`)
+	pageSet(t, ctx, "#inv-tax", "12345678A")
+	pageSet(t, ctx, "#inv-addr", "Calle Mayor 1, Madrid")
+	pageClick(t, ctx, `dialog[data-dialog="fullinvoice"] [data-dialog-confirm]`)
+	pageWaitJS(t, ctx, "the tax id refused", `document.querySelector('dialog[data-dialog="fullinvoice"] [data-dialog-error]').textContent.includes('tax_id')`)
+	pageSet(t, ctx, "#inv-tax", "12345678Z")
+	pageClick(t, ctx, `dialog[data-dialog="fullinvoice"] [data-dialog-confirm]`)
+	pageWaitJS(t, ctx, "the full invoice message", `document.querySelector('[data-flash]').textContent.includes('Factura completa solicitada')`)
+
 	// The receipt.
 	pageClick(t, ctx, "[data-receipt-link]")
 	pageWaitJS(t, ctx, "the receipt", pageVisible("[data-receipt]"))
+	if got := pageText(t, ctx, "#receipt-title"); !strings.HasPrefix(got, "Factura (en sustitución de factura simplificada) nº F") {
+		t.Errorf("receipt title = %q", got)
+	}
+	if got := pageText(t, ctx, "[data-receipt-recipient]"); !strings.Contains(got, "NIF 12345678Z") || !strings.Contains(got, "Calle Mayor 1, Madrid") {
+		t.Errorf("receipt customer = %q", got)
+	}
+	if !pageJS[bool](t, ctx, `(function(){var i=document.querySelector('[data-receipt-verifactu] img'); return i.complete && i.naturalWidth > 0;})()`) {
+		t.Error("the receipt's QR code is not shown")
+	}
 	if got := pageText(t, ctx, "[data-receipt-total]"); got != eurosText(total) {
 		t.Errorf("receipt total = %q, want %q", got, eurosText(total))
 	}
@@ -179,7 +200,8 @@ func TestAdminFlowOnDesktop(t *testing.T) {
 		t.Error("the print stylesheet must hide the navigation and the buttons")
 	}
 	Screenshot(t, ctx, "receipt-print")
-	noConsoleErrors(t, console())
+	// The one refusal the flow provokes on purpose: the wrong tax id (400).
+	noConsoleErrors(t, console(), "status of 400 (Bad Request)")
 }
 
 // storedStatus reads a reservation's status from the database.

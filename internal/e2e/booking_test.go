@@ -170,6 +170,16 @@ func TestBookingFlowOnPhone(t *testing.T) {
 	pageClick(t, ctx, "[data-next]")
 	pageWaitJS(t, ctx, "step 3 again", pageVisible(`[data-step="3"]`))
 
+	// CONTRACT §11: the page books only with "He leído la política de privacidad".
+	var before, after int
+	_ = a.Store.DB().QueryRow(`SELECT COUNT(*) FROM reservation`).Scan(&before)
+	pageClick(t, ctx, "[data-next]")
+	pageWaitJS(t, ctx, "the privacy acknowledgement asked for", pageVisible("#privacy_ack-error"))
+	if err := a.Store.DB().QueryRow(`SELECT COUNT(*) FROM reservation`).Scan(&after); err != nil || after != before {
+		t.Fatalf("a booking without the privacy acknowledgement was sent: %d reservations before, %d after (%v)", before, after, err)
+	}
+	pageClick(t, ctx, "#privacy_ack") // the box stays ticked for the confirmations below
+
 	// Confirm: the plate is on file as a COCHE, so the server refuses; the page
 	// takes the customer to the plate field with the server's message.
 	pageClick(t, ctx, "[data-next]")
@@ -203,6 +213,10 @@ func TestBookingFlowOnPhone(t *testing.T) {
 		WHERE r.id_reservation = $1`, id).Scan(&plate, &status, &cents, &phone)
 	if err != nil {
 		t.Fatalf("reservation %d in the database: %v", id, err)
+	}
+	var acked, marketing int
+	if err := a.Store.DB().QueryRow(`SELECT COUNT(privacy_ack_at), COUNT(marketing_consent_at) FROM reservation WHERE id_reservation = $1`, id).Scan(&acked, &marketing); err != nil || acked != 1 || marketing != 0 {
+		t.Errorf("consents stored: privacy %d marketing %d (%v), want 1 and 0 (the marketing box was not ticked)", acked, marketing, err)
 	}
 	if plate != "1234ABC" || status != "PENDIENTE" || centsText(cents) != wantSUV || phone != "+34612345678" {
 		t.Errorf("stored: plate %q status %q total %s phone %q; want 1234ABC PENDIENTE %s +34612345678", plate, status, centsText(cents), phone, wantSUV)

@@ -30,6 +30,7 @@ func TestCustomerFlowOnPhone(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS("#phone"), "655 123 456"),
 		chromedp.SendKeys(chromedp.CSS("#password"), "marta-secreta"),
 		chromedp.SendKeys(chromedp.CSS("#confirmPassword"), "marta-secreta"),
+		chromedp.Click(chromedp.CSS("#privacy_ack")),
 		chromedp.Submit(chromedp.CSS("#confirmPassword")))
 	pageWaitJS(t, ctx, "the profile page", `location.pathname === '/users/profile' && `+pageVisible("[data-profile]"))
 	if got := pageText(t, ctx, `[data-empty="active"]`); !strings.HasPrefix(got, "No tiene reservas activas") {
@@ -65,6 +66,7 @@ func TestCustomerFlowOnPhone(t *testing.T) {
 	pageSet(t, ctx, "#vehicle_type", "COCHE")
 	pageClick(t, ctx, "[data-next]")
 	pageWaitJS(t, ctx, "step 3", pageVisible(`[data-step="3"]`))
+	pageClick(t, ctx, "#privacy_ack")
 	pageClick(t, ctx, "[data-next]")
 	pageWaitJS(t, ctx, "the confirmation", pageVisible(`[data-step="done"]`))
 	id := pageText(t, ctx, `[data-done="id"]`)

@@ -11,6 +11,7 @@ package input
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -282,3 +283,17 @@ func controlFault(field string) error {
 }
 
 func required(field string) error { return fault.Invalidf("El campo %s es obligatorio.", field) }
+
+// Whole returns an optional whole number field: nil when blank, else the number,
+// which must lie between min and max (the hand-over's mileage and fuel level).
+func Whole(field, raw string, min, max int) (*int, error) {
+	t := strings.TrimSpace(raw)
+	if t == "" {
+		return nil, nil
+	}
+	n, err := strconv.Atoi(t)
+	if err != nil || n < min || n > max {
+		return nil, fault.Invalidf("El campo %s debe ser un número entero entre %d y %d.", field, min, max)
+	}
+	return &n, nil
+}

@@ -27,6 +27,7 @@ const (
 // local dispatcher after the commit.
 type Outbox struct {
 	loc     *time.Location
+	baseURL string // PARKING_BASE_URL, the start of links in payloads
 	deliver bool
 	wake    chan struct{}
 }
@@ -38,6 +39,13 @@ type Outbox struct {
 // configured later.
 func NewOutbox(loc *time.Location, deliver bool) *Outbox {
 	return &Outbox{loc: loc, deliver: deliver, wake: make(chan struct{}, 1)}
+}
+
+// WithBaseURL sets the service's public address (PARKING_BASE_URL) that links in
+// payloads start with (the invoice's receipt_url); without it they are paths.
+func (o *Outbox) WithBaseURL(u string) *Outbox {
+	o.baseURL = u
+	return o
 }
 
 // Location is the zone the payloads' dates are written in.
@@ -100,7 +108,7 @@ func (o *Outbox) EnqueueSubject(ctx context.Context, tx *store.Tx, kind Kind, su
 	if opts.Original != nil {
 		original = &opts.Original.sub
 	}
-	body, err := Build(kind, sub, original, tx.Now, o.loc)
+	body, err := build(kind, sub, original, tx.Now, o.loc, o.baseURL)
 	if err != nil {
 		return 0, err
 	}

@@ -119,6 +119,10 @@ type InvoiceData struct {
 	PaymentMethod      *string         `json:"payment_method"`
 	Status             string          `json:"status"`
 	AdditionalServices []Line          `json:"additional_services"`
+	// The receipt (CONTRACT §9, §12): its number and where the customer opens it;
+	// both null before finalize, when there is no receipt.
+	NumeroFactura *string `json:"numero_factura"`
+	ReceiptURL    *string `json:"receipt_url"`
 }
 
 // Build renders the body of a notification of kind about sub. at is the time of the
@@ -126,6 +130,12 @@ type InvoiceData struct {
 // the vehicle was received, shown as hora_entrada. original is required for
 // reservation_modified and ignored otherwise.
 func Build(kind Kind, sub store.NotificationSubject, original *store.NotificationSubject, at time.Time, loc *time.Location) ([]byte, error) {
+	return build(kind, sub, original, at, loc, "")
+}
+
+// build is Build with the service's public address (PARKING_BASE_URL), which the
+// links in a payload start with.
+func build(kind Kind, sub store.NotificationSubject, original *store.NotificationSubject, at time.Time, loc *time.Location, baseURL string) ([]byte, error) {
 	// CONTRACT §9: cliente (and the invoice's customer) is the reservation's contact
 	// (§8), falling back to the customer's data.
 	contact := recipient(sub)
@@ -189,6 +199,10 @@ func Build(kind Kind, sub store.NotificationSubject, original *store.Notificatio
 		if sub.Reservation.IsPaid {
 			inv.Status = "PAID"
 		}
+		if n := sub.ReceiptNumber; n != "" {
+			u := ReceiptURL(baseURL, sub.Reservation.ID)
+			inv.NumeroFactura, inv.ReceiptURL = &n, &u
+		}
 		v = inv
 	default:
 		return nil, fmt.Errorf("unknown notification type %q", kind)
@@ -200,6 +214,12 @@ func Build(kind Kind, sub store.NotificationSubject, original *store.Notificatio
 		return nil, fmt.Errorf("encode %s: %w", kind, err)
 	}
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// ReceiptURL is the customer's page of a reservation's receipt (CONTRACT §12),
+// which links its PDF; it asks the customer to sign in.
+func ReceiptURL(baseURL string, reservationID int64) string {
+	return baseURL + "/users/profile/reservation/" + strconv.FormatInt(reservationID, 10) + "/receipt"
 }
 
 // BasePrice is main_service.price: daily rate × days × coefficient (CONTRACT §9).

@@ -200,12 +200,13 @@ func TestGoldenInvoice(t *testing.T) {
 		sub.Reservation.Status = reservation.Finalized
 		sub.Reservation.IsPaid = true
 		sub.Reservation.PaymentMethod = ptr(reservation.Card)
+		sub.ReceiptNumber = "F2026-000042" // CONTRACT §9, §12: issued at finalize
 		body, err := notify.Build(notify.Invoice, sub, nil, builtAt, madrid)
 		if err != nil {
 			t.Fatal(err)
 		}
 		golden(t, "invoice_paid", body)
-		types := map[string]string{"payment_method": "string"}
+		types := map[string]string{"payment_method": "string", "numero_factura": "string", "receipt_url": "string"}
 		for k, v := range invoiceTypes {
 			types[k] = v
 		}
@@ -218,7 +219,7 @@ func TestGoldenInvoice(t *testing.T) {
 			t.Fatal(err)
 		}
 		golden(t, "invoice_pending", body)
-		types := map[string]string{"payment_method": "null"}
+		types := map[string]string{"payment_method": "null", "numero_factura": "null", "receipt_url": "null"}
 		for k, v := range invoiceTypes {
 			types[k] = v
 		}

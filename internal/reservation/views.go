@@ -51,6 +51,32 @@ type Photo struct {
 	FilePath      string
 	Description   *string
 	TakenAt       time.Time
+	// Phase is PhaseEntry (the spec's photos, counted toward the start) or
+	// PhaseExit (at check-out); StorageKey names an uploaded photo's blobs in the
+	// media store ("" for a photo given by URL).
+	Phase      string
+	StorageKey string
+}
+
+// Photo and hand-over phases (CONTRACT §12).
+const (
+	PhaseEntry = "entrada"
+	PhaseExit  = "salida"
+)
+
+// Handover is what staff record when the vehicle changes hands: at the start
+// (PhaseEntry) and at finalize (PhaseExit). Every measure is optional.
+type Handover struct {
+	Phase       string
+	MileageKm   *int
+	FuelPercent *int // fuel or charge level, 0–100 %
+	DamageNotes *string
+	RecordedAt  time.Time
+}
+
+// Empty reports whether nothing was recorded.
+func (h Handover) Empty() bool {
+	return h.MileageKm == nil && h.FuelPercent == nil && h.DamageNotes == nil
 }
 
 // ParkingRow is a reservation on the parking board with its vehicle and contact

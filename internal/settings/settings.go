@@ -73,6 +73,11 @@ func (f Facility) Normalise() (Facility, error) {
 		return f, err
 	}
 	f.TaxID = strings.ToUpper(f.TaxID)
+	if f.TaxID != "" { // the issuer of every receipt and its VeriFactu record (CONTRACT §12)
+		if f.TaxID, err = input.TaxID("tax_id", f.TaxID); err != nil {
+			return f, err
+		}
+	}
 	if f.Address, err = input.Text("address", f.Address, MaxAddress); err != nil {
 		return f, err
 	}

@@ -40,12 +40,12 @@ func TestParsePercent(t *testing.T) {
 }
 
 func TestNormalise(t *testing.T) {
-	f, err := Facility{Capacity: 10, Name: "  Parking Sur ", TaxID: "b12345678", Email: " Info@Parking.Example ",
+	f, err := Facility{Capacity: 10, Name: "  Parking Sur ", TaxID: "b12345674", Email: " Info@Parking.Example ",
 		VATBasisPoints: 2100, PhotoRetentionDays: 365}.Normalise()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Name != "Parking Sur" || f.TaxID != "B12345678" || f.Email != "Info@Parking.Example" {
+	if f.Name != "Parking Sur" || f.TaxID != "B12345674" || f.Email != "Info@Parking.Example" {
 		t.Errorf("got name %q, tax id %q, email %q", f.Name, f.TaxID, f.Email)
 	}
 	bad := []Facility{

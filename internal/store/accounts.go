@@ -59,7 +59,7 @@ func (s *Store) Session(ctx context.Context, hash string) (SessionRecord, error)
 	row := s.queryRow(ctx, `SELECT ws.created_at, ws.last_seen_at, ws.expires_at,
 		c.id_customer, c.full_name, c.phone, c.email, c.type, c.password_hash, c.created_at
 		FROM web_session ws JOIN customer c ON c.id_customer = ws.id_customer
-		WHERE ws.token_hash = $1`, hash)
+		WHERE ws.token_hash = $1 AND c.disabled_at IS NULL`, hash) // a disabled account has no session
 	var c reservation.Customer
 	var phone, email, pw nullString
 	var typ string

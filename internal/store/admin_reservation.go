@@ -148,7 +148,7 @@ func (tx *Tx) UpdateVehicleDetails(ctx context.Context, v reservation.Vehicle) e
 // InsertPhoto adds a photo to a reservation, taken now, and returns it with the
 // reservation's photo count after the insert.
 func (tx *Tx) InsertPhoto(ctx context.Context, reservationID int64, filePath string, description *string) (reservation.Photo, int, error) {
-	p := reservation.Photo{ReservationID: reservationID, FilePath: filePath, Description: description, TakenAt: tx.Now}
+	p := reservation.Photo{ReservationID: reservationID, FilePath: filePath, Description: description, TakenAt: tx.Now, Phase: reservation.PhaseEntry}
 	if err := tx.tx.QueryRowContext(tx.c(ctx), `INSERT INTO photo_evidence (id_reservation, file_path, description, taken_at)
 		VALUES ($1, $2, $3, $4) RETURNING id_photo`, reservationID, filePath, description, tx.Now).Scan(&p.ID); err != nil {
 		return p, 0, fmt.Errorf("add photo to %d: %w", reservationID, err)
@@ -157,10 +157,11 @@ func (tx *Tx) InsertPhoto(ctx context.Context, reservationID int64, filePath str
 	return p, n, err
 }
 
-// PhotoCount counts a reservation's photos.
+// PhotoCount counts a reservation's entry photos: the ones the spec's five-photo
+// rule counts (CONTRACT §12; exit photos do not count).
 func (tx *Tx) PhotoCount(ctx context.Context, reservationID int64) (int, error) {
 	var n int
-	if err := tx.tx.QueryRowContext(tx.c(ctx), `SELECT COUNT(*) FROM photo_evidence WHERE id_reservation = $1`, reservationID).Scan(&n); err != nil {
+	if err := tx.tx.QueryRowContext(tx.c(ctx), `SELECT COUNT(*) FROM photo_evidence WHERE id_reservation = $1 AND phase = 'entrada'`, reservationID).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count photos of %d: %w", reservationID, err)
 	}
 	return n, nil
@@ -168,7 +169,7 @@ func (tx *Tx) PhotoCount(ctx context.Context, reservationID int64) (int, error) 
 
 // Photos lists a reservation's photos in the order they were taken.
 func (s *Store) Photos(ctx context.Context, reservationID int64) ([]reservation.Photo, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT id_photo, id_reservation, file_path, description, taken_at
+	rows, err := s.read.QueryContext(ctx, `SELECT id_photo, id_reservation, file_path, description, taken_at, phase, COALESCE(storage_key, '')
 		FROM photo_evidence WHERE id_reservation = $1 ORDER BY taken_at, id_photo`, reservationID)
 	if err != nil {
 		return nil, fmt.Errorf("photos of %d: %w", reservationID, err)
@@ -177,7 +178,7 @@ func (s *Store) Photos(ctx context.Context, reservationID int64) ([]reservation.
 	for rows.Next() {
 		var p reservation.Photo
 		var desc sql.NullString
-		if err := rows.Scan(&p.ID, &p.ReservationID, &p.FilePath, &desc, &p.TakenAt); err != nil {
+		if err := rows.Scan(&p.ID, &p.ReservationID, &p.FilePath, &desc, &p.TakenAt, &p.Phase, &p.StorageKey); err != nil {
 			rows.Close()
 			return nil, err
 		}

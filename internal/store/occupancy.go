@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"parking/internal/occupancy"
+	"parking/internal/reservation"
 )
 
 // The per-day occupancy ledger (CONTRACT §10; internal/occupancy says what it holds).
@@ -501,4 +502,24 @@ func (s *Store) CapacityOverrideAt(ctx context.Context, id int64) (*time.Time, e
 	}
 	t := at.Time.UTC()
 	return &t, nil
+}
+
+// PendingReservationsOf lists a customer's PENDIENTE reservations, read in the
+// transaction (an erasure cancels them; their days are freed first).
+func (tx *Tx) PendingReservationsOf(ctx context.Context, customerID int64) ([]reservation.Reservation, error) {
+	rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT `+reservationColumns+` FROM reservation r
+		WHERE r.id_customer = $1 AND r.status = 'PENDIENTE'`, customerID)
+	if err != nil {
+		return nil, fmt.Errorf("pending reservations of %d: %w", customerID, err)
+	}
+	var out []reservation.Reservation
+	for rows.Next() {
+		r, err := scanReservation(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, closeRows(rows)
 }

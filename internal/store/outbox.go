@@ -32,6 +32,9 @@ type NotificationSubject struct {
 	Vehicle         reservation.Vehicle
 	MainServiceName string
 	Extras          []reservation.BookedExtraDetail
+	// ReceiptNumber is the number of the reservation's current receipt (CONTRACT
+	// §12); "" before finalize.
+	ReceiptNumber string
 }
 
 // NotificationSubject reads a reservation with its customer, vehicle, main service
@@ -55,6 +58,11 @@ func (tx *Tx) NotificationSubject(ctx context.Context, reservationID int64) (Not
 	}
 	if sub.Extras, err = tx.ReservationExtras(ctx, reservationID); err != nil {
 		return sub, err
+	}
+	err = tx.QueryRow(ctx, `SELECT number FROM receipt WHERE id_reservation = $1 ORDER BY chain_seq DESC LIMIT 1`, reservationID).
+		Scan(&sub.ReceiptNumber)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return sub, fmt.Errorf("receipt of reservation %d: %w", reservationID, err)
 	}
 	return sub, nil
 }

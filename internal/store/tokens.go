@@ -29,7 +29,7 @@ func (s *Store) APIToken(ctx context.Context, hash string) (TokenRecord, error) 
 	err := s.queryRow(ctx, `SELECT t.session_hash, t.created_at, t.expires_at, t.revoked_at,
 		c.id_customer, c.full_name, c.phone, c.email, c.type, c.password_hash, c.created_at
 		FROM api_token t JOIN customer c ON c.id_customer = t.id_customer
-		WHERE t.token_hash = $1`, hash).Scan(&sessionHash, &rec.CreatedAt, &rec.ExpiresAt, &revoked,
+		WHERE t.token_hash = $1 AND c.disabled_at IS NULL`, hash).Scan(&sessionHash, &rec.CreatedAt, &rec.ExpiresAt, &revoked,
 		&c.ID, &c.FullName, &phone, &email, &typ, &pw, &c.CreatedAt)
 	if err != nil {
 		return rec, fmt.Errorf("api token: %w", notFound(err))

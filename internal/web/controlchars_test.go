@@ -57,9 +57,13 @@ func TestNULInEveryTextFieldIsNeverA500(t *testing.T) {
 			{"new extra", "POST", "/admin/catalog/additional-services", e.C, map[string]any{"name": "Aspirado", "price": "9.50"}},
 			{"new main service", "POST", "/admin/catalog/main-services", e.C, map[string]any{"name": "VIP", "description": "Cubierto"}},
 			{"new vehicle type", "POST", "/admin/catalog/vehicle-types", e.C, map[string]any{"type": "QUAD", "coefficient": "0.75"}},
+			{"new staff account", "POST", "/admin/staff", e.C, map[string]any{
+				"full_name": "Luis", "email": "luis@example.com", "password": "luis-pass-1", "confirmPassword": "luis-pass-1"}},
 			{"profile", "PUT", "/users/profile/update", cust, map[string]any{"nombre": "Eva", "email": "eva@example.com", "telefono": "611000111"}},
 			{"password", "PUT", "/users/profile/password", cust, map[string]any{
 				"currentPassword": "password1", "newPassword": "password2", "confirmPassword": "password2"}},
+			{"account erasure", "POST", "/users/profile/delete", cust, map[string]any{"password": "customer-password"}},
+			{"staff erasure", "POST", "/admin/customers/999999/erase", e.C, map[string]any{"confirm": "ELIMINAR"}},
 		}
 		for _, r := range routes {
 			fields := make([]string, 0, len(r.body))
@@ -81,7 +85,8 @@ func TestNULInEveryTextFieldIsNeverA500(t *testing.T) {
 				}
 			}
 		}
-		for _, q := range []string{"/admin/history?search=", "/admin/history?status=", "/api/reservations?date="} {
+		for _, q := range []string{"/admin/history?search=", "/admin/history?status=", "/api/reservations?date=",
+			"/admin/audit?person=", "/admin/audit?reservation=", "/admin/audit?from="} {
 			status, got := webtest.CustCall(t, e.C, "GET", a.URL+q+url.QueryEscape("A\x00"), nil)
 			if status >= 500 || status < 400 {
 				t.Errorf("GET %s with a NUL: %d %v, want a 4xx", q, status, got)

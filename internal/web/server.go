@@ -14,6 +14,8 @@ import (
 	"parking/internal/booking"
 	"parking/internal/clock"
 	"parking/internal/pricing"
+	"parking/internal/privacy"
+	"parking/internal/social"
 	"parking/internal/web/api"
 	"parking/internal/web/httpx"
 	"parking/internal/web/ui"
@@ -43,6 +45,10 @@ type Deps struct {
 	// Clock is the service's clock; default the operations' (the same one the
 	// store reads).
 	Clock clock.Clock
+	// Social is the social-login providers (nil or empty: none).
+	Social *social.Providers
+	// Privacy is the export and erasure of customers' data.
+	Privacy *privacy.Service
 }
 
 // New builds the server. The pages parse their embedded templates and static
@@ -67,7 +73,7 @@ func New(d Deps) *Server {
 		kit: kit, log: d.Log, booking: d.Booking, dbTimeout: d.Config.DBTimeout,
 		api: api.New(api.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts, Catalog: d.Catalog, Limiter: limiter}),
 		ui: ui.New(ui.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts,
-			Catalog: d.Catalog, Clock: d.Clock, Limiter: limiter}),
+			Catalog: d.Catalog, Clock: d.Clock, Limiter: limiter, Social: d.Social, Privacy: d.Privacy}),
 	}
 	kit.SetErrorPage(s.ui.ErrorPage) // the guards' 503 page (CONTRACT §13)
 	kit.SetDBTimeout(d.Config.DBTimeout)
@@ -82,6 +88,6 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /readyz", s.readyz)
 	s.api.Routes(mux) // /api/...
 	s.ui.Routes(mux)  // /, /booking, /users/..., /admin/..., /static/...
-	deadline := httpx.DBDeadline(s.dbTimeout, "/admin/parking/events", "/admin/history.csv")
+	deadline := httpx.DBDeadline(s.dbTimeout, "/admin/parking/events", "/admin/history.csv", "/admin/reservations/*/photos", "/media/photos/*/*")
 	return s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(deadline(httpx.Unrouted(mux, s.ui.ErrorPage)))))
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 
+	"parking/internal/audit"
 	"parking/internal/booking"
 	"parking/internal/localtime"
 	"parking/internal/money"
@@ -24,6 +25,9 @@ type bookingRequest struct {
 	ExitDate           string        `json:"exit_date"`
 	IDMainService      httpx.FlexInt `json:"id_main_service"`
 	AdditionalServices httpx.FlexIDs `json:"additional_services"`
+	// Optional (CONTRACT §11): spec clients that do not send them keep working.
+	PrivacyAck       *bool `json:"privacy_ack"`
+	MarketingConsent *bool `json:"marketing_consent"`
 }
 
 type bookingCreatedData struct {
@@ -97,6 +101,7 @@ func (s *Server) createPublic(w http.ResponseWriter, r *http.Request, once *book
 		FullName: req.FullName, Phone: req.Phone, Email: req.Email,
 		LicensePlate: req.LicensePlate, Brand: req.Brand, Model: req.Model, VehicleType: req.VehicleType,
 		MainService: req.IDMainService.Value, Extras: req.AdditionalServices,
+		PrivacyAck: req.PrivacyAck != nil && *req.PrivacyAck, MarketingConsent: req.MarketingConsent != nil && *req.MarketingConsent,
 	}
 	var err error
 	if in.Entry, in.Exit, err = httpx.ParseStayDates(req.EntryDate, req.ExitDate, s.cfg.Location); err != nil {
@@ -104,14 +109,20 @@ func (s *Server) createPublic(w http.ResponseWriter, r *http.Request, once *book
 	}
 	// The booking page sends the session cookie: a booking that lands on the signed-in
 	// customer is theirs, any other is marked as made without signing in (CONTRACT §8).
-	if u, ok := s.CurrentUser(r); ok && !u.IsAdmin() {
-		in.SignedIn = u.ID
+	// The audit trail records a signed-in booker by name; booking.Create records
+	// anyone else as "público".
+	ctx := r.Context()
+	if u, ok := s.CurrentUser(r); ok {
+		ctx = audit.WithActor(ctx, u.Actor())
+		if !u.IsAdmin() {
+			in.SignedIn = u.ID
+		}
 	}
 	var opts []booking.CreateOption
 	if once != nil {
 		opts = append(opts, booking.WithOnce(once))
 	}
-	return s.booking.Create(r.Context(), booking.Public, in, opts...)
+	return s.booking.Create(ctx, booking.Public, in, opts...)
 }
 
 // bookingCreated is the 201 body of a public booking.

@@ -207,3 +207,37 @@ func TestLastPlacesThroughTwoInstances(t *testing.T) {
 		t.Fatalf("statuses %v, want 5 × 201 and 45 × 409", statuses)
 	}
 }
+
+// Erasing a customer's data cancels their pending bookings (CONTRACT §11): their
+// days are freed in the same transaction.
+func TestErasureFreesTheDays(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		a := apptest.Start(t, d)
+		setCapacity(t, a, 1, 0)
+		pub := apptest.Client(t)
+		if status, body := call(t, pub, "POST", a.URL+"/api/reservations/public-new", publicBookingBody(1, "2026-12-01")); status != http.StatusCreated {
+			t.Fatalf("booking: %d %s", status, body)
+		}
+		var customer int64
+		if err := a.Store.DB().QueryRow(`SELECT id_customer FROM reservation`).Scan(&customer); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Privacy.Erase(context.Background(), customer); err != nil {
+			t.Fatalf("erase: %v", err)
+		}
+		have, err := a.Store.OccupancyLedger(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := a.Store.RecountOccupancy(context.Background(), a.Config.Location)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(have) != 0 || len(want) != 0 {
+			t.Fatalf("after the erasure: ledger %v, recount %v; want both empty", have, want)
+		}
+		if status, body := call(t, pub, "POST", a.URL+"/api/reservations/public-new", publicBookingBody(2, "2026-12-01")); status != http.StatusCreated {
+			t.Fatalf("booking the freed days: %d %s", status, body)
+		}
+	})
+}

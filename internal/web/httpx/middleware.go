@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"net/http"
+	"path"
 	"runtime/debug"
 	"time"
 )
@@ -100,8 +101,10 @@ func SecurityHeaders(next http.Handler) http.Handler {
 // DBDeadline gives each request's context a deadline of d (PARKING_DB_TIMEOUT,
 // CONTRACT §13): every database call made with it stops when it passes, the
 // transaction rolls back, and the error is fault.Unavailable, a 503. The paths
-// in long are exempt: answers that stream for as long as the client reads (the
-// live board's event stream, the history's CSV export).
+// in long (exact, or path.Match patterns) are exempt: answers that stream for as
+// long as the client reads (the live board's event stream, the history's CSV
+// export, photos) and photo uploads, which set their own deadline on their
+// database work (Kit.DBContext) once the files are read.
 func DBDeadline(d time.Duration, long ...string) func(http.Handler) http.Handler {
 	if d <= 0 {
 		d = DefaultDBTimeout
@@ -109,7 +112,7 @@ func DBDeadline(d time.Duration, long ...string) func(http.Handler) http.Handler
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			for _, p := range long {
-				if r.URL.Path == p {
+				if ok, _ := path.Match(p, r.URL.Path); ok || r.URL.Path == p {
 					next.ServeHTTP(w, r)
 					return
 				}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"parking/internal/account"
+	"parking/internal/audit"
 	"parking/internal/fault"
 )
 
@@ -16,9 +17,12 @@ const SessionCookie = "parking_session"
 
 type userKey struct{}
 
-// WithUser returns a request carrying the session user.
+// WithUser returns a request carrying the session user, who is also the actor the
+// audit trail records for every change made under the request (internal/audit):
+// the guards call it, so no handler has to remember.
 func WithUser(r *http.Request, u account.User) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), userKey{}, u))
+	ctx := audit.WithActor(context.WithValue(r.Context(), userKey{}, u), u.Actor())
+	return r.WithContext(ctx)
 }
 
 // CurrentUser returns the session user put on the request by RequireUser or
@@ -150,6 +154,11 @@ func MustUser(r *http.Request) account.User {
 // dbContext bounds a guard's lookup by PARKING_DB_TIMEOUT even on the routes
 // DBDeadline leaves without a deadline (the live board's stream, the CSV export),
 // whose guard still reads the database (CONTRACT §13).
+// DBContext is the request's context with the database deadline
+// (PARKING_DB_TIMEOUT), for routes exempt from DBDeadline once their slow,
+// database-free part is done.
+func (s *Kit) DBContext(r *http.Request) (context.Context, context.CancelFunc) { return s.dbContext(r) }
+
 func (s *Kit) dbContext(r *http.Request) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(r.Context(), cmp.Or(s.dbTimeout, DefaultDBTimeout))
 }

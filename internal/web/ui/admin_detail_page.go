@@ -7,9 +7,11 @@ import (
 	"strings"
 
 	"parking/internal/booking"
+	"parking/internal/fault"
 	"parking/internal/money"
 	"parking/internal/pricing"
 	"parking/internal/reservation"
+	"parking/internal/web/httpx"
 )
 
 // The reservation's detail page, GET /admin/reservations/details/{id} for browsers
@@ -57,6 +59,7 @@ type detailPageView struct {
 	Vehicle  detailVehicle
 
 	Photos        []detailPhoto
+	Handovers     []detailHandover // CONTRACT §12: at the start and at finalize
 	PhotoCount    int
 	PhotosNeeded  int
 	PhotosMissing int
@@ -75,6 +78,8 @@ type detailPageView struct {
 	VehicleTypes []detailTypeChoice
 
 	Notifications []detailNotification
+	Trail         []auditRowView // the reservation's audit trail, newest first (admin_audit.go)
+	TrailError    string
 
 	// Contact is the reservation's contact (CONTRACT §8): who staff deal with and
 	// where its notifications go. AccountDiffers: the customer record it belongs to
@@ -104,13 +109,31 @@ type detailCustomer struct {
 
 type detailVehicle struct {
 	Plate, Brand, Model, Color, Type, TypeLabel string
+	// As shown: a dash for the public booking's placeholders (Desconocida,
+	// Desconocido, No color); the edit form keeps the stored values.
+	BrandText, ModelText, ColorText string
+}
+
+// shownOr is v, or a dash when v is empty or the placeholder unknown.
+func shownOr(v, unknown string) string {
+	if v == "" || v == unknown {
+		return "—"
+	}
+	return v
 }
 
 type detailPhoto struct {
 	URL         string
+	Thumb       string // the thumbnail of an uploaded photo; the URL itself for one given by URL
 	Description string
 	TakenText   string
+	Phase       string // Entrada or Salida
 	N           int
+}
+
+// detailHandover is a hand-over record as the detail page and the receipt show it.
+type detailHandover struct {
+	Label, Mileage, Fuel, Damage, When string
 }
 
 type detailExtraChoice struct {
@@ -191,8 +214,11 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 			Email: deref(d.Customer.Email), TypeLabel: string(d.Customer.Type)},
 		Vehicle: detailVehicle{Plate: d.Vehicle.LicensePlate, Brand: d.Vehicle.Brand, Model: d.Vehicle.Model,
 			Color: d.Vehicle.Color, Type: d.Vehicle.Type, TypeLabel: vehicleTypeLabel(d.Vehicle.Type)},
-		PhotoCount: len(d.Photos), PhotosNeeded: reservation.MinPhotosToStart,
+		PhotoCount: d.EntryPhotos(), PhotosNeeded: reservation.MinPhotosToStart,
 	}
+	v.Vehicle.BrandText = shownOr(d.Vehicle.Brand, reservation.DefaultBrand)
+	v.Vehicle.ModelText = shownOr(d.Vehicle.Model, reservation.DefaultModel)
+	v.Vehicle.ColorText = shownOr(d.Vehicle.Color, reservation.DefaultColor)
 	if l, ok := customerTypeLabels[d.Customer.Type]; ok {
 		v.Customer.TypeLabel = l
 	}
@@ -218,8 +244,13 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 		booked[e.ID], bookedPrice[e.ID] = true, e.Price
 	}
 	for i, p := range d.Photos {
-		v.Photos = append(v.Photos, detailPhoto{URL: p.FilePath, Description: deref(p.Description), TakenText: s.shortTime(p.TakenAt), N: i + 1})
+		ph := detailPhoto{URL: p.FilePath, Thumb: p.FilePath, Description: deref(p.Description), TakenText: s.shortTime(p.TakenAt), Phase: photoPhase(p), N: i + 1}
+		if p.StorageKey != "" { // served by this service, whatever host the page came from
+			ph.URL, ph.Thumb = booking.PhotoPath(p.ID, booking.PhotoLarge), booking.PhotoPath(p.ID, booking.PhotoThumb)
+		}
+		v.Photos = append(v.Photos, ph)
 	}
+	v.Handovers = s.handovers(d)
 	v.PhotosMissing = max(v.PhotosNeeded-v.PhotoCount, 0)
 	v.PhotoProgress = min(v.PhotoCount, v.PhotosNeeded)
 	v.Customer.PhoneHref = telHref(v.Customer.Phone)
@@ -281,6 +312,12 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 			Type: labelOr(notificationLabels, n.Type), Status: n.Status, StatusLabel: labelOr(notificationStatusLabels, n.Status),
 			Attempts: n.Attempts, Created: s.isoText(&n.CreatedAt), Sent: s.isoText(n.SentAt), LastError: deref(n.LastError),
 		})
+	}
+	if trail, err := s.booking.ReservationTrail(r.Context(), res.ID); err != nil {
+		s.LogIfInternal(r, err)
+		v.TrailError = fault.MessageOf(err, httpx.MsgInternalES)
+	} else {
+		v.Trail = auditRows(trail)
 	}
 	s.render(w, r, http.StatusOK, "admin_detail.html", "Reserva nº "+strconv.FormatInt(res.ID, 10), v)
 }

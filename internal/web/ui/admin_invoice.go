@@ -3,24 +3,53 @@ package ui
 import (
 	"net/http"
 
+	"parking/internal/receipt"
 	"parking/internal/web/httpx"
 )
 
 // adminRequestInvoice is POST /admin/reservations/{id}/invoice (CONTRACT §7): the
 // invoice notification is queued for the webhook and the answer is 202 at once;
 // delivery happens in the background and shows in the notification history.
+// With tax_id (and address, optionally name) in the body, JSON or form, it is a
+// request for a full invoice (factura completa, CONTRACT §12): the answer also
+// carries the reservation's receipt number once it has one.
 func (s *Server) adminRequestInvoice(w http.ResponseWriter, r *http.Request) {
 	id, err := reservationID(r)
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	if err := s.booking.RequestInvoice(r.Context(), id); err != nil {
+	in, err := httpx.ReadInput(w, r)
+	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusAccepted, map[string]any{
+	texts, err := in.Texts("tax_id", "name", "address")
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	full := texts["tax_id"] != nil
+	if full {
+		err = s.booking.RequestFullInvoice(r.Context(), id, receipt.Recipient{TaxID: in.Str("tax_id"), Name: in.Str("name"), Address: in.Str("address")})
+	} else {
+		err = s.booking.RequestInvoice(r.Context(), id)
+	}
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	out := map[string]any{
 		"success": true,
 		"message": "Factura solicitada. Su envío aparece en el historial de notificaciones de la reserva.",
-	})
+	}
+	if full {
+		out["message"] = "Factura completa solicitada. Su envío aparece en el historial de notificaciones de la reserva."
+		var number any // null until the reservation is finalized
+		if rc, err := s.booking.Receipt(r.Context(), id); err == nil {
+			number = rc.Number
+		}
+		out["numero_factura"] = number
+	}
+	httpx.WriteJSON(w, http.StatusAccepted, out)
 }

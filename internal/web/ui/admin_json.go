@@ -107,11 +107,22 @@ type adminPhotoJSON struct {
 	FilePath      string  `json:"file_path"`
 	Description   *string `json:"description"`
 	TakenAt       string  `json:"taken_at"`
+	Phase         string  `json:"phase"` // entrada or salida (CONTRACT §12)
 }
 
 func (s *Server) adminPhoto(p reservation.Photo) adminPhotoJSON {
 	return adminPhotoJSON{ID: p.ID, ReservationID: p.ReservationID, FilePath: p.FilePath, Description: p.Description,
-		TakenAt: localtime.JSON(p.TakenAt, s.cfg.Location)}
+		TakenAt: localtime.JSON(p.TakenAt, s.cfg.Location), Phase: p.Phase}
+}
+
+// handoverJSON is a hand-over record: at the start (entrada) or at finalize
+// (salida); the measures not taken are null.
+type handoverJSON struct {
+	Phase       string  `json:"phase"`
+	MileageKm   *int    `json:"mileage_km"`
+	FuelPercent *int    `json:"fuel_percent"`
+	DamageNotes *string `json:"damage_notes"`
+	RecordedAt  string  `json:"recorded_at"`
 }
 
 type adminExtraJSON struct {
@@ -137,6 +148,7 @@ type adminDetailJSON struct {
 	Vehicle            adminVehicleJSON      `json:"vehicle"`
 	Photos             []adminPhotoJSON      `json:"photos"`
 	PhotoCount         int                   `json:"photo_count"`
+	Handovers          []handoverJSON        `json:"handovers"` // CONTRACT §12
 	Notifications      []notify.HistoryItem  `json:"notifications"`
 	VehicleTypes       []api.VehicleTypeJSON `json:"vehicle_types"`
 	MainServices       []api.MainServiceJSON `json:"main_services"`
@@ -162,7 +174,12 @@ func (s *Server) adminDetail(d booking.Detail) adminDetailJSON {
 	for i, p := range d.Photos {
 		out.Photos[i] = s.adminPhoto(p)
 	}
-	out.PhotoCount = len(d.Photos)
+	out.PhotoCount = d.EntryPhotos()
+	out.Handovers = make([]handoverJSON, len(d.Handovers))
+	for i, h := range d.Handovers {
+		out.Handovers[i] = handoverJSON{Phase: h.Phase, MileageKm: h.MileageKm, FuelPercent: h.FuelPercent, DamageNotes: h.DamageNotes,
+			RecordedAt: localtime.JSON(h.RecordedAt, s.cfg.Location)}
+	}
 	out.Notifications = d.Notifications // CONTRACT §9: the outbox rows, as the notifications package words them
 	cat := api.CatalogView(d.Catalog, true)
 	out.VehicleTypes, out.MainServices, out.AdditionalServices = cat.VehicleTypes, cat.MainServices, cat.AdditionalServices

@@ -350,15 +350,25 @@ func TestReceipt(t *testing.T) {
 		res = e.Page(p)
 		webtest.WantStatus(t, res, 200)
 		webtest.CheckPage(t, res)
-		wantAllIn(t, "receipt", res.Body, "Recibo · Reserva nº "+webtest.Itoa(id), "Parking Aeropuerto", "1111RRR", (clocktest.ES("01/05/2027") + " 10:00"), (clocktest.ES("04/05/2027") + " 11:00"),
-			`<dd data-receipt-days>3</dd>`, "ECO<span class=\"detail\">3 días de estancia</span></th><td class=\"num\">36,00 €</td>",
-			"Lavado básico<span class=\"detail\">Servicio adicional</span></th><td class=\"num\">15,00 €</td>",
-			"Lavado interior<span class=\"detail\">Servicio adicional</span></th><td class=\"num\">25,00 €</td>",
-			`<td class="num" data-receipt-total>76,00 €</td>`, `<dd data-receipt-payment>TARJETA</dd>`, `data-receipt-status>PAGADA</span>`,
+		// The VAT split (21 %, internal/receipt): total base round(7600 / 1.21) =
+		// 6281; the lines' bases cut to 2975, 1239 and 2066 (6280), and the missing
+		// cent goes to the largest cut-off fraction, Lavado básico's (.669).
+		wantAllIn(t, "receipt", res.Body, "Factura simplificada nº <span data-receipt-no>F"+clocktest.Base().Format("2006")+"-000001</span>", "Reserva nº "+webtest.Itoa(id),
+			"Parking Aeropuerto", "1111RRR", (clocktest.ES("01/05/2027") + " 10:00"), (clocktest.ES("04/05/2027") + " 11:00"),
+			`<dd data-receipt-days>3</dd>`, `<th scope="col" class="num">IVA 21 %</th>`,
+			`<tr data-receipt-line><th scope="row">ECO · 3 días de estancia</th><td class="num">29,75 €</td><td class="num">6,25 €</td><td class="num">36,00 €</td></tr>`,
+			`<tr data-receipt-line><th scope="row">Lavado básico</th><td class="num">12,40 €</td><td class="num">2,60 €</td><td class="num">15,00 €</td></tr>`,
+			`<tr data-receipt-line><th scope="row">Lavado interior</th><td class="num">20,66 €</td><td class="num">4,34 €</td><td class="num">25,00 €</td></tr>`,
+			`<td class="num" data-receipt-base>62,81 €</td><td class="num" data-receipt-vat>13,19 €</td><td class="num" data-receipt-total>76,00 €</td>`,
+			`href="`+p+`.pdf" data-receipt-pdf download>Descargar PDF</a>`, `<img src="data:image/png;base64,`,
+			`data-receipt-qr>https://prewww2.aeat.es/wlpl/TIKE-CONT/ValidarQR?nif=&amp;numserie=F`+clocktest.Base().Format("2006")+`-000001&amp;fecha=`, `data-receipt-seller-missing>`, `<dd data-receipt-payment>TARJETA</dd>`, `data-receipt-status>PAGADA</span>`,
 			`<button type="button" class="btn btn-primary" data-print>Imprimir</button>`)
 		res = webtest.Do(t, cust, "GET", e.A.URL+mine, nil)
 		webtest.WantStatus(t, res, 200)
 		wantAllIn(t, "the owner's receipt", res.Body, `<td class="num" data-receipt-total>76,00 €</td>`)
+		if strings.Contains(res.Body, "data-receipt-seller-missing") { // the note is for staff
+			t.Error("the customer's receipt shows the staff note about the settings")
+		}
 	})
 }
 
@@ -371,10 +381,11 @@ func TestReceiptOwnerAndPrint(t *testing.T) {
 	webtest.CustSetStatus(t, e.A, id, reservation.Finalized)
 	mine := fmt.Sprintf("/users/profile/reservation/%d/receipt", id)
 	res := webtest.Do(t, cust, "GET", e.A.URL+"/users/profile", nil, "Accept: text/html")
-	wantAllIn(t, "profile", res.Body, `<a class="btn btn-sm" href="`+mine+`">Ver recibo</a>`)
+	wantAllIn(t, "profile", res.Body, `<a class="btn btn-sm" href="`+mine+`">Ver recibo</a> <a class="btn btn-sm" href="`+mine+`.pdf" download>PDF</a>`)
 	res = webtest.Do(t, cust, "GET", e.A.URL+mine, nil)
 	webtest.WantStatus(t, res, 200)
-	wantAllIn(t, "customer's receipt", res.Body, "Recibo · Reserva nº "+webtest.Itoa(id), `href="/users/profile">‹ Volver a mi cuenta</a>`)
+	wantAllIn(t, "customer's receipt", res.Body, "Factura simplificada nº", "Reserva nº "+webtest.Itoa(id), `href="/users/profile">‹ Volver a mi cuenta</a>`,
+		`href="`+mine+`.pdf" data-receipt-pdf download>`)
 	res = webtest.Do(t, stranger, "GET", e.A.URL+mine, nil)
 	webtest.WantStatus(t, res, 403)
 	wantAllIn(t, "someone else's receipt", res.Body, "Esta reserva no existe o no es suya.")

@@ -326,8 +326,8 @@ func (s *Server) adminTransition(w http.ResponseWriter, r *http.Request, do func
 
 // adminStart is PATCH /admin/reservations/{id}/start (check-in).
 func (s *Server) adminStart(w http.ResponseWriter, r *http.Request) {
-	s.adminTransition(w, r, func(id int64, _ httpx.Input) (reservation.Reservation, error) {
-		return s.booking.Start(r.Context(), id)
+	s.adminTransition(w, r, func(id int64, in httpx.Input) (reservation.Reservation, error) {
+		return s.booking.Start(r.Context(), id, handoverInput(in))
 	}, "Reserva %d iniciada: el vehículo está en el aparcamiento.")
 }
 
@@ -335,7 +335,7 @@ func (s *Server) adminStart(w http.ResponseWriter, r *http.Request) {
 // paymentMethod EFECTIVO or TARJETA, in a JSON or form body.
 func (s *Server) adminFinalize(w http.ResponseWriter, r *http.Request) {
 	s.adminTransition(w, r, func(id int64, in httpx.Input) (reservation.Reservation, error) {
-		return s.booking.Finalize(r.Context(), id, in.Str(in.First("paymentMethod", "payment_method")))
+		return s.booking.Finalize(r.Context(), id, in.Str(in.First("paymentMethod", "payment_method")), handoverInput(in))
 	}, "Reserva %d finalizada y pagada.")
 }
 
@@ -357,11 +357,20 @@ func (s *Server) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	back := "/admin/reservations/details/" + strconv.FormatInt(id, 10)
+	// CONTRACT §12: multipart with file parts is an upload (admin_photos.go).
+	if isMultipart(r) {
+		s.adminUploadPhotos(w, r, id, page, back)
+		return
+	}
+	// This route is exempt from the request-wide database deadline (for uploads):
+	// a photo by URL gets it here.
+	ctx, cancel := s.DBContext(r)
+	defer cancel()
 	in, err := httpx.ReadInput(w, r)
 	var photo reservation.Photo
 	var count int
 	if err == nil {
-		photo, count, err = s.booking.AddPhoto(r.Context(), id, in.Str("file_path"), in.Str("description"))
+		photo, count, err = s.booking.AddPhoto(ctx, id, in.Str("file_path"), in.Str("description"))
 	}
 	switch {
 	case err != nil && page && fault.KindOf(err) != fault.NotFound:

@@ -30,10 +30,10 @@ func TestAdminSettings(t *testing.T) {
 		}
 
 		status, body = e.JSON("PATCH", "/admin/settings", map[string]any{"sellable": 70, "name": " Parking Aeropuerto Sur ",
-			"tax_id": "b12345678", "vat_rate": "10,5", "email": "info@parking.example"})
+			"tax_id": "b12345674", "vat_rate": "10,5", "email": "info@parking.example"})
 		s, _ = body["settings"].(map[string]any)
 		if status != 200 || body["message"] != "Ajustes guardados." || s["capacity"] != 80.0 || s["sellable_limit"] != 70.0 ||
-			s["name"] != "Parking Aeropuerto Sur" || s["tax_id"] != "B12345678" || s["vat_rate"] != 10.5 {
+			s["name"] != "Parking Aeropuerto Sur" || s["tax_id"] != "B12345674" || s["vat_rate"] != 10.5 {
 			t.Fatalf("partial change: %d %v", status, body)
 		}
 		f, err := e.A.Booking.Facility(t.Context())
@@ -58,7 +58,7 @@ func TestAdminSettings(t *testing.T) {
 		webtest.WantAll(t, "settings page", page.Body, `action="/admin/settings"`, `name="capacity"`, `value="80"`,
 			`value="10,5"`, `value="Parking Aeropuerto Sur"`, `href="/admin/settings"`)
 		r := e.BrowserPost("/admin/settings", url.Values{"capacity": {"50"}, "sellable": {"0"}, "name": {"Parking Sur"},
-			"tax_id": {"B12345678"}, "address": {"Calle Mayor 1"}, "phone": {"910000000"}, "email": {""},
+			"tax_id": {"B12345674"}, "address": {"Calle Mayor 1"}, "phone": {"910000000"}, "email": {""},
 			"vat_rate": {"21"}, "photo_retention_days": {"30"}})
 		if r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(r.Header.Get("Location"), "/admin/settings?ok=") {
 			t.Fatalf("form post: %d %q", r.StatusCode, r.Header.Get("Location"))

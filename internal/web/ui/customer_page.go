@@ -23,6 +23,9 @@ type profilePageView struct {
 	Vehicles []profileVehicle
 	Active   []profileReservation
 	Past     []profileReservation
+	// MarketingSince is when the customer consented to offers (nil: not given);
+	// the "Sus datos" card lets them give or withdraw it (customer_privacy.go).
+	MarketingSince string
 }
 
 // profileVehicle is one of the customer's vehicles, for people.
@@ -108,6 +111,9 @@ func (s *Server) renderProfile(w http.ResponseWriter, r *http.Request, area rese
 		return out
 	}
 	v.Active, v.Past = page(j.ActiveReservations), page(j.PastReservations)
+	if at, err := s.accounts.MarketingConsent(r.Context(), area.Customer.ID); err == nil && at != nil {
+		v.MarketingSince = at.In(s.cfg.Location).Format("02/01/2006")
+	}
 	s.render(w, r, http.StatusOK, "profile.html", "Mi cuenta", v)
 }
 

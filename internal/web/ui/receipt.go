@@ -1,69 +1,109 @@
 package ui
 
 import (
+	"encoding/base64"
+	"encoding/json"
+	"html/template"
 	"net/http"
 	"strconv"
+	"strings"
+	"time"
 
 	"parking/internal/booking"
 	"parking/internal/fault"
 	"parking/internal/money"
 	"parking/internal/pricing"
+	"parking/internal/receipt"
 	"parking/internal/reservation"
 	"parking/internal/web/httpx"
 )
 
-// The printable receipt of a finalized reservation: GET
+// The receipt of a finalized reservation (CONTRACT §12): GET
 // /admin/reservations/details/{id}/receipt for staff, and GET
 // /users/profile/reservation/{id}/receipt for the customer who owns it (spec,
-// Authentication 6: the owner check, 403 otherwise). The amounts are the stored
-// ones: each additional service at the price it was booked with, and the stay as
-// the rest of the stored total (the price rule's base amount, already rounded), so
-// the lines always add up to the total charged, whatever the catalog says today.
-// A reservation that is not FINALIZADA has no receipt: 409 with the reason.
-
-// facilityName heads the receipt.
-const facilityName = "Parking Aeropuerto"
+// Authentication 6: the owner check, 403 otherwise); each as a page, as JSON
+// (Accept: application/json) and as a PDF (…/receipt.pdf). What it prints is the
+// receipt issued at finalize (internal/receipt), as stored: number, seller, VAT
+// split, VeriFactu QR code. A reservation that is not FINALIZADA has no receipt:
+// 409 with the reason.
 
 // receiptView is the data of receipt.html.
 type receiptView struct {
-	Facility      string
-	ID            int64
-	Issued        string
-	CustomerName  string
-	Phone         string
-	Email         string
-	Plate         string
-	Vehicle       string
-	Color         string
-	TypeLabel     string
-	Entry         string
-	Exit          string
-	Days          int64
-	Spot          string
-	ServiceName   string
-	ServiceAmount string
-	Extras        []receiptLine
-	Total         string
-	Payment       string
-	Paid          bool
-	BackHref      string
-	BackLabel     string
+	ID           int64
+	Doc          receiptDoc
+	CustomerName string
+	Phone        string
+	Email        string
+	Plate        string
+	Vehicle      string
+	Color        string
+	TypeLabel    string
+	Entry        string
+	Exit         string
+	Days         int64
+	Spot         string
+	Paid         bool
+	BackHref     string
+	BackLabel    string
+	PDFHref      string
+	// SellerIncomplete: the receipt lacks the facility's name or NIF (the settings
+	// were blank when it was issued); staff see a note, customers do not.
+	SellerIncomplete bool
+	Handovers        []detailHandover // the hand-over record (CONTRACT §12)
 }
 
-// receiptOf builds the receipt of d, or refuses when d is not finalized.
-func (s *Server) receiptOf(d booking.Detail) (receiptView, error) {
-	res := d.Reservation
-	if res.Status != reservation.Finalized {
-		return receiptView{}, fault.New(fault.Conflict,
-			"La reserva %d está %s: el recibo solo se emite cuando la reserva está FINALIZADA (vehículo recogido y pagado).", res.ID, res.Status)
+// receiptDoc is the issued receipt as the page prints it.
+type receiptDoc struct {
+	Number, KindLabel, Issued, Replaces string
+	Full                                bool
+	Seller                              receipt.Seller
+	Recipient                           *receipt.Recipient
+	Rate                                string
+	Lines                               []receiptDocLine
+	Base, VAT, Total                    string
+	Payment                             string
+	QRURL, Hash                         string
+	QRImage                             template.URL // a data: URL of the PNG, made here
+}
+
+type receiptDocLine struct{ Description, Base, VAT, Total string }
+
+// qrBase is the AEAT verification address the QR codes carry
+// (PARKING_VERIFACTU_ENV; default the AEAT's test host, receipt.QRHostTest).
+func (s *Server) qrBase() string {
+	if s.cfg.VerifactuQRBase != "" {
+		return s.cfg.VerifactuQRBase
 	}
+	return receipt.QRHostTest
+}
+
+func (s *Server) receiptDocOf(rc receipt.Receipt) (receiptDoc, error) {
+	doc := receiptDoc{
+		Number: rc.Number, KindLabel: rc.Kind.Label(), Issued: s.shortTime(rc.IssuedAt), Replaces: rc.Replaces,
+		Full: rc.Kind.IsFull(), Seller: rc.Seller, Recipient: rc.Recipient, Rate: receipt.RateText(rc.VATRate),
+		Base: euros(rc.Totals.Base), VAT: euros(rc.Totals.VAT), Total: euros(rc.Totals.Total),
+		Payment: rc.PaymentMethod, QRURL: receipt.QRURL(s.qrBase(), rc), Hash: rc.Record.Hash,
+	}
+	for _, l := range rc.Lines {
+		doc.Lines = append(doc.Lines, receiptDocLine{Description: l.Description, Base: euros(l.Base), VAT: euros(l.VAT), Total: euros(l.Total)})
+	}
+	png, err := receipt.QRPNG(s.qrBase(), rc, 192)
+	if err != nil {
+		return doc, err
+	}
+	doc.QRImage = template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(png))
+	return doc, nil
+}
+
+// receiptOf builds the page of d's receipt rc.
+func (s *Server) receiptOf(d booking.Detail, rc receipt.Receipt) (receiptView, error) {
+	res := d.Reservation
 	ct := reservation.ContactOf(res, d.Customer) // as the invoice notification (CONTRACT §9)
 	v := receiptView{
-		Facility: facilityName, ID: res.ID, Issued: s.shortTime(s.now()),
-		CustomerName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email),
+		ID: res.ID, CustomerName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email),
 		Plate: d.Vehicle.LicensePlate, Vehicle: vehicleDescription(d.Vehicle.Brand, d.Vehicle.Model),
 		TypeLabel: vehicleTypeLabel(d.Vehicle.Type), Entry: s.shortTime(res.Entry), Exit: s.optTime(res.Exit),
-		Spot: deref(res.Spot), ServiceName: d.MainServiceName, Total: euros(res.TotalPrice), Paid: res.IsPaid,
+		Spot: deref(res.Spot), Paid: res.IsPaid,
 	}
 	if d.Vehicle.Color != reservation.DefaultColor {
 		v.Color = d.Vehicle.Color
@@ -71,33 +111,187 @@ func (s *Server) receiptOf(d booking.Detail) (receiptView, error) {
 	if res.Exit != nil {
 		v.Days = pricing.ChargedDays(res.Entry, *res.Exit)
 	}
-	if res.PaymentMethod != nil {
-		v.Payment = string(*res.PaymentMethod)
+	v.Handovers = s.handovers(d)
+	var err error
+	v.Doc, err = s.receiptDocOf(rc)
+	return v, err
+}
+
+// receiptFacts are the stay's details the PDF prints under the parties.
+func (s *Server) receiptFacts(v receiptView) []receipt.Fact {
+	f := []receipt.Fact{
+		{Label: "Reserva", Value: "nº " + strconv.FormatInt(v.ID, 10)}, {Label: "Cliente", Value: v.CustomerName},
+		{Label: "Matrícula", Value: v.Plate}, {Label: "Entrada", Value: v.Entry},
 	}
-	var extras money.Cents
-	for _, e := range d.Extras {
-		extras += e.Price
-		v.Extras = append(v.Extras, receiptLine{Name: e.Name, Price: euros(e.Price)})
+	if v.Exit != "" {
+		f = append(f, receipt.Fact{Label: "Salida", Value: v.Exit})
 	}
-	v.ServiceAmount = euros(res.TotalPrice - extras)
-	return v, nil
+	if v.Spot != "" {
+		f = append(f, receipt.Fact{Label: "Plaza", Value: v.Spot})
+	}
+	return f
+}
+
+// receiptJSON is CONTRACT §12's receipt: {"number","issued_at","seller":{"name",
+// "tax_id","address"},"lines":[{"description","total","base","vat"}],"vat_rate",
+// "base","vat","total","payment_method"}, plus the kind of invoice, the customer
+// of a full invoice, the receipt it replaces, and its VeriFactu record.
+type receiptJSON struct {
+	Number        string            `json:"number"`
+	IssuedAt      string            `json:"issued_at"`
+	Seller        partyJSON         `json:"seller"`
+	Lines         []receiptLineJSON `json:"lines"`
+	VATRate       json.Number       `json:"vat_rate"`
+	Base          money.Cents       `json:"base"`
+	VAT           money.Cents       `json:"vat"`
+	Total         money.Cents       `json:"total"`
+	PaymentMethod *string           `json:"payment_method"`
+	ReservationID int64             `json:"id_reservation"`
+	Kind          string            `json:"kind"`
+	Customer      *partyJSON        `json:"customer"`
+	Replaces      *string           `json:"replaces"`
+	PDFURL        string            `json:"pdf_url"`
+	VeriFactu     verifactuJSON     `json:"verifactu"`
+}
+
+type partyJSON struct {
+	Name    string `json:"name"`
+	TaxID   string `json:"tax_id"`
+	Address string `json:"address"`
+}
+
+type receiptLineJSON struct {
+	Description string      `json:"description"`
+	Total       money.Cents `json:"total"`
+	Base        money.Cents `json:"base"`
+	VAT         money.Cents `json:"vat"`
+}
+
+// verifactuJSON is a receipt's registro de alta (internal/receipt: Record).
+type verifactuJSON struct {
+	Seq         int64  `json:"seq"`
+	IssuerID    string `json:"id_emisor_factura"`
+	IssueDate   string `json:"fecha_expedicion_factura"`
+	Kind        string `json:"tipo_factura"`
+	VAT         string `json:"cuota_total"`
+	Total       string `json:"importe_total"`
+	GeneratedAt string `json:"fecha_hora_huso_gen_registro"`
+	PrevHash    string `json:"huella_anterior"`
+	Hash        string `json:"huella"`
+	QRURL       string `json:"qr_url"`
+}
+
+func (s *Server) receiptAsJSON(rc receipt.Receipt, pdfURL string) receiptJSON {
+	out := receiptJSON{
+		Number: rc.Number, IssuedAt: rc.IssuedAt.In(s.cfg.Location).Format(time.RFC3339),
+		Seller:  partyJSON{Name: rc.Seller.Name, TaxID: rc.Seller.TaxID, Address: rc.Seller.Address},
+		Lines:   []receiptLineJSON{},
+		VATRate: json.Number(receipt.RateText(rc.VATRate)),
+		Base:    rc.Totals.Base, VAT: rc.Totals.VAT, Total: rc.Totals.Total,
+		ReservationID: rc.ReservationID, Kind: string(rc.Kind), PDFURL: pdfURL,
+		VeriFactu: s.verifactuOf(rc),
+	}
+	if rc.PaymentMethod != "" {
+		m := rc.PaymentMethod
+		out.PaymentMethod = &m
+	}
+	if p := rc.Recipient; p != nil {
+		out.Customer = &partyJSON{Name: p.Name, TaxID: p.TaxID, Address: p.Address}
+	}
+	if rc.Replaces != "" {
+		r := rc.Replaces
+		out.Replaces = &r
+	}
+	for _, l := range rc.Lines {
+		out.Lines = append(out.Lines, receiptLineJSON{Description: l.Description, Total: l.Total, Base: l.Base, VAT: l.VAT})
+	}
+	return out
+}
+
+func (s *Server) verifactuOf(rc receipt.Receipt) verifactuJSON {
+	return verifactuJSON{
+		Seq: rc.Record.Seq, IssuerID: rc.Record.IssuerID, IssueDate: rc.Record.IssueDate, Kind: string(rc.Kind),
+		VAT: rc.Totals.VAT.String(), Total: rc.Totals.Total.String(), GeneratedAt: rc.Record.GeneratedAt,
+		PrevHash: rc.Record.PrevHash, Hash: rc.Record.Hash, QRURL: receipt.QRURL(s.qrBase(), rc),
+	}
+}
+
+// receiptFormat is how a receipt route answers.
+type receiptFormat int
+
+const (
+	receiptPage receiptFormat = iota
+	receiptPDF
+)
+
+// serveReceipt answers with reservation d's receipt in the asked format; base is
+// the route without its suffix (…/receipt), for the PDF link.
+func (s *Server) serveReceipt(w http.ResponseWriter, r *http.Request, d booking.Detail, format receiptFormat, base, back, backLabel string) {
+	fail := func(err error) {
+		if httpx.WantsJSON(r) {
+			s.WriteSuccessFalse(w, r, err)
+			return
+		}
+		s.renderError(w, r, err, "Recibo no disponible", back, backLabel)
+	}
+	rc, err := s.booking.Receipt(r.Context(), d.Reservation.ID)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if format == receiptPage && httpx.WantsJSON(r) {
+		w.Header().Set("Cache-Control", "no-store")
+		httpx.WriteJSON(w, http.StatusOK, s.receiptAsJSON(rc, base+".pdf"))
+		return
+	}
+	v, err := s.receiptOf(d, rc)
+	if err != nil {
+		fail(err)
+		return
+	}
+	v.BackHref, v.BackLabel, v.PDFHref = back, backLabel, base+".pdf"
+	v.SellerIncomplete = strings.HasPrefix(base, "/admin/") && (rc.Seller.Name == "" || rc.Seller.TaxID == "")
+	if format == receiptPDF {
+		pdf, err := receipt.PDF(rc, s.cfg.Location, s.qrBase(), s.receiptFacts(v))
+		if err != nil {
+			fail(err)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", "application/pdf")
+		h.Set("Content-Disposition", `inline; filename="`+rc.Number+`.pdf"`)
+		h.Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(pdf)
+		return
+	}
+	s.render(w, r, http.StatusOK, "receipt.html", rc.Kind.Label()+" "+rc.Number, v)
 }
 
 // adminReceipt is GET /admin/reservations/details/{id}/receipt.
 func (s *Server) adminReceipt(w http.ResponseWriter, r *http.Request) {
+	s.adminReceiptAs(w, r, receiptPage)
+}
+
+// adminReceiptPDF is GET /admin/reservations/details/{id}/receipt.pdf.
+func (s *Server) adminReceiptPDF(w http.ResponseWriter, r *http.Request) {
+	s.adminReceiptAs(w, r, receiptPDF)
+}
+
+func (s *Server) adminReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
 	id, err := reservationID(r)
 	back := "/admin/history"
 	if err == nil {
 		back = "/admin/reservations/details/" + strconv.FormatInt(id, 10)
 		var d booking.Detail
 		if d, err = s.booking.Detail(r.Context(), id); err == nil {
-			var v receiptView
-			if v, err = s.receiptOf(d); err == nil {
-				v.BackHref, v.BackLabel = back, "Volver a la reserva"
-				s.render(w, r, http.StatusOK, "receipt.html", "Recibo de la reserva nº "+strconv.FormatInt(id, 10), v)
-				return
-			}
+			s.serveReceipt(w, r, d, format, back+"/receipt", back, "Volver a la reserva")
+			return
 		}
+	}
+	if httpx.WantsJSON(r) {
+		s.WriteSuccessFalse(w, r, err)
+		return
 	}
 	s.renderError(w, r, err, "Recibo no disponible", back, "Volver a la reserva")
 }
@@ -106,25 +300,33 @@ func (s *Server) adminReceipt(w http.ResponseWriter, r *http.Request) {
 // receipt. Another customer's reservation, or a missing one, is 403 (spec,
 // Authentication 6), without saying which.
 func (s *Server) customerReceipt(w http.ResponseWriter, r *http.Request) {
+	s.customerReceiptAs(w, r, receiptPage)
+}
+
+// customerReceiptPDF is GET /users/profile/reservation/{id}/receipt.pdf.
+func (s *Server) customerReceiptPDF(w http.ResponseWriter, r *http.Request) {
+	s.customerReceiptAs(w, r, receiptPDF)
+}
+
+func (s *Server) customerReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
 	u := httpx.MustUser(r)
 	notYours := fault.New(fault.Forbidden, "Esta reserva no existe o no es suya.")
 	id, ok := customerReservationID(r)
-	if !ok {
-		s.renderError(w, r, notYours, "Recibo no disponible", "/users/profile", "Volver a mi cuenta")
-		return
-	}
-	d, err := s.booking.Detail(r.Context(), id)
-	if fault.KindOf(err) == fault.NotFound || (err == nil && d.Reservation.CustomerID != u.ID) {
-		err = notYours
-	}
-	var v receiptView
-	if err == nil {
-		v, err = s.receiptOf(d)
+	var d booking.Detail
+	err := error(notYours)
+	if ok {
+		d, err = s.booking.Detail(r.Context(), id)
+		if fault.KindOf(err) == fault.NotFound || (err == nil && d.Reservation.CustomerID != u.ID) {
+			err = notYours
+		}
 	}
 	if err != nil {
+		if httpx.WantsJSON(r) {
+			s.WriteSuccessFalse(w, r, err)
+			return
+		}
 		s.renderError(w, r, err, "Recibo no disponible", "/users/profile", "Volver a mi cuenta")
 		return
 	}
-	v.BackHref, v.BackLabel = "/users/profile", "Volver a mi cuenta"
-	s.render(w, r, http.StatusOK, "receipt.html", "Recibo de la reserva nº "+strconv.FormatInt(id, 10), v)
+	s.serveReceipt(w, r, d, format, "/users/profile/reservation/"+strconv.FormatInt(id, 10)+"/receipt", "/users/profile", "Volver a mi cuenta")
 }

@@ -46,6 +46,7 @@ import (
 	"parking/internal/account"
 	"parking/internal/input"
 	"parking/internal/localtime"
+	"parking/internal/social"
 	"parking/internal/web/httpx"
 )
 
@@ -78,6 +79,7 @@ func navFor(u *account.User, current string) []navItem {
 			{Href: "/admin/dashboard", Label: "Panel del día"}, {Href: "/admin/reservations/new", Label: "Nueva reserva"},
 			{Href: "/admin/history", Label: "Historial"}, {Href: "/admin/parking", Label: "Parking"},
 			{Href: "/admin/catalog", Label: "Catálogo"}, {Href: "/admin/settings", Label: "Ajustes"},
+			{Href: "/admin/staff", Label: "Personal"}, {Href: "/admin/audit", Label: "Registro"},
 		}
 	default:
 		items = []navItem{{Href: "/users/profile", Label: "Mi cuenta"}, {Href: "/booking", Label: "Reservar"}}
@@ -153,6 +155,12 @@ func (s *Server) templateFuncs() template.FuncMap {
 		"isoTime":   func(t time.Time) string { return localtime.JSON(t, s.cfg.Location) },
 		// field looks up a field's error in a FieldErrors map ("" if none).
 		"field": func(errs account.FieldErrors, name string) string { return errs[name] },
+		// consentView is the data of the "privacyConsent" block (_privacy_consent.html).
+		"consentView": func(errMsg string, marketing bool, purpose string) consentBlock {
+			return consentBlock{Error: errMsg, Marketing: marketing, Purpose: purpose}
+		},
+		// socialProviders are the buttons "Continuar con <proveedor>" (users_social.go).
+		"socialProviders": func() []social.ProviderConfig { return s.social.List() },
 	}
 }
 

@@ -12,6 +12,12 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// Registration is limited per client address (CONTRACT §13): it answers 409 for a
 	// taken email, so it must not serve to test addresses in bulk.
 	mux.Handle("POST /users/register", s.SameOrigin(s.limit.Limit("register", s.register, s.registerRefused)))
+	// Social login (spec, Authentication 7; users_social.go). Starting one writes a
+	// row, so it is limited per client address like the other anonymous writes.
+	mux.HandleFunc("GET /users/oidc/{provider}/start", s.limit.Limit("oidc", s.oidcStart, s.oidcRefused))
+	mux.HandleFunc("GET /users/oidc/{provider}/callback", s.oidcCallback)
+	mux.HandleFunc("GET /users/oidc/link", s.oidcLinkPage)
+	mux.Handle("POST /users/oidc/link", s.SameOrigin(http.HandlerFunc(s.oidcLink)))
 	mux.HandleFunc("GET /users/logout", s.logout)
 	mux.Handle("POST /users/logout", s.SameOrigin(http.HandlerFunc(s.logout)))
 
@@ -55,6 +61,16 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// printable receipt; the other pages are the GET routes above, for browsers.
 	admin("GET /admin/history.csv", s.adminHistoryCSV)
 	admin("GET /admin/reservations/details/{id}/receipt", s.adminReceipt)
+	// Staff accounts and the audit trail (docs/staff-and-audit.md).
+	admin("GET /admin/staff", s.adminStaff)
+	admin("POST /admin/staff", s.adminCreateStaff)
+	admin("POST /admin/staff/{id}/disable", s.adminDisableStaff)
+	admin("POST /admin/staff/{id}/enable", s.adminEnableStaff)
+	admin("POST /admin/staff/{id}/password", s.adminStaffPassword)
+	admin("GET /admin/audit", s.adminAudit)
+	// Receipts (CONTRACT §12): the PDF and the VeriFactu records' export.
+	admin("GET /admin/reservations/details/{id}/receipt.pdf", s.adminReceiptPDF)
+	admin("GET /admin/verifactu/records", s.adminVerifactuRecords)
 
 	// Customers (spec, Customer web routes; CONTRACT §6, §7).
 	mux.Handle("GET /users/profile", s.RequireUser(s.customerProfile))
@@ -63,10 +79,25 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.Handle("DELETE /users/profile/reservation/{id}/cancel", s.RequireUser(s.customerCancel))
 	mux.Handle("PUT /users/profile/reservation/{id}/edit", s.RequireUser(s.customerEdit))
 	mux.Handle("GET /users/profile/reservation/{id}/receipt", s.RequireUser(s.customerReceipt))
+	mux.Handle("GET /users/profile/reservation/{id}/receipt.pdf", s.RequireUser(s.customerReceiptPDF))
+	// Privacy rights (customer_privacy.go; docs/privacy.md): the data export and the
+	// erasure, for the customer and for staff on a guest's request.
+	mux.Handle("GET /users/profile/data", s.RequireUser(s.customerExport))
+	mux.Handle("POST /users/profile/delete", s.RequireUser(s.customerErase))
+	mux.Handle("POST /users/profile/consents", s.RequireUser(s.customerConsents))
+	admin("GET /admin/customers/{id}/data", s.adminCustomerExport)
+	admin("POST /admin/customers/{id}/erase", s.adminCustomerErase)
 
 	// Public pages (spec, Public pages): home and the 3-step booking flow.
 	mux.HandleFunc("GET /{$}", s.homePage)
 	mux.HandleFunc("GET /booking", s.bookingPage)
+	// Privacy policy and terms (privacy_pages.go; docs/privacy.md).
+	mux.HandleFunc("GET /privacidad", s.privacyPage)
+	mux.HandleFunc("GET /condiciones", s.termsPage)
+
+	// Uploaded photos (CONTRACT §12): to staff and to the reservation's customer;
+	// the handler checks who asks (admin_photos.go).
+	mux.HandleFunc("GET /media/photos/{id}/{size}", s.mediaPhoto)
 
 	// Static files.
 	mux.HandleFunc("GET /static/{file}", s.assets.serveStatic)

@@ -17,6 +17,8 @@ import (
 	"parking/internal/booking"
 	"parking/internal/clock"
 	"parking/internal/pricing"
+	"parking/internal/privacy"
+	"parking/internal/social"
 	"parking/internal/web/httpx"
 )
 
@@ -33,6 +35,8 @@ type Server struct {
 	pages    pages
 	now      clock.Clock // "now" and "today" on pages (internal/clock)
 	limit    *httpx.RateLimiter
+	social   *social.Providers
+	privacy  *privacy.Service
 }
 
 // Deps are the collaborators of the pages.
@@ -46,6 +50,10 @@ type Deps struct {
 	Clock    clock.Clock
 	// Limiter is PARKING_PUBLIC_RATE's limiter (CONTRACT §13), shared with the API.
 	Limiter *httpx.RateLimiter
+	// Social is the social-login providers (nil: none; no buttons, no routes answer).
+	Social *social.Providers
+	// Privacy is the export and erasure of a customer's data.
+	Privacy *privacy.Service
 }
 
 // New builds the pages. It parses the embedded templates and static files; as
@@ -53,7 +61,7 @@ type Deps struct {
 func New(d Deps) *Server {
 	s := &Server{
 		Kit: d.Kit, now: d.Clock, cfg: d.Config, log: d.Log, booking: d.Booking, accounts: d.Accounts, catalog: d.Catalog,
-		limit: d.Limiter,
+		limit: d.Limiter, social: d.Social, privacy: d.Privacy,
 	}
 	var err error
 	if s.assets, err = loadAssets(); err != nil {

@@ -171,6 +171,7 @@ func (s *Server) loginFailed(w http.ResponseWriter, r *http.Request, v loginView
 // passwords) and the errors by field.
 type registerView struct {
 	FullName, Email, Phone string
+	Marketing              bool // the marketing box stays ticked when the form comes back
 	Error                  string
 	Errors                 account.FieldErrors
 }
@@ -183,16 +184,22 @@ func (s *Server) registerPage(w http.ResponseWriter, r *http.Request) {
 // register is POST /users/register (CONTRACT §5): a REGISTRADO account, logged in,
 // 303 to /users/profile.
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
-	f, err := readForm(w, r, "full_name", "email", "phone", "password", "confirmPassword")
+	f, consent, err := readRegistration(w, r)
 	if err != nil {
 		s.registerFailed(w, r, registerView{}, err)
 		return
 	}
-	v := registerView{FullName: f["full_name"], Email: f["email"], Phone: f["phone"]}
-	u, err := s.accounts.Register(r.Context(), account.Registration{
+	v := registerView{FullName: f["full_name"], Email: f["email"], Phone: f["phone"], Marketing: consent.MarketingConsent != nil && *consent.MarketingConsent}
+	reg := account.Registration{
 		FullName: f["full_name"], Email: f["email"], Phone: f["phone"],
 		Password: f["password"], ConfirmPassword: f["confirmPassword"],
-	})
+		PrivacyAck: consent.PrivacyAck, MarketingConsent: consent.MarketingConsent,
+		// CONTRACT §11: a post from the registration page (it says so with its hidden
+		// privacy_notice field, next to the notice it showed) must carry the
+		// acknowledgement; spec clients, which post the spec's fields only, need not.
+		RequirePrivacyAck: consent.NoticeShown,
+	}
+	u, err := s.accounts.Register(r.Context(), reg)
 	if err != nil {
 		s.registerFailed(w, r, v, err)
 		return
@@ -255,4 +262,39 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 // the form again with the message and 429, or JSON for JSON clients.
 func (s *Server) registerRefused(w http.ResponseWriter, r *http.Request, err error) {
 	s.registerFailed(w, r, registerView{}, err)
+}
+
+// consents are the privacy fields of the registration (CONTRACT §11).
+type consents struct {
+	NoticeShown      bool // the post comes from a page that showed the privacy notice
+	PrivacyAck       bool
+	MarketingConsent *bool
+}
+
+// readRegistration reads the registration's text fields and its two optional
+// booleans, privacy_ack and marketing_consent (a checkbox sends "on").
+func readRegistration(w http.ResponseWriter, r *http.Request) (map[string]string, consents, error) {
+	var c consents
+	in, err := httpx.ReadInput(w, r)
+	if err != nil {
+		return nil, c, err
+	}
+	texts, err := in.Texts("full_name", "email", "phone", "password", "confirmPassword")
+	if err != nil {
+		return nil, c, err
+	}
+	out := make(map[string]string, len(texts))
+	for n, v := range texts {
+		out[n] = *v
+	}
+	c.NoticeShown = in.Str("privacy_notice") != ""
+	ack, err := in.OptBool("privacy_ack")
+	if err != nil {
+		return nil, c, err
+	}
+	c.PrivacyAck = ack != nil && *ack
+	if c.MarketingConsent, err = in.OptBool("marketing_consent"); err != nil {
+		return nil, c, err
+	}
+	return out, c, nil
 }

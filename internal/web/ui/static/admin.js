@@ -138,8 +138,8 @@
   function initDetail(root) {
     var id = root.getAttribute('data-detail');
     var base = '/admin/reservations/' + id;
-    var ALL = ['head', 'summary', 'photos', 'notifications', 'form'];
-    var BUSY = { start: 'Iniciando…', finalize: 'Finalizando…', cancel: 'Cancelando…' };
+    var ALL = ['head', 'summary', 'photos', 'handover', 'notifications', 'form'];
+    var BUSY = { start: 'Iniciando…', finalize: 'Finalizando…', cancel: 'Cancelando…', fullinvoice: 'Solicitando…' };
     var dialogs = {};
     root.querySelectorAll('dialog[data-dialog]').forEach(function (d) {
       var dlg = dialog(d);
@@ -160,6 +160,7 @@
     function openDialog(action) {
       var dlg = dialogs[action];
       if (!dlg) { return; }
+      dlg.el.querySelectorAll('.handover-fields input, .handover-fields textarea').forEach(function (f) { f.value = ''; });
       if (action === 'finalize') {
         dlg.el.querySelectorAll('input[name="paymentMethod"]').forEach(function (r) { r.checked = false; });
         var total = document.querySelector('[data-detail-total]');
@@ -182,8 +183,29 @@
         }
         body = { paymentMethod: chosen.value };
       }
+      // CONTRACT §12: the hand-over (mileage, fuel or charge level, damage notes),
+      // sent only when typed.
+      dlg.el.querySelectorAll('.handover-fields [name]').forEach(function (f) {
+        var v = f.value.trim();
+        if (!v) { return; }
+        body = body || {};
+        body[f.name] = v;
+      });
+      var method = 'PATCH', path = base + '/' + action;
+      if (action === 'fullinvoice') {
+        // CONTRACT §12: a full invoice with the customer's tax id and address.
+        var f = dlg.el.querySelector('[data-fullinvoice-form]').elements;
+        body = { tax_id: f.tax_id.value.trim(), name: f.name.value.trim(), address: f.address.value.trim() };
+        if (!body.tax_id || !body.address) {
+          dlg.error('Escriba el NIF y la dirección del cliente.');
+          (body.tax_id ? f.address : f.tax_id).focus();
+          return;
+        }
+        method = 'POST';
+        path = base + '/invoice';
+      }
       setBusy(dlg.confirm, true, BUSY[action]);
-      api('PATCH', base + '/' + action, body).then(function (r) {
+      api(method, path, body).then(function (r) {
         if (!r.ok) {
           setBusy(dlg.confirm, false);
           dlg.error(r.message);
@@ -251,6 +273,116 @@
       });
     }
 
+    // Photos from the camera (CONTRACT §12): the chosen or dropped files go in one
+    // multipart POST …/photos, with the upload's progress on a bar; the answer's
+    // photo_count updates the count toward the five at once, then the gallery and
+    // the start button come back from the server.
+    var uploading = false;
+    function uploadPhotos(form, files) {
+      var bar = form.querySelector('[data-upload-progress]');
+      var msg = form.querySelector('[data-upload-msg]');
+      var btn = form.querySelector('[data-upload-submit]');
+      function say(text, isError) {
+        msg.textContent = text;
+        msg.classList.toggle('form-error', !!isError);
+        msg.hidden = !text;
+      }
+      files = Array.prototype.slice.call(files || []);
+      if (!files.length) { say('Elija o haga al menos una foto.', true); return; }
+      if (uploading) { return; }
+      var tooBig = files.filter(function (f) { return f.size > 15 * 1024 * 1024; });
+      if (tooBig.length) { say('«' + tooBig[0].name + '» supera los 15 MB por foto: no se ha subido ninguna.', true); return; }
+      var data = new FormData();
+      files.forEach(function (f) { data.append('file', f, f.name); });
+      data.append('phase', form.elements.phase.value);
+      data.append('description', form.elements.description.value.trim());
+      var xhr = new XMLHttpRequest();
+      xhr.open('POST', form.getAttribute('action'));
+      xhr.setRequestHeader('Accept', 'application/json');
+      uploading = true;
+      setBusy(btn, true, 'Subiendo…');
+      bar.hidden = false;
+      bar.value = 0;
+      bar.textContent = '0 %';
+      form.setAttribute('data-state', 'uploading');
+      say((files.length === 1 ? 'Subiendo 1 foto…' : 'Subiendo ' + files.length + ' fotos…'));
+      xhr.upload.addEventListener('progress', function (e) {
+        if (!e.lengthComputable) { return; }
+        var pct = Math.round(100 * e.loaded / e.total);
+        bar.value = pct;
+        bar.textContent = pct + ' %';
+      });
+      function done(ok, text) {
+        uploading = false;
+        setBusy(btn, false);
+        form.setAttribute('data-state', ok ? 'done' : 'error');
+        if (!ok) { bar.hidden = true; say(text, true); }
+      }
+      xhr.addEventListener('error', function () { done(false, 'No se pudo conectar con el servidor: no se ha subido ninguna foto. Inténtelo de nuevo.'); });
+      xhr.addEventListener('load', function () {
+        var r = null;
+        try { r = JSON.parse(xhr.responseText); } catch (e) { r = null; }
+        if (xhr.status !== 201 || !r || !r.success) {
+          done(false, (r && r.message) || ('El servidor respondió ' + xhr.status + ': no se ha subido ninguna foto.'));
+          return;
+        }
+        bar.value = 100;
+        var n = r.photo_count;
+        var region = document.querySelector('[data-region="photos"]');
+        var needed = +region.getAttribute('data-photos-needed');
+        var badge = region.querySelector('[data-photo-count]');
+        if (badge) {
+          badge.textContent = n + ' de ' + needed;
+          badge.setAttribute('data-photo-count', n);
+          badge.classList.toggle('count-done', n >= needed);
+        }
+        var text = (r.photos.length === 1 ? '1 foto subida' : r.photos.length + ' fotos subidas') + ': ' + n + ' de ' + needed + ' para iniciar.';
+        if (n >= needed) { text += ' Ya están todas las fotos necesarias.'; }
+        say(text);
+        swapRegions(['head', 'photos']).then(function () {
+          uploading = false;
+          var f = document.querySelector('[data-photo-upload]');
+          if (f) {
+            f.setAttribute('data-state', 'done');
+            var m = f.querySelector('[data-upload-msg]');
+            m.textContent = text;
+            m.hidden = false;
+          }
+        }, function (err) {
+          done(true);
+          flash(text + ' ' + (err.message || '') + ' ' + REFRESH_FAILED, true);
+        });
+      });
+      xhr.send(data);
+    }
+
+    root.addEventListener('change', function (e) {
+      if (e.target.matches && e.target.matches('[data-photo-upload] input[type="file"]')) {
+        var form = e.target.closest('[data-photo-upload]');
+        uploadPhotos(form, e.target.files);
+      }
+    });
+    // Drag and drop on a desktop: files dropped on the box upload like chosen ones.
+    ['dragenter', 'dragover'].forEach(function (type) {
+      root.addEventListener(type, function (e) {
+        var zone = e.target.closest && e.target.closest('[data-dropzone]');
+        if (!zone) { return; }
+        e.preventDefault();
+        zone.classList.add('dropzone-over');
+      });
+    });
+    root.addEventListener('dragleave', function (e) {
+      var zone = e.target.closest && e.target.closest('[data-dropzone]');
+      if (zone) { zone.classList.remove('dropzone-over'); }
+    });
+    root.addEventListener('drop', function (e) {
+      var zone = e.target.closest && e.target.closest('[data-dropzone]');
+      if (!zone) { return; }
+      e.preventDefault();
+      zone.classList.remove('dropzone-over');
+      uploadPhotos(zone.closest('[data-photo-upload]'), e.dataTransfer && e.dataTransfer.files);
+    });
+
     // The update form posts itself (303 back with ?updated=true or ?error=…);
     // before that, the rules the server would refuse are checked here.
     function checkEdit(form, e) {
@@ -315,6 +447,7 @@
     root.addEventListener('submit', function (e) {
       var form = e.target;
       if (form.matches('[data-photo-form]')) { e.preventDefault(); addPhoto(form); }
+      if (form.matches('[data-photo-upload]')) { e.preventDefault(); uploadPhotos(form, form.elements.file.files); }
       if (form.matches('[data-edit-detail]')) { checkEdit(form, e); }
     });
     function quoteChange(e) {

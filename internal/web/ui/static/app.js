@@ -138,7 +138,9 @@
         cell(tr, labels[1], localText(it.entry_date));
         cell(tr, labels[2], localText(it.exit_date));
         cell(tr, labels[3], it.license_plate);
-        cell(tr, labels[4], [it.brand, it.color].filter(Boolean).join(' · '));
+        // A public booking's unknown brand and colour are the spec's placeholders
+        // (Desconocida, No color): shown as a dash, not as words.
+        cell(tr, labels[4], [it.brand, it.color].filter(function (x) { return x && x !== 'Desconocida' && x !== 'No color'; }).join(' · ') || '—');
         cell(tr, labels[5], it.customer_name);
         cell(tr, labels[6], it.phone);
         cell(tr, labels[7], it.service_name);

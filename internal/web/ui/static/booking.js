@@ -428,12 +428,23 @@
       if (submitting) { return; }
       if (!step1Valid(true)) { goBackTo(1); return; }
       if (!step2Valid(true)) { goBackTo(2); return; }
+      // CONTRACT §11: the page asks for "He leído la política de privacidad"
+      // before it books; the marketing consent is optional and separate.
+      var ack = form.querySelector('#privacy_ack');
+      var marketing = form.querySelector('#marketing_consent');
+      if (ack && !ack.checked) {
+        ui.fieldError(form, ack, 'Para reservar, confirme que ha leído la política de privacidad.');
+        ack.focus();
+        return;
+      }
+      if (ack) { ui.fieldError(form, ack, ''); }
       var v = values();
       var body = {
         full_name: v.full_name.trim(), phone: v.phone.trim(), email: v.email.trim(),
         license_plate: v.license_plate.trim().toUpperCase(), vehicle_type: v.vehicle_type,
         brand: v.brand.trim(), model: v.model.trim(), entry_date: v.entry_date, exit_date: v.exit_date,
-        id_main_service: Number(v.id_main_service), additional_services: v.additional_services.map(Number)
+        id_main_service: Number(v.id_main_service), additional_services: v.additional_services.map(Number),
+        privacy_ack: !!(ack && ack.checked), marketing_consent: !!(marketing && marketing.checked)
       };
       submitting = true;
       submitError.hidden = true;

@@ -1,0 +1,426 @@
+package booking_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"parking/internal/audit"
+	"parking/internal/booking"
+	"parking/internal/money"
+	"parking/internal/store"
+	"parking/internal/storetest"
+)
+
+var staffActor = audit.Actor{Kind: audit.KindStaff, ID: 77, Name: "Marta Gil", Email: "marta@parking.test"}
+
+// trailOf is reservation id's trail, newest first.
+func trailOf(t *testing.T, svc *booking.Service, id int64) []audit.Record {
+	t.Helper()
+	rows, err := svc.ReservationTrail(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// wantOneNew checks that the trail grew by exactly one entry since before, and
+// returns it.
+func wantOneNew(t *testing.T, svc *booking.Service, id int64, before int, action string) audit.Record {
+	t.Helper()
+	rows := trailOf(t, svc, id)
+	if len(rows) != before+1 {
+		t.Fatalf("%s: trail has %d entries, want %d: %+v", action, len(rows), before+1, rows)
+	}
+	e := rows[0]
+	if e.Action != action || e.Entity != audit.EntityReservation || e.EntityID != fmt.Sprint(id) || e.ReservationID != id {
+		t.Fatalf("newest entry = %+v, want %s of reservation %d", e, action, id)
+	}
+	return e
+}
+
+// changesOf maps field → [before, after].
+func changesOf(e audit.Record) map[string][2]string {
+	m := map[string][2]string{}
+	for _, c := range e.Changes {
+		m[c.Field] = [2]string{c.Before, c.After}
+	}
+	return m
+}
+
+func wantChanges(t *testing.T, e audit.Record, want map[string][2]string) {
+	t.Helper()
+	got := changesOf(e)
+	if len(got) != len(want) {
+		t.Errorf("%s: changes %v, want exactly %v", e.Action, got, want)
+	}
+	for f, w := range want {
+		if got[f] != w {
+			t.Errorf("%s: %s = %q → %q, want %q → %q", e.Action, f, got[f][0], got[f][1], w[0], w[1])
+		}
+	}
+}
+
+// TestAuditReservationLifecycle: each operation on a reservation writes exactly one
+// entry, with its actor, the transaction's time and the fields it changed.
+func TestAuditReservationLifecycle(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		svc, _ := newService(t, d)
+		ctx := context.Background()
+		staff := audit.WithActor(ctx, staffActor)
+
+		// Public booking without an account: "público".
+		created, err := svc.Create(ctx, booking.Public, validBooking())
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := created.Reservation.ID
+		e := wantOneNew(t, svc, id, 0, audit.ActionCreate)
+		if e.Actor != audit.Public {
+			t.Errorf("actor = %+v, want público", e.Actor)
+		}
+		c := changesOf(e)
+		if c["status"] != [2]string{"", "PENDIENTE"} || c["total_price"] != [2]string{"", created.Reservation.TotalPrice.String()} {
+			t.Errorf("create changes = %v", c)
+		}
+		if c["contact.full_name"][1] != "Ana Pérez" || c["additional_services"][1] == "" {
+			t.Errorf("create changes miss the contact or the extras: %v", c)
+		}
+		if !e.At.Equal(created.Reservation.ReservationDate) { // the transaction's clock
+			t.Errorf("entry time %v, want the booking's %v", e.At, created.Reservation.ReservationDate)
+		}
+
+		// Staff update of the notes only.
+		if _, err := svc.AdminUpdate(staff, id, booking.AdminChange{Notes: ptr("llaves en recepción")}); err != nil {
+			t.Fatal(err)
+		}
+		e = wantOneNew(t, svc, id, 1, audit.ActionUpdate)
+		wantChanges(t, e, map[string][2]string{"notes": {"", "llaves en recepción"}})
+		if e.Actor != staffActor {
+			t.Errorf("actor = %+v, want %+v", e.Actor, staffActor)
+		}
+		// An update that changes nothing records nothing.
+		if _, err := svc.AdminUpdate(staff, id, booking.AdminChange{Notes: ptr("llaves en recepción")}); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(trailOf(t, svc, id)); n != 2 {
+			t.Fatalf("no-op update: trail has %d entries, want 2", n)
+		}
+		// The spot alone: "spot".
+		if _, err := svc.AdminUpdate(staff, id, booking.AdminChange{Spot: ptr("a-12")}); err != nil {
+			t.Fatal(err)
+		}
+		e = wantOneNew(t, svc, id, 2, audit.ActionSpot)
+		wantChanges(t, e, map[string][2]string{"cod_parking_spot": {"", "A-12"}})
+		// Vehicle and dates together, repriced.
+		before := trailOf(t, svc, id)
+		newExit := created.Reservation.Exit.Add(24 * time.Hour)
+		upd, err := svc.AdminUpdate(staff, id, booking.AdminChange{Brand: ptr("Seat"), ExitSet: true, Exit: &newExit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e = wantOneNew(t, svc, id, len(before), audit.ActionUpdate)
+		c = changesOf(e)
+		if c["brand"] != [2]string{"Desconocida", "Seat"} || c["total_price"] != [2]string{created.Reservation.TotalPrice.String(), upd.Reservation.TotalPrice.String()} || c["exit_date"][0] == c["exit_date"][1] {
+			t.Errorf("update changes = %v", c)
+		}
+
+		// Photos, one entry each.
+		for i := 1; i <= 5; i++ {
+			if _, _, err := svc.AddPhoto(staff, id, fmt.Sprintf("https://fotos.example.com/%d.jpg", i), "lateral"); err != nil {
+				t.Fatal(err)
+			}
+			e = wantOneNew(t, svc, id, len(before)+i, audit.ActionPhoto)
+			wantChanges(t, e, map[string][2]string{"photos": {fmt.Sprint(i - 1), fmt.Sprint(i)},
+				"photo": {"", fmt.Sprintf("https://fotos.example.com/%d.jpg (lateral)", i)}})
+		}
+		n := len(trailOf(t, svc, id))
+
+		if _, err := svc.Start(staff, id); err != nil {
+			t.Fatal(err)
+		}
+		wantChanges(t, wantOneNew(t, svc, id, n, audit.ActionStart), map[string][2]string{"status": {"PENDIENTE", "EN CURSO"}})
+
+		if err := svc.RequestInvoice(staff, id); err != nil {
+			t.Fatal(err)
+		}
+		wantChanges(t, wantOneNew(t, svc, id, n+1, audit.ActionInvoiceRequest), map[string][2]string{"notification": {"", "invoice"}})
+
+		if _, err := svc.Finalize(staff, id, "TARJETA"); err != nil {
+			t.Fatal(err)
+		}
+		wantChanges(t, wantOneNew(t, svc, id, n+2, audit.ActionFinalize), map[string][2]string{
+			"status": {"EN CURSO", "FINALIZADA"}, "is_paid": {"no", "sí"}, "payment_method": {"", "TARJETA"}})
+
+		// The trail is newest first, every entry of this reservation.
+		rows := trailOf(t, svc, id)
+		for i := 1; i < len(rows); i++ {
+			if rows[i].ID >= rows[i-1].ID {
+				t.Fatalf("trail not newest first: %d then %d", rows[i-1].ID, rows[i].ID)
+			}
+		}
+	})
+}
+
+// TestAuditWalkInCancelAndCustomer: walk-in and staff cancel name the staff member;
+// the customer's own edit and cancel name the customer.
+func TestAuditWalkInCancelAndCustomer(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		svc, _ := newService(t, d)
+		ctx := context.Background()
+		staff := audit.WithActor(ctx, staffActor)
+
+		in := validBooking()
+		in.Spot = "B-3"
+		w, err := svc.WalkIn(staff, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := wantOneNew(t, svc, w.Reservation.ID, 0, audit.ActionWalkIn)
+		if e.Actor != staffActor || changesOf(e)["cod_parking_spot"] != [2]string{"", "B-3"} {
+			t.Errorf("walk-in entry = %+v", e)
+		}
+		if _, err := svc.AdminCancel(staff, w.Reservation.ID); err != nil {
+			t.Fatal(err)
+		}
+		wantChanges(t, wantOneNew(t, svc, w.Reservation.ID, 1, audit.ActionCancel), map[string][2]string{
+			"status": {"PENDIENTE", "CANCELADA"}, "cod_parking_spot": {"B-3", ""}})
+
+		in2 := validBooking()
+		in2.Phone, in2.LicensePlate = "611000111", "5555XYZ"
+		created, err := svc.Create(ctx, booking.Public, in2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		owner, id := created.Customer.ID, created.Reservation.ID
+		customer := audit.WithActor(ctx, audit.Actor{Kind: audit.KindCustomer, ID: owner, Name: "Ana Pérez", Email: "ana@example.com"})
+		newExit := created.Reservation.Entry.Add(2 * 24 * time.Hour)
+		if _, err := svc.CustomerEdit(customer, owner, id, booking.CustomerEdit{Exit: &newExit}); err != nil {
+			t.Fatal(err)
+		}
+		e = wantOneNew(t, svc, id, 1, audit.ActionCustomerEdit)
+		if e.Actor.ID != owner || e.Actor.Kind != audit.KindCustomer {
+			t.Errorf("customer edit actor = %+v", e.Actor)
+		}
+		if c := changesOf(e); c["exit_date"][0] == c["exit_date"][1] || c["total_price"][0] == c["total_price"][1] {
+			t.Errorf("customer edit changes = %v", c)
+		}
+		if _, err := svc.CustomerCancel(customer, owner, id); err != nil {
+			t.Fatal(err)
+		}
+		wantChanges(t, wantOneNew(t, svc, id, 2, audit.ActionCancel), map[string][2]string{"status": {"PENDIENTE", "CANCELADA"}})
+	})
+}
+
+// TestAuditFailedOperationWritesNothing: a refused or failed operation rolls its
+// entry back with everything else.
+func TestAuditFailedOperationWritesNothing(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		svc, _ := newService(t, d)
+		ctx := audit.WithActor(context.Background(), staffActor)
+		created, err := svc.Create(ctx, booking.Public, validBooking())
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := created.Reservation.ID
+		// Refused before writing: start without photos, a bad payment method.
+		if _, err := svc.Start(ctx, id); err == nil {
+			t.Fatal("start without photos succeeded")
+		}
+		// Refused after writing part of the change: the customer's phone taken by
+		// another customer is found after the reservation fields were computed.
+		other := validBooking()
+		other.Phone, other.LicensePlate = "622333444", "7777KLM"
+		if _, err := svc.Create(ctx, booking.Public, other); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.AdminUpdate(ctx, id, booking.AdminChange{Notes: ptr("nota"), Phone: ptr("622333444")}); err == nil {
+			t.Fatal("update with another customer's phone succeeded")
+		}
+		// A catalog rate overlapping another one.
+		if _, err := svc.CreateRate(ctx, booking.RateInput{MainService: ptr(int64(1)), MinDays: ptr(int64(1)), MaxDays: ptr(int64(3)), DailyPrice: ptr(money.Cents(100))}); err == nil {
+			t.Fatal("overlapping rate accepted")
+		}
+		if n := len(trailOf(t, svc, id)); n != 1 {
+			t.Fatalf("trail has %d entries after refused operations, want only the booking's", n)
+		}
+		page, err := svc.AuditTrail(ctx, booking.AuditQuery{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if page.Total != 2 { // the two bookings
+			t.Fatalf("whole trail has %d entries, want 2: %+v", page.Total, page.Entries)
+		}
+	})
+}
+
+// TestAuditCatalog: each catalog change writes one entry with the item's fields.
+func TestAuditCatalog(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		svc, _ := newService(t, d)
+		ctx := audit.WithActor(context.Background(), staffActor)
+		last := func(entity, id, action string) audit.Record {
+			t.Helper()
+			page, err := svc.AuditTrail(ctx, booking.AuditQuery{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := page.Entries[0]
+			if e.Entity != entity || e.EntityID != id || e.Action != action || e.Actor != staffActor || e.ReservationID != 0 {
+				t.Fatalf("newest entry = %+v, want %s %s %s", e, action, entity, id)
+			}
+			return e
+		}
+		count := func() int {
+			page, err := svc.AuditTrail(ctx, booking.AuditQuery{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return page.Total
+		}
+		m, err := svc.CreateMainService(ctx, booking.MainServiceInput{Name: ptr("Valet")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mid := fmt.Sprint(m.ID)
+		wantChanges(t, last(audit.EntityMainService, mid, audit.ActionCreate), map[string][2]string{"name": {"", "Valet"}, "active": {"", "sí"}})
+		if _, err := svc.UpdateMainService(ctx, m.ID, booking.MainServiceInput{Active: ptr(false)}); err != nil {
+			t.Fatal(err)
+		}
+		wantChanges(t, last(audit.EntityMainService, mid, audit.ActionUpdate), map[string][2]string{"active": {"sí", "no"}})
+
+		r, err := svc.CreateRate(ctx, booking.RateInput{MainService: &m.ID, MinDays: ptr(int64(1)), MaxDays: ptr(int64(5)), DailyPrice: ptr(money.Cents(1250))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rid := fmt.Sprint(r.ID)
+		wantChanges(t, last(audit.EntityRate, rid, audit.ActionCreate), map[string][2]string{
+			"id_main_service": {"", mid}, "min_days": {"", "1"}, "max_days": {"", "5"}, "daily_price": {"", "12.50"}})
+		if _, err := svc.UpdateRate(ctx, r.ID, booking.RateInput{DailyPrice: ptr(money.Cents(1300))}); err != nil {
+			t.Fatal(err)
+		}
+		wantChanges(t, last(audit.EntityRate, rid, audit.ActionUpdate), map[string][2]string{"daily_price": {"12.50", "13.00"}})
+		if err := svc.DeleteRate(ctx, r.ID); err != nil {
+			t.Fatal(err)
+		}
+		wantChanges(t, last(audit.EntityRate, rid, audit.ActionDelete), map[string][2]string{
+			"id_main_service": {mid, ""}, "min_days": {"1", ""}, "max_days": {"5", ""}, "daily_price": {"13.00", ""}})
+
+		mult, _ := money.ParseMultiplier("1.5")
+		if _, err := svc.CreateCoefficient(ctx, "remolque", mult); err != nil {
+			t.Fatal(err)
+		}
+		wantChanges(t, last(audit.EntityVehicleType, "REMOLQUE", audit.ActionCreate), map[string][2]string{"coefficient": {"", mult.String()}})
+		mult2, _ := money.ParseMultiplier("1.75")
+		if _, err := svc.UpdateCoefficient(ctx, "remolque", mult2); err != nil {
+			t.Fatal(err)
+		}
+		wantChanges(t, last(audit.EntityVehicleType, "REMOLQUE", audit.ActionUpdate), map[string][2]string{"coefficient": {mult.String(), mult2.String()}})
+
+		x, err := svc.CreateExtra(ctx, booking.ExtraInput{Name: ptr("Carga"), Price: ptr(money.Cents(900))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		xid := fmt.Sprint(x.ID)
+		wantChanges(t, last(audit.EntityExtra, xid, audit.ActionCreate), map[string][2]string{"name": {"", "Carga"}, "price": {"", "9.00"}, "active": {"", "sí"}})
+		if _, err := svc.UpdateExtra(ctx, x.ID, booking.ExtraInput{Name: ptr("Carga rápida")}); err != nil {
+			t.Fatal(err)
+		}
+		wantChanges(t, last(audit.EntityExtra, xid, audit.ActionUpdate), map[string][2]string{"name": {"Carga", "Carga rápida"}})
+		// A change to the same values records nothing.
+		n := count()
+		if _, err := svc.UpdateExtra(ctx, x.ID, booking.ExtraInput{Name: ptr("Carga rápida")}); err != nil {
+			t.Fatal(err)
+		}
+		if count() != n {
+			t.Fatal("an update that changed nothing was recorded")
+		}
+	})
+}
+
+// TestAuditTrailFilters: person (id, part of name or email), reservation, days and
+// pages.
+func TestAuditTrailFilters(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		svc, _ := newService(t, d)
+		ctx := context.Background()
+		staff := audit.WithActor(ctx, staffActor)
+		a, err := svc.Create(ctx, booking.Public, validBooking())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 3; i++ {
+			if _, _, err := svc.AddPhoto(staff, a.Reservation.ID, fmt.Sprintf("https://f.example.com/%d.jpg", i), ""); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, c := range []struct {
+			q    booking.AuditQuery
+			want int
+		}{
+			{booking.AuditQuery{}, 4},
+			{booking.AuditQuery{Person: "77"}, 3},
+			{booking.AuditQuery{Person: "MARTA"}, 3},
+			{booking.AuditQuery{Person: "parking.test"}, 3},
+			{booking.AuditQuery{Person: "público"}, 1},
+			{booking.AuditQuery{Person: "nadie_%"}, 0},
+			{booking.AuditQuery{Reservation: fmt.Sprint(a.Reservation.ID)}, 4},
+			{booking.AuditQuery{Reservation: fmt.Sprint(a.Reservation.ID + 1)}, 0},
+			{booking.AuditQuery{From: "2000-01-01", To: "2100-01-01"}, 4},
+			{booking.AuditQuery{To: "2000-01-01"}, 0},
+		} {
+			page, err := svc.AuditTrail(ctx, c.q)
+			if err != nil {
+				t.Fatalf("%+v: %v", c.q, err)
+			}
+			if page.Total != c.want || len(page.Entries) != c.want {
+				t.Errorf("%+v: %d entries (%d listed), want %d", c.q, page.Total, len(page.Entries), c.want)
+			}
+		}
+		if _, err := svc.AuditTrail(ctx, booking.AuditQuery{Reservation: "x"}); err == nil {
+			t.Error("reservation=x accepted")
+		}
+		if _, err := svc.AuditTrail(ctx, booking.AuditQuery{From: "2026-13-01"}); err == nil {
+			t.Error("from=2026-13-01 accepted")
+		}
+	})
+}
+
+// TestAuditSettings: saving the facility settings records the changed fields once;
+// saving the same values records nothing.
+func TestAuditSettings(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		svc, _ := newService(t, d)
+		ctx := audit.WithActor(context.Background(), staffActor)
+		f, err := svc.Facility(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Capacity, f.Name = 120, "Parking Aeropuerto"
+		if _, err := svc.SaveFacility(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+		page, err := svc.AuditTrail(ctx, booking.AuditQuery{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if page.Total != 1 {
+			t.Fatalf("trail has %d entries, want 1", page.Total)
+		}
+		e := page.Entries[0]
+		if e.Action != audit.ActionSettings || e.Entity != audit.EntitySettings || e.Actor != staffActor {
+			t.Fatalf("entry = %+v", e)
+		}
+		c := changesOf(e)
+		if c["capacity"][1] != "120" || c["name"] != [2]string{"", "Parking Aeropuerto"} || len(c) != 2 {
+			t.Errorf("settings changes = %v", c)
+		}
+		if _, err := svc.SaveFacility(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+		if page, _ := svc.AuditTrail(ctx, booking.AuditQuery{}); page.Total != 1 {
+			t.Errorf("saving the same settings was recorded: %d entries", page.Total)
+		}
+	})
+}

@@ -1,0 +1,62 @@
+package booking
+
+import (
+	"context"
+
+	"parking/internal/input"
+	"parking/internal/reservation"
+	"parking/internal/store"
+)
+
+// Hand-over limits (CONTRACT §12): an odometer reading in km, and the fuel or
+// charge level as a percentage (0–100: it serves petrol, diesel and electric
+// alike; a gauge in eighths is 12.5 % a step).
+const (
+	MaxMileageKm   = 9_999_999
+	MaxDamageNotes = 2000
+)
+
+// HandoverInput is what staff type at the start or at finalize; every field is
+// optional ("" = not recorded).
+type HandoverInput struct {
+	MileageKm   string
+	FuelPercent string
+	DamageNotes string
+}
+
+// parse checks the fields against the input rules for phase.
+func (h HandoverInput) parse(phase string) (reservation.Handover, error) {
+	out := reservation.Handover{Phase: phase}
+	var err error
+	if out.MileageKm, err = input.Whole("mileage_km", h.MileageKm, 0, MaxMileageKm); err != nil {
+		return out, err
+	}
+	if out.FuelPercent, err = input.Whole("fuel_percent", h.FuelPercent, 0, 100); err != nil {
+		return out, err
+	}
+	notes, err := input.Notes("damage_notes", h.DamageNotes, MaxDamageNotes)
+	if err != nil {
+		return out, err
+	}
+	if notes != "" {
+		out.DamageNotes = &notes
+	}
+	return out, nil
+}
+
+// parseHandover reads the optional hand-over of phase (at most one given).
+func parseHandover(phase string, in []HandoverInput) (reservation.Handover, error) {
+	if len(in) == 0 {
+		return reservation.Handover{Phase: phase}, nil
+	}
+	return in[0].parse(phase)
+}
+
+// saveHandover records h in the transaction of its transition, when anything
+// was recorded.
+func saveHandover(ctx context.Context, tx *store.Tx, id int64, h reservation.Handover) error {
+	if h.Empty() {
+		return nil
+	}
+	return tx.SaveHandover(ctx, id, h)
+}

@@ -1,0 +1,129 @@
+package media
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	_ "image/jpeg" // decoders for image.DecodeConfig and imaging.Decode
+	_ "image/png"
+	"io"
+
+	"github.com/disintegration/imaging"
+	_ "golang.org/x/image/webp"
+)
+
+// Limits of an uploaded photo (CONTRACT §12). MaxUpload is the size of one file as
+// sent; MaxPixels and MaxSide bound the decoded image, checked from the header
+// before decoding, so that a small file cannot claim gigabytes of memory (a
+// decompression bomb). 50 megapixels covers every phone camera.
+const (
+	MaxUpload = 15 << 20
+	MaxPixels = 50_000_000
+	MaxSide   = 12_000
+)
+
+// Sizes of the kept renditions (long side, in pixels; smaller images are not
+// enlarged) and their JPEG quality. The original is not kept: it carries the
+// camera's metadata (location included).
+const (
+	LargeSide  = 1600
+	ThumbSide  = 320
+	jpegQualty = 82
+)
+
+// Kind is an accepted image format, read from the file's first bytes.
+type Kind string
+
+const (
+	JPEG Kind = "image/jpeg"
+	PNG  Kind = "image/png"
+	WebP Kind = "image/webp"
+)
+
+// Sniff tells the format of an image from its first bytes (at least 12), not from
+// its name or declared type: JPEG (FF D8 FF), PNG (its 8-byte signature) or WebP
+// (a RIFF container of form WEBP, which http.DetectContentType does not know).
+func Sniff(head []byte) (Kind, bool) {
+	switch {
+	case len(head) >= 3 && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF:
+		return JPEG, true
+	case bytes.HasPrefix(head, []byte("\x89PNG\r\n\x1a\n")):
+		return PNG, true
+	case len(head) >= 12 && string(head[0:4]) == "RIFF" && string(head[8:12]) == "WEBP":
+		return WebP, true
+	}
+	return "", false
+}
+
+// Errors of Process, for the caller to turn into its own message.
+var (
+	ErrFormat   = errors.New("not a JPEG, PNG or WebP image")
+	ErrDecode   = errors.New("the image cannot be read")
+	ErrTooLarge = errors.New("the image has too many pixels")
+)
+
+// Processed is an uploaded image made ready to keep: the reduced copy and the
+// thumbnail, both JPEG, upright (EXIF orientation applied) and without any
+// metadata (re-encoded from pixels, so no EXIF, GPS or maker notes survive).
+type Processed struct {
+	Kind          Kind // the format it was sent in
+	Width, Height int  // of the reduced copy
+	Large, Thumb  []byte
+}
+
+// Process reads an uploaded image from r (from its start): sniffs its format, checks its
+// dimensions from the header, decodes it applying the EXIF orientation, and
+// encodes the two renditions.
+func Process(r io.ReadSeeker) (Processed, error) {
+	var out Processed
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return out, err
+	}
+	head := make([]byte, 16)
+	n, _ := io.ReadFull(r, head)
+	kind, ok := Sniff(head[:n])
+	if !ok {
+		return out, ErrFormat
+	}
+	out.Kind = kind
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return out, err
+	}
+	cfg, _, err := image.DecodeConfig(r)
+	if err != nil {
+		return out, fmt.Errorf("%w: %v", ErrDecode, err)
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 {
+		return out, ErrDecode
+	}
+	if cfg.Width > MaxSide || cfg.Height > MaxSide || int64(cfg.Width)*int64(cfg.Height) > MaxPixels {
+		return out, fmt.Errorf("%w: %d×%d", ErrTooLarge, cfg.Width, cfg.Height)
+	}
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return out, err
+	}
+	img, err := imaging.Decode(r, imaging.AutoOrientation(true))
+	if err != nil {
+		return out, fmt.Errorf("%w: %v", ErrDecode, err)
+	}
+	large := imaging.Fit(img, LargeSide, LargeSide, imaging.Lanczos)
+	thumb := imaging.Fit(large, ThumbSide, ThumbSide, imaging.Lanczos)
+	b := large.Bounds()
+	out.Width, out.Height = b.Dx(), b.Dy()
+	if out.Large, err = encode(large); err != nil {
+		return out, err
+	}
+	if out.Thumb, err = encode(thumb); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+func encode(img image.Image) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := imaging.Encode(&buf, img, imaging.JPEG, imaging.JPEGQuality(jpegQualty)); err != nil {
+		return nil, fmt.Errorf("encode photo: %w", err)
+	}
+	return buf.Bytes(), nil
+}

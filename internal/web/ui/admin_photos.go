@@ -1,0 +1,287 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"time"
+
+	"parking/internal/booking"
+	"parking/internal/fault"
+	"parking/internal/media"
+	"parking/internal/reservation"
+	"parking/internal/web/httpx"
+)
+
+// Photos uploaded from the counter (CONTRACT §12; docs/photos.md).
+
+func isMultipart(r *http.Request) bool {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return mt == "multipart/form-data"
+}
+
+// uploadSlack is what a multipart body may hold beyond its files: boundaries, part
+// headers and the small fields.
+const uploadSlack = 1 << 20
+
+// upload is a multipart upload read to temporary files.
+type upload struct {
+	files  []*os.File
+	fields map[string]string
+}
+
+func (u *upload) close() {
+	for _, f := range u.files {
+		f.Close()
+		os.Remove(f.Name())
+	}
+}
+
+func (u *upload) readers() []io.ReadSeeker {
+	out := make([]io.ReadSeeker, len(u.files))
+	for i, f := range u.files {
+		out[i] = f
+	}
+	return out
+}
+
+// readUpload streams a multipart body: each "file" part to a temporary file (at
+// most media.MaxUpload bytes: one byte more refuses the whole upload), the fields
+// description, phase and file_path to memory (8 KiB each at most), anything else
+// to nowhere. The caller closes the upload, which removes the files.
+func readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
+	u := &upload{fields: map[string]string{}}
+	r.Body = http.MaxBytesReader(w, r.Body, booking.MaxPhotosPerUpload*(media.MaxUpload+uploadSlack))
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return u, fault.Invalidf("No se pudo leer el envío de fotos (multipart/form-data).")
+	}
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return u, nil
+		}
+		if err != nil {
+			return u, uploadReadFault(err)
+		}
+		switch name := part.FormName(); name {
+		case "file", "file[]", "files":
+			if len(u.files) == booking.MaxPhotosPerUpload {
+				return u, fault.Invalidf("Se admiten como máximo %d fotos por envío: no se ha guardado ninguna foto.", booking.MaxPhotosPerUpload)
+			}
+			f, err := os.CreateTemp("", "parking-photo-*")
+			if err != nil {
+				return u, fmt.Errorf("upload: temporary file: %w", err)
+			}
+			u.files = append(u.files, f)
+			n, err := io.Copy(f, io.LimitReader(part, media.MaxUpload+1))
+			if err != nil {
+				return u, uploadReadFault(err)
+			}
+			if n > media.MaxUpload {
+				return u, fault.Invalidf("La foto %d supera el máximo de %d MB por archivo: no se ha guardado ninguna foto.", len(u.files), media.MaxUpload>>20)
+			}
+			if n == 0 && part.FileName() == "" { // a form's file input left empty
+				u.files = u.files[:len(u.files)-1]
+				f.Close()
+				os.Remove(f.Name())
+			}
+		case "description", "phase", "file_path":
+			b, err := io.ReadAll(io.LimitReader(part, 8<<10))
+			if err != nil {
+				return u, uploadReadFault(err)
+			}
+			u.fields[name] = string(b)
+		default:
+			if _, err := io.Copy(io.Discard, part); err != nil {
+				return u, uploadReadFault(err)
+			}
+		}
+	}
+}
+
+func uploadReadFault(err error) error {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return fault.Invalidf("El envío supera el máximo de %d fotos de %d MB: no se ha guardado ninguna foto.", booking.MaxPhotosPerUpload, media.MaxUpload>>20)
+	}
+	return fault.Invalidf("No se pudo leer el envío de fotos: la conexión se cortó o el formato no es válido. No se ha guardado ninguna foto.")
+}
+
+// adminUploadPhotos is POST /admin/reservations/{id}/photos as multipart/form-data
+// (CONTRACT §12): one or more "file" parts and optional description and phase →
+// 201 {"success":true,"photos":[…],"photo_count"}. A multipart form with
+// file_path and no file is a photo by URL (§7's answer). All or nothing: a bad
+// file refuses the upload and nothing is stored.
+func (s *Server) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id int64, page bool, back string) {
+	fail := func(err error) {
+		if page && fault.KindOf(err) != fault.NotFound {
+			s.LogIfInternal(r, err)
+			http.Redirect(w, r, back+"?error="+url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))+"#fotos", http.StatusSeeOther)
+			return
+		}
+		s.WriteSuccessFalse(w, r, err)
+	}
+	// Refuse an unknown or closed reservation before reading the files.
+	ctx, cancel := s.DBContext(r)
+	err := s.booking.CheckPhotoUpload(ctx, id, "", "")
+	cancel()
+	if err != nil {
+		fail(err)
+		return
+	}
+	// A phone on a slow network may need minutes to send several photos: this
+	// request reads for longer than the server's default read timeout.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(10 * time.Minute))
+	up, err := readUpload(w, r)
+	defer up.close()
+	if err != nil {
+		fail(err)
+		return
+	}
+	if len(up.files) == 0 && up.fields["file_path"] != "" {
+		ctx, cancel := s.DBContext(r)
+		defer cancel()
+		photo, count, err := s.booking.AddPhoto(ctx, id, up.fields["file_path"], up.fields["description"])
+		switch {
+		case err != nil:
+			fail(err)
+		case page:
+			http.Redirect(w, r, back+"?photo=added#fotos", http.StatusSeeOther)
+		default:
+			httpx.WriteJSON(w, http.StatusCreated, map[string]any{"success": true, "photo": s.adminPhoto(photo), "photo_count": count})
+		}
+		return
+	}
+	desc, phase := up.fields["description"], up.fields["phase"]
+	ctx, cancel = s.DBContext(r)
+	err = s.booking.CheckPhotoUpload(ctx, id, desc, phase)
+	cancel()
+	if err != nil {
+		fail(err)
+		return
+	}
+	processed, err := booking.ProcessPhotos(up.readers())
+	if err != nil {
+		fail(err)
+		return
+	}
+	ctx, cancel = s.DBContext(r)
+	defer cancel()
+	photos, count, err := s.booking.AddUploadedPhotos(ctx, id, processed, desc, phase)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if page {
+		http.Redirect(w, r, back+"?photo=added#fotos", http.StatusSeeOther)
+		return
+	}
+	out := make([]adminPhotoJSON, len(photos))
+	for i, p := range photos {
+		out[i] = s.adminPhoto(p)
+	}
+	httpx.WriteJSON(w, http.StatusCreated, map[string]any{"success": true, "photos": out, "photo_count": count})
+}
+
+// mediaPhoto is GET /media/photos/{id}/{size}: a stored photo's reduced copy
+// ("large") or thumbnail ("thumb"), to staff (session or API token) and to the
+// reservation's own customer (session). Anyone else — another customer, nobody
+// signed in — gets the same 404 as for a photo that does not exist (CONTRACT §12:
+// photos are personal data).
+func (s *Server) mediaPhoto(w http.ResponseWriter, r *http.Request) {
+	notFound := func() {
+		s.ErrorPage(w, r, http.StatusNotFound, "Página no encontrada", "La dirección solicitada no existe.")
+	}
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		notFound()
+		return
+	}
+	u, ok := s.Viewer(r)
+	if !ok {
+		notFound()
+		return
+	}
+	viewer := booking.PhotoViewer{Staff: u.IsAdmin()}
+	if !viewer.Staff {
+		viewer.CustomerID = u.ID
+	}
+	// The route is exempt from the request-wide database deadline, so that a slow
+	// transfer is not cut: the lookup gets it here.
+	ctx, cancel := s.DBContext(r)
+	ref, err := s.booking.PhotoAccess(ctx, id, r.PathValue("size"), viewer)
+	cancel()
+	var rc io.ReadCloser
+	if err == nil {
+		rc, err = s.booking.OpenPhoto(r.Context(), ref)
+	}
+	if fault.KindOf(err) == fault.NotFound {
+		notFound()
+		return
+	}
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	defer rc.Close()
+	h := w.Header()
+	h.Set("Content-Type", "image/jpeg")
+	// Personal data: kept by the viewer's browser only, never by a shared cache.
+	h.Set("Cache-Control", "private, max-age=86400")
+	h.Set("Vary", "Cookie, Authorization")
+	h.Set("X-Content-Type-Options", "nosniff")
+	if _, err := io.Copy(w, rc); err != nil {
+		s.Log().DebugContext(r.Context(), "photo not fully sent", "photo", id, "err", err)
+	}
+}
+
+// photoPhase is the Spanish label of a photo's phase.
+func photoPhase(p reservation.Photo) string {
+	if p.Phase == reservation.PhaseExit {
+		return "Salida"
+	}
+	return "Entrada"
+}
+
+// handoverInput reads the optional hand-over fields of a start or finalize
+// (CONTRACT §12): mileage_km, fuel_percent, damage_notes, in JSON or a form.
+func handoverInput(in httpx.Input) booking.HandoverInput {
+	return booking.HandoverInput{MileageKm: in.Str("mileage_km"), FuelPercent: in.Str("fuel_percent"), DamageNotes: in.Str("damage_notes")}
+}
+
+// handovers are d's hand-over records for the detail page and the receipt.
+func (s *Server) handovers(d booking.Detail) []detailHandover {
+	var out []detailHandover
+	for _, h := range d.Handovers {
+		v := detailHandover{Label: "Entrega del vehículo (entrada)", When: s.shortTime(h.RecordedAt), Mileage: "—", Fuel: "—", Damage: "Ninguno anotado"}
+		if h.Phase == reservation.PhaseExit {
+			v.Label = "Recogida del vehículo (salida)"
+		}
+		if h.MileageKm != nil {
+			v.Mileage = thousands(*h.MileageKm) + " km"
+		}
+		if h.FuelPercent != nil {
+			v.Fuel = strconv.Itoa(*h.FuelPercent) + " %"
+		}
+		if h.DamageNotes != nil {
+			v.Damage = *h.DamageNotes
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// thousands writes n with Spanish thousands separators (123.456).
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "." + s[i:]
+	}
+	return s
+}

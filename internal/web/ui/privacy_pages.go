@@ -1,0 +1,57 @@
+package ui
+
+import (
+	"net/http"
+
+	"parking/internal/settings"
+)
+
+// The privacy policy (GET /privacidad) and the terms of service (GET /condiciones):
+// Spanish texts for a car park under the GDPR and the LOPDGDD, with the facility's
+// identity (name, tax id, address, contact email) from its settings (CONTRACT §1),
+// so the data controller named is always the one staff configured. See
+// docs/privacy.md.
+
+// legalView is the data of privacy.html and terms.html.
+type legalView struct {
+	F settings.Facility
+	// Incomplete: the identity is not fully configured; staff see a reminder.
+	Incomplete bool
+	IsAdmin    bool
+}
+
+func (s *Server) legalView(w http.ResponseWriter, r *http.Request) (legalView, bool) {
+	f, err := s.booking.Facility(r.Context())
+	if err != nil {
+		status := s.LogIfInternal(r, err)
+		s.ErrorPage(w, r, status, "No disponible", "No se puede mostrar esta página ahora. Inténtelo en un momento.")
+		return legalView{}, false
+	}
+	v := legalView{F: f, Incomplete: f.Name == "" || f.TaxID == "" || f.Address == "" || f.Email == ""}
+	if u, ok := s.CurrentUser(r); ok {
+		v.IsAdmin = u.IsAdmin()
+	}
+	return v, true
+}
+
+// privacyPage is GET /privacidad.
+func (s *Server) privacyPage(w http.ResponseWriter, r *http.Request) {
+	if v, ok := s.legalView(w, r); ok {
+		s.render(w, r, http.StatusOK, "privacy.html", "Política de privacidad", v)
+	}
+}
+
+// termsPage is GET /condiciones.
+func (s *Server) termsPage(w http.ResponseWriter, r *http.Request) {
+	if v, ok := s.legalView(w, r); ok {
+		s.render(w, r, http.StatusOK, "terms.html", "Condiciones del servicio", v)
+	}
+}
+
+// consentBlock is the data of the privacy notice with its two checkboxes on the
+// registration and booking pages (CONTRACT §11).
+type consentBlock struct {
+	Error     string // the refusal of a post without the acknowledgement
+	Marketing bool   // the marketing box ticked
+	Purpose   string // what the data is for, in the notice's sentence
+}

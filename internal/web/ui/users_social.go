@@ -1,0 +1,203 @@
+package ui
+
+import (
+	"crypto/subtle"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"parking/internal/account"
+	"parking/internal/fault"
+	"parking/internal/social"
+	"parking/internal/web/httpx"
+)
+
+// Social login (spec, Authentication 7; docs/social-login.md): the buttons
+// "Continuar con <proveedor>" on the login and registration pages start an OpenID
+// Connect authorization code flow with PKCE, state and nonce.
+//
+//	GET  /users/oidc/{provider}/start     → 303 to the provider
+//	GET  /users/oidc/{provider}/callback  → session and 303 home, or the login page with the refusal
+//	GET  /users/oidc/link                 → "Vincular": the existing account's password
+//	POST /users/oidc/link                 → linked, session, 303 home
+//
+// The state is also kept in a cookie of the browser that started the login, so a
+// callback carried to another browser (login CSRF) is refused; the login in
+// progress itself is in the database (account.BeginSocialLogin), for any instance.
+
+const (
+	oidcStateCookie = "parking_oidc_state"
+	oidcLinkCookie  = "parking_oidc_link"
+	oidcCookiePath  = "/users/oidc/"
+)
+
+// Messages of the social-login pages.
+const (
+	msgSocialUnknown     = "Ese proveedor de acceso no está disponible."
+	msgSocialUnreachable = "No es posible contactar ahora con %s. Inténtelo de nuevo en unos minutos o entre con su correo y contraseña."
+	msgSocialRejected    = "No se ha podido verificar su identidad con %s. Vuelva a intentarlo."
+	msgSocialCancelled   = "El inicio de sesión con %s se ha cancelado o no se ha completado."
+)
+
+func (s *Server) setOIDCCookie(w http.ResponseWriter, name, value string, ttl time.Duration) {
+	http.SetCookie(w, &http.Cookie{
+		Name: name, Value: value, Path: oidcCookiePath, MaxAge: int(ttl / time.Second),
+		// Lax: the provider's redirect back is a top-level GET, which carries it.
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: strings.HasPrefix(s.cfg.BaseURL, "https://"),
+	})
+}
+
+func (s *Server) clearOIDCCookie(w http.ResponseWriter, name string) {
+	http.SetCookie(w, &http.Cookie{Name: name, Value: "", Path: oidcCookiePath, MaxAge: -1,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: strings.HasPrefix(s.cfg.BaseURL, "https://")})
+}
+
+// socialLoginFailed shows a refusal on the login page with its status.
+func (s *Server) socialLoginFailed(w http.ResponseWriter, r *http.Request, err error) {
+	status := s.LogIfInternal(r, err)
+	if fault.KindOf(err) == fault.TooMany {
+		httpx.SetRetryAfter(w, err)
+	}
+	s.render(w, r, status, "login.html", "Iniciar sesión", loginView{
+		LoginType: loginTypeCustomer, Error: fault.MessageOf(err, httpx.MsgInternalES),
+	})
+}
+
+// oidcStart is GET /users/oidc/{provider}/start.
+func (s *Server) oidcStart(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.social.Lookup(r.PathValue("provider"))
+	if !ok {
+		s.ErrorPage(w, r, http.StatusNotFound, "Proveedor no disponible", msgSocialUnknown)
+		return
+	}
+	req, err := s.social.Begin(r.Context(), p)
+	if err != nil {
+		s.log.WarnContext(r.Context(), "social login provider unreachable", "provider", p.ID, "err", err)
+		s.socialLoginFailed(w, r, fault.New(fault.Unavailable, msgSocialUnreachable, p.Name))
+		return
+	}
+	if err := s.accounts.BeginSocialLogin(r.Context(), req.State, account.LoginState{
+		Provider: p.ID, Nonce: req.Nonce, Verifier: req.Verifier,
+	}); err != nil {
+		s.socialLoginFailed(w, r, err)
+		return
+	}
+	s.setOIDCCookie(w, oidcStateCookie, req.State, account.SocialStateTTL)
+	http.Redirect(w, r, req.URL, http.StatusSeeOther)
+}
+
+// oidcCallback is GET /users/oidc/{provider}/callback: the provider's answer.
+func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.social.Lookup(r.PathValue("provider"))
+	if !ok {
+		s.ErrorPage(w, r, http.StatusNotFound, "Proveedor no disponible", msgSocialUnknown)
+		return
+	}
+	q := r.URL.Query()
+	state := q.Get("state")
+	cookie := ""
+	if c, err := r.Cookie(oidcStateCookie); err == nil {
+		cookie = c.Value
+	}
+	s.clearOIDCCookie(w, oidcStateCookie)
+	// The login in progress is used up whatever happens next: a state is good once.
+	ls, err := s.accounts.TakeSocialLogin(r.Context(), p.ID, state)
+	if err != nil {
+		s.socialLoginFailed(w, r, err)
+		return
+	}
+	if cookie == "" || subtle.ConstantTimeCompare([]byte(cookie), []byte(state)) != 1 {
+		s.log.InfoContext(r.Context(), "social login refused: state not from this browser", "provider", p.ID)
+		s.socialLoginFailed(w, r, fault.Invalidf(account.MsgSocialStateInvalid))
+		return
+	}
+	if q.Get("error") != "" || q.Get("code") == "" {
+		s.socialLoginFailed(w, r, fault.Invalidf(msgSocialCancelled, p.Name))
+		return
+	}
+	id, err := s.social.Finish(r.Context(), p, q.Get("code"), ls.Verifier, ls.Nonce)
+	if err != nil {
+		s.log.InfoContext(r.Context(), "social login refused", "provider", p.ID, "err", err)
+		if errors.Is(err, social.ErrUnreachable) {
+			s.socialLoginFailed(w, r, fault.New(fault.Unavailable, msgSocialUnreachable, p.Name))
+			return
+		}
+		s.socialLoginFailed(w, r, fault.Invalidf(msgSocialRejected, p.Name))
+		return
+	}
+	out, err := s.accounts.SocialLogin(r.Context(), account.SocialIdentity{
+		Provider: p.ID, ProviderName: p.Name, Subject: id.Subject, Email: id.Email,
+		EmailVerified: id.EmailVerified, Name: id.Name,
+	})
+	if err != nil {
+		s.socialLoginFailed(w, r, err)
+		return
+	}
+	if out.LinkToken != "" {
+		s.setOIDCCookie(w, oidcLinkCookie, out.LinkToken, account.SocialLinkTTL)
+		http.Redirect(w, r, "/users/oidc/link", http.StatusSeeOther)
+		return
+	}
+	if err := s.startSession(w, r, out.User); err != nil {
+		s.socialLoginFailed(w, r, err)
+		return
+	}
+	s.log.InfoContext(r.Context(), "social login", "id_customer", out.User.ID, "provider", p.ID, "created", out.Created)
+	http.Redirect(w, r, homeOf(out.User), http.StatusSeeOther)
+}
+
+// linkView is the data of social_link.html.
+type linkView struct {
+	Email string
+	Error string
+}
+
+func linkToken(r *http.Request) string {
+	if c, err := r.Cookie(oidcLinkCookie); err == nil {
+		return c.Value
+	}
+	return ""
+}
+
+// oidcLinkPage is GET /users/oidc/link: an existing account has the provider's
+// verified email; the person proves it is theirs with its password.
+func (s *Server) oidcLinkPage(w http.ResponseWriter, r *http.Request) {
+	email, err := s.accounts.PendingLinkEmail(r.Context(), linkToken(r))
+	if err != nil {
+		s.socialLoginFailed(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "social_link.html", "Vincular cuenta", linkView{Email: email})
+}
+
+// oidcLink is POST /users/oidc/link.
+func (s *Server) oidcLink(w http.ResponseWriter, r *http.Request) {
+	token := linkToken(r)
+	email, err := s.accounts.PendingLinkEmail(r.Context(), token)
+	if err != nil {
+		s.socialLoginFailed(w, r, err)
+		return
+	}
+	f, err := readForm(w, r, "password")
+	if err == nil {
+		var u account.User
+		if u, err = s.accounts.LinkSocial(r.Context(), token, f["password"], r.RemoteAddr); err == nil {
+			s.clearOIDCCookie(w, oidcLinkCookie)
+			if err = s.startSession(w, r, u); err == nil {
+				http.Redirect(w, r, homeOf(u), http.StatusSeeOther)
+				return
+			}
+		}
+	}
+	status := s.LogIfInternal(r, err)
+	if fault.KindOf(err) == fault.TooMany {
+		httpx.SetRetryAfter(w, err)
+	}
+	s.render(w, r, status, "social_link.html", "Vincular cuenta", linkView{Email: email, Error: fault.MessageOf(err, httpx.MsgInternalES)})
+}
+
+// oidcRefused answers a start beyond PARKING_PUBLIC_RATE (CONTRACT §13).
+func (s *Server) oidcRefused(w http.ResponseWriter, r *http.Request, err error) {
+	s.socialLoginFailed(w, r, err)
+}
