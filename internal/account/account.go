@@ -21,6 +21,7 @@ import (
 	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/input"
+	"parking/internal/notify"
 	"parking/internal/reservation"
 	"parking/internal/store"
 )
@@ -69,6 +70,9 @@ type Service struct {
 	now      func() time.Time
 	input    input.Rules // phones read in PARKING_PHONE_REGION (CONTRACT §8)
 	hashCost int         // bcrypt cost of new password hashes (BcryptCost unless WithHashCost)
+	// Password reset (reset.go): where links are sent and the base of their URL.
+	resetOutbox *notify.Outbox
+	baseURL     string
 }
 
 // Option adjusts a Service at construction.

@@ -18,6 +18,7 @@ import (
 	"parking/internal/booking"
 	"parking/internal/clock"
 	"parking/internal/input"
+	"parking/internal/managelink"
 	"parking/internal/media"
 	"parking/internal/notify"
 	"parking/internal/pricing"
@@ -116,6 +117,7 @@ func (a *App) prepare(ctx context.Context) error {
 		return err
 	}
 	a.normaliseStored(ctx)
+	a.assignReferences(ctx)
 	seeded, err := a.Store.SeedCatalog(ctx, pricing.Default())
 	if err != nil {
 		return fmt.Errorf("seed catalog: %w", err)
@@ -135,7 +137,13 @@ func (a *App) prepare(ctx context.Context) error {
 		return fmt.Errorf("load catalog: %w", err)
 	}
 	a.Catalog.Store(pricing.NewSnapshot(cat))
+	links, err := a.manageLinks(ctx)
+	if err != nil {
+		return err
+	}
 	a.Outbox = notify.NewOutbox(a.Config.Location, a.Config.WebhookURL != "").WithBaseURL(a.Config.BaseURL)
+	a.Outbox.SetManageLinks(links)
+	a.Outbox.SetFacility(reminderFacility)
 	m, where, err := openMedia(ctx, a.Config)
 	if err != nil {
 		return fmt.Errorf("photo storage: %w", err)
@@ -143,7 +151,7 @@ func (a *App) prepare(ctx context.Context) error {
 	a.Media = m
 	a.Log.Info("photo storage", "at", where)
 	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox),
-		booking.WithInputRules(a.Config.Input), booking.WithMedia(a.Media, a.Config.BaseURL))
+		booking.WithInputRules(a.Config.Input), booking.WithMedia(a.Media, a.Config.BaseURL), booking.WithManageLinks(links))
 	// CONTRACT §10: a database with reservations from before the occupancy ledger gets
 	// it built once, from the reservations.
 	if built, err := a.Booking.EnsureOccupancy(ctx); err != nil {
@@ -151,7 +159,7 @@ func (a *App) prepare(ctx context.Context) error {
 	} else if built {
 		a.Log.Info("occupancy ledger built from the reservations")
 	}
-	accountOpts := []account.Option{account.WithInputRules(a.Config.Input)}
+	accountOpts := []account.Option{account.WithInputRules(a.Config.Input), account.WithPasswordReset(a.Outbox, a.Config.BaseURL)}
 	if a.Config.HashCost > 0 {
 		accountOpts = append(accountOpts, account.WithHashCost(a.Config.HashCost))
 	}
@@ -178,6 +186,47 @@ func (a *App) prepare(ctx context.Context) error {
 		Privacy: a.Privacy,
 	})
 	return nil
+}
+
+// assignReferences gives a booking reference (CONTRACT §11) to the reservations
+// stored before references existed, once (store.AssignReferences); a failure is
+// logged and tried again at the next start.
+func (a *App) assignReferences(ctx context.Context) {
+	n, err := a.Store.AssignReferences(ctx)
+	switch {
+	case err != nil:
+		a.Log.Error("giving booking references to stored reservations failed; the service starts and tries again at the next start", "err", err)
+	case n > 0:
+		a.Log.Info("booking references given to stored reservations", "reservations", n)
+	}
+}
+
+// reminderFacility is the car park the booking_reminder names (CONTRACT §11): its
+// name, address and phone from the settings, read in the reminder's transaction.
+// A name not yet set on /admin/settings is the service's own.
+func reminderFacility(ctx context.Context, tx *store.Tx) (notify.FacilityData, error) {
+	f, err := tx.Facility(ctx)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return notify.FacilityData{}, err
+	}
+	out := notify.FacilityData{Name: f.Name, Address: f.Address, Phone: f.Phone}
+	if out.Name == "" {
+		out.Name = "Parking Aeropuerto"
+	}
+	return out, nil
+}
+
+// manageLinks is the signer of manage-my-booking links (CONTRACT §11):
+// PARKING_SECRET_KEY, or the key generated once and kept in the database.
+func (a *App) manageLinks(ctx context.Context) (*managelink.Signer, error) {
+	key := a.Config.SecretKey
+	if key == "" {
+		var err error
+		if key, err = a.Store.Secret(ctx, "manage_link_key", managelink.GenerateSecret); err != nil {
+			return nil, fmt.Errorf("secret key: %w", err)
+		}
+	}
+	return managelink.New([]byte(key), a.Config.BaseURL), nil
 }
 
 // normaliseStored gives phones and plates stored before CONTRACT §8's canonical

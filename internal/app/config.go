@@ -65,6 +65,9 @@ type Config struct {
 	// PublicRate is requests per minute per client address on the anonymous routes
 	// (CONTRACT §13); 0: no limit (the zero Config, as tests build it).
 	PublicRate int
+	// SecretKey signs manage links (PARKING_SECRET_KEY, CONTRACT §11); empty: one is
+	// generated once and kept in the database, so that every instance agrees.
+	SecretKey string
 	// MediaDir is the local directory of uploaded photos (PARKING_MEDIA_DIR; ""
 	// = next to the SQLite file, see MediaDir); S3 replaces it when S3.Bucket is
 	// set (PARKING_S3_*; docs/photos.md).
@@ -121,6 +124,13 @@ var settings = []setting{
 	{"PARKING_DB_WAIT", "db-wait", "2m", "how long to wait at start for an unreachable database before exiting", durationSetter(func(c *Config) *time.Duration { return &c.DBWait })},
 	{"PARKING_PHONE_REGION", "phone-region", input.DefaultRegion, "region for phone numbers typed without a country code (ES, PT, FR…)", func(c *Config, v string) error {
 		c.PhoneRegion = strings.ToUpper(v)
+		return nil
+	}},
+	{"PARKING_SECRET_KEY", "secret-key", "", "key that signs manage-my-booking links; empty: generated once and kept in the database", func(c *Config, v string) error {
+		if v != "" && len(v) < 16 {
+			return errors.New("must be at least 16 characters")
+		}
+		c.SecretKey = v
 		return nil
 	}},
 	{"PARKING_VERIFACTU_ENV", "verifactu-env", "test", "AEAT environment the receipts' QR codes point to: test or production", func(c *Config, v string) error {

@@ -16,7 +16,7 @@ import (
 )
 
 const notificationsUsage = `usage:
-  parking notifications list [--status pending|sent|failed|skipped] [--reservation ID] [--limit N]
+  parking notifications list [--status pending|sent|failed|skipped|cancelled] [--reservation ID] [--limit N]
   parking notifications retry ID        queue one failed (or skipped) notification again
   parking notifications retry --failed  queue every failed notification again`
 
@@ -36,7 +36,7 @@ func runNotifications(ctx context.Context, args []string, getenv func(string) st
 	var allFailed bool
 	switch sub {
 	case "list":
-		fs.StringVar(&status, "status", "", "only rows in this status: pending, sent, failed or skipped")
+		fs.StringVar(&status, "status", "", "only rows in this status: pending, sent, failed, skipped or cancelled")
 		fs.Int64Var(&reservationID, "reservation", 0, "only rows of this reservation")
 		fs.IntVar(&limit, "limit", 100, "at most this many rows, newest first")
 	case "retry":
@@ -48,9 +48,9 @@ func runNotifications(ctx context.Context, args []string, getenv func(string) st
 		return err
 	}
 	switch status {
-	case "", store.NotificationPending, store.NotificationSent, store.NotificationFailed, store.NotificationSkipped:
+	case "", store.NotificationPending, store.NotificationSent, store.NotificationFailed, store.NotificationSkipped, store.NotificationCancelled:
 	default:
-		return fmt.Errorf("--status %q: want pending, sent, failed or skipped", status)
+		return fmt.Errorf("--status %q: want pending, sent, failed, skipped or cancelled", status)
 	}
 	var retryID int64
 	if sub == "retry" {

@@ -11,6 +11,7 @@ import (
 
 	"parking/internal/app"
 	"parking/internal/booking"
+	"parking/internal/clock/clocktest"
 	"parking/internal/notify"
 	"parking/internal/pricing"
 	"parking/internal/store"
@@ -21,7 +22,9 @@ func TestNotificationsCommand(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		url := storetest.URL(t, d)
 		ctx := context.Background()
-		st, err := store.Open(ctx, url)
+		// The test clock, and an entry less than 24 hours ahead of it: each booking
+		// has exactly its confirmation row (no booking_reminder, CONTRACT §11).
+		st, err := store.OpenWith(ctx, url, store.Options{Clock: clocktest.New().Now})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +40,7 @@ func TestNotificationsCommand(t *testing.T) {
 		h.Store(pricing.NewSnapshot(cat))
 		madrid, _ := time.LoadLocation("Europe/Madrid")
 		svc := booking.New(st, h, madrid, slog.New(slog.NewTextHandler(io.Discard, nil)), booking.WithOutbox(notify.NewOutbox(madrid, true)))
-		entry := time.Date(2026, 12, 1, 10, 0, 0, 0, madrid)
+		entry := clocktest.Day(0, 20, 0)
 		exit := entry.Add(48 * time.Hour)
 		for i, email := range []string{"a@example.com", "b@example.com", ""} {
 			_, err := svc.Create(ctx, booking.Public, booking.NewBooking{FullName: "Ana", Phone: "60000000" + string(rune('0'+i)),

@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -50,7 +51,7 @@ type HistoryPage struct {
 // reservation_date, the day the reservation was made. All ends are inclusive. An
 // unknown status or a malformed date is refused naming it.
 func (s *Service) History(ctx context.Context, q HistoryQuery) (HistoryPage, error) {
-	f, err := s.historyFilter(q)
+	f, err := s.historyFilter(ctx, q)
 	if err != nil {
 		return HistoryPage{}, err
 	}
@@ -69,7 +70,7 @@ func (s *Service) History(ctx context.Context, q HistoryQuery) (HistoryPage, err
 }
 
 // historyFilter checks and converts the history's query string (all but the page).
-func (s *Service) historyFilter(q HistoryQuery) (store.HistoryFilter, error) {
+func (s *Service) historyFilter(ctx context.Context, q HistoryQuery) (store.HistoryFilter, error) {
 	var f store.HistoryFilter
 	if st := strings.TrimSpace(q.Status); st != "" {
 		status, ok := reservation.ParseStatus(strings.ToUpper(st))
@@ -91,6 +92,18 @@ func (s *Service) historyFilter(q HistoryQuery) (store.HistoryFilter, error) {
 		f.Plate = input.PlateForm(search)
 		if id, err := strconv.ParseInt(search, 10, 64); err == nil && id > 0 {
 			f.ID = id
+		}
+		// CONTRACT §6, §11: and a reservation by its booking reference, typed with
+		// or without the dash, in any case. A reference made of digits only that
+		// exists wins over the same digits read as an id.
+		if ref, ok := input.ReferenceLookup(search); ok {
+			r, err := s.store.ReservationByReference(ctx, ref)
+			switch {
+			case err == nil:
+				f.ID = r.ID
+			case !errors.Is(err, store.ErrNotFound):
+				return f, err
+			}
 		}
 	}
 	if f.EntryFrom, f.EntryTo, err = s.dayRange("dateFrom", q.DateFrom, "dateTo", q.DateTo); err != nil {
@@ -126,7 +139,7 @@ func (s *Service) dayRange(fromName, fromDay, toName, toDay string) (from, to ti
 // is ignored), in the history's order, streamed: the CSV export of the history.
 // The filters are checked as History checks them.
 func (s *Service) HistoryEach(ctx context.Context, q HistoryQuery, fn func(reservation.HistoryRow) error) error {
-	f, err := s.historyFilter(q)
+	f, err := s.historyFilter(ctx, q)
 	if err != nil {
 		return err
 	}

@@ -86,6 +86,10 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (r
 		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
 			return err
 		}
+		// CONTRACT §11: a car that came in needs no reminder.
+		if err := s.syncReminder(ctx, tx, id); err != nil {
+			return err
+		}
 		if err := s.auditTransition(ctx, tx, audit.ActionStart, before); err != nil {
 			return err
 		}
@@ -219,6 +223,9 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 		}
 		// CONTRACT §10: cancelling frees the days at once.
 		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
+			return err
+		}
+		if err := s.syncReminder(ctx, tx, id); err != nil { // CONTRACT §11: dropped
 			return err
 		}
 		return s.auditTransition(ctx, tx, audit.ActionCancel, prev)

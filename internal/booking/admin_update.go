@@ -195,6 +195,9 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 			return err
 		}
 		out.Vehicle = newVeh
+		if err := s.syncReminder(ctx, tx, id); err != nil { // CONTRACT §11: moved with the entry
+			return err
+		}
 		return s.auditUpdate(ctx, tx, prev)
 	})
 	if err != nil {

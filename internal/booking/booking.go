@@ -12,6 +12,7 @@ import (
 	"parking/internal/fault"
 	"parking/internal/input"
 	"parking/internal/localtime"
+	"parking/internal/managelink"
 	"parking/internal/notify"
 	"parking/internal/pricing"
 	"parking/internal/store"
@@ -25,9 +26,10 @@ type Service struct {
 	log     *slog.Logger
 	now     func() time.Time
 	outbox  *notify.Outbox
-	input   input.Rules // phones read in PARKING_PHONE_REGION (CONTRACT §8)
-	admin   adminState  // administrator operations: parking feed, catalog writes (admin_state.go)
-	photos  photoConfig // uploaded photos: media store, addresses, retention (photos_upload.go)
+	input   input.Rules        // phones read in PARKING_PHONE_REGION (CONTRACT §8)
+	admin   adminState         // administrator operations: parking feed, catalog writes (admin_state.go)
+	photos  photoConfig        // uploaded photos: media store, addresses, retention (photos_upload.go)
+	links   *managelink.Signer // manage tokens and links (manage.go, CONTRACT §11)
 }
 
 // Option adjusts a Service at construction.

@@ -58,6 +58,9 @@ func (s *Service) CustomerCancel(ctx context.Context, customerID, reservationID 
 		if err := s.occupy(ctx, tx, r.ID, was, stayOf(r), noCheck, false); err != nil {
 			return err
 		}
+		if err := s.syncReminder(ctx, tx, r.ID); err != nil { // CONTRACT §11: dropped
+			return err
+		}
 		return s.auditTransition(ctx, tx, audit.ActionCancel, prev)
 	})
 	if err != nil {
@@ -112,17 +115,24 @@ func (e Edited) Changed() bool { return !sameStay(e.Original, e.Updated) }
 //     only add active additional services (others are skipped, price rule 4); the
 //     ones already booked stay at their booked price, even if since retired.
 func (s *Service) CustomerEdit(ctx context.Context, customerID, reservationID int64, in CustomerEdit) (Edited, error) {
+	return s.customerEdit(ctx, reservationID, func(r reservation.Reservation) bool { return r.CustomerID == customerID }, ErrNotYours, in)
+}
+
+// customerEdit is the one customer-edit operation: the account holder's
+// (CustomerEdit) and the manage-my-booking edit (ManageEdit) differ only in who
+// may change the reservation (allowed) and the refusal of anyone else (denied).
+func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed func(reservation.Reservation) bool, denied error, in CustomerEdit) (Edited, error) {
 	var out Edited
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
 		r, err := tx.LockReservation(ctx, reservationID)
 		if errors.Is(err, store.ErrNotFound) {
-			return ErrNotYours
+			return denied
 		}
 		if err != nil {
 			return err
 		}
-		if r.CustomerID != customerID {
-			return ErrNotYours
+		if !allowed(r) {
+			return denied
 		}
 		if !reservation.For(r.Status).CustomerEdit {
 			return fault.Invalidf("No se puede modificar una reserva %s.", r.Status)
@@ -229,7 +239,19 @@ func (s *Service) CustomerEdit(ctx context.Context, customerID, reservationID in
 		if !out.Changed() {
 			return nil
 		}
-		return s.enqueue(ctx, tx, notify.ReservationModified, r.ID, original)
+		if err := s.syncReminder(ctx, tx, r.ID); err != nil { // CONTRACT §11: moved with the entry
+			return err
+		}
+		// The manage-my-booking edit is made by the booker, who may not be the
+		// customer: the vehicle is shown as bookerSubject allows.
+		sub, err := s.bookerSubject(ctx, tx, r.ID)
+		if err != nil {
+			return err
+		}
+		if _, err := s.outbox.EnqueueSubject(ctx, tx, notify.ReservationModified, sub, notify.Options{Original: original}); err != nil {
+			return fmt.Errorf("enqueue reservation_modified for reservation %d: %w", r.ID, err)
+		}
+		return nil
 	})
 	if err != nil {
 		// The spot keeps its code while the dates move: on PostgreSQL the spot-overlap

@@ -68,6 +68,39 @@ func (s *Service) enqueueBooked(ctx context.Context, tx *store.Tx, ch Channel, c
 	if _, err := s.outbox.EnqueueSubject(ctx, tx, notify.BookingConfirmation, sub, notify.Options{}); err != nil {
 		return fmt.Errorf("enqueue booking_confirmation for reservation %d: %w", c.Reservation.ID, err)
 	}
+	// CONTRACT §11: the reminder the day before, scheduled in the booking's own
+	// transaction (none for a booking made less than 24 hours ahead).
+	if err := s.outbox.ScheduleReminder(ctx, tx, sub); err != nil {
+		return fmt.Errorf("schedule booking_reminder for reservation %d: %w", c.Reservation.ID, err)
+	}
+	return nil
+}
+
+// bookerSubject reads what a notification about reservation id is built from, for
+// its contact: an online booking made without signing in as its customer goes to
+// the email its booker typed, which must not learn a stored vehicle's brand, model
+// or colour (CONTRACT §8), so the vehicle shows its plate and type only.
+func (s *Service) bookerSubject(ctx context.Context, tx *store.Tx, id int64) (store.NotificationSubject, error) {
+	sub, err := tx.NotificationSubject(ctx, id)
+	if err != nil {
+		return sub, err
+	}
+	if sub.Reservation.BookedBy == reservation.BookedPublic {
+		sub.Vehicle = reservation.Vehicle{ID: sub.Vehicle.ID, LicensePlate: sub.Vehicle.LicensePlate, Type: sub.Vehicle.Type}
+	}
+	return sub, nil
+}
+
+// syncReminder moves or drops reservation id's reminder after a change to its
+// dates or status, in the change's transaction (CONTRACT §11, notify.SyncReminder).
+func (s *Service) syncReminder(ctx context.Context, tx *store.Tx, id int64) error {
+	sub, err := s.bookerSubject(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	if err := s.outbox.SyncReminder(ctx, tx, sub); err != nil {
+		return fmt.Errorf("reminder of reservation %d: %w", id, err)
+	}
 	return nil
 }
 

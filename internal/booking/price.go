@@ -160,21 +160,31 @@ func sameInputs(st, prev stay, extras []store.BookedExtra) bool {
 // own the reservation, which is priced with its own vehicle type, as CustomerEdit
 // does. An EN CURSO reservation keeps its entry date; a terminal one is refused.
 func (s *Service) QuoteEdit(ctx context.Context, customerID, id int64, r pricing.Request) (pricing.Quote, error) {
+	if customerID == 0 {
+		return s.quoteEdit(ctx, id, false, nil, nil, r)
+	}
+	return s.quoteEdit(ctx, id, true, func(res reservation.Reservation) bool { return res.CustomerID == customerID }, ErrNotYours, r)
+}
+
+// quoteEdit prices r as the edit of reservation id would: as the customer edit
+// (customer true: only allowed reservations, the rest refused with denied; the
+// reservation's own vehicle type) or as the staff update.
+func (s *Service) quoteEdit(ctx context.Context, id int64, customer bool, allowed func(reservation.Reservation) bool, denied error, r pricing.Request) (pricing.Quote, error) {
 	if _, err := input.Text("vehicle_type", r.VehicleType, input.MaxText); err != nil {
 		return pricing.Quote{}, err
 	}
 	res, err := s.store.Reservation(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		if customerID != 0 {
-			return pricing.Quote{}, ErrNotYours
+		if customer {
+			return pricing.Quote{}, denied
 		}
 		return pricing.Quote{}, fault.New(fault.NotFound, "La reserva %d no existe.", id)
 	}
 	if err != nil {
 		return pricing.Quote{}, err
 	}
-	if customerID != 0 && res.CustomerID != customerID {
-		return pricing.Quote{}, ErrNotYours
+	if customer && !allowed(res) {
+		return pricing.Quote{}, denied
 	}
 	rules := reservation.For(res.Status) // spec, per-state rules
 	if !rules.EditStay {
@@ -189,7 +199,7 @@ func (s *Service) QuoteEdit(ctx context.Context, customerID, id int64, r pricing
 		return pricing.Quote{}, err
 	}
 	ch, vehicleType := WalkIn, r.VehicleType
-	if customerID != 0 {
+	if customer {
 		ch, vehicleType = Public, v.Type
 	}
 	entry := r.Entry

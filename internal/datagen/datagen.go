@@ -259,6 +259,11 @@ func Generate(ctx context.Context, st *store.Store, o Options, log *slog.Logger)
 	if err := st.ResetSequences(ctx); err != nil {
 		return sum, err
 	}
+	// Booking references (CONTRACT §11) are drawn per row with retry on collision,
+	// which a bulk insert cannot do: they are given afterwards, as at start.
+	if _, err := st.AssignReferences(ctx); err != nil {
+		return sum, err
+	}
 	if err := st.Analyze(ctx); err != nil {
 		return sum, err
 	}

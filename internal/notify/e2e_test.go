@@ -160,7 +160,8 @@ func publicBooking(t *testing.T, a *app.App) (int64, time.Time) {
 	plateSeq.n++
 	n := plateSeq.n
 	plateSeq.Unlock()
-	entry := apptest.Now(a).In(madrid).AddDate(0, 0, 7)
+	// Less than 24 hours ahead: no booking_reminder row beside the confirmation.
+	entry := apptest.Now(a).In(madrid).Add(3 * time.Hour)
 	body, _ := json.Marshal(map[string]any{
 		"full_name": "Ana Pérez", "phone": "7" + pad(n), "email": "ana@example.com",
 		"license_plate": "E" + pad(n), "vehicle_type": "COCHE",

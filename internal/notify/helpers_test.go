@@ -80,7 +80,9 @@ func (e *env) book(t testing.TB, email string) int64 {
 	plateSeq.n++
 	n := plateSeq.n
 	plateSeq.Unlock()
-	entry := clocktest.Day(11, 10, 0) // 2026-12-01 on the default base
+	// Less than 24 hours ahead: no booking_reminder (reminder_test.go covers it),
+	// so each booking has exactly its confirmation row.
+	entry := clocktest.Day(0, 20, 0) // 2026-11-20 20:00 on the default base
 	exit := entry.Add(4*24*time.Hour + 3*time.Hour)
 	c, err := e.svc.Create(context.Background(), booking.Public, booking.NewBooking{
 		FullName: "Ana Pérez", Phone: "6" + pad(n), Email: email,

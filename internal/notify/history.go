@@ -17,7 +17,7 @@ import (
 type HistoryItem struct {
 	ID        int64   `json:"id"`
 	Type      string  `json:"type"`
-	Status    string  `json:"status"` // pending, sent, failed or skipped
+	Status    string  `json:"status"` // pending, sent, failed, skipped or cancelled (a reminder dropped before it was due)
 	Attempts  int     `json:"attempts"`
 	CreatedAt string  `json:"created_at"`
 	SentAt    *string `json:"sent_at"`

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"time"
 
+	"parking/internal/managelink"
 	"parking/internal/store"
 )
 
@@ -26,11 +27,25 @@ const (
 // Outbox writes notification rows inside the triggering transaction and wakes the
 // local dispatcher after the commit.
 type Outbox struct {
-	loc     *time.Location
-	baseURL string // PARKING_BASE_URL, the start of links in payloads
-	deliver bool
-	wake    chan struct{}
+	loc      *time.Location
+	baseURL  string // PARKING_BASE_URL, the start of links in payloads
+	deliver  bool
+	wake     chan struct{}
+	links    *managelink.Signer // manage_url in payloads (CONTRACT §11); nil: none
+	facility FacilitySource     // the reminder's facility; nil: empty fields
 }
+
+// FacilitySource reads the car park's name, address and phone (the settings) inside
+// the transaction that builds a reminder.
+type FacilitySource func(ctx context.Context, tx *store.Tx) (FacilityData, error)
+
+// SetManageLinks makes the payloads carry manage_url, signed by signer
+// (CONTRACT §11). Call it before the outbox is used.
+func (o *Outbox) SetManageLinks(signer *managelink.Signer) { o.links = signer }
+
+// SetFacility sets where the reminder reads the facility from. Call it before the
+// outbox is used.
+func (o *Outbox) SetFacility(f FacilitySource) { o.facility = f }
 
 // NewOutbox builds the outbox. loc is the facility's time zone (dates in payloads);
 // deliver says whether a webhook is configured: without one, rows are recorded with
@@ -59,6 +74,8 @@ type Options struct {
 	// Original is the reservation before the change, taken with Capture earlier in
 	// the same transaction; required for reservation_modified.
 	Original *Original
+	// DueAt is when the row is to be sent (zero: at once); a reminder is due later.
+	DueAt time.Time
 }
 
 // Original is a snapshot of a reservation taken before it is modified.
@@ -108,13 +125,13 @@ func (o *Outbox) EnqueueSubject(ctx context.Context, tx *store.Tx, kind Kind, su
 	if opts.Original != nil {
 		original = &opts.Original.sub
 	}
-	body, err := build(kind, sub, original, tx.Now, o.loc, o.baseURL)
+	body, err := o.build(ctx, tx, kind, sub, original)
 	if err != nil {
 		return 0, err
 	}
 	n := store.NewNotification{
 		ReservationID: reservationID, Type: string(kind), DeliveryID: newDeliveryID(),
-		Payload: body, Status: store.NotificationPending,
+		Payload: body, Status: store.NotificationPending, DueAt: opts.DueAt,
 	}
 	switch {
 	case !hasEmail(sub):

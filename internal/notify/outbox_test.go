@@ -45,8 +45,12 @@ func TestBookingEnqueuesConfirmation(t *testing.T) {
 		matchesStoredRows(t, e, id, payload)
 		// 4 days 3 h → 5 days of ECO at 8 € × SUV 1.25 = 50 €, plus a 15 € wash.
 		want := notify.Reserva{IDReservation: strconv.FormatInt(id, 10), Matricula: p.Reserva.Matricula,
-			FechaEntrada: localtime.Spanish(clocktest.Day(11, 10, 0), madrid), FechaSalida: localtime.Spanish(clocktest.Day(15, 13, 0), madrid),
-			PrecioTotal: "65.00", HoraEntrada: "10:00"}
+			Referencia:   p.Reserva.Referencia,
+			FechaEntrada: localtime.Spanish(clocktest.Day(0, 20, 0), madrid), FechaSalida: localtime.Spanish(clocktest.Day(4, 23, 0), madrid),
+			PrecioTotal: "65.00", HoraEntrada: "20:00"}
+		if len(p.Reserva.Referencia) != 9 || p.Reserva.Referencia[4] != '-' {
+			t.Errorf("reserva.referencia = %q, want XXXX-XXXX", p.Reserva.Referencia)
+		}
 		if p.Type != notify.BookingConfirmation || p.Reserva != want || p.Cliente.Email != "ana@example.com" ||
 			p.MainService != (notify.Line{Name: "ECO", Price: 5000}) || len(p.AdditionalServices) != 1 ||
 			p.Vehicle != (notify.VehicleData{Brand: "Desconocida", Model: "Desconocido", Color: "No color"}) {

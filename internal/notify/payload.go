@@ -22,12 +22,17 @@ const (
 	VehicleEntry        Kind = "vehicle_entry"
 	ReservationModified Kind = "reservation_modified"
 	Invoice             Kind = "invoice"
+	// BookingReminder is sent 24 hours before the entry (CONTRACT §11).
+	BookingReminder Kind = "booking_reminder"
+	// PasswordReset carries a password reset link (CONTRACT §11); it concerns an
+	// account, not a reservation.
+	PasswordReset Kind = "password_reset"
 )
 
 // Kinds lists every notification kind.
-var Kinds = []Kind{BookingConfirmation, VehicleEntry, ReservationModified, Invoice}
+var Kinds = []Kind{BookingConfirmation, VehicleEntry, ReservationModified, Invoice, BookingReminder, PasswordReset}
 
-// Valid reports whether k is one of the four kinds.
+// Valid reports whether k is one of the kinds.
 func (k Kind) Valid() bool {
 	for _, v := range Kinds {
 		if k == v {
@@ -56,6 +61,7 @@ type Cliente struct {
 // Reserva is the reservation in the nested payloads.
 type Reserva struct {
 	IDReservation string `json:"id_reservation"`
+	Referencia    string `json:"referencia"` // the booking reference, K7Q2-M9XD (CONTRACT §11)
 	Matricula     string `json:"matricula"`
 	FechaEntrada  string `json:"fecha_entrada"`
 	FechaSalida   string `json:"fecha_salida"`
@@ -87,7 +93,8 @@ type OriginalData struct {
 	AdditionalServices []Line `json:"additional_services"`
 }
 
-// Nested is the body of booking_confirmation, vehicle_entry and reservation_modified.
+// Nested is the body of booking_confirmation, vehicle_entry, reservation_modified
+// and booking_reminder.
 type Nested struct {
 	Type               Kind          `json:"type"`
 	Cliente            Cliente       `json:"cliente"`
@@ -96,6 +103,44 @@ type Nested struct {
 	MainService        Line          `json:"main_service"`
 	AdditionalServices []Line        `json:"additional_services"`
 	Original           *OriginalData `json:"original,omitempty"`
+	// ManageURL opens the booking without an account (CONTRACT §11): in the booking
+	// confirmation, the modification and the reminder.
+	ManageURL string `json:"manage_url,omitempty"`
+	// Facility is the car park's name, address and phone (the reminder).
+	Facility *FacilityData `json:"facility,omitempty"`
+}
+
+// FacilityData is the car park as the reminder names it (the settings).
+type FacilityData struct {
+	Name    string `json:"name"`
+	Address string `json:"address"`
+	Phone   string `json:"phone"`
+}
+
+// ResetCliente is the account a password reset is for.
+type ResetCliente struct {
+	Nombre string `json:"nombre"`
+	Email  string `json:"email"`
+}
+
+// PasswordResetData is the body of password_reset (CONTRACT §11).
+type PasswordResetData struct {
+	Type     Kind         `json:"type"`
+	Cliente  ResetCliente `json:"cliente"`
+	ResetURL string       `json:"reset_url"`
+}
+
+// InvoiceReserva carries the booking reference in the flat invoice body, under the
+// same name as in the other payloads (reserva.referencia).
+type InvoiceReserva struct {
+	Referencia string `json:"referencia"`
+}
+
+// Extra is what some kinds carry besides the reservation: the manage link and the
+// facility (CONTRACT §11).
+type Extra struct {
+	ManageURL string
+	Facility  *FacilityData
 }
 
 // InvoiceCustomer is the invoice's customer object.
@@ -119,6 +164,7 @@ type InvoiceData struct {
 	PaymentMethod      *string         `json:"payment_method"`
 	Status             string          `json:"status"`
 	AdditionalServices []Line          `json:"additional_services"`
+	Reserva            InvoiceReserva  `json:"reserva"`
 	// The receipt (CONTRACT §9, §12): its number and where the customer opens it;
 	// both null before finalize, when there is no receipt.
 	NumeroFactura *string `json:"numero_factura"`
@@ -130,18 +176,19 @@ type InvoiceData struct {
 // the vehicle was received, shown as hora_entrada. original is required for
 // reservation_modified and ignored otherwise.
 func Build(kind Kind, sub store.NotificationSubject, original *store.NotificationSubject, at time.Time, loc *time.Location) ([]byte, error) {
-	return build(kind, sub, original, at, loc, "")
+	return build(kind, sub, original, at, loc, "", Extra{})
 }
 
 // build is Build with the service's public address (PARKING_BASE_URL), which the
-// links in a payload start with.
-func build(kind Kind, sub store.NotificationSubject, original *store.NotificationSubject, at time.Time, loc *time.Location, baseURL string) ([]byte, error) {
+// links in a payload start with, and the manage link and facility of CONTRACT §11
+// (set by the outbox for the kinds that carry them).
+func build(kind Kind, sub store.NotificationSubject, original *store.NotificationSubject, at time.Time, loc *time.Location, baseURL string, extra Extra) ([]byte, error) {
 	// CONTRACT §9: cliente (and the invoice's customer) is the reservation's contact
 	// (§8), falling back to the customer's data.
 	contact := recipient(sub)
 	var v any
 	switch kind {
-	case BookingConfirmation, VehicleEntry, ReservationModified:
+	case BookingConfirmation, VehicleEntry, ReservationModified, BookingReminder:
 		n := Nested{
 			Type: kind,
 			Cliente: Cliente{
@@ -151,6 +198,7 @@ func build(kind Kind, sub store.NotificationSubject, original *store.Notificatio
 			},
 			Reserva: Reserva{
 				IDReservation: strconv.FormatInt(sub.Reservation.ID, 10),
+				Referencia:    reservation.ShowReference(sub.Reservation.Reference),
 				Matricula:     sub.Vehicle.LicensePlate,
 				FechaEntrada:  localtime.Spanish(sub.Reservation.Entry, loc),
 				FechaSalida:   exitText(sub.Reservation.Exit, loc),
@@ -164,6 +212,16 @@ func build(kind Kind, sub store.NotificationSubject, original *store.Notificatio
 		}
 		if kind == VehicleEntry {
 			n.Reserva.HoraEntrada = at.In(loc).Format(TimeFormat)
+		}
+		if kind != VehicleEntry {
+			n.ManageURL = extra.ManageURL
+		}
+		if kind == BookingReminder {
+			f := FacilityData{}
+			if extra.Facility != nil {
+				f = *extra.Facility
+			}
+			n.Facility = &f
 		}
 		if kind == ReservationModified {
 			if original == nil {
@@ -191,6 +249,7 @@ func build(kind Kind, sub store.NotificationSubject, original *store.Notificatio
 			IsPaid:             sub.Reservation.IsPaid,
 			Status:             "PENDING",
 			AdditionalServices: lines(sub.Extras),
+			Reserva:            InvoiceReserva{Referencia: reservation.ShowReference(sub.Reservation.Reference)},
 		}
 		if sub.Reservation.PaymentMethod != nil {
 			m := string(*sub.Reservation.PaymentMethod)
@@ -207,6 +266,11 @@ func build(kind Kind, sub store.NotificationSubject, original *store.Notificatio
 	default:
 		return nil, fmt.Errorf("unknown notification type %q", kind)
 	}
+	return encode(kind, v)
+}
+
+// encode writes a payload as compact JSON without HTML escaping (URLs stay readable).
+func encode(kind Kind, v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -28,7 +28,7 @@ func subject() store.NotificationSubject {
 	exit := time.Date(2026, 12, 5, 13, 0, 0, 0, madrid)
 	return store.NotificationSubject{
 		Reservation: reservation.Reservation{
-			ID: 42, Entry: entry, Exit: &exit, Status: reservation.Pending, TotalPrice: 6500,
+			ID: 42, Reference: "K7Q2M9XD", Entry: entry, Exit: &exit, Status: reservation.Pending, TotalPrice: 6500,
 			CustomerID: 7, VehicleID: 9, MainServiceID: 1,
 		},
 		Customer:        reservation.Customer{ID: 7, FullName: "Ana Pérez", Phone: ptr("600111222"), Email: ptr("ana@example.com")},

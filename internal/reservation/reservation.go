@@ -80,6 +80,10 @@ type Reservation struct {
 	// a reservation made before contacts were kept. Read it through ContactOf.
 	Contact  *Contact
 	BookedBy BookedBy // "" when not known (made before it was recorded)
+	// Reference is the booking reference (CONTRACT §11), 8 characters of Crockford
+	// base32 without the dash; "" only until a row stored before references existed
+	// is given one at start.
+	Reference string
 }
 
 // Contact is who a reservation is for, as the booker typed it: staff see it on the

@@ -114,15 +114,25 @@ func (tx *Tx) InsertReservation(ctx context.Context, r NewReservation) (reservat
 		e := Time(*r.Exit)
 		out.Exit = &e
 	}
-	err := tx.QueryRow(ctx, `INSERT INTO reservation
-		(reservation_date, entry_date, exit_date, status, total_price_cents, is_paid, notes, cod_parking_spot,
-		 id_customer, id_vehicle, id_main_service, updated_at, contact_name, contact_email, contact_phone, booked_by)
-		VALUES ($1, $2, $3, 'PENDIENTE', $4, $5, $6, $7, $8, $9, $10, $1, $11, $12, $13, $14)
-		RETURNING id_reservation`,
-		tx.Now, out.Entry, out.Exit, int64(r.TotalPrice), false, r.Notes, r.Spot,
-		r.CustomerID, r.VehicleID, r.MainServiceID, name, email, phone, bookedBy).Scan(&out.ID)
-	if err != nil {
-		return out, fmt.Errorf("insert reservation: %w", err)
+	// CONTRACT §11: a random reference, unique by the database's index. A collision
+	// (one in 2^40 per stored booking) inserts nothing and draws again; ON CONFLICT
+	// on the reference alone, so that any other violation still refuses the insert.
+	for attempt := 0; ; attempt++ {
+		out.Reference = reservation.NewReference()
+		err := tx.QueryRow(ctx, `INSERT INTO reservation
+			(reservation_date, entry_date, exit_date, status, total_price_cents, is_paid, notes, cod_parking_spot,
+			 id_customer, id_vehicle, id_main_service, updated_at, contact_name, contact_email, contact_phone, booked_by, reference)
+			VALUES ($1, $2, $3, 'PENDIENTE', $4, $5, $6, $7, $8, $9, $10, $1, $11, $12, $13, $14, $15)
+			ON CONFLICT (reference) DO NOTHING
+			RETURNING id_reservation`,
+			tx.Now, out.Entry, out.Exit, int64(r.TotalPrice), false, r.Notes, r.Spot,
+			r.CustomerID, r.VehicleID, r.MainServiceID, name, email, phone, bookedBy, out.Reference).Scan(&out.ID)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, sql.ErrNoRows) || attempt >= maxReferenceDraws {
+			return out, fmt.Errorf("insert reservation: %w", err)
+		}
 	}
 	if err := tx.insertExtras(ctx, out.ID, r.Extras); err != nil {
 		return out, err
@@ -150,21 +160,22 @@ func (tx *Tx) insertExtras(ctx context.Context, reservationID int64, extras []Bo
 
 const reservationColumns = `r.id_reservation, r.reservation_date, r.entry_date, r.exit_date, r.status, r.total_price_cents,
 	r.is_paid, r.payment_method, r.notes, r.cod_parking_spot, r.id_customer, r.id_vehicle, r.id_main_service, r.updated_at,
-	r.contact_name, r.contact_email, r.contact_phone, r.booked_by`
+	r.contact_name, r.contact_email, r.contact_phone, r.booked_by, r.reference`
 
 type rowScanner interface{ Scan(dest ...any) error }
 
 func scanReservation(row rowScanner) (reservation.Reservation, error) {
 	var r reservation.Reservation
 	var exit sql.NullTime
-	var method, notes, spot, cName, cEmail, cPhone, bookedBy sql.NullString
+	var method, notes, spot, cName, cEmail, cPhone, bookedBy, ref sql.NullString
 	var status string
 	err := row.Scan(&r.ID, &r.ReservationDate, &r.Entry, &exit, &status, &r.TotalPrice,
 		&r.IsPaid, &method, &notes, &spot, &r.CustomerID, &r.VehicleID, &r.MainServiceID, &r.UpdatedAt,
-		&cName, &cEmail, &cPhone, &bookedBy)
+		&cName, &cEmail, &cPhone, &bookedBy, &ref)
 	if err != nil {
 		return r, err
 	}
+	r.Reference = ref.String
 	if cPhone.Valid { // contact_name and contact_phone are set together (migration 0007)
 		r.Contact = &reservation.Contact{FullName: cName.String, Phone: &cPhone.String}
 		if cEmail.Valid {

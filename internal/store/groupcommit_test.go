@@ -139,7 +139,7 @@ func TestGroupCommitFailedCallIsolated(t *testing.T) {
 	for _, kind := range []string{"error", "panic", "cancelled while running"} {
 		t.Run(strings.ReplaceAll(kind, " ", "_"), func(t *testing.T) {
 			storetest.Each(t, func(t *testing.T, d store.Dialect) {
-				st := storetest.Open(t, d)
+				st := openGrouped(t, d)
 				const phone, other = "600000001", "600000002"
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
@@ -216,7 +216,7 @@ func TestGroupCommitFailedCallIsolated(t *testing.T) {
 // deferred foreign key, which SQLite and PostgreSQL check only at COMMIT.
 func TestGroupCommitFailedCommit(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
-		st := storetest.Open(t, d)
+		st := openGrouped(t, d)
 		bg := context.Background()
 		if err := st.InTx(bg, func(tx *store.Tx) error {
 			_, err := tx.Exec(bg, `CREATE TABLE commit_check (id_customer INTEGER REFERENCES customer (id_customer) DEFERRABLE INITIALLY DEFERRED)`)
@@ -398,4 +398,12 @@ func TestGroupCommitBatchBounds(t *testing.T) {
 	if got := fmt.Sprint(transactions(calls)); got != "[1 1 1]" {
 		t.Errorf("MaxBatchTime 1ns, 3 calls: transactions of %s calls, want [1 1 1]", got)
 	}
+}
+
+// openGrouped opens a store whose group commit never cuts a batch for time, so
+// that the calls a test queues form one transaction however slow the machine (a
+// loaded machine under -race can take longer than the default 50 ms per batch).
+func openGrouped(t *testing.T, d store.Dialect) *store.Store {
+	t.Helper()
+	return storetest.OpenURL(t, storetest.URL(t, d), store.Options{GroupCommit: store.GroupCommit{MaxBatchTime: time.Hour}})
 }

@@ -73,18 +73,29 @@ type NewNotification struct {
 	Type          string
 	DeliveryID    string
 	Payload       []byte
-	Status        string  // pending, or skipped when it will never be sent
-	LastError     *string // why a skipped row is skipped
+	Status        string    // pending, or skipped when it will never be sent
+	LastError     *string   // why a skipped row is skipped
+	DueAt         time.Time // when it is to be sent; zero: at once (a reminder is due later)
 }
 
-// InsertNotification adds an outbox row, due at once, created at the transaction's clock.
+// InsertNotification adds an outbox row, due at n.DueAt (zero: at once), created at
+// the transaction's clock. ReservationID 0 is a notification about no reservation
+// (a password reset).
 func (tx *Tx) InsertNotification(ctx context.Context, n NewNotification) (int64, error) {
 	var id int64
+	due := tx.Now
+	if !n.DueAt.IsZero() {
+		due = Time(n.DueAt)
+	}
+	var resID *int64
+	if n.ReservationID != 0 {
+		resID = &n.ReservationID
+	}
 	err := tx.QueryRow(ctx, `INSERT INTO notification
 		(id_reservation, type, delivery_id, payload, status, attempts, next_attempt_at, created_at, last_error)
-		VALUES ($1, $2, $3, $4, $5, 0, $6, $6, $7)
+		VALUES ($1, $2, $3, $4, $5, 0, $6, $8, $7)
 		RETURNING id`,
-		n.ReservationID, n.Type, n.DeliveryID, string(n.Payload), n.Status, tx.Now, n.LastError).Scan(&id)
+		resID, n.Type, n.DeliveryID, string(n.Payload), n.Status, due, n.LastError, tx.Now).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("insert %s notification for reservation %d: %w", n.Type, n.ReservationID, err)
 	}

@@ -195,6 +195,24 @@ func (tx *Tx) EraseCustomer(ctx context.Context, customerID int64) (ErasedCustom
 	if err := closeRows(rows); err != nil {
 		return out, err
 	}
+	// Password reset links (CONTRACT §11) go, and the password_reset notifications
+	// that carried the account's name and email (they concern no reservation, so
+	// they are found by the email in their payload) are emptied like the others.
+	var email sql.NullString
+	if err := tx.QueryRow(ctx, `SELECT email FROM customer WHERE id_customer = $1`, customerID).Scan(&email); err != nil {
+		return out, fmt.Errorf("erase customer %d: %w", customerID, notFound(err))
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM password_reset WHERE id_customer = $1`, customerID); err != nil {
+		return out, fmt.Errorf("erase customer %d: reset links: %w", customerID, err)
+	}
+	if email.Valid && email.String != "" {
+		if _, err := tx.Exec(ctx, `UPDATE notification SET payload = '{}',
+				status = CASE WHEN status = 'pending' THEN 'skipped' ELSE status END
+			WHERE type = 'password_reset' AND id_reservation IS NULL AND lower(payload) LIKE $1 ESCAPE '\'`,
+			likePattern(`"email":"`+email.String+`"`)); err != nil {
+			return out, fmt.Errorf("erase customer %d: reset notifications: %w", customerID, err)
+		}
+	}
 	// Every statement takes $1 the customer and, if it has one, $2 the
 	// transaction's time.
 	const ofCustomer = `(SELECT id_reservation FROM reservation WHERE id_customer = $1)`

@@ -8,6 +8,7 @@ import (
 	"parking/internal/booking"
 	"parking/internal/localtime"
 	"parking/internal/money"
+	"parking/internal/reservation"
 	"parking/internal/web/httpx"
 )
 
@@ -32,6 +33,7 @@ type bookingRequest struct {
 
 type bookingCreatedData struct {
 	IDReservation int64       `json:"id_reservation"`
+	Reference     string      `json:"reference"` // K7Q2-M9XD (CONTRACT §11)
 	CustomerName  string      `json:"customer_name"`
 	Phone         string      `json:"phone"`
 	LicensePlate  string      `json:"license_plate"`
@@ -39,6 +41,9 @@ type bookingCreatedData struct {
 	Model         string      `json:"model"`
 	TotalPrice    money.Cents `json:"total_price"`
 	EntryDate     string      `json:"entry_date"`
+	// ManageURL opens the booking without an account (CONTRACT §11); the booker
+	// who just made it may manage it.
+	ManageURL string `json:"manage_url,omitempty"`
 }
 
 // publicBookingRoute is the scope of public booking's Idempotency-Keys (both paths).
@@ -131,6 +136,7 @@ func (s *Server) bookingCreated(created booking.Created) map[string]any {
 	if created.Contact.Phone != nil {
 		phone = *created.Contact.Phone
 	}
+	_, manageURL := s.booking.ManageLink(created.Reservation)
 	// CONTRACT §8: the response shows what the caller sent (with the spec's
 	// defaults), never the stored customer or vehicle the booking landed on.
 	return map[string]any{
@@ -138,6 +144,7 @@ func (s *Server) bookingCreated(created booking.Created) map[string]any {
 		"message": "Reserva creada correctamente.",
 		"data": bookingCreatedData{
 			IDReservation: created.Reservation.ID,
+			Reference:     reservation.ShowReference(created.Reservation.Reference),
 			CustomerName:  created.Contact.FullName,
 			Phone:         phone,
 			LicensePlate:  created.Typed.LicensePlate,
@@ -145,6 +152,7 @@ func (s *Server) bookingCreated(created booking.Created) map[string]any {
 			Model:         created.Typed.Model,
 			TotalPrice:    created.Reservation.TotalPrice,
 			EntryDate:     localtime.Spanish(created.Reservation.Entry, s.cfg.Location),
+			ManageURL:     manageURL,
 		},
 	}
 }

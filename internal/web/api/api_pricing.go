@@ -22,6 +22,9 @@ type pricingRequest struct {
 	// IDReservation (an addition to the spec's body) prices the data as an edit of
 	// that reservation, for the edit forms: staff for any, a customer for their own.
 	IDReservation httpx.FlexInt `json:"id_reservation"`
+	// Reference (with the manage token, CONTRACT §11) prices the data as the
+	// manage-my-booking edit of that booking would charge it.
+	Reference string `json:"reference"`
 }
 
 type pricingResponse struct {
@@ -94,6 +97,8 @@ func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
 	}
 	var q pricing.Quote
 	switch {
+	case strings.TrimSpace(req.Reference) != "":
+		q, err = s.booking.ManageQuote(r.Context(), req.Reference, ManageToken(r), preq)
 	case req.IDReservation.Set && staff:
 		q, err = s.booking.QuoteEdit(r.Context(), 0, req.IDReservation.Value, preq)
 	case req.IDReservation.Set && signedIn:

@@ -145,7 +145,19 @@ func TestPublicBookingAPI(t *testing.T) {
 		// The exact shape of a 201, keys and types included.
 		status, body := call(t, c, "POST", a.URL+"/api/reservations/public-new",
 			(`{"full_name":"Luis","phone":"611 222 333","license_plate":"9999 zzz","vehicle_type":"COCHE","entry_date":"` + clocktest.D("2026-12-01") + `T10:00:00` + clocktest.Offset("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `T10:00:00` + clocktest.Offset("2026-12-02") + `","id_main_service":2}`))
-		want := (`{"data":{"id_reservation":3,"customer_name":"Luis","phone":"+34611222333","license_plate":"9999ZZZ","brand":"Desconocida","model":"Desconocido","total_price":15.00,"entry_date":"` + clocktest.ES("01/12/2026") + `, 10:00:00"},"message":"Reserva creada correctamente.","success":true}`)
+		// The reference and the manage link are random (CONTRACT §11): read, checked, then compared in place.
+		var created struct {
+			Data struct {
+				Reference string `json:"reference"`
+				ManageURL string `json:"manage_url"`
+			} `json:"data"`
+		}
+		_ = json.Unmarshal([]byte(body), &created)
+		ref := created.Data.Reference
+		if len(ref) != 9 || ref[4] != '-' || !strings.HasPrefix(created.Data.ManageURL, "http://127.0.0.1/reserva/"+ref+"?t=") {
+			t.Errorf("data.reference %q, data.manage_url %q", ref, created.Data.ManageURL)
+		}
+		want := (`{"data":{"id_reservation":3,"reference":"` + ref + `","customer_name":"Luis","phone":"+34611222333","license_plate":"9999ZZZ","brand":"Desconocida","model":"Desconocido","total_price":15.00,"entry_date":"` + clocktest.ES("01/12/2026") + `, 10:00:00","manage_url":"` + created.Data.ManageURL + `"},"message":"Reserva creada correctamente.","success":true}`)
 		if status != 201 || body != want {
 			t.Errorf("got %d %s\nwant 201 %s", status, body, want)
 		}

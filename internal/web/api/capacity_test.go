@@ -241,3 +241,33 @@ func TestErasureFreesTheDays(t *testing.T) {
 		}
 	})
 }
+
+// Manage-my-booking (CONTRACT §11): an edit onto a full day is the same 409 with
+// full_days, nothing saved; a cancel frees the days at once.
+func TestManageBookingCapacity(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		a := apptest.Start(t, d)
+		setCapacity(t, a, 1, 0)
+		b := bookOnline(t, a, "612345678", "ana@example.com", "CAPA1", 3, 1) // days 3 and 4
+		bookOnline(t, a, "699888777", "", "CAPA2", 6, 1)                     // days 6 and 7: full
+		tok := lookupToken(t, a, b.reference, "612345678")
+		u := a.URL + "/api/bookings/" + b.reference
+		entry := clocktest.Day(3, 10, 0)
+		status, body := manageCall(t, "PUT", u, tok, map[string]any{"id_main_service": 1,
+			"entry_date": entry.Format(time.RFC3339), "exit_date": entry.AddDate(0, 0, 3).Format(time.RFC3339)})
+		if status != http.StatusConflict || fmt.Sprint(body["full_days"]) != "["+clocktest.D("2026-11-26")+"]" {
+			t.Fatalf("manage edit onto a full day: %d %v", status, body)
+		}
+		if r := webtest.CountRows(t, a, `SELECT COUNT(*) FROM reservation WHERE id_reservation = $1 AND exit_date < $2`, b.id, clocktest.Day(5, 0, 0)); r != 1 {
+			t.Fatal("the refused edit changed the booking")
+		}
+		if status, body := manageCall(t, "POST", u+"/cancel", tok, nil); status != http.StatusOK {
+			t.Fatalf("manage cancel: %d %v", status, body)
+		}
+		have, _ := a.Store.OccupancyLedger(context.Background())
+		want, _ := a.Store.RecountOccupancy(context.Background(), a.Config.Location)
+		if fmt.Sprint(have) != fmt.Sprint(want) || len(have) != 2 {
+			t.Fatalf("after the cancel: ledger %v, recount %v (want the other booking's 2 days)", have, want)
+		}
+	})
+}

@@ -14,6 +14,14 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/reservations/public-new", publicBooking)
 	mux.HandleFunc("POST /api/reservations/public", publicBooking)
 
+	// Managing a booking without an account (CONTRACT §11). The lookup is limited
+	// per client address (§13) and throttled per reference (booking.Lookup); the
+	// other routes need the manage token the lookup or the link gives.
+	mux.HandleFunc("POST /api/bookings/lookup", s.limit.Limit("booking-lookup", s.apiBookingLookup, s.WriteSuccessFalse))
+	mux.HandleFunc("GET /api/bookings/{reference}", s.apiManagedBooking)
+	mux.HandleFunc("POST /api/bookings/{reference}/cancel", s.apiManagedCancel)
+	mux.HandleFunc("PUT /api/bookings/{reference}", s.apiManagedEdit)
+
 	// API tokens (spec, Authentication 2; CONTRACT §5).
 	mux.HandleFunc("POST /api/auth/token", s.limit.Limit("token", s.apiIssueToken, s.WriteErrorField))
 	mux.HandleFunc("DELETE /api/auth/token", s.apiRevokeToken)

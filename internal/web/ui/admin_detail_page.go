@@ -24,6 +24,7 @@ import (
 
 // detailPageView is the data of admin_detail.html.
 type detailPageView struct {
+	Reference   string // K7Q2-M9XD (CONTRACT §11)
 	ID          int64
 	Status      string
 	StatusClass string
@@ -171,9 +172,11 @@ var (
 	notificationLabels = map[string]string{
 		"booking_confirmation": "Confirmación de reserva", "vehicle_entry": "Entrada del vehículo",
 		"reservation_modified": "Reserva modificada", "invoice": "Factura",
+		"booking_reminder": "Recordatorio del día anterior",
 	}
 	notificationStatusLabels = map[string]string{
 		"pending": "Pendiente", "sent": "Enviada", "failed": "Fallida", "skipped": "No enviada",
+		"cancelled": "Anulada",
 	}
 )
 
@@ -202,7 +205,7 @@ func detailNotice(r *http.Request) string {
 func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d booking.Detail) {
 	res := d.Reservation
 	v := detailPageView{
-		ID: res.ID, Status: string(res.Status), StatusClass: statusClass(string(res.Status)),
+		ID: res.ID, Reference: reservation.ShowReference(res.Reference), Status: string(res.Status), StatusClass: statusClass(string(res.Status)),
 		Pending: res.Status == reservation.Pending, InCourse: res.Status == reservation.InCourse,
 		Finalized: res.Status == reservation.Finalized, Cancelled: res.Status == reservation.Cancelled,
 		Notice: detailNotice(r), Error: r.URL.Query().Get("error"),

@@ -42,9 +42,13 @@ func TestAdminDetail(t *testing.T) {
 		if body["photo_count"] != 2.0 || len(photos) != 2 || photos[0].(map[string]any)["file_path"] != fmt.Sprintf("https://fotos.example.com/%d-0.jpg", id) {
 			t.Errorf("photos: %v %v", body["photo_count"], photos)
 		}
-		// The walk-in's booking confirmation, recorded and not sent (no webhook in tests).
+		if ref, _ := r["reference"].(string); len(ref) != 9 || ref[4] != '-' {
+			t.Errorf("reservation.reference = %v, want XXXX-XXXX (CONTRACT §11)", r["reference"])
+		}
+		// The walk-in's booking confirmation, recorded and not sent (no webhook in
+		// tests), and its reminder the day before (CONTRACT §11; recorded alike).
 		notes := body["notifications"].([]any)
-		if len(notes) != 1 {
+		if len(notes) != 2 || notes[1].(map[string]any)["type"] != "booking_reminder" {
 			t.Fatalf("notifications: %v", notes)
 		}
 		n := notes[0].(map[string]any)

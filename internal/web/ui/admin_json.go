@@ -16,6 +16,7 @@ import (
 // adminReservationJSON is a reservation record (spec, Resources: Reservation).
 type adminReservationJSON struct {
 	ID              int64       `json:"id_reservation"`
+	Reference       string      `json:"reference"` // K7Q2-M9XD (CONTRACT §11)
 	ReservationDate string      `json:"reservation_date"`
 	EntryDate       string      `json:"entry_date"`
 	ExitDate        *string     `json:"exit_date"`
@@ -51,7 +52,7 @@ func contactView(r reservation.Reservation, c reservation.Customer) contactJSON 
 func (s *Server) adminReservation(r reservation.Reservation) adminReservationJSON {
 	loc := s.cfg.Location
 	out := adminReservationJSON{
-		ID: r.ID, ReservationDate: localtime.JSON(r.ReservationDate, loc), EntryDate: localtime.JSON(r.Entry, loc),
+		ID: r.ID, Reference: reservation.ShowReference(r.Reference), ReservationDate: localtime.JSON(r.ReservationDate, loc), EntryDate: localtime.JSON(r.Entry, loc),
 		ExitDate: s.adminTime(r.Exit), Status: string(r.Status), TotalPrice: r.TotalPrice, IsPaid: r.IsPaid,
 		Notes: r.Notes, Spot: r.Spot, CustomerID: r.CustomerID, VehicleID: r.VehicleID, MainServiceID: r.MainServiceID,
 	}

@@ -172,7 +172,8 @@ func (s *Server) walkInCreated(created booking.Created) map[string]any {
 		"message": "Reserva creada correctamente.",
 		"data": map[string]any{
 			"id_reservation": created.Reservation.ID,
-			"customer_name":  created.Contact.FullName, // the reservation's contact (CONTRACT §8)
+			"reference":      reservation.ShowReference(created.Reservation.Reference), // CONTRACT §11
+			"customer_name":  created.Contact.FullName,                                 // the reservation's contact (CONTRACT §8)
 			"license_plate":  created.Vehicle.LicensePlate,
 			"entry_date":     localtime.Spanish(created.Reservation.Entry, s.cfg.Location),
 			"total_price":    created.Reservation.TotalPrice,

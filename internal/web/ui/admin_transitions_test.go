@@ -25,8 +25,9 @@ func TestAdminTransitionsTable(t *testing.T) {
 		if status != 201 {
 			t.Fatalf("walk-in: %d %v", status, body)
 		}
-		want := `map[data:map[customer_name:Cliente 1 entry_date:01/03/2027, 10:00:00 id_reservation:1 license_plate:0001BCD total_price:36] message:Reserva creada correctamente. success:true]`
-		if got := fmt.Sprint(body); got != want {
+		ref, _ := body["data"].(map[string]any)["reference"].(string)
+		want := `map[data:map[customer_name:Cliente 1 entry_date:01/03/2027, 10:00:00 id_reservation:1 license_plate:0001BCD reference:` + ref + ` total_price:36] message:Reserva creada correctamente. success:true]`
+		if got := fmt.Sprint(body); got != want || len(ref) != 9 {
 			t.Errorf("walk-in body\n got %s\nwant %s", got, want)
 		}
 		r := e.Stored(1)
@@ -59,8 +60,8 @@ func TestAdminTransitionsTable(t *testing.T) {
 		for _, n := range detail["notifications"].([]any) {
 			types = append(types, n.(map[string]any)["type"].(string))
 		}
-		if fmt.Sprint(types) != "[booking_confirmation vehicle_entry invoice]" {
-			t.Errorf("notifications = %v, want booking_confirmation, vehicle_entry, invoice", types)
+		if fmt.Sprint(types) != "[booking_confirmation booking_reminder vehicle_entry invoice]" {
+			t.Errorf("notifications = %v, want booking_confirmation, booking_reminder (CONTRACT §11), vehicle_entry, invoice", types)
 		}
 
 		// PENDIENTE → CANCELADA: the spot is set to null.

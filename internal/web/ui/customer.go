@@ -47,6 +47,7 @@ type bookedExtraJSON struct {
 // can_edit tell the page which actions the state rules allow.
 type customerReservationJSON struct {
 	ID                 int64             `json:"id_reservation"`
+	Reference          string            `json:"reference"` // K7Q2-M9XD (CONTRACT §11)
 	ReservationDate    string            `json:"reservation_date"`
 	EntryDate          string            `json:"entry_date"`
 	ExitDate           *string           `json:"exit_date"`
@@ -135,6 +136,7 @@ func (s *Server) customerReservationView(cr reservation.CustomerReservation) cus
 	loc := s.cfg.Location
 	item := customerReservationJSON{
 		ID:              cr.ID,
+		Reference:       reservation.ShowReference(cr.Reference),
 		ReservationDate: localtime.JSON(cr.ReservationDate, loc),
 		EntryDate:       localtime.JSON(cr.Entry, loc),
 		Status:          string(cr.Status),

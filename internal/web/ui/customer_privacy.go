@@ -12,6 +12,7 @@ import (
 	"parking/internal/localtime"
 	"parking/internal/money"
 	"parking/internal/privacy"
+	"parking/internal/reservation"
 	"parking/internal/web/httpx"
 )
 
@@ -99,6 +100,7 @@ type (
 	}
 	exportReservation struct {
 		ID                 int64                `json:"id_reservation"`
+		Reference          string               `json:"reference"` // K7Q2-M9XD (CONTRACT §11)
 		ReservationDate    string               `json:"reservation_date"`
 		EntryDate          string               `json:"entry_date"`
 		ExitDate           *string              `json:"exit_date"`
@@ -147,7 +149,7 @@ func (s *Server) exportBody(e privacy.Export) exportJSON {
 		out.Vehicles = append(out.Vehicles, exportVehicle{LicensePlate: v.LicensePlate, Brand: v.Brand, Model: v.Model, Color: v.Color, Type: v.Type})
 	}
 	for _, r := range e.Area.Reservations {
-		x := exportReservation{ID: r.ID, ReservationDate: ts(r.ReservationDate), EntryDate: ts(r.Entry), ExitDate: opt(r.Exit),
+		x := exportReservation{ID: r.ID, Reference: reservation.ShowReference(r.Reference), ReservationDate: ts(r.ReservationDate), EntryDate: ts(r.Entry), ExitDate: opt(r.Exit),
 			Status: string(r.Status), MainService: r.MainServiceName, AdditionalServices: []exportExtra{},
 			TotalPrice: r.TotalPrice, IsPaid: r.IsPaid, ParkingSpot: r.Spot, Notes: r.Notes,
 			Vehicle: exportVehicle{LicensePlate: r.Vehicle.LicensePlate, Brand: r.Vehicle.Brand, Model: r.Vehicle.Model, Color: r.Vehicle.Color, Type: r.Vehicle.Type},

@@ -96,7 +96,9 @@ func TestCustomerDataExport(t *testing.T) {
 			len(r.AdditionalServices) != 1 || len(r.Photos) != 1 || r.Photos[0].FilePath != "https://fotos.example/1.jpg" {
 			t.Errorf("reservation = %+v", r)
 		}
-		if len(r.Notifications) != 1 || r.Notifications[0].Type != "booking_confirmation" || r.Notifications[0].Payload["type"] != "booking_confirmation" {
+		// The confirmation and the reminder the day before (CONTRACT §11).
+		if len(r.Notifications) != 2 || r.Notifications[0].Type != "booking_confirmation" || r.Notifications[0].Payload["type"] != "booking_confirmation" ||
+			r.Notifications[1].Type != "booking_reminder" {
 			t.Errorf("notifications = %+v, want the booking confirmation with what it carried", r.Notifications)
 		}
 
@@ -145,6 +147,11 @@ func TestCustomerErase(t *testing.T) {
 			t.Fatal("a refused erasure changed the account")
 		}
 		webtest.CustSetStatus(t, a, done, reservation.Finalized)
+		// A password reset link sent before (CONTRACT §11) carries the name and email.
+		webtest.WantStatus(t, webtest.PostJSON(t, apptest.Client(t), a.URL+"/users/password/forgot", map[string]string{"email": "marta@example.com"}), http.StatusOK)
+		if n := webtest.CountRows(t, a, `SELECT COUNT(*) FROM password_reset`); n != 1 {
+			t.Fatalf("reset links before the erasure: %d, want 1", n)
+		}
 
 		st, b := erase(map[string]any{"password": "customer-password"})
 		if st != http.StatusOK || b["success"] != true {
@@ -163,7 +170,11 @@ func TestCustomerErase(t *testing.T) {
 			{"plate anonymised", `SELECT COUNT(*) FROM vehicle WHERE license_plate LIKE 'ANON%' AND brand = 'Desconocida'`, nil},
 			{"no plate left", `SELECT 1 - COUNT(*) FROM vehicle WHERE license_plate = '1111AAA'`, nil},
 			{"photos deleted", `SELECT 1 - COUNT(*) FROM photo_evidence`, nil},
-			{"notifications emptied", `SELECT COUNT(*) FROM notification WHERE id_reservation = $1 AND payload = '{}'`, []any{done}},
+			{"notifications emptied", `SELECT CASE WHEN COUNT(*) > 0 AND COUNT(*) = SUM(CASE WHEN payload = '{}' THEN 1 ELSE 0 END) THEN 1 ELSE 0 END
+				FROM notification WHERE id_reservation = $1`, []any{done}},
+			{"reset links gone", `SELECT 1 - COUNT(*) FROM password_reset`, nil},
+			{"reset notification emptied", `SELECT COUNT(*) FROM notification WHERE type = 'password_reset' AND payload = '{}' AND status <> 'pending'`, nil},
+			{"no pending reminder", `SELECT 1 - COUNT(*) FROM notification WHERE type = 'booking_reminder' AND status = 'pending'`, nil},
 			{"sessions ended", `SELECT 1 - COUNT(*) FROM web_session WHERE id_customer = $1`, []any{u.ID}},
 		}
 		for _, ch := range checks {

@@ -68,6 +68,10 @@ func TestCustomerProfile(t *testing.T) {
 		}
 		first := body["active_reservations"].([]any)[1].(map[string]any)
 		delete(first, "reservation_date")
+		if ref, _ := first["reference"].(string); len(ref) != 9 || ref[4] != '-' {
+			t.Errorf("reference = %v, want XXXX-XXXX (CONTRACT §11)", first["reference"])
+		}
+		delete(first, "reference")
 		webtest.CustWantBody(t, first, map[string]any{
 			"id_reservation": active1, "entry_date": (clocktest.D("2026-12-01") + "T10:00:00" + clocktest.Offset("2026-12-01")), "exit_date": (clocktest.D("2026-12-04") + "T10:00:00" + clocktest.Offset("2026-12-04")),
 			"status": "PENDIENTE", "total_price": 51, "is_paid": false, "payment_method": nil, "cod_parking_spot": nil,

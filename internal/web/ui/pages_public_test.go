@@ -116,7 +116,7 @@ func TestBookingPage(t *testing.T) {
 			`<option value="MOTO">Moto (tarifa ×0,5)</option>`,
 			`<label for="brand">Marca`, `<label for="model">Modelo`, `<label for="email">Correo electrónico`,
 			`data-price data-state="idle" aria-live="polite"`, `<button type="submit" class="btn btn-primary" data-next>Continuar</button>`,
-			`<a href="/booking" aria-current="page">Reservar</a>`, `href="/users/register">Crear cuenta para gestionarla</a>`,
+			`<a href="/booking" aria-current="page">Reservar</a>`, `href="/reserva" data-done-manage>Gestionar mi reserva</a>`,
 		)
 		if strings.Contains(res.Body, "alert-warn") {
 			t.Error("notice without a bad date")
@@ -144,7 +144,7 @@ func TestBookingPage(t *testing.T) {
 			`id="full_name" name="full_name" type="text" autocomplete="name" required maxlength="100" value="Cliente 600000001"`,
 			`value="&#43;34600000001"`, `value="ana@example.com"`,
 			`<button type="button" class="chip" data-pick-vehicle data-plate="1111AAA" data-type="SUV" data-brand="Desconocida" data-model="Desconocido">1111AAA</button>`,
-			`<a class="btn btn-primary" href="/users/profile">Ver mis reservas</a>`,
+			`<a class="btn" href="/users/profile">Ver mis reservas</a>`,
 		)
 		// An administrator books walk-ins elsewhere: nothing of theirs is filled in.
 		admin, _ := apptest.Admin(t, a)

@@ -21,7 +21,7 @@ func TestLegalPages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.Name, f.TaxID, f.Address, f.Email = "Aparcamientos Barajas S.L.", "B12345678", "Calle de la Terminal 4, 28042 Madrid", "privacidad@parking.example"
+		f.Name, f.TaxID, f.Address, f.Email = "Aparcamientos Barajas S.L.", "B12345674", "Calle de la Terminal 4, 28042 Madrid", "privacidad@parking.example"
 		f.PhotoRetentionDays = 200
 		if _, err := a.Booking.SaveFacility(context.Background(), f); err != nil {
 			t.Fatal(err)
@@ -29,7 +29,7 @@ func TestLegalPages(t *testing.T) {
 		for _, c := range []struct{ path, title string }{{"/privacidad", "Política de privacidad"}, {"/condiciones", "Condiciones del servicio"}} {
 			res := webtest.Do(t, apptest.Client(t), "GET", a.URL+c.path, nil)
 			webtest.WantStatus(t, res, http.StatusOK)
-			webtest.WantAll(t, c.path, res.Body, c.title, "Aparcamientos Barajas S.L.", "B12345678", "Calle de la Terminal 4, 28042 Madrid",
+			webtest.WantAll(t, c.path, res.Body, c.title, "Aparcamientos Barajas S.L.", "B12345674", "Calle de la Terminal 4, 28042 Madrid",
 				"privacidad@parking.example")
 		}
 		res := webtest.Do(t, apptest.Client(t), "GET", a.URL+"/privacidad", nil)

@@ -30,6 +30,7 @@ import (
 // receiptView is the data of receipt.html.
 type receiptView struct {
 	ID           int64
+	Reference    string // K7Q2-M9XD (CONTRACT §11)
 	Doc          receiptDoc
 	CustomerName string
 	Phone        string
@@ -100,7 +101,7 @@ func (s *Server) receiptOf(d booking.Detail, rc receipt.Receipt) (receiptView, e
 	res := d.Reservation
 	ct := reservation.ContactOf(res, d.Customer) // as the invoice notification (CONTRACT §9)
 	v := receiptView{
-		ID: res.ID, CustomerName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email),
+		ID: res.ID, Reference: reservation.ShowReference(res.Reference), CustomerName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email),
 		Plate: d.Vehicle.LicensePlate, Vehicle: vehicleDescription(d.Vehicle.Brand, d.Vehicle.Model),
 		TypeLabel: vehicleTypeLabel(d.Vehicle.Type), Entry: s.shortTime(res.Entry), Exit: s.optTime(res.Exit),
 		Spot: deref(res.Spot), Paid: res.IsPaid,
@@ -241,7 +242,7 @@ func (s *Server) serveReceipt(w http.ResponseWriter, r *http.Request, d booking.
 	}
 	if format == receiptPage && httpx.WantsJSON(r) {
 		w.Header().Set("Cache-Control", "no-store")
-		httpx.WriteJSON(w, http.StatusOK, s.receiptAsJSON(rc, base+".pdf"))
+		httpx.WriteJSON(w, http.StatusOK, s.receiptAsJSON(rc, pdfHref(base)))
 		return
 	}
 	v, err := s.receiptOf(d, rc)
@@ -249,7 +250,7 @@ func (s *Server) serveReceipt(w http.ResponseWriter, r *http.Request, d booking.
 		fail(err)
 		return
 	}
-	v.BackHref, v.BackLabel, v.PDFHref = back, backLabel, base+".pdf"
+	v.BackHref, v.BackLabel, v.PDFHref = back, backLabel, pdfHref(base)
 	v.SellerIncomplete = strings.HasPrefix(base, "/admin/") && (rc.Seller.Name == "" || rc.Seller.TaxID == "")
 	if format == receiptPDF {
 		pdf, err := receipt.PDF(rc, s.cfg.Location, s.qrBase(), s.receiptFacts(v))
@@ -266,6 +267,16 @@ func (s *Server) serveReceipt(w http.ResponseWriter, r *http.Request, d booking.
 		return
 	}
 	s.render(w, r, http.StatusOK, "receipt.html", rc.Kind.Label()+" "+rc.Number, v)
+}
+
+// pdfHref is the PDF's address beside the receipt page at base: ".pdf" added to
+// the path, before a query (the manage page's receipt carries its token, ?t=…).
+func pdfHref(base string) string {
+	path, query, ok := strings.Cut(base, "?")
+	if !ok {
+		return base + ".pdf"
+	}
+	return path + ".pdf?" + query
 }
 
 // adminReceipt is GET /admin/reservations/details/{id}/receipt.

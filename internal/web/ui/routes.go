@@ -12,6 +12,11 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// Registration is limited per client address (CONTRACT §13): it answers 409 for a
 	// taken email, so it must not serve to test addresses in bulk.
 	mux.Handle("POST /users/register", s.SameOrigin(s.limit.Limit("register", s.register, s.registerRefused)))
+	// Password reset (CONTRACT §11, §13: the request is limited per client address).
+	mux.HandleFunc("GET /users/password/forgot", s.forgotPage)
+	mux.Handle("POST /users/password/forgot", s.SameOrigin(s.limit.Limit("password-reset", s.forgot, s.forgotRefused)))
+	mux.HandleFunc("GET /users/password/reset", s.resetPage)
+	mux.Handle("POST /users/password/reset", s.SameOrigin(s.limit.Limit("password-reset-set", s.reset, s.forgotRefused)))
 	// Social login (spec, Authentication 7; users_social.go). Starting one writes a
 	// row, so it is limited per client address like the other anonymous writes.
 	mux.HandleFunc("GET /users/oidc/{provider}/start", s.limit.Limit("oidc", s.oidcStart, s.oidcRefused))
@@ -87,6 +92,18 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.Handle("POST /users/profile/consents", s.RequireUser(s.customerConsents))
 	admin("GET /admin/customers/{id}/data", s.adminCustomerExport)
 	admin("POST /admin/customers/{id}/erase", s.adminCustomerErase)
+
+	// Manage my booking without an account (CONTRACT §11): the lookup form is
+	// limited with the JSON lookup (§13) and throttled per reference.
+	mux.HandleFunc("GET /reserva", s.manageLookupPage)
+	mux.Handle("POST /reserva", s.SameOrigin(s.limit.Limit("booking-lookup", s.manageLookup, func(w http.ResponseWriter, r *http.Request, err error) {
+		s.manageLookupRefused(w, r, manageLookupView{}, err)
+	})))
+	mux.HandleFunc("GET /reserva/{reference}", s.managePage)
+	mux.HandleFunc("GET /reserva/{reference}/recibo", s.manageReceipt)
+	mux.HandleFunc("GET /reserva/{reference}/recibo.pdf", s.manageReceiptPDF)
+	mux.Handle("POST /reserva/{reference}/cancelar", s.SameOrigin(http.HandlerFunc(s.manageCancel)))
+	mux.Handle("POST /reserva/{reference}/modificar", s.SameOrigin(http.HandlerFunc(s.manageEdit)))
 
 	// Public pages (spec, Public pages): home and the 3-step booking flow.
 	mux.HandleFunc("GET /{$}", s.homePage)

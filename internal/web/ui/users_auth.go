@@ -96,6 +96,7 @@ type loginView struct {
 	LoginType string
 	Email     string
 	Error     string
+	Notice    string // after a password reset
 }
 
 func loginTypeOf(v string) string {
@@ -107,7 +108,11 @@ func loginTypeOf(v string) string {
 
 // loginPage is GET /users/login; ?loginType=worker preselects the staff tab.
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
-	s.render(w, r, http.StatusOK, "login.html", "Iniciar sesión", loginView{LoginType: loginTypeOf(r.URL.Query().Get("loginType"))})
+	v := loginView{LoginType: loginTypeOf(r.URL.Query().Get("loginType"))}
+	if r.URL.Query().Get("reset") == "1" {
+		v.Notice = msgPasswordReset
+	}
+	s.render(w, r, http.StatusOK, "login.html", "Iniciar sesión", v)
 }
 
 // login is POST /users/login.

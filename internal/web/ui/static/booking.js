@@ -403,6 +403,14 @@
       put('plate', d.plate || '');
       put('name', d.name || '');
       put('total', d.total || '');
+      put('reference', d.reference || '');
+      // The signed link of the answer (CONTRACT §11), as a path on this site;
+      // without it, the lookup form.
+      var manage = '/reserva';
+      if (d.manage) {
+        try { var u = new URL(d.manage, location.href); manage = u.pathname + u.search; } catch (e) { manage = '/reserva'; }
+      }
+      root.querySelector('[data-done-manage]').setAttribute('href', manage);
       return true;
     }
 
@@ -457,7 +465,7 @@
         if (r.ok && r.data.success && r.data.data) {
           attempt = { key: null, body: null };
           var d = r.data.data;
-          store(DONE_KEY, { id: d.id_reservation, entry: String(d.entry_date || '').replace(/:00$/, ''), plate: d.license_plate, name: d.customer_name, total: euros(d.total_price) });
+          store(DONE_KEY, { id: d.id_reservation, entry: String(d.entry_date || '').replace(/:00$/, ''), plate: d.license_plate, name: d.customer_name, total: euros(d.total_price), reference: d.reference, manage: d.manage_url });
           store(KEY, null);
           history.replaceState({ bookingStep: 'done', depth: depth() }, '', urlFor('done'));
           show('done', true);

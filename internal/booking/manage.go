@@ -1,0 +1,272 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"parking/internal/account"
+	"parking/internal/audit"
+	"parking/internal/fault"
+	"parking/internal/feed"
+	"parking/internal/input"
+	"parking/internal/managelink"
+	"parking/internal/pricing"
+	"parking/internal/reservation"
+	"parking/internal/store"
+)
+
+// Managing a booking without an account (CONTRACT §11): the booking reference plus
+// the phone or email it was made with gives a signed token (managelink); the token
+// opens, cancels and edits that one booking. Edits go through the customer edit
+// (customerEdit), so its rules, price path and refusals are the same.
+
+// WithManageLinks sets the signer of manage tokens and links.
+func WithManageLinks(s *managelink.Signer) Option { return func(svc *Service) { svc.links = s } }
+
+// ErrNoBooking is the one answer to a lookup that does not match and to a bad or
+// expired token: the same whether or not the reference exists (CONTRACT §11).
+var ErrNoBooking = fault.New(fault.NotFound,
+	"No encontramos ninguna reserva con esa referencia y ese teléfono o correo electrónico, o el enlace ha caducado.")
+
+// Lookup throttling: failed lookups are counted per reference (whether or not it
+// exists) and per client address in the login failures table (shared by every
+// instance); past the limit within the window, further lookups are refused (429)
+// until the oldest failure leaves the window. The per-minute limit on the route
+// (PARKING_PUBLIC_RATE, CONTRACT §13) applies on top.
+const (
+	lookupWindow           = time.Hour
+	lookupLimitPerRef      = 5
+	lookupLimitPerAddress  = 30
+	msgLookupThrottled     = "Demasiados intentos fallidos. Por seguridad, espere %d minutos antes de volver a intentarlo."
+	manageLookupKeyRef     = "lookup-reference:"
+	manageLookupKeyAddress = "lookup-address:"
+)
+
+// LookupRequest is a lookup as typed: the reference and the phone or the email.
+type LookupRequest struct {
+	Reference string
+	Phone     string
+	Email     string
+	Addr      string // the client's address (throttling); "" skips the per-address count
+}
+
+// Managed is a booking opened with its reference: the full record (Detail, without
+// photos or notification history) and its manage token and link.
+type Managed struct {
+	Detail
+	Token string
+	URL   string
+}
+
+// Lookup finds the booking of a reference and a phone or email (CONTRACT §11). Any
+// mismatch is ErrNoBooking; a malformed reference, phone or email is a 400; too many
+// failures a fault.TooMany.
+func (s *Service) Lookup(ctx context.Context, in LookupRequest) (Managed, error) {
+	ref, err := input.Reference("reference", in.Reference)
+	if err != nil {
+		return Managed{}, err
+	}
+	var phone, email string
+	switch {
+	case strings.TrimSpace(in.Phone) != "":
+		if phone, err = s.input.Phone("phone", in.Phone); err != nil {
+			return Managed{}, err
+		}
+	case strings.TrimSpace(in.Email) != "":
+		if email, err = input.Email("email", in.Email); err != nil {
+			return Managed{}, err
+		}
+	default:
+		return Managed{}, fault.Invalidf("Escriba el teléfono o el correo electrónico con el que hizo la reserva.")
+	}
+	now := s.now()
+	keys := []string{lookupKey(manageLookupKeyRef + ref)}
+	if in.Addr != "" {
+		keys = append(keys, lookupKey(manageLookupKeyAddress+in.Addr))
+	}
+	failures, err := s.store.LoginFailures(ctx, now.Add(-lookupWindow), keys...)
+	if err != nil {
+		return Managed{}, fmt.Errorf("lookup throttle: %w", err)
+	}
+	if wait := lookupWait(failures[keys[0]], lookupLimitPerRef, now); wait > 0 {
+		return Managed{}, lookupThrottled(wait)
+	}
+	if len(keys) > 1 {
+		if wait := lookupWait(failures[keys[1]], lookupLimitPerAddress, now); wait > 0 {
+			return Managed{}, lookupThrottled(wait)
+		}
+	}
+	m, err := s.lookup(ctx, ref, phone, email)
+	if errors.Is(err, ErrNoBooking) {
+		if rerr := s.store.InTx(ctx, func(tx *store.Tx) error {
+			return tx.RecordLoginFailure(ctx, now, now.Add(-lookupWindow), keys...)
+		}); rerr != nil {
+			s.log.ErrorContext(ctx, "recording a failed booking lookup failed", "err", rerr)
+		}
+	}
+	return m, err
+}
+
+func (s *Service) lookup(ctx context.Context, ref, phone, email string) (Managed, error) {
+	r, err := s.store.ReservationByReference(ctx, ref)
+	if errors.Is(err, store.ErrNotFound) {
+		return Managed{}, ErrNoBooking
+	}
+	if err != nil {
+		return Managed{}, err
+	}
+	cust, err := s.store.Customer(ctx, r.CustomerID)
+	if err != nil {
+		return Managed{}, err
+	}
+	// The reservation's contact (CONTRACT §8: what the booker typed), or its
+	// customer's data for a reservation made before contacts were kept. Phones are
+	// compared in E.164, emails without regard to case.
+	c := reservation.ContactOf(r, cust)
+	match := (phone != "" && c.Phone != nil && *c.Phone == phone) ||
+		(email != "" && c.Email != nil && strings.EqualFold(*c.Email, email))
+	if !match {
+		return Managed{}, ErrNoBooking
+	}
+	return s.managed(ctx, r.ID)
+}
+
+// managed reads the record of reservation id with a fresh token.
+func (s *Service) managed(ctx context.Context, id int64) (Managed, error) {
+	d, err := s.Detail(ctx, id)
+	if err != nil {
+		return Managed{}, err
+	}
+	d.Photos, d.Notifications = nil, nil // staff-only parts of the record
+	m := Managed{Detail: d}
+	if s.links != nil {
+		m.Token, m.URL = s.links.Link(reservation.ShowReference(d.Reservation.Reference), d.Reservation.Entry, d.Reservation.Exit, s.now())
+	}
+	return m, nil
+}
+
+// manageID checks a reference and its token and returns the reservation's id; a
+// malformed reference, a bad or expired token and an unknown reference are all
+// ErrNoBooking.
+func (s *Service) manageID(ctx context.Context, rawRef, token string) (int64, error) {
+	ref, ok := input.ReferenceLookup(rawRef)
+	if !ok || s.links == nil || !s.links.Valid(reservation.ShowReference(ref), token, s.now()) {
+		return 0, ErrNoBooking
+	}
+	r, err := s.store.ReservationByReference(ctx, ref)
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, ErrNoBooking
+	}
+	if err != nil {
+		return 0, err
+	}
+	return r.ID, nil
+}
+
+// ManagedBooking opens a booking with its reference and token.
+func (s *Service) ManagedBooking(ctx context.Context, ref, token string) (Managed, error) {
+	id, err := s.manageID(ctx, ref, token)
+	if err != nil {
+		return Managed{}, err
+	}
+	return s.managed(ctx, id)
+}
+
+// ManageCancel cancels a booking with its reference and token: PENDIENTE only
+// (spec, States and transitions: the customer's cancel), spot cleared, reminder
+// dropped, in one conditional update.
+func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservation.Reservation, error) {
+	id, err := s.manageID(ctx, ref, token)
+	if err != nil {
+		return reservation.Reservation{}, err
+	}
+	var out, before reservation.Reservation
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
+		r, err := tx.LockReservation(ctx, id)
+		if err != nil {
+			return err
+		}
+		before = r
+		prev, err := s.readState(ctx, tx, id, false) // the audit trail's "before"
+		if err != nil {
+			return err
+		}
+		if !reservation.For(r.Status).Cancel {
+			return fault.Invalidf("Solo se pueden cancelar reservas pendientes; esta reserva está %s.", r.Status)
+		}
+		ok, err := tx.MarkCancelled(ctx, id, reservation.Pending)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return statusMoved(id)
+		}
+		if out, err = tx.Reservation(ctx, id); err != nil {
+			return err
+		}
+		// CONTRACT §10: cancelling frees the days at once.
+		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
+			return err
+		}
+		if err := s.syncReminder(ctx, tx, id); err != nil { // CONTRACT §11: dropped
+			return err
+		}
+		return s.auditTransition(ctx, tx, audit.ActionCancel, prev)
+	})
+	if err != nil {
+		return reservation.Reservation{}, wrapOp(err, "cancel reservation %s", ref)
+	}
+	s.publishParking(feed.Cancelled, out, before.Spot)
+	return out, nil
+}
+
+// ManageEdit changes a booking's dates, main service and extras with its reference
+// and token: the customer edit (customerEdit), so the same rules, price and
+// refusals apply.
+func (s *Service) ManageEdit(ctx context.Context, ref, token string, in CustomerEdit) (Edited, error) {
+	id, err := s.manageID(ctx, ref, token)
+	if err != nil {
+		return Edited{}, err
+	}
+	return s.customerEdit(ctx, id, func(reservation.Reservation) bool { return true }, ErrNoBooking, in)
+}
+
+// ManageQuote prices a change as ManageEdit would charge it (the live preview).
+func (s *Service) ManageQuote(ctx context.Context, ref, token string, r pricing.Request) (pricing.Quote, error) {
+	id, err := s.manageID(ctx, ref, token)
+	if err != nil {
+		return pricing.Quote{}, err
+	}
+	return s.quoteEdit(ctx, id, true, func(reservation.Reservation) bool { return true }, ErrNoBooking, r)
+}
+
+// lookupKey is the stored throttling key: a hash, as the login's keys.
+func lookupKey(k string) string { return account.HashToken(k) }
+
+// lookupWait is how long until fewer than limit failures remain in the window.
+func lookupWait(failures []time.Time, limit int, now time.Time) time.Duration {
+	if len(failures) < limit {
+		return 0
+	}
+	// failures are newest first: the limit-th newest must leave the window.
+	return max(failures[limit-1].Add(lookupWindow).Sub(now), time.Second)
+}
+
+func lookupThrottled(wait time.Duration) error {
+	mins := int((wait + time.Minute - 1) / time.Minute)
+	// The login's cause type, so that the web layer sets Retry-After alike.
+	return &fault.Error{Kind: fault.TooMany, Message: fmt.Sprintf(msgLookupThrottled, mins), Err: &account.ThrottledError{RetryAfter: wait}}
+}
+
+// ManageLink is the manage token and link of a reservation at now ("" without a
+// signer or a reference): the public booking's answer carries it, so the
+// confirmation page can offer "Gestionar mi reserva".
+func (s *Service) ManageLink(r reservation.Reservation) (token, url string) {
+	if s.links == nil || r.Reference == "" {
+		return "", ""
+	}
+	return s.links.Link(reservation.ShowReference(r.Reference), r.Entry, r.Exit, s.now())
+}

@@ -1,0 +1,106 @@
+package notify
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"parking/internal/reservation"
+	"parking/internal/store"
+)
+
+// ReminderLead is how long before the entry the booking_reminder is due (CONTRACT §11).
+const ReminderLead = 24 * time.Hour
+
+// Reasons recorded on reminders dropped before they were due (status cancelled).
+const (
+	ReasonReminderCancelled = "La reserva se canceló antes del recordatorio."
+	ReasonReminderStarted   = "El vehículo entró antes del recordatorio."
+	ReasonReminderTooLate   = "La nueva entrada está a menos de 24 horas: no hay recordatorio."
+)
+
+// build renders a payload with what the outbox adds to some kinds: the manage link
+// (confirmation, modification, reminder) and the facility (reminder).
+func (o *Outbox) build(ctx context.Context, tx *store.Tx, kind Kind, sub store.NotificationSubject, original *store.NotificationSubject) ([]byte, error) {
+	var extra Extra
+	if o.links != nil && sub.Reservation.Reference != "" && (kind == BookingConfirmation || kind == ReservationModified || kind == BookingReminder) {
+		_, extra.ManageURL = o.links.Link(reservation.ShowReference(sub.Reservation.Reference), sub.Reservation.Entry, sub.Reservation.Exit, tx.Now)
+	}
+	if kind == BookingReminder && o.facility != nil {
+		f, err := o.facility(ctx, tx)
+		if err != nil {
+			return nil, fmt.Errorf("facility for the reminder: %w", err)
+		}
+		extra.Facility = &f
+	}
+	return build(kind, sub, original, tx.Now, o.loc, o.baseURL, extra)
+}
+
+// SyncReminder makes the reservation's booking_reminder agree with the reservation
+// as tx sees it (CONTRACT §11), inside the transaction of the change:
+//   - PENDIENTE with the entry more than 24 hours after tx.Now: the pending reminder
+//     is moved to entry − 24 h with a fresh payload, or one is scheduled;
+//   - PENDIENTE with the entry less than 24 hours away: a booking made now gets
+//     none, and a pending one (the entry was moved closer) is dropped;
+//   - any other status (started, cancelled, finished): a pending one is dropped.
+//
+// Dropped rows keep their history with status cancelled and the reason.
+func (o *Outbox) SyncReminder(ctx context.Context, tx *store.Tx, sub store.NotificationSubject) error {
+	id := sub.Reservation.ID
+	switch sub.Reservation.Status {
+	case reservation.Pending:
+	case reservation.Cancelled:
+		_, err := tx.CancelPendingReminder(ctx, id, ReasonReminderCancelled)
+		return err
+	default:
+		_, err := tx.CancelPendingReminder(ctx, id, ReasonReminderStarted)
+		return err
+	}
+	due := sub.Reservation.Entry.Add(-ReminderLead)
+	if !due.After(tx.Now) {
+		_, err := tx.CancelPendingReminder(ctx, id, ReasonReminderTooLate)
+		return err
+	}
+	body, err := o.build(ctx, tx, BookingReminder, sub, nil)
+	if err != nil {
+		return err
+	}
+	moved, err := tx.MovePendingReminder(ctx, id, body, due)
+	if err != nil || moved {
+		return err
+	}
+	_, err = o.EnqueueSubject(ctx, tx, BookingReminder, sub, Options{DueAt: due})
+	return err
+}
+
+// ScheduleReminder is SyncReminder for a reservation its transaction has just
+// inserted (nothing to move or drop yet): one insert when the entry is more than 24
+// hours away, no statement at all otherwise, so the booking path pays nothing more.
+func (o *Outbox) ScheduleReminder(ctx context.Context, tx *store.Tx, sub store.NotificationSubject) error {
+	due := sub.Reservation.Entry.Add(-ReminderLead)
+	if sub.Reservation.Status != reservation.Pending || !due.After(tx.Now) {
+		return nil
+	}
+	_, err := o.EnqueueSubject(ctx, tx, BookingReminder, sub, Options{DueAt: due})
+	return err
+}
+
+// EnqueuePasswordReset records a password_reset notification (CONTRACT §11) for the
+// account name/email, carrying resetURL, inside tx. It concerns no reservation.
+func (o *Outbox) EnqueuePasswordReset(ctx context.Context, tx *store.Tx, name, email, resetURL string) error {
+	body, err := encode(PasswordReset, PasswordResetData{Type: PasswordReset, Cliente: ResetCliente{Nombre: name, Email: email}, ResetURL: resetURL})
+	if err != nil {
+		return err
+	}
+	n := store.NewNotification{Type: string(PasswordReset), DeliveryID: newDeliveryID(), Payload: body, Status: store.NotificationPending}
+	if !o.deliver {
+		n.Status, n.LastError = store.NotificationSkipped, ptr(ReasonNoWebhook)
+	}
+	if _, err := tx.InsertNotification(ctx, n); err != nil {
+		return err
+	}
+	if n.Status == store.NotificationPending {
+		tx.AfterCommit(o.Nudge)
+	}
+	return nil
+}

@@ -1,0 +1,249 @@
+package ui
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"parking/internal/booking"
+	"parking/internal/fault"
+	"parking/internal/reservation"
+	"parking/internal/web/api"
+	"parking/internal/web/httpx"
+)
+
+// Manage my booking without an account (CONTRACT §11), for browsers: /reserva asks
+// for the reference and the phone or email and opens the booking's signed link;
+// /reserva/{reference}?t=… shows the booking, cancels it, changes its dates,
+// service and extras (with a live quote through POST /api/pricing/dynamic and the
+// same token), prints the confirmation and, once paid, the receipt. Every form
+// works without JavaScript: posts answer with 303s back to the page.
+
+type manageLookupView struct {
+	Reference, Contact string
+	Error              string
+}
+
+type manageOption struct {
+	ID       int64
+	Name     string
+	Price    string
+	Selected bool
+}
+
+type manageView struct {
+	Res                    api.ManagedReservationJSON
+	Token                  string
+	Reference              string // as shown, K7Q2-M9XD
+	Entry, Exit            string // people's form
+	EntryInput, ExitInput  string // datetime-local values
+	Total                  string
+	Extras                 []manageOption
+	Services               []manageOption
+	AllExtras              []manageOption
+	VehicleLabel           string
+	Flash, Error           string
+	StatusClass            string
+	PaymentLabel           string
+	ManagePath, ReceiptURL string
+}
+
+// manageLookupPage is GET /reserva.
+func (s *Server) manageLookupPage(w http.ResponseWriter, r *http.Request) {
+	s.render(w, r, http.StatusOK, "manage_lookup.html", "Gestionar mi reserva", manageLookupView{})
+}
+
+// manageLookup is POST /reserva (reference, contact: a phone or an email): 303 to
+// the booking's signed link, or the form again with the one answer (404) or the
+// throttle's (429).
+func (s *Server) manageLookup(w http.ResponseWriter, r *http.Request) {
+	f, err := readForm(w, r, "reference", "contact")
+	v := manageLookupView{Reference: f["reference"], Contact: f["contact"]}
+	var m booking.Managed
+	if err == nil {
+		req := booking.LookupRequest{Reference: v.Reference, Addr: httpx.ClientAddr(r)}
+		if isEmail(v.Contact) {
+			req.Email = v.Contact
+		} else {
+			req.Phone = v.Contact
+		}
+		m, err = s.booking.Lookup(r.Context(), req)
+	}
+	if err != nil {
+		s.manageLookupRefused(w, r, v, err)
+		return
+	}
+	http.Redirect(w, r, managePath(m.Detail.Reservation, m.Token, ""), http.StatusSeeOther)
+}
+
+func (s *Server) manageLookupRefused(w http.ResponseWriter, r *http.Request, v manageLookupView, err error) {
+	if fault.KindOf(err) == fault.TooMany {
+		httpx.SetRetryAfter(w, err)
+	}
+	status := s.LogIfInternal(r, err)
+	v.Error = fault.MessageOf(err, httpx.MsgInternalES)
+	s.render(w, r, status, "manage_lookup.html", "Gestionar mi reserva", v)
+}
+
+func isEmail(v string) bool {
+	for _, c := range v {
+		if c == '@' {
+			return true
+		}
+	}
+	return false
+}
+
+// managePath is the page of a managed booking (a path, so that the page works
+// whatever PARKING_BASE_URL says), with a flash key.
+func managePath(res reservation.Reservation, token, flash string) string {
+	q := url.Values{"t": {token}}
+	if flash != "" {
+		q.Set("hecho", flash)
+	}
+	return "/reserva/" + reservation.ShowReference(res.Reference) + "?" + q.Encode()
+}
+
+var manageFlashes = map[string]string{
+	"modificada": "Reserva modificada correctamente.",
+	"cancelada":  "Reserva cancelada correctamente.",
+}
+
+// managePage is GET /reserva/{reference}?t=…; a bad or expired link shows the
+// lookup form with the reason (404).
+func (s *Server) managePage(w http.ResponseWriter, r *http.Request) {
+	token := api.ManageToken(r)
+	m, err := s.booking.ManagedBooking(r.Context(), r.PathValue("reference"), token)
+	if err != nil {
+		s.manageLookupRefused(w, r, manageLookupView{Reference: r.PathValue("reference")}, err)
+		return
+	}
+	v := s.manageViewOf(m.Detail, token)
+	v.Flash = manageFlashes[r.URL.Query().Get("hecho")]
+	v.Error = r.URL.Query().Get("error")
+	if len(v.Error) > 300 {
+		v.Error = v.Error[:300]
+	}
+	s.render(w, r, http.StatusOK, "manage.html", "Reserva "+v.Reference, v)
+}
+
+func (s *Server) manageViewOf(d booking.Detail, token string) manageView {
+	loc := s.cfg.Location
+	res := d.Reservation
+	v := manageView{
+		Res: api.ManagedView(d, loc), Token: token, Reference: reservation.ShowReference(res.Reference),
+		Entry: s.shortTime(res.Entry), Exit: s.optTime(res.Exit), Total: euros(res.TotalPrice),
+		EntryInput: res.Entry.In(loc).Format("2006-01-02T15:04"), VehicleLabel: vehicleTypeLabel(d.Vehicle.Type),
+		ManagePath: managePath(res, token, ""), StatusClass: statusClass(string(res.Status)),
+	}
+	if res.Exit != nil {
+		v.ExitInput = res.Exit.In(loc).Format("2006-01-02T15:04")
+	}
+	if res.PaymentMethod != nil {
+		v.PaymentLabel = string(*res.PaymentMethod)
+	}
+	if v.Res.HasReceipt {
+		v.ReceiptURL = "/reserva/" + v.Reference + "/recibo?" + url.Values{"t": {token}}.Encode()
+	}
+	booked := map[int64]bool{}
+	for _, e := range d.Extras {
+		booked[e.ID] = true
+		v.Extras = append(v.Extras, manageOption{ID: e.ID, Name: e.Name, Price: euros(e.Price), Selected: true})
+	}
+	// The choices a customer has (CustomerEdit's rules): active main services (and
+	// the current one, even if since retired), active extras (and the booked ones).
+	for _, m := range d.Catalog.MainServices {
+		if m.Active || m.ID == res.MainServiceID {
+			v.Services = append(v.Services, manageOption{ID: m.ID, Name: m.Name, Selected: m.ID == res.MainServiceID})
+		}
+	}
+	for _, e := range d.Catalog.Extras {
+		if e.Active || booked[e.ID] {
+			v.AllExtras = append(v.AllExtras, manageOption{ID: e.ID, Name: e.Name, Price: euros(e.Price), Selected: booked[e.ID]})
+		}
+	}
+	return v
+}
+
+// manageCancel is POST /reserva/{reference}/cancelar (t): 303 back with a flash.
+func (s *Server) manageCancel(w http.ResponseWriter, r *http.Request) {
+	f, err := readForm(w, r, "t")
+	var res reservation.Reservation
+	if err == nil {
+		res, err = s.booking.ManageCancel(r.Context(), r.PathValue("reference"), f["t"])
+	}
+	s.manageDone(w, r, f["t"], res, "cancelada", err)
+}
+
+// manageEdit is POST /reserva/{reference}/modificar (t, id_main_service,
+// entry_date, exit_date, additional_services…): the manage edit; 303 back.
+func (s *Server) manageEdit(w http.ResponseWriter, r *http.Request) {
+	in, err := httpx.ReadInput(w, r)
+	var token string
+	var edited booking.Edited
+	if err == nil {
+		var texts map[string]*string
+		texts, err = in.Texts("t", "id_main_service", "entry_date", "exit_date")
+		if err == nil {
+			token = deref(texts["t"])
+			var ce booking.CustomerEdit
+			if ms := deref(texts["id_main_service"]); ms != "" {
+				if ce.MainService, err = strconv.ParseInt(ms, 10, 64); err != nil {
+					err = fault.Invalidf("El servicio principal no es válido.")
+				}
+			}
+			if err == nil {
+				var ids *[]int64
+				ids, err = in.IDs("additional_services")
+				ce.Extras = []int64{} // a form without any box ticked removes them all
+				if ids != nil {
+					ce.Extras = *ids
+				}
+			}
+			if err == nil {
+				ce.Entry, ce.Exit, err = httpx.ParseStayDates(deref(texts["entry_date"]), deref(texts["exit_date"]), s.cfg.Location)
+			}
+			if err == nil {
+				edited, err = s.booking.ManageEdit(r.Context(), r.PathValue("reference"), token, ce)
+			}
+		}
+	}
+	s.manageDone(w, r, token, edited.Reservation, "modificada", err)
+}
+
+// manageDone sends the browser back to the booking's page: with a flash, or with
+// the refusal's message; a bad link gets the lookup form.
+func (s *Server) manageDone(w http.ResponseWriter, r *http.Request, token string, res reservation.Reservation, flash string, err error) {
+	if err != nil {
+		if fault.KindOf(err) == fault.NotFound || fault.KindOf(err) == fault.Internal || fault.KindOf(err) == fault.Unavailable {
+			s.manageLookupRefused(w, r, manageLookupView{Reference: r.PathValue("reference")}, err)
+			return
+		}
+		q := url.Values{"t": {token}, "error": {fault.MessageOf(err, httpx.MsgInternalES)}}
+		http.Redirect(w, r, "/reserva/"+r.PathValue("reference")+"?"+q.Encode(), http.StatusSeeOther)
+		return
+	}
+	http.Redirect(w, r, managePath(res, token, flash), http.StatusSeeOther)
+}
+
+// manageReceipt is GET /reserva/{reference}/recibo?t=…: the printable receipt once
+// the booking is paid (FINALIZADA); manageReceiptPDF is its PDF.
+func (s *Server) manageReceipt(w http.ResponseWriter, r *http.Request) {
+	s.manageReceiptAs(w, r, receiptPage)
+}
+
+func (s *Server) manageReceiptPDF(w http.ResponseWriter, r *http.Request) {
+	s.manageReceiptAs(w, r, receiptPDF)
+}
+
+func (s *Server) manageReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
+	token := api.ManageToken(r)
+	m, err := s.booking.ManagedBooking(r.Context(), r.PathValue("reference"), token)
+	if err != nil {
+		s.renderError(w, r, err, "Recibo no disponible", "/reserva", "Buscar mi reserva")
+		return
+	}
+	res := m.Detail.Reservation
+	base := "/reserva/" + reservation.ShowReference(res.Reference) + "/recibo?" + url.Values{"t": {token}}.Encode()
+	s.serveReceipt(w, r, m.Detail, format, base, managePath(res, token, ""), "Volver a la reserva")
+}
