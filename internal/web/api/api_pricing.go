@@ -135,7 +135,7 @@ func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
 	if q.Days > 0 {
 		out.Breakdown = &pricingBreakdown{Days: q.Days, DailyPrice: q.DailyPrice, Coefficient: q.Multiplier, BasePrice: q.Base, ExtrasPrice: q.ExtrasTotal}
 	}
-	if !req.IDReservation.Set {
+	if !req.IDReservation.Set && strings.TrimSpace(req.Reference) == "" { // a new booking's quote only
 		out.Availability = s.quoteAvailability(r, entry, exit)
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
