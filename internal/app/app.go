@@ -4,6 +4,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 	"parking/internal/input"
 	"parking/internal/managelink"
 	"parking/internal/media"
+	"parking/internal/metrics"
 	"parking/internal/notify"
 	"parking/internal/pricing"
 	"parking/internal/privacy"
@@ -43,6 +45,9 @@ type App struct {
 	// (nil when no webhook is configured, or before Start).
 	Outbox     *notify.Outbox
 	Dispatcher *notify.Dispatcher
+	// Metrics is GET /metrics: the instruments the web middleware, the operations
+	// and the dispatcher report to, and the database readings taken per scrape.
+	Metrics *metrics.Metrics
 
 	URL      string
 	handler  atomic.Pointer[http.Handler] // web.Starting until the database is ready, then Web.Handler
@@ -50,6 +55,10 @@ type App struct {
 	listener net.Listener
 	done     chan error
 	closing  sync.Once
+	// stopListening ends the listener of other instances' announcements
+	// (booking.Service.ListenShared); listening is closed when it has returned.
+	stopListening context.CancelFunc
+	listening     chan struct{}
 	// Media is the store of uploaded photos (internal/media).
 	Media     media.Store
 	stopSweep func()
@@ -150,8 +159,10 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	a.Media = m
 	a.Log.Info("photo storage", "at", where)
+	a.Metrics = a.newMetrics()
 	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox),
-		booking.WithInputRules(a.Config.Input), booking.WithMedia(a.Media, a.Config.BaseURL), booking.WithManageLinks(links))
+		booking.WithInputRules(a.Config.Input), booking.WithMedia(a.Media, a.Config.BaseURL), booking.WithManageLinks(links),
+		booking.WithEvents(a.Metrics))
 	// CONTRACT §10: a database with reservations from before the occupancy ledger gets
 	// it built once, from the reservations.
 	if built, err := a.Booking.EnsureOccupancy(ctx); err != nil {
@@ -179,11 +190,12 @@ func (a *App) prepare(ctx context.Context) error {
 	a.Web = web.New(web.Deps{
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL,
 			FeedHeartbeat: a.Config.FeedHeartbeat, PublicRate: a.Config.PublicRate, DBTimeout: a.Config.DBTimeout,
-			VerifactuQRBase: a.Config.VerifactuQR},
+			VerifactuQRBase: a.Config.VerifactuQR, TrustedProxies: a.Config.TrustedProxies},
 		Log: a.Log, Booking: a.Booking, Accounts: a.Accounts, Catalog: a.Catalog,
 		Clock:   a.Config.Clock,
 		Social:  social.New(a.Config.OIDCProviders, a.Config.BaseURL, a.Config.Clock),
 		Privacy: a.Privacy,
+		Metrics: a.Metrics, MetricsToken: a.Config.MetricsToken,
 	})
 	return nil
 }
@@ -271,10 +283,16 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	a.URL = "http://" + ln.Addr().String()
 	starting := web.Starting()
 	a.handler.Store(&starting)
+	// A client must send its headers within 10 s and its whole request within
+	// 30 s (bodies are at most a few MiB), and read the answer within
+	// WriteTimeout; the live board's event stream and the CSV export lift their
+	// write deadline (http.ResponseController). Idle keep-alive connections
+	// close after 2 min. None is a database deadline (PARKING_DB_TIMEOUT).
 	a.server = &http.Server{
 		Handler:           http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*a.handler.Load()).ServeHTTP(w, r) }),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      cmp.Or(cfg.WriteTimeout, DefaultWriteTimeout),
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
@@ -307,6 +325,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 		return fail(err)
 	}
 	a.startDispatcher()
+	a.listenShared()
 	a.startPhotoSweep()
 	// Open live-board streams end when shutdown begins, so that in-flight requests
 	// can finish within the grace period.
@@ -316,6 +335,11 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	log.Info("listening", "addr", ln.Addr().String(), "database", string(a.Store.Dialect()), "base_url", cfg.BaseURL, "timezone", cfg.Timezone)
 	return a, nil
 }
+
+// DefaultWriteTimeout bounds writing one answer: well above the slowest ordinary
+// page (a history search, a receipt) and short enough that a client that stops
+// reading does not hold a connection and its goroutine for long.
+const DefaultWriteTimeout = 60 * time.Second
 
 // Close stops accepting, lets in-flight requests finish (up to 10 s), then closes
 // the database (CONTRACT §1).
@@ -332,6 +356,10 @@ func (a *App) Close() error {
 		}
 		// After the requests (which may enqueue), before the database closes.
 		a.stopDispatcher()
+		if a.stopListening != nil {
+			a.stopListening()
+			<-a.listening
+		}
 		a.stopPhotoSweep()
 		err = errors.Join(err, a.Store.Close())
 	})
@@ -350,6 +378,32 @@ func (a *App) Wait(ctx context.Context) error {
 	}
 }
 
+// listenReadyWait bounds how long the start waits for the listener of other
+// instances' announcements before serving anyway (their live-board events then
+// reach this instance's streams once it connects).
+const listenReadyWait = 10 * time.Second
+
+// listenShared starts receiving the other instances' announcements (PostgreSQL:
+// the live board's events and catalog changes, booking/shared.go) and waits until
+// it listens, so that no change made after the start is missed.
+func (a *App) listenShared() {
+	ctx, cancel := context.WithCancel(context.Background())
+	a.stopListening, a.listening = cancel, make(chan struct{})
+	ready := make(chan struct{})
+	var once sync.Once
+	go func() {
+		defer close(a.listening)
+		a.Booking.ListenShared(ctx, a.Log, func() { once.Do(func() { close(ready) }) })
+	}()
+	t := time.NewTimer(listenReadyWait)
+	defer t.Stop()
+	select {
+	case <-ready:
+	case <-t.C:
+		a.Log.Warn("not yet listening for other instances' changes; serving anyway", "waited", listenReadyWait.String())
+	}
+}
+
 // dispatcherGrace is how long an in-flight delivery may finish at shutdown; after it
 // the delivery is cancelled and left pending, to be sent again (CONTRACT §1).
 const dispatcherGrace = 5 * time.Second
@@ -363,6 +417,7 @@ func (a *App) startDispatcher() {
 	t := notify.Tuning{Timeout: a.Config.WebhookTimeout, Workers: 16, Grace: dispatcherGrace}
 	sender := notify.NewHTTPSender(a.Config.WebhookURL, a.Config.WebhookSecret, a.Config.WebhookTimeout, t.Workers).WithClock(a.Config.Clock)
 	a.Dispatcher = notify.NewDispatcher(a.Store, sender, a.Outbox.Wake(), a.Log, t)
+	a.Dispatcher.OnOutcome(a.Metrics.Delivery)
 	a.Dispatcher.Start()
 	a.Log.Info("notification delivery started", "signed", a.Config.WebhookSecret != "", "timeout", a.Config.WebhookTimeout.String())
 }

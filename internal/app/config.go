@@ -19,6 +19,7 @@ import (
 	"parking/internal/receipt"
 	"parking/internal/social"
 	"parking/internal/store"
+	"parking/internal/web/httpx"
 )
 
 // Config is the service configuration (CONTRACT §1). Every field comes from a
@@ -68,6 +69,15 @@ type Config struct {
 	// SecretKey signs manage links (PARKING_SECRET_KEY, CONTRACT §11); empty: one is
 	// generated once and kept in the database, so that every instance agrees.
 	SecretKey string
+	// MetricsToken, when set, is the bearer token GET /metrics requires
+	// (PARKING_METRICS_TOKEN).
+	MetricsToken string
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the
+	// client (PARKING_TRUSTED_PROXIES).
+	TrustedProxies httpx.TrustedProxies
+	// WriteTimeout bounds writing an answer (0: DefaultWriteTimeout); the live
+	// board's stream and the CSV export lift it. Not a setting: tests shorten it.
+	WriteTimeout time.Duration
 	// MediaDir is the local directory of uploaded photos (PARKING_MEDIA_DIR; ""
 	// = next to the SQLite file, see MediaDir); S3 replaces it when S3.Bucket is
 	// set (PARKING_S3_*; docs/photos.md).
@@ -155,6 +165,15 @@ var settings = []setting{
 		c.PublicRate = n
 		return nil
 	}},
+	{"PARKING_TRUSTED_PROXIES", "trusted-proxies", "", "comma-separated CIDRs of the reverse proxies whose X-Forwarded-For is believed; empty: none", func(c *Config, v string) error {
+		t, err := httpx.ParseTrustedProxies(v)
+		if err != nil {
+			return err
+		}
+		c.TrustedProxies = t
+		return nil
+	}},
+	{"PARKING_METRICS_TOKEN", "metrics-token", "", "bearer token GET /metrics requires; empty: open (restrict it at the proxy)", func(c *Config, v string) error { c.MetricsToken = v; return nil }},
 	{"PARKING_MEDIA_DIR", "media-dir", "", "directory of uploaded photos; empty: media/ next to the SQLite file (PostgreSQL: ./media)", func(c *Config, v string) error { c.MediaDir = v; return nil }},
 	{"PARKING_S3_ENDPOINT", "s3-endpoint", "", "S3-compatible storage for photos: host[:port] (with PARKING_S3_BUCKET)", func(c *Config, v string) error { c.S3.Endpoint = v; return nil }},
 	{"PARKING_S3_BUCKET", "s3-bucket", "", "bucket for photos; set: photos go to S3, not PARKING_MEDIA_DIR", func(c *Config, v string) error { c.S3.Bucket = v; return nil }},
@@ -301,4 +320,7 @@ func WriteSettings(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %-24s --%-16s default %-24s %s\n", s.env, s.flag, def, s.usage)
 	}
+	// cmd/parking's collector settings (docs/operations.md): Go reads these itself.
+	fmt.Fprintf(w, "  %-24s %-18s default %-24s %s\n", "GOGC", "", "800", "Go's collector target; set it to override the service's default")
+	fmt.Fprintf(w, "  %-24s %-18s default %-24s %s\n", "GOMEMLIMIT", "", "256MiB", "Go's soft memory limit; set it to what the machine gives the process")
 }

@@ -10,6 +10,7 @@ import (
 
 	"parking/internal/account"
 	"parking/internal/app"
+	"parking/internal/apptest/apispec"
 	"parking/internal/reservation"
 	"parking/internal/store"
 )
@@ -22,7 +23,11 @@ func Client(tb testing.TB) *http.Client {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	if apispec.Enabled() { // PARKING_TEST_OPENAPI=1: every JSON exchange checked against the API document
+		apispec.Client(tb, c)
+	}
+	return c
 }
 
 // Account creates an account of type typ directly in the database (phone may be "").

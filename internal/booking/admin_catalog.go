@@ -65,6 +65,9 @@ func (s *Service) changeCatalog(ctx context.Context, what string, fn func(tx *st
 		}
 		return fmt.Errorf("%s: %w", what, err)
 	}
+	if s.store.Shared() {
+		s.announce(signal{Type: signalCatalog}) // the other instances reload too (shared.go)
+	}
 	return s.ReloadCatalog(ctx)
 }
 

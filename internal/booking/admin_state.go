@@ -23,10 +23,17 @@ func (s *Service) ParkingFeed() *feed.Broker { return &s.admin.feed }
 
 // publishParking tells the live board about a committed change of r's spot or state.
 // previous is the spot before the change.
+// Several instances on one PostgreSQL: this instance's streams get it at once, the
+// others' through the database (shared.go).
 func (s *Service) publishParking(kind feed.Kind, r reservation.Reservation, previous *string) {
+	at := s.now()
 	s.admin.feed.Publish(feed.Event{
-		Kind: kind, ReservationID: r.ID, Status: string(r.Status), Spot: r.Spot, PreviousSpot: previous, At: s.now(),
+		Kind: kind, ReservationID: r.ID, Status: string(r.Status), Spot: r.Spot, PreviousSpot: previous, At: at,
 	})
+	if s.store.Shared() {
+		s.announce(signal{Type: signalBoard, Kind: string(kind), ReservationID: r.ID, Status: string(r.Status),
+			Spot: r.Spot, PreviousSpot: previous, At: at})
+	}
 }
 
 // sameSpot compares two optional spot codes.

@@ -100,6 +100,7 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (r
 		return out, fmt.Errorf("start reservation %d: %w", id, err)
 	}
 	s.publishParking(feed.Started, out, out.Spot)
+	s.moved(reservation.Pending, reservation.InCourse)
 	return out, nil
 }
 
@@ -191,6 +192,7 @@ func (s *Service) Finalize(ctx context.Context, id int64, method string, hand ..
 		return out, fmt.Errorf("finalize reservation %d: %w", id, err)
 	}
 	s.publishParking(feed.Finalized, out, out.Spot)
+	s.moved(reservation.InCourse, reservation.Finalized)
 	return out, nil
 }
 
@@ -234,6 +236,7 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 		return out, fmt.Errorf("cancel reservation %d: %w", id, err)
 	}
 	s.publishParking(feed.Cancelled, out, before.Spot)
+	s.moved(before.Status, reservation.Cancelled)
 	return out, nil
 }
 

@@ -28,6 +28,8 @@ type Service struct {
 	outbox  *notify.Outbox
 	input   input.Rules        // phones read in PARKING_PHONE_REGION (CONTRACT §8)
 	admin   adminState         // administrator operations: parking feed, catalog writes (admin_state.go)
+	events  Events             // metrics (events.go)
+	origin  string             // names this instance in announcements to the others (shared.go)
 	photos  photoConfig        // uploaded photos: media store, addresses, retention (photos_upload.go)
 	links   *managelink.Signer // manage tokens and links (manage.go, CONTRACT §11)
 }
@@ -55,6 +57,10 @@ func New(st *store.Store, catalog *pricing.Holder, loc *time.Location, log *slog
 	if s.outbox == nil {
 		s.outbox = notify.NewOutbox(loc, false)
 	}
+	if s.events == nil {
+		s.events = noEvents{}
+	}
+	s.origin = newOrigin()
 	return s
 }
 

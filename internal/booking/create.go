@@ -79,8 +79,19 @@ const PublicEntryGrace = 15 * time.Minute
 // Create makes a reservation in one transaction: customer found or created by phone,
 // vehicle by plate, their link, the reservation (PENDIENTE, priced by the server) and
 // its additional services (spec, States and transitions, first row). Nothing is
-// saved on any failure.
+// saved on any failure. The outcome is reported to the service's events (metrics).
 func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking, opts ...CreateOption) (Created, error) {
+	c, err := s.create(ctx, ch, in, opts...)
+	if err != nil {
+		s.events.BookingRefused(channelName(ch), refusalReason(err))
+		return c, err
+	}
+	s.events.BookingCreated(channelName(ch))
+	s.moved("", reservation.Pending)
+	return c, nil
+}
+
+func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ...CreateOption) (Created, error) {
 	var co createOptions
 	for _, o := range opts {
 		o(&co)

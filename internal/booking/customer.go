@@ -67,6 +67,8 @@ func (s *Service) CustomerCancel(ctx context.Context, customerID, reservationID 
 		return reservation.Reservation{}, wrapOp(err, "cancel reservation %d", reservationID)
 	}
 	s.publishParking(feed.Cancelled, out, nil) // the live board (admin_state.go)
+	// Only PENDIENTE is cancelled (the conditional update).
+	s.moved(reservation.Pending, reservation.Cancelled)
 	return out, nil
 }
 

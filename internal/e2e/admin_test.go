@@ -63,6 +63,7 @@ func TestAdminFlowOnDesktop(t *testing.T) {
 		t.Errorf("administrator navigation = %q", got)
 	}
 	Screenshot(t, ctx, "dashboard")
+	DocScreenshot(t, ctx, "dashboard")
 	pageClick(t, ctx, link)
 	pageWaitJS(t, ctx, "the detail page", `location.pathname === '/admin/reservations/details/`+id+`' && `+pageVisible("[data-detail]"))
 	waitStatus(t, ctx, "PENDIENTE")

@@ -163,6 +163,7 @@ func TestBookingFlowOnPhone(t *testing.T) {
 		t.Errorf("step 3 button = %q", got)
 	}
 	Screenshot(t, ctx, "booking-step3")
+	DocScreenshot(t, ctx, "booking")
 
 	// The page's own back button, then on again.
 	pageClick(t, ctx, "[data-back]")

@@ -45,6 +45,7 @@ func TestCustomerFlowOnPhone(t *testing.T) {
 	entry, exit := localInput(a, 20, 8), localInput(a, 24, 20) // 4 days 12 h: 5 days
 	Do(t, ctx, "open the home page", chromedp.Navigate(a.URL+"/"), chromedp.WaitVisible(chromedp.CSS("[data-quick-quote]")))
 	Screenshot(t, ctx, "home")
+	DocScreenshot(t, ctx, "home")
 	pageSet(t, ctx, "#entrada", entry)
 	pageSet(t, ctx, "#salida", localInput(a, 19, 8))
 	pageClick(t, ctx, `[data-quick-quote] button[type="submit"]`)

@@ -129,3 +129,27 @@ func Screenshot(t *testing.T, ctx context.Context, name string) string {
 	}
 	return file
 }
+
+// DocScreenshot saves the page as docs/img/<name>.png for the README, only when
+// PARKING_SCREENSHOTS names the directory to write to (normally docs/img from the
+// repository root, given as an absolute path): by default tests write nothing
+// into the repository.
+func DocScreenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("PARKING_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100 gives PNG
+	if err != nil {
+		t.Errorf("documentation screenshot %s: %v", name, err)
+		return
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Errorf("documentation screenshot dir: %v", err)
+		return
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Errorf("write documentation screenshot: %v", err)
+	}
+}

@@ -121,3 +121,15 @@ func (b *Broker) Close() {
 		close(s.c)
 	}
 }
+
+// Reset ends every current subscription but keeps the broker open: their clients
+// reconnect and reload the board. Used when events may have been missed (the
+// connection that brings other instances' events was lost).
+func (b *Broker) Reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for s := range b.subs {
+		delete(b.subs, s)
+		close(s.c)
+	}
+}

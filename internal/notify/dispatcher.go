@@ -99,6 +99,26 @@ type Dispatcher struct {
 	started             atomic.Bool
 
 	observer atomic.Pointer[func(Progress)]
+	outcome  func(result string) // OnOutcome; set before Start
+}
+
+// OnOutcome makes f be told of every delivery outcome this dispatcher records, by
+// result: "delivered", "retry", "failed", "released" (the metrics count them).
+// Call it before Start; f must not block.
+func (d *Dispatcher) OnOutcome(f func(result string)) { d.outcome = f }
+
+// outcomeName is an outcome's name for OnOutcome.
+func outcomeName(k store.OutcomeKind) string {
+	switch k {
+	case store.Delivered:
+		return "delivered"
+	case store.RetryLater:
+		return "retry"
+	case store.GaveUp:
+		return "failed"
+	default:
+		return "released"
+	}
 }
 
 // Progress is one step of a dispatcher: a claim pass (Claim set: the clock reading
@@ -322,6 +342,11 @@ func (d *Dispatcher) record() {
 			}
 		}
 		d.write(batch)
+		if d.outcome != nil {
+			for _, o := range batch {
+				d.outcome(outcomeName(o.Kind))
+			}
+		}
 		d.inflight.Add(-int64(len(batch)))
 		select {
 		case d.freed <- struct{}{}:

@@ -453,3 +453,38 @@ func (tx *Tx) markSent(ctx context.Context, token string, os []DeliveryOutcome) 
 	}
 	return missing, nil
 }
+
+// NotificationBacklog is the outbox's queue for the metrics: the rows waiting to
+// be delivered (pending, retries included), and since when the oldest of them has
+// waited. A booking reminder is scheduled days ahead: it counts once due (or once
+// tried), and waits from its due time, not from the booking that scheduled it; the
+// others wait from their creation.
+func (s *Store) NotificationBacklog(ctx context.Context) (pending int64, oldest time.Time, err error) {
+	now := Time(s.now())
+	if err = s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM notification WHERE status = 'pending'
+		AND (type <> 'booking_reminder' OR next_attempt_at <= $1 OR attempts > 0)`, now).Scan(&pending); err != nil {
+		return 0, time.Time{}, fmt.Errorf("notification backlog: %w", err)
+	}
+	if pending == 0 {
+		return 0, time.Time{}, nil
+	}
+	for _, q := range []string{
+		`SELECT created_at FROM notification WHERE status = 'pending' AND type <> 'booking_reminder' AND created_at <= $1
+			ORDER BY created_at LIMIT 1`,
+		`SELECT next_attempt_at FROM notification WHERE status = 'pending' AND next_attempt_at <= $1 AND type = 'booking_reminder'
+			ORDER BY next_attempt_at LIMIT 1`,
+	} {
+		var since time.Time
+		err = s.read.QueryRowContext(ctx, q, now).Scan(&since)
+		if errors.Is(err, sql.ErrNoRows) { // none of this kind, or delivered in between
+			continue
+		}
+		if err != nil {
+			return 0, time.Time{}, fmt.Errorf("notification backlog: %w", err)
+		}
+		if oldest.IsZero() || since.Before(oldest) {
+			oldest = since
+		}
+	}
+	return pending, oldest, nil
+}

@@ -39,6 +39,9 @@ type Store struct {
 	group      *groupWriter // SQLite: the writer goroutine behind InTx (groupcommit.go)
 	history    HistoryTuning
 	now        clock.Clock // the service's clock (Tx.Now, migration times)
+	// PostgreSQL: the URL the LISTEN connection opens, and the channel instances
+	// signal each other on (signal.go).
+	pgURL, channel string
 }
 
 // Options tune a Store; the zero value gives the defaults. Each knob lives here, in
@@ -174,7 +177,13 @@ func openPostgres(ctx context.Context, rawURL string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
-	return newStore(Postgres, db, db), nil
+	s := newStore(Postgres, db, db)
+	s.pgURL = rawURL
+	if s.channel, err = signalChannel(pingCtx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open postgres: %w", err)
+	}
+	return s, nil
 }
 
 // pgPoolSize is the PostgreSQL pool size (see openPostgres).

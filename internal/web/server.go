@@ -13,6 +13,7 @@ import (
 	"parking/internal/account"
 	"parking/internal/booking"
 	"parking/internal/clock"
+	"parking/internal/metrics"
 	"parking/internal/pricing"
 	"parking/internal/privacy"
 	"parking/internal/social"
@@ -33,6 +34,10 @@ type Server struct {
 	ui      *ui.Server
 	// dbTimeout is the deadline of each request's database work (httpx.DBDeadline).
 	dbTimeout time.Duration
+	metrics   *metrics.Metrics
+	// metricsToken guards GET /metrics when set.
+	metricsToken string
+	trusted      httpx.TrustedProxies // PARKING_TRUSTED_PROXIES
 }
 
 // Deps are the collaborators of a Server.
@@ -45,6 +50,10 @@ type Deps struct {
 	// Clock is the service's clock; default the operations' (the same one the
 	// store reads).
 	Clock clock.Clock
+	// Metrics, when set, measures every request and serves GET /metrics, behind
+	// MetricsToken when that is set (PARKING_METRICS_TOKEN).
+	Metrics      *metrics.Metrics
+	MetricsToken string
 	// Social is the social-login providers (nil or empty: none).
 	Social *social.Providers
 	// Privacy is the export and erasure of customers' data.
@@ -70,7 +79,7 @@ func New(d Deps) *Server {
 	kit := httpx.NewKit(d.Log, d.Accounts, d.Config.BaseURL)
 	limiter := httpx.NewRateLimiter(d.Config.PublicRate, d.Clock) // one count per instance (CONTRACT §13)
 	s := &Server{
-		kit: kit, log: d.Log, booking: d.Booking, dbTimeout: d.Config.DBTimeout,
+		kit: kit, log: d.Log, booking: d.Booking, dbTimeout: d.Config.DBTimeout, metrics: d.Metrics, metricsToken: d.MetricsToken, trusted: d.Config.TrustedProxies,
 		api: api.New(api.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts, Catalog: d.Catalog, Limiter: limiter}),
 		ui: ui.New(ui.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts,
 			Catalog: d.Catalog, Clock: d.Clock, Limiter: limiter, Social: d.Social, Privacy: d.Privacy}),
@@ -89,5 +98,10 @@ func (s *Server) Handler() http.Handler {
 	s.api.Routes(mux) // /api/...
 	s.ui.Routes(mux)  // /, /booking, /users/..., /admin/..., /static/...
 	deadline := httpx.DBDeadline(s.dbTimeout, "/admin/parking/events", "/admin/history.csv", "/admin/reservations/*/photos", "/media/photos/*/*")
-	return s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(deadline(httpx.Unrouted(mux, s.ui.ErrorPage)))))
+	routed := httpx.NotePattern(httpx.Unrouted(mux, s.ui.ErrorPage))
+	if s.metrics != nil {
+		mux.Handle("GET /metrics", s.metrics.Handler(s.metricsToken))
+		routed = s.metrics.Instrument(routed) // inside the deadline: it sees the request the mux names
+	}
+	return s.trusted.Resolve(s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(deadline(routed)))))
 }

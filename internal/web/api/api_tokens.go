@@ -45,7 +45,7 @@ func (s *Server) apiIssueToken(w http.ResponseWriter, r *http.Request) {
 		s.WriteErrorField(w, r, fault.Invalidf("email and password are required."))
 		return
 	}
-	u, err := s.accounts.Login(r.Context(), req.Email, req.Password, r.RemoteAddr)
+	u, err := s.accounts.Login(r.Context(), req.Email, req.Password, httpx.ClientAddr(r))
 	switch {
 	case fault.KindOf(err) == fault.Unauthorized:
 		httpx.DenyToken(w)

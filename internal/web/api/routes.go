@@ -8,6 +8,7 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/pricing/dynamic", s.apiPricing)
 	mux.HandleFunc("GET /api/catalog", s.apiCatalog)
 	mux.HandleFunc("GET /api/availability", s.apiAvailability) // CONTRACT §10
+	mux.HandleFunc("GET /api/openapi.json", s.apiOpenAPI)
 	// Anonymous writes are limited per client address (CONTRACT §13); the alias
 	// counts with its route.
 	publicBooking := s.limit.Limit("public-booking", s.apiPublicBooking, s.WriteSuccessFalse)

@@ -16,6 +16,9 @@ type Config struct {
 	// DBTimeout is the deadline of each request's database work
 	// (PARKING_DB_TIMEOUT, CONTRACT §13; 0: 5 s).
 	DBTimeout time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is believed
+	// (PARKING_TRUSTED_PROXIES); empty: none.
+	TrustedProxies TrustedProxies
 	// VerifactuQRBase is the AEAT address receipts' QR codes point to
 	// (PARKING_VERIFACTU_ENV; empty: the AEAT's test host).
 	VerifactuQRBase string

@@ -73,7 +73,8 @@ func (s *Kit) LogRequests(next http.Handler) http.Handler {
 		}
 		w.Header().Set("X-Request-Id", id)
 		rec := &statusRecorder{ResponseWriter: w}
-		r = r.WithContext(context.WithValue(r.Context(), requestIDKey, id))
+		info := &requestInfo{id: id}
+		r = r.WithContext(context.WithValue(r.Context(), requestIDKey, info))
 		next.ServeHTTP(rec, r)
 		// Checked first: building the attributes costs allocations even when the
 		// level is off (price quotes at tens of thousands a second).
@@ -81,8 +82,28 @@ func (s *Kit) LogRequests(next http.Handler) http.Handler {
 			return
 		}
 		s.log.InfoContext(r.Context(), "request",
-			"method", r.Method, "pattern", r.Pattern, "path", r.URL.Path, "status", rec.status,
-			"duration_ms", float64(time.Since(start).Microseconds())/1000, "request_id", id)
+			"method", r.Method, "pattern", info.pattern, "path", r.URL.Path, "status", rec.status,
+			"duration_ms", float64(time.Since(start).Microseconds())/1000, "request_id", id, "client", ClientAddr(r))
+	})
+}
+
+// requestInfo is what LogRequests learns about a request from inside: the mux
+// sets the matched pattern on the request it is given, which is a copy of the
+// one LogRequests holds (middleware in between derive contexts), so NotePattern
+// reports it back here.
+type requestInfo struct {
+	id      string
+	pattern string
+}
+
+// NotePattern wraps the handler holding the mux and tells LogRequests the route
+// pattern the mux matched, for the request log.
+func NotePattern(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r)
+		if info, ok := r.Context().Value(requestIDKey).(*requestInfo); ok {
+			info.pattern = r.Pattern
+		}
 	})
 }
 

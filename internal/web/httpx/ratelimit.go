@@ -114,10 +114,14 @@ func (l *RateLimiter) Limit(scope string, h http.HandlerFunc, refuse func(http.R
 	}
 }
 
-// ClientAddr is the client's address for limits and logs: the connection's peer
-// (r.RemoteAddr without its port). X-Forwarded-For is not trusted: a trusted-proxy
-// setting (the operations issue) is to be applied here, the one place that decides.
+// ClientAddr is the client's address for limits, login throttling and logs: the
+// connection's peer (r.RemoteAddr without its port), or, when the peer is one of
+// PARKING_TRUSTED_PROXIES, the client its X-Forwarded-For names
+// (TrustedProxies.Resolve, proxy.go).
 func ClientAddr(r *http.Request) string {
+	if c, ok := r.Context().Value(clientKey{}).(string); ok {
+		return c
+	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr

@@ -34,6 +34,8 @@ func TestHomePage(t *testing.T) {
 			`<h3>TRANSFER</h3>`, `desde <strong>8,00 €</strong> al día a partir de 16 días</p>`,
 			`<h3>MEET</h3>`, `desde <strong>11,00 €</strong> al día a partir de 16 días</p>`, `<a class="btn btn-primary" href="/booking">Reservar ahora</a>`,
 			`<a class="brand" href="/">`, `<li><a href="/booking">Reservar</a></li>`, `href="/users/login">Ya tengo cuenta</a>`,
+			// Search engines and link previews show this summary of the service.
+			`<meta name="description" content="Reserve su plaza en el parking del aeropuerto en línea`,
 		)
 		if !regexp.MustCompile(`<link rel="stylesheet" href="/static/customer\.[0-9a-f]{12}\.css">`).MatchString(res.Body) ||
 			!regexp.MustCompile(`<script src="/static/customer\.[0-9a-f]{12}\.js" defer></script>`).MatchString(res.Body) {

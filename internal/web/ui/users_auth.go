@@ -131,7 +131,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.loginFailed(w, r, v, fault.Invalidf(msgLoginMissing))
 		return
 	}
-	u, err := s.accounts.Login(r.Context(), v.Email, f["password"], r.RemoteAddr)
+	u, err := s.accounts.Login(r.Context(), v.Email, f["password"], httpx.ClientAddr(r))
 	if err != nil {
 		s.loginFailed(w, r, v, err)
 		return

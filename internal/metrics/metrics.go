@@ -1,0 +1,247 @@
+// Package metrics exposes the service in Prometheus' format (GET /metrics) with
+// github.com/prometheus/client_golang. Business code does not import it: requests
+// are measured by a middleware around the mux, the booking operations report what
+// they did through the small booking.Events interface this package implements,
+// deliveries through the dispatcher's outcome hook, and what lives in the database
+// (the notification backlog, today's occupancy, the connection pools) is read when
+// Prometheus scrapes, so every instance reports the same shared figures.
+package metrics
+
+import (
+	"context"
+	"crypto/subtle"
+	"database/sql"
+	"log/slog"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Sources are the readings taken at scrape time. Any may be nil.
+type Sources struct {
+	// Pools are the database connection pools by name ("read", "write"); on
+	// PostgreSQL both names may be the same pool, which is then reported once.
+	Pools map[string]*sql.DB
+	// Backlog is the outbox: rows waiting to be delivered and the creation time
+	// of the oldest of them (zero when none waits).
+	Backlog func(ctx context.Context) (pending int64, oldest time.Time, err error)
+	// Occupancy is the parking board now: spots occupied, spots reserved for
+	// today and not yet occupied, and the facility's capacity (0: not set).
+	Occupancy func(ctx context.Context) (occupied, reserved, capacity int, err error)
+	// Now is the service's clock (for the oldest pending age).
+	Now func() time.Time
+}
+
+// Metrics holds the registry and the service's own instruments.
+type Metrics struct {
+	reg         *prometheus.Registry
+	log         *slog.Logger
+	requests    *prometheus.CounterVec
+	latency     *prometheus.HistogramVec
+	created     *prometheus.CounterVec
+	refused     *prometheus.CounterVec
+	transitions *prometheus.CounterVec
+	deliveries  *prometheus.CounterVec
+}
+
+// scrapeTimeout bounds the database readings of one scrape.
+const scrapeTimeout = 3 * time.Second
+
+// New builds the registry: Go runtime and process collectors, the request,
+// booking, transition and delivery counters, and the scrape-time readings of src.
+func New(src Sources, log *slog.Logger) *Metrics {
+	reg := prometheus.NewRegistry()
+	m := &Metrics{
+		reg: reg,
+		log: log,
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "parking_http_requests_total",
+			Help: "HTTP requests answered, by route pattern (unmatched: no route) and status.",
+		}, []string{"route", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "parking_http_request_duration_seconds",
+			Help: "Time to answer an HTTP request, by route pattern.",
+			// From a cached quote (~0.1 ms) to a database at its deadline (5 s).
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"route"}),
+		created: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "parking_bookings_created_total",
+			Help: "Bookings created, by channel (public, walkin).",
+		}, []string{"channel"}),
+		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "parking_bookings_refused_total",
+			Help: "Booking attempts refused or failed, by channel and reason (invalid, conflict, unavailable, error…).",
+		}, []string{"channel", "reason"}),
+		transitions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "parking_reservation_transitions_total",
+			Help: "Reservation state changes, by previous and new state.",
+		}, []string{"from", "to"}),
+		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "parking_notification_deliveries_total",
+			Help: "Webhook delivery attempts recorded by this instance's dispatcher, by result (delivered, retry, failed, released).",
+		}, []string{"result"}),
+	}
+	reg.MustRegister(m.requests, m.latency, m.created, m.refused, m.transitions, m.deliveries,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	seen := map[*sql.DB]bool{}
+	for _, name := range slices.Sorted(maps.Keys(src.Pools)) { // "read" before "write"
+		db := src.Pools[name]
+		if db == nil || seen[db] {
+			continue
+		}
+		seen[db] = true
+		reg.MustRegister(collectors.NewDBStatsCollector(db, name))
+	}
+	if src.Backlog != nil || src.Occupancy != nil {
+		reg.MustRegister(&dbReadings{src: src, log: log})
+	}
+	return m
+}
+
+// Registry is the registry (tests gather from it).
+func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+
+// Handler serves the registry in Prometheus' text format. With a token
+// (PARKING_METRICS_TOKEN), a request must carry "Authorization: Bearer <token>",
+// else 401: the figures say how busy the business is.
+func (m *Metrics) Handler(token string) http.Handler {
+	h := promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorLog: slog.NewLogLogger(m.log.Handler(), slog.LevelWarn)})
+	if token == "" {
+		return h
+	}
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := []byte(r.Header.Get("Authorization"))
+		if subtle.ConstantTimeCompare(got, want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = w.Write([]byte(`{"error":"Unauthorized"}`))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// Instrument counts and times every request by the pattern the mux matched. It
+// must wrap the handler that holds the mux (the mux sets r.Pattern on the request
+// it is given, which is the one this middleware passes on).
+func (m *Metrics) Instrument(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now() // a measurement, not a rule: the wall clock
+		rec := &recorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		route := r.Pattern
+		if route == "" {
+			route = "unmatched"
+		}
+		status := rec.status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
+		m.latency.WithLabelValues(route).Observe(time.Since(start).Seconds())
+	})
+}
+
+// recorder keeps the status the handler wrote.
+type recorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection (the live board's
+// stream flushes and lifts its write deadline through it).
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// BookingCreated implements booking.Events.
+func (m *Metrics) BookingCreated(channel string) { m.created.WithLabelValues(channel).Inc() }
+
+// BookingRefused implements booking.Events.
+func (m *Metrics) BookingRefused(channel, reason string) {
+	m.refused.WithLabelValues(channel, reason).Inc()
+}
+
+// StatusChanged implements booking.Events.
+func (m *Metrics) StatusChanged(from, to string) { m.transitions.WithLabelValues(from, to).Inc() }
+
+// Delivery counts one recorded delivery outcome (the dispatcher's hook).
+func (m *Metrics) Delivery(result string) { m.deliveries.WithLabelValues(result).Inc() }
+
+// dbReadings reads the shared figures from the database at scrape time, so that
+// every instance reports the same backlog and occupancy.
+type dbReadings struct {
+	src Sources
+	log *slog.Logger
+}
+
+var (
+	descPending   = prometheus.NewDesc("parking_notifications_pending", "Notifications waiting in the outbox to be delivered (all instances).", nil, nil)
+	descOldest    = prometheus.NewDesc("parking_notifications_oldest_pending_age_seconds", "Age of the oldest notification waiting to be delivered; 0 when none waits.", nil, nil)
+	descOccupied  = prometheus.NewDesc("parking_spots_occupied", "Spots with a vehicle in them now (reservations EN CURSO with a spot).", nil, nil)
+	descReserved  = prometheus.NewDesc("parking_spots_reserved_today", "Spots reserved for today whose vehicle has not arrived.", nil, nil)
+	descCapacity  = prometheus.NewDesc("parking_capacity", "Places in the facility (0: not configured).", nil, nil)
+	descOccupancy = prometheus.NewDesc("parking_occupancy_ratio", "Occupied spots over capacity (only when a capacity is configured).", nil, nil)
+	descScrapeErr = prometheus.NewDesc("parking_scrape_errors", "Database readings that failed during this scrape, by reading.", []string{"reading"}, nil)
+)
+
+func (d *dbReadings) Describe(ch chan<- *prometheus.Desc) {
+	for _, x := range []*prometheus.Desc{descPending, descOldest, descOccupied, descReserved, descCapacity, descOccupancy, descScrapeErr} {
+		ch <- x
+	}
+}
+
+func (d *dbReadings) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), scrapeTimeout)
+	defer cancel()
+	failed := func(reading string, err error) {
+		d.log.Warn("metrics reading failed", "reading", reading, "err", err)
+		ch <- prometheus.MustNewConstMetric(descScrapeErr, prometheus.GaugeValue, 1, reading)
+	}
+	if d.src.Backlog != nil {
+		n, oldest, err := d.src.Backlog(ctx)
+		if err != nil {
+			failed("notifications", err)
+		} else {
+			age := 0.0
+			if !oldest.IsZero() && d.src.Now != nil {
+				age = max(d.src.Now().Sub(oldest).Seconds(), 0)
+			}
+			ch <- prometheus.MustNewConstMetric(descPending, prometheus.GaugeValue, float64(n))
+			ch <- prometheus.MustNewConstMetric(descOldest, prometheus.GaugeValue, age)
+		}
+	}
+	if d.src.Occupancy != nil {
+		occ, res, capacity, err := d.src.Occupancy(ctx)
+		if err != nil {
+			failed("occupancy", err)
+		} else {
+			ch <- prometheus.MustNewConstMetric(descOccupied, prometheus.GaugeValue, float64(occ))
+			ch <- prometheus.MustNewConstMetric(descReserved, prometheus.GaugeValue, float64(res))
+			ch <- prometheus.MustNewConstMetric(descCapacity, prometheus.GaugeValue, float64(capacity))
+			if capacity > 0 {
+				ch <- prometheus.MustNewConstMetric(descOccupancy, prometheus.GaugeValue, float64(occ)/float64(capacity))
+			}
+		}
+	}
+}
