@@ -163,6 +163,13 @@ func (a *App) prepare(ctx context.Context) error {
 	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox),
 		booking.WithInputRules(a.Config.Input), booking.WithMedia(a.Media, a.Config.BaseURL), booking.WithManageLinks(links),
 		booking.WithEvents(a.Metrics))
+	// CONTRACT §10: a database with reservations from before the occupancy ledger gets
+	// it built once, from the reservations.
+	if built, err := a.Booking.EnsureOccupancy(ctx); err != nil {
+		return err
+	} else if built {
+		a.Log.Info("occupancy ledger built from the reservations")
+	}
 	accountOpts := []account.Option{account.WithInputRules(a.Config.Input), account.WithPasswordReset(a.Outbox, a.Config.BaseURL)}
 	if a.Config.HashCost > 0 {
 		accountOpts = append(accountOpts, account.WithHashCost(a.Config.HashCost))
@@ -179,9 +186,9 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	// An erasure deletes the customer's uploaded photo files from the photo
 	// storage after commit (CONTRACT §12; docs/privacy.md).
-	a.Privacy = privacy.New(a.Store, a.Log, privacy.WithPhotoFiles(a.Booking))
+	a.Privacy = privacy.New(a.Store, a.Log, privacy.WithPhotoFiles(a.Booking), privacy.WithOccupancy(a.Booking))
 	a.Web = web.New(web.Deps{
-		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL, Capacity: a.Config.Capacity,
+		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL,
 			FeedHeartbeat: a.Config.FeedHeartbeat, PublicRate: a.Config.PublicRate, DBTimeout: a.Config.DBTimeout,
 			VerifactuQRBase: a.Config.VerifactuQR, TrustedProxies: a.Config.TrustedProxies},
 		Log: a.Log, Booking: a.Booking, Accounts: a.Accounts, Catalog: a.Catalog,

@@ -27,6 +27,7 @@ Usage:
                               queue failed notifications again
   parking duplicates list     customers and vehicles that share a phone or plate
                               but could not be merged safely (resolve by hand)
+  parking occupancy rebuild   recompute the per-day occupancy ledger from the reservations
   parking receipts verify | export
                               check the receipts' VeriFactu chain, or write it as CSV
   parking generate [--reservations N] [--seed S]
@@ -56,6 +57,8 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = runNotifications(ctx, args, getenv, stdout, stderr)
 	case "duplicates":
 		err = runDuplicates(ctx, args, getenv, stdout, stderr)
+	case "occupancy":
+		err = runOccupancy(ctx, args, getenv, stdout, stderr)
 	case "receipts":
 		err = runReceipts(ctx, args, getenv, stdout, stderr)
 	case "generate":

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"parking/internal/fault"
 	"parking/internal/notify"
@@ -26,6 +27,8 @@ type Detail struct {
 	Handovers       []reservation.Handover // at the start and at finalize (CONTRACT §12)
 	Notifications   []notify.HistoryItem
 	Catalog         pricing.Catalog
+	// CapacityOverrideAt: when staff accepted it over the capacity (CONTRACT §10).
+	CapacityOverrideAt *time.Time
 }
 
 // EntryPhotos counts the entry photos: the ones the spec's five-photo rule counts
@@ -81,6 +84,9 @@ func (s *Service) Detail(ctx context.Context, id int64) (Detail, error) {
 		return d, err
 	}
 	if d.Notifications, err = s.NotificationHistory(ctx, id); err != nil {
+		return d, err
+	}
+	if d.CapacityOverrideAt, err = s.store.CapacityOverrideAt(ctx, id); err != nil {
 		return d, err
 	}
 	if snap := s.catalog.Load(); snap != nil {

@@ -82,6 +82,10 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (r
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
+		// CONTRACT §10: the car is in; past its exit it keeps counting (never refused).
+		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
+			return err
+		}
 		// CONTRACT §11: a car that came in needs no reminder.
 		if err := s.syncReminder(ctx, tx, id); err != nil {
 			return err
@@ -169,6 +173,10 @@ func (s *Service) Finalize(ctx context.Context, id int64, method string, hand ..
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
+		// CONTRACT §10: check-out frees the days at once.
+		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
+			return err
+		}
 		if err := s.auditTransition(ctx, tx, audit.ActionFinalize, before); err != nil {
 			return err
 		}
@@ -213,6 +221,10 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 			return statusMoved(id)
 		}
 		if out, err = tx.Reservation(ctx, id); err != nil {
+			return err
+		}
+		// CONTRACT §10: cancelling frees the days at once.
+		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
 			return err
 		}
 		if err := s.syncReminder(ctx, tx, id); err != nil { // CONTRACT §11: dropped

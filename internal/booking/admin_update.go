@@ -33,6 +33,8 @@ type AdminChange struct {
 	Extras      *[]int64 // the complete new selection
 	Spot        *string  // trimmed and upper-cased; blank frees the spot
 	Notes       *string
+	// OverrideCapacity accepts the change on a full day (CONTRACT §10).
+	OverrideCapacity bool
 }
 
 // Updated is the outcome of an update.
@@ -183,6 +185,10 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		}
 		out.Repriced = priced.Repriced
 		if out.Reservation, err = tx.Reservation(ctx, id); err != nil {
+			return err
+		}
+		// CONTRACT §10: the days the new dates add are checked; freed ones are released.
+		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out.Reservation), staffCheck, c.OverrideCapacity); err != nil {
 			return err
 		}
 		if out.Customer, err = tx.Customer(ctx, cust.ID); err != nil {

@@ -10,6 +10,7 @@ import (
 	"parking/internal/fault"
 	"parking/internal/input"
 	"parking/internal/localtime"
+	"parking/internal/occupancy"
 	"parking/internal/pricing"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -51,6 +52,9 @@ type NewBooking struct {
 	// time on the reservation. A booking rests on the contract, not on consent:
 	// neither is required here.
 	PrivacyAck, MarketingConsent bool
+	// OverrideCapacity: staff accept a walk-in on a full day (CONTRACT §10); the
+	// public flow ignores it.
+	OverrideCapacity bool
 }
 
 // Created is the outcome of a booking. Customer and Vehicle are the stored records
@@ -194,6 +198,16 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		}
 		created := resState{r: out.Reservation, extras: bookedDetails(s.catalog.Load(), priced.Extras)}
 		if err := auditReservation(ctx, tx, action, out.Reservation.ID, nil, s.fields(created)); err != nil {
+			return err
+		}
+		// CONTRACT §10: the stay takes its days in the ledger, or the booking is
+		// refused. Last before the commit: the ledger rows of popular days are locked
+		// until it, and every booking of those days waits for them.
+		check := publicCheck
+		if ch == WalkIn {
+			check = staffCheck
+		}
+		if err := s.occupy(ctx, tx, out.Reservation.ID, occupancy.Stay{}, stayOf(out.Reservation), check, in.OverrideCapacity); err != nil {
 			return err
 		}
 		// CONTRACT §13: the answer under its Idempotency-Key, with the booking.

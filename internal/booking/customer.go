@@ -52,6 +52,12 @@ func (s *Service) CustomerCancel(ctx context.Context, customerID, reservationID 
 			return perr
 		}
 		out = r
+		// CONTRACT §10: the cancelled stay (PENDIENTE until now) frees its days at once.
+		was := stayOf(r)
+		was.Active = true
+		if err := s.occupy(ctx, tx, r.ID, was, stayOf(r), noCheck, false); err != nil {
+			return err
+		}
 		if err := s.syncReminder(ctx, tx, r.ID); err != nil { // CONTRACT §11: dropped
 			return err
 		}
@@ -207,6 +213,10 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 			return fault.New(fault.Conflict, "La reserva ha cambiado mientras se modificaba; vuelva a cargarla e inténtelo de nuevo.")
 		}
 		if out.Reservation, err = tx.Reservation(ctx, r.ID); err != nil {
+			return err
+		}
+		// CONTRACT §10: the days the new dates add must be free (sellable places).
+		if err := s.occupy(ctx, tx, r.ID, stayOf(r), stayOf(out.Reservation), publicCheck, false); err != nil {
 			return err
 		}
 		if out.Updated.Extras, err = tx.ReservationExtras(ctx, r.ID); err != nil {

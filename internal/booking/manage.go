@@ -207,6 +207,10 @@ func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservat
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
+		// CONTRACT §10: cancelling frees the days at once.
+		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
+			return err
+		}
 		if err := s.syncReminder(ctx, tx, id); err != nil { // CONTRACT §11: dropped
 			return err
 		}

@@ -25,12 +25,19 @@ type PhotoFiles interface {
 	DeletePhotoFiles(ctx context.Context, keys []string) error
 }
 
+// Occupancy frees, in the erasure's transaction, the days of the bookings it
+// cancels (CONTRACT §10: the occupancy ledger moves with every reservation change).
+type Occupancy interface {
+	ReleaseCustomerPending(ctx context.Context, tx *store.Tx, customerID int64) error
+}
+
 // Service is the privacy operations.
 type Service struct {
 	store  *store.Store
 	log    *slog.Logger
 	now    func() time.Time
 	photos PhotoFiles
+	occ    Occupancy
 }
 
 // Option adjusts a Service.
@@ -38,6 +45,9 @@ type Option func(*Service)
 
 // WithPhotoFiles sets the hook that deletes photo files after an erasure.
 func WithPhotoFiles(p PhotoFiles) Option { return func(s *Service) { s.photos = p } }
+
+// WithOccupancy sets the hook that frees the cancelled bookings' days.
+func WithOccupancy(o Occupancy) Option { return func(s *Service) { s.occ = o } }
 
 // New builds the service.
 func New(st *store.Store, log *slog.Logger, opts ...Option) *Service {
@@ -118,6 +128,11 @@ func (s *Service) Erase(ctx context.Context, customerID int64) (store.ErasedCust
 		}
 		if busy {
 			return fault.New(fault.Conflict, MsgEraseInProgress)
+		}
+		if s.occ != nil {
+			if err := s.occ.ReleaseCustomerPending(ctx, tx, customerID); err != nil {
+				return err
+			}
 		}
 		out, err = tx.EraseCustomer(ctx, customerID)
 		return err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"parking/internal/booking"
 	"parking/internal/fault"
@@ -30,6 +31,16 @@ type pricingResponse struct {
 	Success    bool              `json:"success"`
 	TotalPrice money.Cents       `json:"total_price"`
 	Breakdown  *pricingBreakdown `json:"breakdown,omitempty"`
+	// Availability (an addition, CONTRACT §10) is how full the stay's days are, for a
+	// new booking's quote when the facility has a limit.
+	Availability *pricingAvailability `json:"availability,omitempty"`
+}
+
+// pricingAvailability: status is the worst day's (available, few or full);
+// full_days lists the full ones.
+type pricingAvailability struct {
+	Status   string   `json:"status"`
+	FullDays []string `json:"full_days"`
 }
 
 // pricingBreakdown is an addition to the spec's body, for the booking summary. An
@@ -124,5 +135,29 @@ func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
 	if q.Days > 0 {
 		out.Breakdown = &pricingBreakdown{Days: q.Days, DailyPrice: q.DailyPrice, Coefficient: q.Multiplier, BasePrice: q.Base, ExtrasPrice: q.ExtrasTotal}
 	}
+	if !req.IDReservation.Set && strings.TrimSpace(req.Reference) == "" { // a new booking's quote only
+		out.Availability = s.quoteAvailability(r, entry, exit)
+	}
 	httpx.WriteJSON(w, http.StatusOK, out)
+}
+
+// quoteAvailability is the quote's availability field: nil when the facility sells
+// without a limit, or when it cannot be read (the price still answers).
+func (s *Server) quoteAvailability(r *http.Request, entry, exit time.Time) *pricingAvailability {
+	a, err := s.booking.StayAvailability(r.Context(), entry, exit)
+	if err != nil {
+		if fault.KindOf(err) != fault.Invalid {
+			s.LogIfInternal(r, err)
+		}
+		return nil
+	}
+	if a.Facility.SellableLimit() == 0 {
+		return nil
+	}
+	status, full := a.Summary()
+	out := &pricingAvailability{Status: string(status), FullDays: make([]string, len(full))}
+	for i, d := range full {
+		out.FullDays[i] = d.String()
+	}
+	return out
 }

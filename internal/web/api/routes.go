@@ -7,6 +7,7 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// Public JSON API (spec, Authentication 1; CONTRACT §4).
 	mux.HandleFunc("POST /api/pricing/dynamic", s.apiPricing)
 	mux.HandleFunc("GET /api/catalog", s.apiCatalog)
+	mux.HandleFunc("GET /api/availability", s.apiAvailability) // CONTRACT §10
 	mux.HandleFunc("GET /api/openapi.json", s.apiOpenAPI)
 	// Anonymous writes are limited per client address (CONTRACT §13); the alias
 	// counts with its route.

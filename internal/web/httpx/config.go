@@ -7,7 +7,6 @@ type Config struct {
 	BaseURL  string
 	Location *time.Location // the facility's time zone: dates in and out (CONTRACT §2)
 	TokenTTL time.Duration  // lifetime of API tokens
-	Capacity int            // parking spots, for the board and the dashboard
 	// FeedHeartbeat is how often the live board's stream sends a heartbeat when
 	// nothing happens (0: every 15 s). Not a setting: tests shorten it.
 	FeedHeartbeat time.Duration

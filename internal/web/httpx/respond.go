@@ -12,6 +12,7 @@ import (
 
 	"parking/internal/account"
 	"parking/internal/fault"
+	"parking/internal/occupancy"
 )
 
 // WriteJSON writes v with status. It encodes into a buffer first, so an encoding
@@ -77,7 +78,17 @@ func (s *Kit) WriteErrorField(w http.ResponseWriter, r *http.Request, err error)
 // administrator and customer actions).
 func (s *Kit) WriteSuccessFalse(w http.ResponseWriter, r *http.Request, err error) {
 	status := s.LogIfInternal(r, err)
-	WriteJSON(w, status, map[string]any{"success": false, "message": fault.MessageOf(err, MsgInternalES)})
+	body := map[string]any{"success": false, "message": fault.MessageOf(err, MsgInternalES)}
+	// CONTRACT §10: a refusal for capacity names the full days.
+	var full *occupancy.FullError
+	if errors.As(err, &full) {
+		days := make([]string, len(full.Days))
+		for i, d := range full.Days {
+			days[i] = d.String()
+		}
+		body["full_days"] = days
+	}
+	WriteJSON(w, status, body)
 }
 
 // WriteMessage writes {"message": …}.

@@ -17,6 +17,7 @@ type dashboardView struct {
 	Today string // today in the facility's zone
 	Now   string // the server's clock (RFC 3339): the script judges token expiry by it
 	Error string
+	Chart *occupancyChartView // today and the next 14 days (CONTRACT §10)
 }
 
 // adminDashboard is GET /admin/dashboard (spec: administrator web routes). The page
@@ -57,6 +58,7 @@ func (s *Server) adminDashboard(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	v.Date = day
+	v.Chart = s.occupancyChart(r.Context(), r)
 	s.render(w, r, status, "admin_dashboard.html", "Panel del día", v)
 }
 

@@ -88,6 +88,8 @@ type detailPageView struct {
 	Contact        detailCustomer
 	AccountDiffers bool
 	BookedBy       string
+	// CapacityOverride: when staff accepted it on a full day (CONTRACT §10), as text.
+	CapacityOverride string
 }
 
 // bookedByLabels say for people how a reservation was made.
@@ -228,6 +230,9 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 	v.Contact.PhoneHref = telHref(v.Contact.Phone)
 	v.AccountDiffers = v.Contact.FullName != v.Customer.FullName || v.Contact.Phone != v.Customer.Phone || v.Contact.Email != v.Customer.Email
 	v.BookedBy = bookedByLabels[res.BookedBy]
+	if d.CapacityOverrideAt != nil {
+		v.CapacityOverride = "Aceptada aunque estaba completo (" + d.CapacityOverrideAt.In(s.cfg.Location).Format("02/01/2006 15:04") + ")"
+	}
 	if res.Exit != nil {
 		v.ExitInput = s.inputTime(*res.Exit)
 		v.Days = pricing.ChargedDays(res.Entry, *res.Exit)

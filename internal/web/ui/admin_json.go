@@ -141,6 +141,8 @@ type adminDetailJSON struct {
 		adminReservationJSON
 		MainServiceName    string           `json:"main_service_name"`
 		AdditionalServices []adminExtraJSON `json:"additional_services"`
+		// CapacityOverrideAt: when staff accepted it over the capacity (CONTRACT §10); null: never.
+		CapacityOverrideAt *string `json:"capacity_override_at"`
 	} `json:"reservation"`
 	Customer           adminCustomerJSON     `json:"customer"`
 	Contact            contactJSON           `json:"contact"`
@@ -158,6 +160,10 @@ func (s *Server) adminDetail(d booking.Detail) adminDetailJSON {
 	var out adminDetailJSON
 	out.Reservation.adminReservationJSON = s.adminReservation(d.Reservation)
 	out.Reservation.MainServiceName = d.MainServiceName
+	if d.CapacityOverrideAt != nil {
+		at := localtime.JSON(*d.CapacityOverrideAt, s.cfg.Location)
+		out.Reservation.CapacityOverrideAt = &at
+	}
 	out.Reservation.AdditionalServices = make([]adminExtraJSON, len(d.Extras))
 	for i, e := range d.Extras {
 		out.Reservation.AdditionalServices[i] = adminExtraJSON{ID: e.ID, Name: e.Name, Price: e.Price}

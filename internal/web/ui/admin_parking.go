@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"parking/internal/booking"
 	"parking/internal/feed"
 	"parking/internal/localtime"
 	"parking/internal/web/httpx"
@@ -24,12 +25,18 @@ type adminParkingSpotJSON struct {
 // {spots: [{code, status, reservation, upcoming}], occupied, reserved, free,
 // capacity, day, updated_at}. A spot is "occupied" while a reservation on it is
 // EN CURSO, "reserved" when a PENDIENTE one holds it today. free is capacity −
-// occupied, null when no capacity is configured (PARKING_CAPACITY).
+// occupied, null when no capacity is configured (the facility settings, /admin/settings).
 //
 // Browsers get the live board page (admin_parking.html): the board as it is now,
 // which static/admin.js keeps current from GET /admin/parking/events.
 func (s *Server) adminParking(w http.ResponseWriter, r *http.Request) {
-	b, err := s.booking.ParkingBoard(r.Context(), s.cfg.Capacity)
+	// The capacity is the facility setting (CONTRACT §10), read on every request so
+	// that a change on /admin/settings shows at once.
+	f, err := s.booking.Facility(r.Context())
+	var b booking.ParkingBoard
+	if err == nil {
+		b, err = s.booking.ParkingBoard(r.Context(), f.Capacity)
+	}
 	if !httpx.WantsJSON(r) {
 		if err != nil {
 			s.renderError(w, r, err, "Parking no disponible", "/admin/dashboard", "Volver al panel")

@@ -20,8 +20,9 @@ type parkingPageView struct {
 	Reserved int
 	Free     *int
 	Capacity int
-	Day      string // "21/11/2026"
-	Updated  string // "10:05:31"
+	Day      string              // "21/11/2026"
+	Updated  string              // "10:05:31"
+	Chart    *occupancyChartView // today and the next 14 days (CONTRACT §10)
 }
 
 type parkingSpotView struct {
@@ -51,7 +52,7 @@ var spotLabels = map[string]string{booking.SpotOccupied: "Ocupada", booking.Spot
 
 func (s *Server) renderParkingPage(w http.ResponseWriter, r *http.Request, b booking.ParkingBoard) {
 	v := parkingPageView{Occupied: b.Occupied, Reserved: b.Reserved, Free: b.Free, Capacity: b.Capacity,
-		Updated: b.UpdatedAt.In(s.cfg.Location).Format("15:04:05")}
+		Updated: b.UpdatedAt.In(s.cfg.Location).Format("15:04:05"), Chart: s.occupancyChart(r.Context(), r)}
 	if len(b.Day) == 10 {
 		v.Day = b.Day[8:10] + "/" + b.Day[5:7] + "/" + b.Day[0:4]
 	}

@@ -140,6 +140,10 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 	if extras != nil {
 		nb.Extras = *extras
 	}
+	if nb.OverrideCapacity, err = overrideCapacity(in); err != nil {
+		fail(err)
+		return
+	}
 	var opts []booking.CreateOption
 	if once != nil {
 		opts = append(opts, booking.WithOnce(once))
@@ -278,7 +282,17 @@ func (s *Server) adminChange(in httpx.Input) (booking.AdminChange, error) {
 	if c.Extras, err = in.IDs(in.First("additional_services", "extras")); err != nil {
 		return c, err
 	}
+	if c.OverrideCapacity, err = overrideCapacity(in); err != nil {
+		return c, err
+	}
 	return c, nil
+}
+
+// overrideCapacity reads override_capacity (CONTRACT §10: true, on or 1; the
+// checkbox "Aceptar aunque esté completo" of the walk-in and update forms).
+func overrideCapacity(in httpx.Input) (bool, error) {
+	b, err := in.OptBool("override_capacity")
+	return b != nil && *b, err
 }
 
 // isJSONBody reports whether the request body is JSON.

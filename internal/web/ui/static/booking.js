@@ -104,7 +104,55 @@
     function step1Valid(show) {
       var d = checkDates(show);
       var s = checkService(show);
-      return d && s;
+      return d && s && avail.status !== 'full';
+    }
+
+    // ----- availability (CONTRACT §10): as soon as both dates are chosen, the date
+    // step says when a day of the stay is full or nearly full, before the customer
+    // types their data; a full stay cannot go on (the button is disabled). The
+    // booking itself is still the judge: a place taken meanwhile is a 409.
+
+    var availEl = root.querySelector('[data-availability]');
+    var avail = { key: '', status: '', full: [] };
+    var availSeq = 0, availTimer = null;
+
+    function dayES(d) { return d.slice(8, 10) + '/' + d.slice(5, 7) + '/' + d.slice(0, 4); }
+    function listES(a) { return a.length < 2 ? a.join('') : a.slice(0, -1).join(', ') + ' y ' + a[a.length - 1]; }
+
+    function renderAvailability() {
+      var st = avail.status;
+      root.setAttribute('data-availability-status', st);
+      if (st === 'full') {
+        availEl.className = 'availability alert alert-error';
+        availEl.textContent = (avail.full.length === 1 ? 'No quedan plazas libres el día ' : 'No quedan plazas libres los días ') +
+          listES(avail.full.map(dayES)) + '. Elija otras fechas.';
+      } else if (st === 'few') {
+        availEl.className = 'availability alert alert-warn';
+        availEl.textContent = 'Quedan pocas plazas para estas fechas: reserve cuanto antes.';
+      }
+      availEl.hidden = st !== 'full' && st !== 'few';
+      if (!submitting) { nextBtn.disabled = st === 'full'; }
+    }
+
+    function checkAvailability(force) {
+      var e = entry.value.slice(0, 10), x = exit.value.slice(0, 10);
+      var key = checkDates(false) ? e + '/' + x : '';
+      if (key === avail.key && !force) { return; }
+      clearTimeout(availTimer);
+      var mine = ++availSeq;
+      if (!key) { avail = { key: '', status: '', full: [] }; renderAvailability(); return; }
+      availTimer = setTimeout(function () {
+        api('GET', '/api/availability?from=' + e + '&to=' + x).then(function (r) {
+          if (mine !== availSeq) { return; }
+          var full = [], few = false;
+          // A stay longer than the availability range answers 400: the booking decides.
+          ((r.ok && r.data.days) || []).forEach(function (d) {
+            if (d.status === 'full') { full.push(d.date); } else if (d.status === 'few') { few = true; }
+          });
+          avail = { key: key, status: full.length ? 'full' : (few ? 'few' : (r.ok ? 'available' : '')), full: full };
+          renderAvailability();
+        });
+      }, force ? 0 : 250);
     }
 
     function step2Valid(show) {
@@ -155,6 +203,15 @@
         var note = q.breakdown ? daysText(q.breakdown.days) + ' · ' : '';
         note += vtype.value ? typeLabel(vtype.value) : 'precio para ' + quoteLabel.toLowerCase() + '; el tipo de vehículo se indica en el paso 2';
         priceNote.textContent = note;
+        // The quote's availability (CONTRACT §10): a nearly full or full stay says so.
+        var a = q.availability;
+        if (a && (a.status === 'few' || a.status === 'full')) {
+          var warn = document.createElement('strong');
+          warn.className = 'price-warn';
+          warn.setAttribute('data-price-availability', a.status);
+          warn.textContent = a.status === 'few' ? 'Quedan pocas plazas' : 'No quedan plazas para estas fechas';
+          priceNote.append(' · ', warn);
+        }
       } else {
         priceEl.removeAttribute('data-total');
         if (q.state === 'loading') {
@@ -415,6 +472,7 @@
           form.reset();
           return;
         }
+        if (r.status === 409 && r.data.full_days) { checkAvailability(true); }
         serverError(r.message || 'No se pudo completar la reserva. Inténtelo de nuevo.');
       });
     }
@@ -443,6 +501,7 @@
       if (name === 'phone') { checkAccountPhone(); }
       if (name === 'entry_date' || name === 'exit_date' || name === 'id_main_service' || name === 'additional_services') {
         if (name === 'id_main_service') { checkService(false); }
+        if (name === 'entry_date' || name === 'exit_date') { checkAvailability(false); }
         requote(false);
       } else if (name === 'vehicle_type') {
         requote(true);
@@ -471,7 +530,7 @@
     form.addEventListener('submit', function (e) {
       e.preventDefault();
       if (current === 1) {
-        if (step1Valid(true)) { go(2); } else { focusFirstInvalid(sections[1]); }
+        if (step1Valid(true)) { go(2); } else if (avail.status === 'full') { availEl.focus(); } else { focusFirstInvalid(sections[1]); }
       } else if (current === 2) {
         tried2 = true;
         if (step2Valid(true)) { go(3); } else { focusFirstInvalid(sections[2]); }
@@ -497,6 +556,7 @@
     var shown = show(start, false);
     history.replaceState({ bookingStep: shown, depth: depth() }, '', urlFor(shown));
     if (entry.value || exit.value) { checkDates(false); }
+    checkAvailability(true);
     requote(true);
   }
 

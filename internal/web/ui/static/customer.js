@@ -179,7 +179,7 @@
         api('POST', '/api/pricing/dynamic', body).then(function (r) {
           if (mine !== seq) { return; }
           if (r.ok && r.data.success) {
-            render({ state: 'ok', body: body, total: r.data.total_price, breakdown: r.data.breakdown || null });
+            render({ state: 'ok', body: body, total: r.data.total_price, breakdown: r.data.breakdown || null, availability: r.data.availability || null });
           } else {
             render({ state: 'error', body: body, message: r.message || 'No se pudo calcular el precio.' });
           }

@@ -1,0 +1,172 @@
+// Command availbench measures GET /api/availability's work (CONTRACT §10) on a large
+// database, such as the 1,000,000 reservations written by `parking generate`: the
+// availability of 30-day ranges (the booking page's and the quote's question),
+// starting on a random day from 10 days before today to 60 days after, so that
+// ranges with today (the open stays are counted) and wholly future ranges (the
+// ledger alone) are both in the mix. It prints the latency percentiles of the
+// operation (booking.Availability → store) and, with -http, of the whole route
+// through the service on 127.0.0.1 (handler, JSON, the public and the
+// administrator's view).
+//
+//	go run ./bench/availbench -database-url sqlite:/var/tmp/bench.db
+//	go run ./bench/availbench -database-url 'postgres://…' -http
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"parking/internal/app"
+	"parking/internal/booking"
+	"parking/internal/occupancy"
+	"parking/internal/pricing"
+	"parking/internal/store"
+)
+
+func main() {
+	dbURL := flag.String("database-url", os.Getenv("PARKING_DATABASE_URL"), "database to measure (sqlite:PATH or postgres://…)")
+	n := flag.Int("queries", 2000, "ranges to time")
+	warm := flag.Int("warmup", 200, "ranges asked first, untimed")
+	days := flag.Int("days", 30, "days per range")
+	viaHTTP := flag.Bool("http", false, "also time GET /api/availability through the HTTP service")
+	capacity := flag.Int("capacity", 0, "set the facility's capacity first (0: leave the settings as they are)")
+	flag.Parse()
+	if *dbURL == "" {
+		fmt.Fprintln(os.Stderr, "availbench: -database-url is required")
+		os.Exit(2)
+	}
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	loc, _ := time.LoadLocation("Europe/Madrid")
+
+	st, err := store.Open(ctx, *dbURL)
+	check(err)
+	defer st.Close()
+	check(st.Migrate(ctx))
+	cat, err := st.LoadCatalog(ctx)
+	check(err)
+	holder := &pricing.Holder{}
+	holder.Store(pricing.NewSnapshot(cat))
+	svc := booking.New(st, holder, loc, log)
+	var reservations int
+	check(st.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM reservation`).Scan(&reservations))
+	f, err := svc.Facility(ctx)
+	check(err)
+	if *capacity > 0 {
+		f.Capacity = *capacity
+		f, err = svc.SaveFacility(ctx, f)
+		check(err)
+	}
+
+	today := occupancy.DayOf(time.Now(), loc)
+	rng := rand.New(rand.NewPCG(1, 2))
+	spans := make([]occupancy.Span, *warm+*n)
+	for i := range spans {
+		first := today - 10 + occupancy.Day(rng.IntN(71))
+		spans[i] = occupancy.Span{First: first, Last: first + occupancy.Day(*days-1)}
+	}
+	fmt.Printf("availbench: %s, %d reservations, capacity %d (sellable %d), %d ranges of %d days (+%d warm-up), GOMAXPROCS=%d\n",
+		redact(*dbURL), reservations, f.Capacity, f.SellableLimit(), *n, *days, *warm, runtime.GOMAXPROCS(0))
+	fmt.Printf("load average before: %s\n", loadAverage())
+
+	time1 := func(name string, run func(occupancy.Span) error) {
+		for _, sp := range spans[:*warm] {
+			check(run(sp))
+		}
+		// The ranges that include today or earlier days count the open stays too.
+		var all, withToday, future []time.Duration
+		for _, sp := range spans[*warm:] {
+			t := time.Now()
+			check(run(sp))
+			d := time.Since(t)
+			all = append(all, d)
+			if sp.First <= today {
+				withToday = append(withToday, d)
+			} else {
+				future = append(future, d)
+			}
+		}
+		for _, g := range []struct {
+			what string
+			ds   []time.Duration
+		}{{"all", all}, {"ranges with today", withToday}, {"future ranges", future}} {
+			ds := g.ds
+			if len(ds) == 0 {
+				continue
+			}
+			slices.Sort(ds)
+			p := func(q float64) string { return ds[int(q*float64(len(ds)-1))].Round(time.Microsecond).String() }
+			fmt.Printf("%-42s %-18s n %5d  p50 %8s  p90 %8s  p99 %8s  max %8s\n", name, g.what, len(ds), p(.50), p(.90), p(.99), ds[len(ds)-1].Round(time.Microsecond))
+		}
+	}
+	time1("operation (booking.Availability → store)", func(sp occupancy.Span) error {
+		_, err := svc.Availability(ctx, sp)
+		return err
+	})
+	if *viaHTTP {
+		cfg, err := app.LoadConfig(nil, func(k string) string {
+			switch k {
+			case "PARKING_DATABASE_URL":
+				return *dbURL
+			case "PARKING_ADDR":
+				return "127.0.0.1:0"
+			case "PARKING_LOG_LEVEL":
+				return "error"
+			}
+			return ""
+		}, io.Discard)
+		check(err)
+		a, err := app.Start(ctx, cfg, log)
+		check(err)
+		defer a.Close()
+		client := &http.Client{Timeout: 10 * time.Second}
+		get := func(sp occupancy.Span) error {
+			res, err := client.Get(a.URL + "/api/availability?from=" + sp.First.String() + "&to=" + sp.Last.String())
+			if err != nil {
+				return err
+			}
+			defer res.Body.Close()
+			if _, err := io.Copy(io.Discard, res.Body); err != nil {
+				return err
+			}
+			if res.StatusCode != http.StatusOK {
+				return fmt.Errorf("GET /api/availability: %d", res.StatusCode)
+			}
+			return nil
+		}
+		time1("HTTP GET /api/availability (public)", get)
+	}
+	fmt.Printf("load average after:  %s\n", loadAverage())
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "availbench:", err)
+		os.Exit(1)
+	}
+}
+
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	return strings.Join(strings.Fields(string(b))[:3], " ")
+}
+
+func redact(u string) string {
+	if i := strings.Index(u, "@"); i > 0 && strings.HasPrefix(u, "postgres") {
+		return "postgres://…" + u[i:]
+	}
+	return u
+}

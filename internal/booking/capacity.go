@@ -1,0 +1,130 @@
+package booking
+
+import (
+	"context"
+	"slices"
+
+	"parking/internal/fault"
+	"parking/internal/occupancy"
+	"parking/internal/reservation"
+	"parking/internal/settings"
+	"parking/internal/store"
+)
+
+// Capacity (CONTRACT §10). Every operation that creates a reservation or changes its
+// status or dates calls occupy in its own transaction, after writing the row, with
+// the stay as it was and as it is: the ledger moves by the difference, and the days
+// the change adds are checked against the limit of the channel.
+
+// capacityCheck says which limit a change is held to.
+type capacityCheck int
+
+const (
+	// noCheck: start, finalize and the cancels only free days or record a car that
+	// is physically there; they are never refused for capacity.
+	noCheck capacityCheck = iota
+	// publicCheck: the public booking and the customer's edits sell up to the
+	// sellable places (settings.Facility.SellableLimit).
+	publicCheck
+	// staffCheck: walk-ins and staff updates fill up to staffLimit, or beyond it
+	// with an override (the car may already be at the gate).
+	staffCheck
+)
+
+// staffLimit is how many places staff may fill on a day without an override: the
+// capacity, or the sellable places when the operator sells more than the capacity
+// (counting on turnover; staff are held to the same figure). Sellable places below
+// the capacity are the public's quota: the rest is kept for staff. No capacity set:
+// no limit for staff.
+func staffLimit(f settings.Facility) int {
+	if f.Capacity <= 0 {
+		return 0
+	}
+	return max(f.Capacity, f.Sellable)
+}
+
+// stayOf is the part of a reservation the capacity rules read.
+func stayOf(r reservation.Reservation) occupancy.Stay {
+	return occupancy.Stay{
+		Active: r.Status == reservation.Pending || r.Status == reservation.InCourse,
+		InCar:  r.Status == reservation.InCourse,
+		Entry:  r.Entry,
+		Exit:   r.Exit,
+	}
+}
+
+// occupy moves reservation id's stay in the ledger from before to after (the zero
+// Stay: none) and checks the days it adds. A change over the limit is refused with a
+// Conflict carrying occupancy.FullError, unless override is set on a staff change: it
+// is then kept and recorded on the reservation.
+func (s *Service) occupy(ctx context.Context, tx *store.Tx, id int64, before, after occupancy.Stay, check capacityCheck, override bool) error {
+	today := occupancy.DayOf(tx.Now, s.loc)
+	lb, la := occupancy.Ledgered(before, s.loc), occupancy.Ledgered(after, s.loc)
+	c := store.OccupancyChange{
+		Reservation: id,
+		Release:     nonEmpty(lb.Minus(la)), Claim: nonEmpty(la.Minus(lb)),
+		Today: today, TodayStart: today.Start(s.loc), Tomorrow: (today + 1).Start(s.loc),
+	}
+	if check != noCheck {
+		f, err := tx.Facility(ctx)
+		if err != nil {
+			return err
+		}
+		c.Limit = f.SellableLimit()
+		if check == staffCheck {
+			c.Limit = staffLimit(f)
+		}
+		if c.Limit > 0 {
+			// The days the change adds, from today on: the past cannot be sold.
+			added := minusAll(occupancy.Occupied(after, s.loc, today), occupancy.Occupied(before, s.loc, today))
+			for _, sp := range added {
+				if sp.Last >= today {
+					c.Check = append(c.Check, occupancy.Span{First: max(sp.First, today), Last: sp.Last})
+				}
+			}
+		}
+	}
+	over, err := tx.ApplyOccupancy(ctx, c)
+	if err != nil || len(over) == 0 {
+		return err
+	}
+	if check == staffCheck && override {
+		return tx.SetCapacityOverride(ctx, id)
+	}
+	return &fault.Error{Kind: fault.Conflict, Message: occupancy.Message(over), Err: &occupancy.FullError{Days: over}}
+}
+
+func nonEmpty(spans []occupancy.Span) []occupancy.Span {
+	return slices.DeleteFunc(spans, occupancy.Span.Empty)
+}
+
+// minusAll is the days of a that are in no span of b.
+func minusAll(a, b []occupancy.Span) []occupancy.Span {
+	out := nonEmpty(slices.Clone(a))
+	for _, t := range b {
+		var next []occupancy.Span
+		for _, sp := range out {
+			next = append(next, sp.Minus(t)...)
+		}
+		out = next
+	}
+	return out
+}
+
+// ReleaseCustomerPending frees, in tx, the days of a customer's PENDIENTE bookings,
+// which the caller is about to cancel in bulk (the erasure of a customer's data,
+// internal/privacy): the ledger moves with the reservations (CONTRACT §10).
+func (s *Service) ReleaseCustomerPending(ctx context.Context, tx *store.Tx, customerID int64) error {
+	pending, err := tx.PendingReservationsOf(ctx, customerID)
+	if err != nil {
+		return err
+	}
+	for _, r := range pending {
+		after := stayOf(r)
+		after.Active = false
+		if err := s.occupy(ctx, tx, r.ID, stayOf(r), after, noCheck, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}

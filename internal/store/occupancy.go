@@ -1,0 +1,525 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"parking/internal/occupancy"
+	"parking/internal/reservation"
+)
+
+// The per-day occupancy ledger (CONTRACT §10; internal/occupancy says what it holds).
+// Every reservation change applies its ledger delta in its own transaction
+// (ApplyOccupancy), so the ledger and the reservations commit together or not at all.
+// A day's count is the sum of its rows: one on SQLite, occupancyStripes on
+// PostgreSQL (below).
+//
+// Race-freedom. On SQLite the single writer runs write transactions one at a time,
+// so a check and the increment it guards cannot interleave with another's.
+//
+// On PostgreSQL a row that every booking of a day updated would serialise those
+// bookings (its lock is held through the commit's WAL flush, so they could not share
+// a group commit either): public booking throughput halved on popular days. So each
+// day has occupancyStripes rows, and a change writes the stripe of its reservation
+// (id mod stripes). Two paths, both exact:
+//
+//   - Fast (a new stay, not touching today): lock and increment the stay's rows of its
+//     own stripe, then read each day's sum in a new statement. Every other stripe row
+//     is locked by at most one transaction at a time, so at most one uncommitted +1
+//     per other stripe is missing from that sum: if sum + (stripes − 1) is within the
+//     limit, no concurrent commit can take the day over it. Far from the limit (the
+//     usual case) bookings of one day run in parallel, one per stripe.
+//   - Exact (near the limit, every edit, release and check of today): roll the fast
+//     attempt back to its savepoint, create the day's missing stripe rows, lock all
+//     rows of every day touched in (day, stripe) order, apply, and sum: nobody else
+//     can change those days until the commit. A second booking for the last place
+//     waits for the first one's commit and then sees its count. Today's open stays
+//     are counted after today's rows are locked, and every change that adds an open
+//     stay on today locks them too.
+//
+// Both paths take locks in (day, stripe) order, so no two changes wait for each other
+// in opposite orders; rows of days nobody booked yet are created with INSERT … ON
+// CONFLICT DO NOTHING in the same order.
+
+// occupancyStripes is how many ledger rows a day has on PostgreSQL.
+const occupancyStripes = 8
+
+func (tx *Tx) stripes() int {
+	if tx.dialect == Postgres {
+		return occupancyStripes
+	}
+	return 1
+}
+
+// OccupancyChange is one reservation change's effect on the ledger.
+type OccupancyChange struct {
+	Reservation int64            // whose change: its stripe is written
+	Release     []occupancy.Span // ledger days the change frees (booked − 1)
+	Claim       []occupancy.Span // ledger days the change occupies (booked + 1)
+	// Check are the days whose count rises and must stay within Limit (0: no limit):
+	// days from today on that the change adds (ledger or open), never past days.
+	Check []occupancy.Span
+	Limit int
+	// Today and its bounds in the facility's zone: today's count adds the open stays.
+	Today      occupancy.Day
+	TodayStart time.Time
+	Tomorrow   time.Time
+}
+
+func (c OccupancyChange) empty() bool {
+	return len(c.Release) == 0 && len(c.Claim) == 0 && len(c.Check) == 0
+}
+
+// ApplyOccupancy applies c and returns the checked days that are now over the limit
+// (in day order). The caller refuses the change by returning an error (the
+// transaction rolls back, the ledger with it) or, with a staff override, keeps it.
+func (tx *Tx) ApplyOccupancy(ctx context.Context, c OccupancyChange) ([]occupancy.Day, error) {
+	if c.empty() {
+		return nil, nil
+	}
+	stripe := int(c.Reservation % int64(tx.stripes()))
+	checkToday := c.Limit > 0 && slices.ContainsFunc(c.Check, func(s occupancy.Span) bool { return s.Has(c.Today) })
+	if tx.dialect == Postgres && len(c.Release) == 0 && len(c.Claim) == 1 && !checkToday {
+		over, done, err := tx.claimFast(ctx, c, stripe)
+		if err != nil || done {
+			return over, err
+		}
+	}
+	touched := append(slices.Clone(c.Release), c.Claim...)
+	if checkToday {
+		touched = append(touched, occupancy.Span{First: c.Today, Last: c.Today})
+	}
+	if err := tx.ensureOccupancy(ctx, touched); err != nil {
+		return nil, err
+	}
+	if err := tx.lockOccupancy(ctx, touched); err != nil {
+		return nil, err
+	}
+	for _, s := range c.Release {
+		if _, err := tx.Exec(ctx, `UPDATE occupancy SET booked = booked - 1 WHERE day BETWEEN $1 AND $2 AND stripe = $3`, s.First, s.Last, stripe); err != nil {
+			return nil, fmt.Errorf("release occupancy: %w", err)
+		}
+	}
+	for _, s := range c.Claim {
+		if _, err := tx.Exec(ctx, `UPDATE occupancy SET booked = booked + 1 WHERE day BETWEEN $1 AND $2 AND stripe = $3`, s.First, s.Last, stripe); err != nil {
+			return nil, fmt.Errorf("claim occupancy: %w", err)
+		}
+	}
+	if c.Limit <= 0 || len(c.Check) == 0 {
+		return nil, nil
+	}
+	counts := map[occupancy.Day]int{}
+	for _, s := range c.Check {
+		if err := tx.sumOccupancy(ctx, s, counts); err != nil {
+			return nil, err
+		}
+	}
+	if checkToday {
+		open, err := tx.openCount(ctx, c.TodayStart, c.Tomorrow)
+		if err != nil {
+			return nil, err
+		}
+		counts[c.Today] += open
+	}
+	return overLimit(c, counts, 0), nil
+}
+
+// claimFast is the fast path (see the top of the file) for a new stay on PostgreSQL.
+// done is false when the exact path must decide: the attempt is then rolled back.
+func (tx *Tx) claimFast(ctx context.Context, c OccupancyChange, stripe int) (over []occupancy.Day, done bool, err error) {
+	sp := c.Claim[0]
+	if _, err := tx.Exec(ctx, `SAVEPOINT occupancy_fast`); err != nil {
+		return nil, false, fmt.Errorf("claim occupancy: %w", err)
+	}
+	res, err := tx.Exec(ctx, `UPDATE occupancy o SET booked = o.booked + 1
+		FROM (SELECT day, stripe FROM occupancy WHERE day BETWEEN $1 AND $2 AND stripe = $3 ORDER BY day FOR UPDATE) l
+		WHERE o.day = l.day AND o.stripe = l.stripe`, sp.First, sp.Last, stripe)
+	if err != nil {
+		return nil, false, fmt.Errorf("claim occupancy: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return nil, false, fmt.Errorf("claim occupancy: %w", err)
+	}
+	if int(n) == sp.Len() {
+		if c.Limit <= 0 {
+			return nil, true, nil
+		}
+		counts := map[occupancy.Day]int{}
+		if err := tx.sumOccupancy(ctx, sp, counts); err != nil {
+			return nil, false, err
+		}
+		if len(counts) == sp.Len() && len(overLimit(c, counts, occupancyStripes-1)) == 0 {
+			return nil, true, nil
+		}
+	}
+	// A day without its rows yet, or near the limit: the exact path decides.
+	if _, err := tx.Exec(ctx, `ROLLBACK TO SAVEPOINT occupancy_fast`); err != nil {
+		return nil, false, fmt.Errorf("claim occupancy: %w", err)
+	}
+	return nil, false, nil
+}
+
+// sumOccupancy adds each day's count over span (the sum of its stripes) to counts.
+func (tx *Tx) sumOccupancy(ctx context.Context, span occupancy.Span, counts map[occupancy.Day]int) error {
+	rows, err := tx.Query(ctx, `SELECT day, SUM(booked) FROM occupancy WHERE day BETWEEN $1 AND $2 GROUP BY day`, span.First, span.Last)
+	if err != nil {
+		return fmt.Errorf("count occupancy: %w", err)
+	}
+	for rows.Next() {
+		var d occupancy.Day
+		var n int
+		if err := rows.Scan(&d, &n); err != nil {
+			rows.Close()
+			return err
+		}
+		counts[d] += n
+	}
+	return closeRows(rows)
+}
+
+// overLimit lists the checked days whose count plus margin is over the limit, in day
+// order.
+func overLimit(c OccupancyChange, counts map[occupancy.Day]int, margin int) []occupancy.Day {
+	var over []occupancy.Day
+	for _, s := range c.Check {
+		for d := s.First; d <= s.Last; d++ {
+			if n, ok := counts[d]; ok && n+margin > c.Limit {
+				over = append(over, d)
+			}
+		}
+	}
+	slices.Sort(over)
+	return slices.Compact(over)
+}
+
+// lockOccupancy locks, on PostgreSQL, every row of the days of touched in (day,
+// stripe) order (see the top of the file); SQLite has one writer and needs nothing.
+func (tx *Tx) lockOccupancy(ctx context.Context, touched []occupancy.Span) error {
+	if tx.dialect == SQLite {
+		return nil
+	}
+	var where []string
+	var args []any
+	for _, s := range touched {
+		where = append(where, fmt.Sprintf("day BETWEEN $%d AND $%d", len(args)+1, len(args)+2))
+		args = append(args, s.First, s.Last)
+	}
+	rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT day FROM occupancy WHERE `+strings.Join(where, " OR ")+` ORDER BY day, stripe FOR UPDATE`, args...)
+	if err != nil {
+		return fmt.Errorf("lock occupancy: %w", err)
+	}
+	return closeRows(rows)
+}
+
+// ensureOccupancy creates every stripe row of the days of spans that does not exist
+// yet, in (day, stripe) order.
+func (tx *Tx) ensureOccupancy(ctx context.Context, spans []occupancy.Span) error {
+	spans = slices.Clone(spans)
+	slices.SortFunc(spans, func(a, b occupancy.Span) int { return int(a.First - b.First) })
+	for _, s := range spans {
+		if s.Empty() {
+			continue
+		}
+		if _, err := tx.Exec(ctx, `WITH RECURSIVE d(x) AS (SELECT CAST($1 AS INTEGER) UNION ALL SELECT x + 1 FROM d WHERE x < CAST($2 AS INTEGER)),
+			st(y) AS (SELECT 0 UNION ALL SELECT y + 1 FROM st WHERE y < CAST($3 AS INTEGER))
+			INSERT INTO occupancy (day, stripe, booked) SELECT x, y, 0 FROM d, st WHERE true ORDER BY x, y ON CONFLICT (day, stripe) DO NOTHING`,
+			s.First, s.Last, tx.stripes()-1); err != nil {
+			return fmt.Errorf("create occupancy days: %w", err)
+		}
+	}
+	return nil
+}
+
+// openStaysQuery lists the open stays that count on some day before $1 (the start of
+// the day after the last day asked for): without an exit and entered before $1, or
+// EN CURSO with an exit before $2 (the start of today): past it, still in the car park.
+const openStaysQuery = `SELECT entry_date, exit_date, status FROM reservation
+	WHERE exit_date IS NULL AND status IN ('PENDIENTE', 'EN CURSO') AND entry_date < $1
+	UNION ALL
+	SELECT entry_date, exit_date, status FROM reservation
+	WHERE status = 'EN CURSO' AND exit_date < $2`
+
+// openCount counts the open stays on today (CONTRACT §10): no exit and entered
+// before tomorrow, or EN CURSO with an exit before today.
+func (tx *Tx) openCount(ctx context.Context, todayStart, tomorrow time.Time) (int, error) {
+	var n int
+	err := tx.QueryRow(ctx, `SELECT
+		(SELECT COUNT(*) FROM reservation WHERE exit_date IS NULL AND status IN ('PENDIENTE', 'EN CURSO') AND entry_date < $1) +
+		(SELECT COUNT(*) FROM reservation WHERE status = 'EN CURSO' AND exit_date < $2)`, Time(tomorrow), Time(todayStart)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count open stays: %w", err)
+	}
+	return n, nil
+}
+
+// OpenStays lists the open stays (see openStaysQuery): before is the start of the
+// day after the last day of interest, todayStart the start of today.
+func (s *Store) OpenStays(ctx context.Context, before, todayStart time.Time) ([]occupancy.Stay, error) {
+	rows, err := s.query(ctx, openStaysQuery, Time(before), Time(todayStart))
+	if err != nil {
+		return nil, fmt.Errorf("open stays: %w", err)
+	}
+	var out []occupancy.Stay
+	for rows.Next() {
+		st, err := scanStay(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, closeRows(rows)
+}
+
+func scanStay(row rowScanner) (occupancy.Stay, error) {
+	var entry time.Time
+	var exit sql.NullTime
+	var status string
+	if err := row.Scan(&entry, &exit, &status); err != nil {
+		return occupancy.Stay{}, err
+	}
+	st := occupancy.Stay{Active: status == "PENDIENTE" || status == "EN CURSO", InCar: status == "EN CURSO", Entry: entry.UTC()}
+	if exit.Valid {
+		e := exit.Time.UTC()
+		st.Exit = &e
+	}
+	return st, nil
+}
+
+// Occupancy reads the ledger over a span: booked per day (days without a row are 0).
+func (s *Store) Occupancy(ctx context.Context, span occupancy.Span) (map[occupancy.Day]int, error) {
+	rows, err := s.query(ctx, `SELECT day, SUM(booked) FROM occupancy WHERE day BETWEEN $1 AND $2 GROUP BY day`, span.First, span.Last)
+	if err != nil {
+		return nil, fmt.Errorf("occupancy: %w", err)
+	}
+	return scanCounts(rows)
+}
+
+// OccupancyLedger reads the whole ledger, days with a count other than 0 only
+// (tests and the rebuild's report compare it with a recount).
+func (s *Store) OccupancyLedger(ctx context.Context) (map[occupancy.Day]int, error) {
+	rows, err := s.query(ctx, `SELECT day, SUM(booked) FROM occupancy GROUP BY day HAVING SUM(booked) <> 0`)
+	if err != nil {
+		return nil, fmt.Errorf("occupancy ledger: %w", err)
+	}
+	return scanCounts(rows)
+}
+
+func scanCounts(rows interface {
+	Next() bool
+	Scan(...any) error
+	Close() error
+	Err() error
+}) (map[occupancy.Day]int, error) {
+	out := map[occupancy.Day]int{}
+	defer rows.Close()
+	for rows.Next() {
+		var d occupancy.Day
+		var n int
+		if err := rows.Scan(&d, &n); err != nil {
+			return nil, err
+		}
+		out[d] = n
+	}
+	return out, rows.Err()
+}
+
+// LedgeredStays calls fn with every active stay that has an exit: what the ledger
+// counts. Inside the transaction, so a rebuild reads the reservations it locked.
+func (tx *Tx) LedgeredStays(ctx context.Context, fn func(occupancy.Stay)) error {
+	rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT entry_date, exit_date, status FROM reservation
+		WHERE status IN ('PENDIENTE', 'EN CURSO') AND exit_date IS NOT NULL`)
+	if err != nil {
+		return fmt.Errorf("stays: %w", err)
+	}
+	for rows.Next() {
+		st, err := scanStay(rows)
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		fn(st)
+	}
+	return closeRows(rows)
+}
+
+// LockOccupancyTable makes the transaction the only writer of the ledger until it
+// ends (PostgreSQL; SQLite has one writer anyway): a rebuild takes it before reading
+// the reservations, so a booking either committed before (and is read) or waits.
+func (tx *Tx) LockOccupancyTable(ctx context.Context) error {
+	if tx.dialect != Postgres {
+		return nil
+	}
+	if _, err := tx.tx.ExecContext(tx.c(ctx), `LOCK TABLE occupancy IN EXCLUSIVE MODE`); err != nil {
+		return fmt.Errorf("lock occupancy: %w", err)
+	}
+	return nil
+}
+
+// ReplaceOccupancy makes the ledger exactly counts and records that it was built.
+func (tx *Tx) ReplaceOccupancy(ctx context.Context, counts map[occupancy.Day]int) error {
+	if _, err := tx.tx.ExecContext(tx.c(ctx), `DELETE FROM occupancy`); err != nil {
+		return fmt.Errorf("clear occupancy: %w", err)
+	}
+	days := make([]occupancy.Day, 0, len(counts))
+	for d, n := range counts {
+		if n != 0 {
+			days = append(days, d)
+		}
+	}
+	slices.Sort(days)
+	rows := make([][]any, len(days))
+	for i, d := range days {
+		rows[i] = []any{int64(d), 0, counts[d]} // stripe 0 holds the day's count
+	}
+	if err := tx.BulkInsert(ctx, "occupancy", []string{"day", "stripe", "booked"}, rows); err != nil {
+		return err
+	}
+	if _, err := tx.tx.ExecContext(tx.c(ctx), `INSERT INTO occupancy_state (id, built_at) VALUES (1, $1)
+		ON CONFLICT (id) DO UPDATE SET built_at = excluded.built_at`, tx.Now); err != nil {
+		return fmt.Errorf("record occupancy build: %w", err)
+	}
+	return nil
+}
+
+// OccupancyBuilt reports whether the ledger has been built from the reservations.
+func (s *Store) OccupancyBuilt(ctx context.Context) (bool, error) {
+	var n int
+	if err := s.queryRow(ctx, `SELECT COUNT(*) FROM occupancy_state`).Scan(&n); err != nil {
+		return false, fmt.Errorf("occupancy state: %w", err)
+	}
+	return n > 0, nil
+}
+
+// SetCapacityOverride records that staff accepted the reservation over the capacity.
+func (tx *Tx) SetCapacityOverride(ctx context.Context, id int64) error {
+	if _, err := tx.Exec(ctx, `UPDATE reservation SET capacity_override_at = $2 WHERE id_reservation = $1`, id, tx.Now); err != nil {
+		return fmt.Errorf("record capacity override of %d: %w", id, err)
+	}
+	return nil
+}
+
+// RebuildOccupancy recomputes the ledger from the reservations (`parking occupancy
+// rebuild`, and at start on a database whose ledger was never built), in one
+// transaction that locks the ledger first; loc is the facility's zone (its days). It
+// returns how many days had a count other than the recount.
+func (s *Store) RebuildOccupancy(ctx context.Context, loc *time.Location) (changed int, err error) {
+	err = s.InTx(ctx, func(tx *Tx) error {
+		if err := tx.LockOccupancyTable(ctx); err != nil {
+			return err
+		}
+		want, err := tx.recount(ctx, loc)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT day, SUM(booked) FROM occupancy GROUP BY day HAVING SUM(booked) <> 0`)
+		if err != nil {
+			return fmt.Errorf("occupancy ledger: %w", err)
+		}
+		have, err := scanCounts(rows)
+		if err != nil {
+			return err
+		}
+		changed = diffCounts(have, want)
+		return tx.ReplaceOccupancy(ctx, want)
+	})
+	return changed, err
+}
+
+// RecountOccupancy is what the ledger should hold, counted from the reservations
+// (tests compare it with OccupancyLedger).
+func (s *Store) RecountOccupancy(ctx context.Context, loc *time.Location) (map[occupancy.Day]int, error) {
+	var out map[occupancy.Day]int
+	err := s.InTx(ctx, func(tx *Tx) error {
+		var err error
+		out, err = tx.recount(ctx, loc)
+		return err
+	})
+	return out, err
+}
+
+func (tx *Tx) recount(ctx context.Context, loc *time.Location) (map[occupancy.Day]int, error) {
+	// A difference array over the days: +1 at each entry day, −1 after each exit day.
+	delta := map[occupancy.Day]int{}
+	err := tx.LedgeredStays(ctx, func(st occupancy.Stay) {
+		if sp := occupancy.Ledgered(st, loc); !sp.Empty() {
+			delta[sp.First]++
+			delta[sp.Last+1]--
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	days := make([]occupancy.Day, 0, len(delta))
+	for d := range delta {
+		days = append(days, d)
+	}
+	slices.Sort(days)
+	out := map[occupancy.Day]int{}
+	n := 0
+	for i, d := range days {
+		n += delta[d]
+		if n == 0 || i+1 == len(days) {
+			continue
+		}
+		for x := d; x < days[i+1]; x++ {
+			out[x] = n
+		}
+	}
+	return out, nil
+}
+
+// diffCounts counts the days where a and b differ (a missing day is 0).
+func diffCounts(a, b map[occupancy.Day]int) int {
+	n := 0
+	for d, v := range a {
+		if b[d] != v {
+			n++
+		}
+	}
+	for d, v := range b {
+		if _, ok := a[d]; !ok && v != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// CapacityOverrideAt is when staff accepted reservation id over the capacity (nil:
+// never).
+func (s *Store) CapacityOverrideAt(ctx context.Context, id int64) (*time.Time, error) {
+	var at sql.NullTime
+	if err := s.queryRow(ctx, `SELECT capacity_override_at FROM reservation WHERE id_reservation = $1`, id).Scan(&at); err != nil {
+		return nil, fmt.Errorf("capacity override of %d: %w", id, notFound(err))
+	}
+	if !at.Valid {
+		return nil, nil
+	}
+	t := at.Time.UTC()
+	return &t, nil
+}
+
+// PendingReservationsOf lists a customer's PENDIENTE reservations, read in the
+// transaction (an erasure cancels them; their days are freed first).
+func (tx *Tx) PendingReservationsOf(ctx context.Context, customerID int64) ([]reservation.Reservation, error) {
+	rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT `+reservationColumns+` FROM reservation r
+		WHERE r.id_customer = $1 AND r.status = 'PENDIENTE'`, customerID)
+	if err != nil {
+		return nil, fmt.Errorf("pending reservations of %d: %w", customerID, err)
+	}
+	var out []reservation.Reservation
+	for rows.Next() {
+		r, err := scanReservation(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, closeRows(rows)
+}

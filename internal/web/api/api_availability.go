@@ -1,0 +1,64 @@
+package api
+
+import (
+	"net/http"
+
+	"parking/internal/booking"
+	"parking/internal/web/httpx"
+)
+
+// AvailabilityJSON is GET /api/availability's answer (CONTRACT §10).
+type AvailabilityJSON struct {
+	From string            `json:"from"`
+	To   string            `json:"to"`
+	Days []AvailabilityDay `json:"days"`
+}
+
+// AvailabilityDay is one day. Capacity, Sellable, Booked and Free are for an
+// administrator only: the public sees the status.
+type AvailabilityDay struct {
+	Date     string `json:"date"`
+	Status   string `json:"status"`
+	Capacity *int   `json:"capacity,omitempty"`
+	Sellable *int   `json:"sellable,omitempty"`
+	Booked   *int   `json:"booked,omitempty"`
+	Free     *int   `json:"free,omitempty"`
+}
+
+// AvailabilityView renders an availability for the wire; admin adds the counts.
+// capacity is the facility's places (0: unlimited), sellable the places sold per day
+// that status is measured against (0: unlimited), booked every stay on the day, free
+// the sellable places left (0 when full or oversold; absent when unlimited).
+func AvailabilityView(a booking.Availability, admin bool) AvailabilityJSON {
+	out := AvailabilityJSON{From: a.From.String(), To: a.To.String(), Days: make([]AvailabilityDay, len(a.Days))}
+	for i, d := range a.Days {
+		day := AvailabilityDay{Date: d.Day.String(), Status: string(d.Status)}
+		if admin {
+			capacity, sellable, booked := a.Facility.Capacity, d.Limit, d.Booked
+			day.Capacity, day.Sellable, day.Booked = &capacity, &sellable, &booked
+			if d.Limit > 0 {
+				free := d.Free()
+				day.Free = &free
+			}
+		}
+		out.Days[i] = day
+	}
+	return out
+}
+
+// apiAvailability is GET /api/availability?from=YYYY-MM-DD&to=YYYY-MM-DD (public;
+// at most 92 days, else 400 {success:false, message}).
+func (s *Server) apiAvailability(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	span, err := booking.ParseAvailabilityRange(q.Get("from"), q.Get("to"))
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	a, err := s.booking.Availability(r.Context(), span)
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, AvailabilityView(a, s.ViewerIsAdmin(r)))
+}
