@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"parking/internal/app"
+	"parking/internal/apptest/apispec"
 	"parking/internal/reservation"
 	"parking/internal/store"
 )
@@ -57,7 +58,10 @@ func CustCallRaw(t testing.TB, c *http.Client, method, url string, body any, hea
 		req.Header[k] = v
 	}
 	if c == nil {
-		c = http.DefaultClient
+		c = &http.Client{} // anonymous: no cookies; redirects followed
+		if apispec.Enabled() {
+			apispec.Client(t, c) // the exchange is checked against the API document too
+		}
 	}
 	resp, err := c.Do(req)
 	if err != nil {

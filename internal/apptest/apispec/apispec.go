@@ -47,6 +47,20 @@ var load = sync.OnceValues(func() (validator.Validator, error) {
 	return v, nil
 })
 
+// loadStrict is the validator of answers under StrictEnv: the document with every
+// object schema closed (strict.go).
+var loadStrict = sync.OnceValues(func() (validator.Validator, error) {
+	doc, err := libopenapi.NewDocument(closeObjects(openapi.JSON()))
+	if err != nil {
+		return nil, fmt.Errorf("read the closed OpenAPI document: %w", err)
+	}
+	v, errs := validator.NewValidator(doc, config.WithoutSecurityValidation())
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("build the closed OpenAPI validator: %v", errs)
+	}
+	return v, nil
+})
+
 // Validator is the document's validator (tests of the document itself use it).
 func Validator() (validator.Validator, error) { return load() }
 
@@ -120,9 +134,23 @@ func Check(req *http.Request, reqBody []byte, res *http.Response, resBody []byte
 	ok2xx := res.StatusCode >= 200 && res.StatusCode < 300
 	reqMT, _, _ := mime.ParseMediaType(req.Header.Get("Content-Type"))
 	var errs []*verrors.ValidationError
-	if ok2xx && (len(reqBody) == 0 || reqMT == "application/json") {
+	switch {
+	case Strict():
+		// Requests are read with the open document (the service ignores fields it
+		// does not know); answers with the closed one.
+		sv, err := loadStrict()
+		if err != nil {
+			return []string{err.Error()}
+		}
+		if ok2xx && (len(reqBody) == 0 || reqMT == "application/json") {
+			_, errs = v.ValidateHttpRequest(vreq)
+			vreq.Body = io.NopCloser(bytes.NewReader(reqBody))
+		}
+		_, rerrs := sv.ValidateHttpResponse(vreq, &vres)
+		errs = append(errs, rerrs...)
+	case ok2xx && (len(reqBody) == 0 || reqMT == "application/json"):
 		_, errs = v.ValidateHttpRequestResponse(vreq, &vres)
-	} else {
+	default:
 		_, errs = v.ValidateHttpResponse(vreq, &vres)
 	}
 	var out []string
