@@ -61,6 +61,27 @@ func TestOpenAPICheckerFindsDrift(t *testing.T) {
 	if p := exchange("GET", "/api/no-such-route", 404, `{"success":false,"message":"x"}`); len(p) > 0 {
 		t.Errorf("the site's 404 was refused: %v", p)
 	}
+
+	// Closed schemas (PARKING_TEST_OPENAPI_STRICT=1): a field the document does not
+	// list fails, in a plain object and in one made of allOf members.
+	t.Setenv(apispec.StrictEnv, "1")
+	if p := exchange("GET", "/api/catalog", 200, `{"main_services":[],"additional_services":[],"vehicle_types":[],"rates":[]}`); len(p) > 0 {
+		t.Errorf("strict: a matching answer was refused: %v", p)
+	}
+	if p := exchange("GET", "/api/catalog", 200, `{"main_services":[],"additional_services":[],"vehicle_types":[],"rates":[],"extra":1}`); len(p) == 0 {
+		t.Error("strict: an undocumented field passed")
+	}
+	item := `{"id_reservation":1,"reference":"K7Q2-M9XD","reservation_date":"2026-12-01T10:00:00+01:00","entry_date":"2026-12-01T10:00:00+01:00",` +
+		`"exit_date":null,"status":"PENDIENTE","total_price":10,"is_paid":false,"payment_method":null,"notes":null,"cod_parking_spot":null,` +
+		`"id_customer":1,"id_vehicle":1,"id_main_service":1,"booked_by":null,"made_without_login":false,` +
+		`"customer_name":"Ana","phone":null,"license_plate":"1234BBC","brand":"","model":"","color":"","vehicle_type":"turismo"%s}`
+	page := `{"reservations":[` + item + `],"total_count":1,"page":1,"page_size":15,"total_pages":1}`
+	if p := exchange("GET", "/admin/history", 200, fmt.Sprintf(page, "")); len(p) > 0 {
+		t.Errorf("strict: a matching history page was refused: %v", p)
+	}
+	if p := exchange("GET", "/admin/history", 200, fmt.Sprintf(page, `,"extra":1`)); len(p) == 0 {
+		t.Error("strict: an undocumented field of an allOf schema passed")
+	}
 }
 
 // A tour of the JSON routes through a checking client, on both databases: public,

@@ -154,14 +154,18 @@ func Check(req *http.Request, reqBody []byte, res *http.Response, resBody []byte
 		_, errs = v.ValidateHttpResponse(vreq, &vres)
 	}
 	var out []string
+	seen := map[string]bool{} // under StrictEnv both validators may name the same fault
 	for _, e := range errs {
 		if e.ValidationType == helpers.PathValidation &&
 			(e.ValidationSubType == helpers.ValidationMissing || e.ValidationSubType == helpers.ValidationMissingOperation) {
 			if res.StatusCode == http.StatusNotFound || res.StatusCode == http.StatusMethodNotAllowed {
 				continue // not a route: the site's 404/405 answer
 			}
-			out = append(out, fmt.Sprintf("undocumented route %s %s: add it to a piece of internal/web/api/openapi/ (see base.yaml)",
-				req.Method, req.URL.Path))
+			if msg := fmt.Sprintf("undocumented route %s %s: add it to a piece of internal/web/api/openapi/ (see base.yaml)",
+				req.Method, req.URL.Path); !seen[msg] {
+				seen[msg] = true
+				out = append(out, msg)
+			}
 			continue
 		}
 		msg := e.Message
@@ -171,7 +175,10 @@ func Check(req *http.Request, reqBody []byte, res *http.Response, resBody []byte
 		for _, s := range e.SchemaValidationErrors {
 			msg += fmt.Sprintf(" [%s at %s]", s.Reason, s.FieldPath)
 		}
-		out = append(out, msg)
+		if !seen[msg] {
+			seen[msg] = true
+			out = append(out, msg)
+		}
 	}
 	return out
 }
