@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -155,7 +156,8 @@ func TestOpenAPITour(t *testing.T) {
 		walk := json(admin, "POST", "/admin/reservations/new", map[string]any{"phone": "622333444", "license_plate": "9999ZZZ",
 			"full_name": "Luis Mostrador", "vehicle_type": "COCHE", "id_main_service": 1, "cod_parking_spot": "A-1", "exit_date": clocktest.D("2026-11-22") + "T10:00"}, 201)
 		walkID := int64(walk["data"].(map[string]any)["id_reservation"].(float64))
-		json(admin, "GET", fmt.Sprintf("/admin/reservations/details/%d", id), nil, 200)
+		det := json(admin, "GET", fmt.Sprintf("/admin/reservations/details/%d", id), nil, 200)
+		custID := int64(det["reservation"].(map[string]any)["id_customer"].(float64))
 		json(admin, "POST", fmt.Sprintf("/admin/reservations/%d/edit", id), map[string]any{"cod_parking_spot": "B-2", "notes": "Llaves en caja"}, 200)
 		for i := range 5 {
 			json(admin, "POST", fmt.Sprintf("/admin/reservations/%d/photos", walkID), map[string]any{"file_path": fmt.Sprintf("https://fotos.example.com/%d.jpg", i)}, 201)
@@ -163,6 +165,25 @@ func TestOpenAPITour(t *testing.T) {
 		json(admin, "PATCH", fmt.Sprintf("/admin/reservations/%d/start", walkID), nil, 200)
 		json(admin, "PATCH", fmt.Sprintf("/admin/reservations/%d/finalize", walkID), map[string]any{"paymentMethod": "TARJETA"}, 200)
 		json(admin, "POST", fmt.Sprintf("/admin/reservations/%d/invoice", walkID), nil, 202)
+		json(admin, "GET", fmt.Sprintf("/admin/reservations/details/%d/receipt", walkID), nil, 200)
+		json(admin, "GET", "/admin/verifactu/records", nil, 200)
+		json(admin, "GET", "/admin/staff", nil, 200)
+		json(admin, "GET", "/admin/audit", nil, 200)
+		json(admin, "GET", fmt.Sprintf("/admin/customers/%d/data", custID), nil, 200)
+		json(anon, "GET", "/api/availability?from="+day+"&to="+clocktest.D("2026-12-05"), nil, 200)
+
+		// Managing a booking by its reference and the manage token (CONTRACT §11).
+		ref := booked["data"].(map[string]any)["reference"].(string)
+		found := json(anon, "POST", "/api/bookings/lookup", map[string]any{"reference": ref, "phone": "600111222"}, 200)
+		t1 := "?t=" + url.QueryEscape(found["manage_token"].(string))
+		json(anon, "GET", "/api/bookings/"+ref+t1, nil, 200)
+		json(anon, "POST", "/api/pricing/dynamic"+t1, map[string]any{"reference": ref, "entry_date": day + "T10:00",
+			"exit_date": clocktest.D("2026-12-06") + "T10:00", "vehicle_type": "SUV", "id_main_service": 1}, 200)
+		json(anon, "PUT", "/api/bookings/"+ref+t1, map[string]any{"entry_date": day + "T10:00",
+			"exit_date": clocktest.D("2026-12-06") + "T10:00"}, 200)
+		walkRef := walk["data"].(map[string]any)["reference"].(string)
+		walkFound := json(anon, "POST", "/api/bookings/lookup", map[string]any{"reference": walkRef, "phone": "622333444"}, 200)
+		json(anon, "GET", "/reserva/"+walkRef+"/recibo?t="+url.QueryEscape(walkFound["manage_token"].(string)), nil, 200)
 		json(admin, "PATCH", fmt.Sprintf("/admin/reservations/%d/cancel", id), nil, 200)
 		json(admin, "PATCH", fmt.Sprintf("/admin/reservations/%d/start", id), nil, 400)
 		json(admin, "GET", "/admin/history?search=Ana", nil, 200)
