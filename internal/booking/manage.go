@@ -179,6 +179,7 @@ func (s *Service) ManagedBooking(ctx context.Context, ref, token string) (Manage
 // (spec, States and transitions: the customer's cancel), spot cleared, reminder
 // dropped, in one conditional update.
 func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservation.Reservation, error) {
+	ctx = audit.WithActor(ctx, audit.ActorOr(ctx, audit.ManageLink)) // the trail names the link, not "sistema"
 	id, err := s.manageID(ctx, ref, token)
 	if err != nil {
 		return reservation.Reservation{}, err
@@ -227,6 +228,7 @@ func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservat
 // and token: the customer edit (customerEdit), so the same rules, price and
 // refusals apply.
 func (s *Service) ManageEdit(ctx context.Context, ref, token string, in CustomerEdit) (Edited, error) {
+	ctx = audit.WithActor(ctx, audit.ActorOr(ctx, audit.ManageLink))
 	id, err := s.manageID(ctx, ref, token)
 	if err != nil {
 		return Edited{}, err
