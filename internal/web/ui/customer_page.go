@@ -50,6 +50,7 @@ func vehicleDescription(brand, model string) string {
 // profileReservation is one reservation as the page shows and edits it.
 type profileReservation struct {
 	ID          int64
+	Reference   string // K7Q2-M9XD (CONTRACT §11): what the customer quotes at the counter
 	Status      string
 	StatusClass string // "EN-CURSO": the pill's class
 	InCourse    bool
@@ -120,7 +121,7 @@ func (s *Server) renderProfile(w http.ResponseWriter, r *http.Request, area rese
 func (s *Server) profileReservation(it customerReservationJSON, cr reservation.CustomerReservation, o offer) profileReservation {
 	loc := s.cfg.Location
 	p := profileReservation{
-		ID: it.ID, Status: it.Status, StatusClass: strings.ReplaceAll(it.Status, " ", "-"),
+		ID: it.ID, Reference: it.Reference, Status: it.Status, StatusClass: strings.ReplaceAll(it.Status, " ", "-"),
 		InCourse:  cr.Status == reservation.InCourse,
 		EntryText: cr.Entry.In(loc).Format("02/01/2006 15:04"), EntryInput: s.inputTime(cr.Entry),
 		Plate: it.LicensePlate, VehicleType: it.VehicleType, TypeLabel: vehicleTypeLabel(it.VehicleType),
