@@ -78,8 +78,9 @@ type profileReservation struct {
 	// ContactName is the name its booker typed.
 	WithoutLogin bool
 	ContactName  string
-	Services     []serviceChoice // what the edit form offers
-	AllExtras    []extraOption   // the active additional services, for the edit form
+	Photos       []customerPhotoJSON // the car's uploaded photos (CONTRACT §12)
+	Services     []serviceChoice     // what the edit form offers
+	AllExtras    []extraOption       // the active additional services, for the edit form
 }
 
 // serviceChoice is a main service an edit may choose: the active ones, plus the
@@ -131,7 +132,7 @@ func (s *Server) profileReservation(it customerReservationJSON, cr reservation.C
 		Booked:    cr.ReservationDate.In(loc).Format("02/01/2006"),
 		CanCancel: it.CanCancel, CanEdit: it.CanEdit,
 		EntryLocked:  it.CanEdit && !reservation.For(cr.Status).EditEntry,
-		WithoutLogin: it.MadeWithoutLogin, ContactName: it.ContactName,
+		WithoutLogin: it.MadeWithoutLogin, ContactName: it.ContactName, Photos: it.Photos,
 	}
 	p.Vehicle = vehicleDescription(it.Brand, it.Model)
 	if cr.Exit != nil {
