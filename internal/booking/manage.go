@@ -198,29 +198,14 @@ func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservat
 		if !reservation.For(r.Status).Cancel {
 			return fault.Invalidf("Solo se pueden cancelar reservas pendientes; esta reserva está %s.", r.Status)
 		}
-		ok, err := tx.MarkCancelled(ctx, id, reservation.Pending)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return statusMoved(id)
-		}
-		if out, err = tx.Reservation(ctx, id); err != nil {
-			return err
-		}
-		// CONTRACT §10: cancelling frees the days at once.
-		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
-			return err
-		}
-		if err := s.syncReminder(ctx, tx, id); err != nil { // CONTRACT §11: dropped
-			return err
-		}
-		return s.auditTransition(ctx, tx, audit.ActionCancel, prev)
+		out, err = s.cancelLocked(ctx, tx, r, prev)
+		return err
 	})
 	if err != nil {
 		return reservation.Reservation{}, wrapOp(err, "cancel reservation %s", ref)
 	}
 	s.publishParking(feed.Cancelled, out, before.Spot)
+	s.moved(reservation.Pending, reservation.Cancelled)
 	return out, nil
 }
 
