@@ -213,24 +213,8 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 		if err != nil {
 			return err
 		}
-		ok, err := tx.MarkCancelled(ctx, id, reservation.Pending)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return statusMoved(id)
-		}
-		if out, err = tx.Reservation(ctx, id); err != nil {
-			return err
-		}
-		// CONTRACT §10: cancelling frees the days at once.
-		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
-			return err
-		}
-		if err := s.syncReminder(ctx, tx, id); err != nil { // CONTRACT §11: dropped
-			return err
-		}
-		return s.auditTransition(ctx, tx, audit.ActionCancel, prev)
+		out, err = s.cancelLocked(ctx, tx, r, prev)
+		return err
 	})
 	if err != nil {
 		return out, fmt.Errorf("cancel reservation %d: %w", id, err)
@@ -238,6 +222,31 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 	s.publishParking(feed.Cancelled, out, before.Spot)
 	s.moved(before.Status, reservation.Cancelled)
 	return out, nil
+}
+
+// cancelLocked cancels r, locked and checked PENDIENTE by the caller (staff or
+// the manage link), inside its transaction: the conditional update, the days freed
+// at once (CONTRACT §10), the reminder dropped (§11), the trail with prev as the
+// state before.
+func (s *Service) cancelLocked(ctx context.Context, tx *store.Tx, r reservation.Reservation, prev resState) (reservation.Reservation, error) {
+	ok, err := tx.MarkCancelled(ctx, r.ID, reservation.Pending)
+	if err != nil {
+		return r, err
+	}
+	if !ok {
+		return r, statusMoved(r.ID)
+	}
+	out, err := tx.Reservation(ctx, r.ID)
+	if err != nil {
+		return r, err
+	}
+	if err := s.occupy(ctx, tx, r.ID, stayOf(r), stayOf(out), noCheck, false); err != nil {
+		return out, err
+	}
+	if err := s.syncReminder(ctx, tx, r.ID); err != nil {
+		return out, err
+	}
+	return out, s.auditTransition(ctx, tx, audit.ActionCancel, prev)
 }
 
 func extraIDs(booked []reservation.BookedExtraDetail) []int64 {

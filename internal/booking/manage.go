@@ -179,6 +179,7 @@ func (s *Service) ManagedBooking(ctx context.Context, ref, token string) (Manage
 // (spec, States and transitions: the customer's cancel), spot cleared, reminder
 // dropped, in one conditional update.
 func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservation.Reservation, error) {
+	ctx = audit.WithActor(ctx, audit.ActorOr(ctx, audit.ManageLink)) // the trail names the link, not "sistema"
 	id, err := s.manageID(ctx, ref, token)
 	if err != nil {
 		return reservation.Reservation{}, err
@@ -197,29 +198,14 @@ func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservat
 		if !reservation.For(r.Status).Cancel {
 			return fault.Invalidf("Solo se pueden cancelar reservas pendientes; esta reserva está %s.", r.Status)
 		}
-		ok, err := tx.MarkCancelled(ctx, id, reservation.Pending)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return statusMoved(id)
-		}
-		if out, err = tx.Reservation(ctx, id); err != nil {
-			return err
-		}
-		// CONTRACT §10: cancelling frees the days at once.
-		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
-			return err
-		}
-		if err := s.syncReminder(ctx, tx, id); err != nil { // CONTRACT §11: dropped
-			return err
-		}
-		return s.auditTransition(ctx, tx, audit.ActionCancel, prev)
+		out, err = s.cancelLocked(ctx, tx, r, prev)
+		return err
 	})
 	if err != nil {
 		return reservation.Reservation{}, wrapOp(err, "cancel reservation %s", ref)
 	}
 	s.publishParking(feed.Cancelled, out, before.Spot)
+	s.moved(reservation.Pending, reservation.Cancelled)
 	return out, nil
 }
 
@@ -227,6 +213,7 @@ func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservat
 // and token: the customer edit (customerEdit), so the same rules, price and
 // refusals apply.
 func (s *Service) ManageEdit(ctx context.Context, ref, token string, in CustomerEdit) (Edited, error) {
+	ctx = audit.WithActor(ctx, audit.ActorOr(ctx, audit.ManageLink))
 	id, err := s.manageID(ctx, ref, token)
 	if err != nil {
 		return Edited{}, err

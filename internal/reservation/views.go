@@ -17,6 +17,9 @@ type CustomerReservation struct {
 	Vehicle         Vehicle
 	MainServiceName string
 	Extras          []BookedExtraDetail
+	// Photos are the uploaded photos of the car (CONTRACT §12: personal data the
+	// owner may see); photos given by address are staff's references, not listed.
+	Photos []Photo
 }
 
 // CustomerArea is everything the profile page shows of one customer.

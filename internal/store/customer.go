@@ -111,6 +111,29 @@ func customerReservations(ctx context.Context, q querier, customerID int64) ([]r
 			out[i].Extras = append(out[i].Extras, e)
 		}
 	}
+	if err := closeRows(rows); err != nil {
+		return nil, fmt.Errorf("additional services of customer %d: %w", customerID, err)
+	}
+	rows, err = q.QueryContext(ctx, `SELECT p.id_photo, p.id_reservation, p.file_path, p.description, p.taken_at, p.phase
+		FROM reservation r JOIN photo_evidence p ON p.id_reservation = r.id_reservation
+		WHERE r.id_customer = $1 AND p.storage_key IS NOT NULL ORDER BY p.id_reservation, p.id_photo`, customerID)
+	if err != nil {
+		return nil, fmt.Errorf("photos of customer %d: %w", customerID, err)
+	}
+	for rows.Next() {
+		var p reservation.Photo
+		var desc sql.NullString
+		if err := rows.Scan(&p.ID, &p.ReservationID, &p.FilePath, &desc, &p.TakenAt, &p.Phase); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("photos of customer %d: %w", customerID, err)
+		}
+		if desc.Valid {
+			p.Description = &desc.String
+		}
+		if i, ok := index[p.ReservationID]; ok {
+			out[i].Photos = append(out[i].Photos, p)
+		}
+	}
 	return out, closeRows(rows)
 }
 

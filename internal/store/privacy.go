@@ -261,6 +261,10 @@ func (tx *Tx) EraseCustomer(ctx context.Context, customerID int64) (ErasedCustom
 			*st.count = int(n)
 		}
 	}
+	// The audit trail keeps what happened, not who it happened to.
+	if err := tx.eraseAuditPersonalData(ctx, customerID); err != nil {
+		return out, fmt.Errorf("erase customer %d: %w", customerID, err)
+	}
 	return out, nil
 }
 

@@ -282,6 +282,11 @@ func TestManageTokenRoutes(t *testing.T) {
 		if st, _ := manageCall(t, "PUT", u, tok, edit); st != http.StatusBadRequest {
 			t.Errorf("edit of a cancelled booking: %d, want 400", st)
 		}
+		// The audit trail names the link as the actor of the edit and the cancel.
+		if n := webtest.CountRows(t, a, `SELECT COUNT(*) FROM audit_entry WHERE reservation_id = $1 AND actor_kind = 'link'
+			AND action IN ('customer_edit', 'cancel')`, b.id); n != 2 {
+			t.Errorf("audit entries by the manage link: %d, want 2 (the edit and the cancel)", n)
+		}
 
 		// The token expires 30 days after the exit.
 		if st, _ := manageCall(t, "GET", u, tok, nil); st != http.StatusOK {

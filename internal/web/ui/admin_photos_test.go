@@ -182,6 +182,26 @@ func TestPhotoAccess(t *testing.T) {
 		if r := webtest.Do(t, owner, "GET", e.A.URL+path, nil); r.StatusCode != 200 || r.Header.Get("Content-Type") != "image/jpeg" {
 			t.Errorf("owner: %d", r.StatusCode)
 		}
+		// The owner finds them in the customer area: the profile's JSON and the
+		// booking card's thumbnails, at the same addresses.
+		_, prof := webtest.CustCall(t, owner, "GET", e.A.URL+"/users/profile", nil)
+		var listed []any
+		for _, list := range []string{"active_reservations", "past_reservations"} {
+			items, _ := prof[list].([]any)
+			for _, it := range items {
+				if m := it.(map[string]any); m["id_reservation"] == float64(id) {
+					listed, _ = m["photos"].([]any)
+				}
+			}
+		}
+		if len(listed) != 1 || listed[0].(map[string]any)["url"] != path || listed[0].(map[string]any)["phase"] != "entrada" {
+			t.Errorf("profile photos of %d: %v, want the one at %s", id, listed, path)
+		}
+		page := webtest.Do(t, owner, "GET", e.A.URL+"/users/profile", nil, "Accept: text/html")
+		webtest.WantAll(t, "profile page", page.Body, `data-res="photos"`, `href="`+path+`"`, `src="`+strings.TrimSuffix(path, "large")+`thumb"`)
+		if _, body := webtest.CustCall(t, other, "GET", e.A.URL+"/users/profile", nil); strings.Contains(fmt.Sprint(body), path) {
+			t.Error("another customer's profile lists the photo")
+		}
 		for name, c := range map[string]*http.Client{"other customer": other, "anonymous": apptest.Client(t)} {
 			missing := webtest.Do(t, c, "GET", e.A.URL+"/media/photos/99999/large", nil, "Accept: text/html")
 			if missing.StatusCode != 404 {

@@ -72,6 +72,19 @@ type customerReservationJSON struct {
 	// that the account holder can tell it apart and cancel one they did not make.
 	MadeWithoutLogin bool   `json:"made_without_login"`
 	ContactName      string `json:"contact_name,omitempty"`
+	// Photos are the car's uploaded photos (CONTRACT §12): the owner sees them.
+	Photos []customerPhotoJSON `json:"photos"`
+}
+
+// customerPhotoJSON is one uploaded photo of a customer's car; the addresses
+// answer only to the owner and staff.
+type customerPhotoJSON struct {
+	ID          int64   `json:"id_photo"`
+	Phase       string  `json:"phase"`
+	Description *string `json:"description"`
+	TakenAt     string  `json:"taken_at"`
+	URL         string  `json:"url"`
+	ThumbURL    string  `json:"thumb_url"`
 }
 
 // customerProfileJSON is CONTRACT §6's GET /users/profile body.
@@ -164,6 +177,12 @@ func (s *Server) customerReservationView(cr reservation.CustomerReservation) cus
 	}
 	for _, e := range cr.Extras {
 		item.AdditionalServices = append(item.AdditionalServices, bookedExtraJSON{ID: e.ID, Name: e.Name, Price: e.Price})
+	}
+	item.Photos = make([]customerPhotoJSON, 0, len(cr.Photos))
+	for _, p := range cr.Photos {
+		item.Photos = append(item.Photos, customerPhotoJSON{ID: p.ID, Phase: p.Phase, Description: p.Description,
+			TakenAt: localtime.JSON(p.TakenAt, loc), URL: booking.PhotoPath(p.ID, booking.PhotoLarge),
+			ThumbURL: booking.PhotoPath(p.ID, booking.PhotoThumb)})
 	}
 	return item
 }

@@ -50,6 +50,7 @@ func vehicleDescription(brand, model string) string {
 // profileReservation is one reservation as the page shows and edits it.
 type profileReservation struct {
 	ID          int64
+	Reference   string // K7Q2-M9XD (CONTRACT §11): what the customer quotes at the counter
 	Status      string
 	StatusClass string // "EN-CURSO": the pill's class
 	InCourse    bool
@@ -77,8 +78,9 @@ type profileReservation struct {
 	// ContactName is the name its booker typed.
 	WithoutLogin bool
 	ContactName  string
-	Services     []serviceChoice // what the edit form offers
-	AllExtras    []extraOption   // the active additional services, for the edit form
+	Photos       []customerPhotoJSON // the car's uploaded photos (CONTRACT §12)
+	Services     []serviceChoice     // what the edit form offers
+	AllExtras    []extraOption       // the active additional services, for the edit form
 }
 
 // serviceChoice is a main service an edit may choose: the active ones, plus the
@@ -120,7 +122,7 @@ func (s *Server) renderProfile(w http.ResponseWriter, r *http.Request, area rese
 func (s *Server) profileReservation(it customerReservationJSON, cr reservation.CustomerReservation, o offer) profileReservation {
 	loc := s.cfg.Location
 	p := profileReservation{
-		ID: it.ID, Status: it.Status, StatusClass: strings.ReplaceAll(it.Status, " ", "-"),
+		ID: it.ID, Reference: it.Reference, Status: it.Status, StatusClass: strings.ReplaceAll(it.Status, " ", "-"),
 		InCourse:  cr.Status == reservation.InCourse,
 		EntryText: cr.Entry.In(loc).Format("02/01/2006 15:04"), EntryInput: s.inputTime(cr.Entry),
 		Plate: it.LicensePlate, VehicleType: it.VehicleType, TypeLabel: vehicleTypeLabel(it.VehicleType),
@@ -130,7 +132,7 @@ func (s *Server) profileReservation(it customerReservationJSON, cr reservation.C
 		Booked:    cr.ReservationDate.In(loc).Format("02/01/2006"),
 		CanCancel: it.CanCancel, CanEdit: it.CanEdit,
 		EntryLocked:  it.CanEdit && !reservation.For(cr.Status).EditEntry,
-		WithoutLogin: it.MadeWithoutLogin, ContactName: it.ContactName,
+		WithoutLogin: it.MadeWithoutLogin, ContactName: it.ContactName, Photos: it.Photos,
 	}
 	p.Vehicle = vehicleDescription(it.Brand, it.Model)
 	if cr.Exit != nil {

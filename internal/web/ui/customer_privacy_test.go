@@ -287,3 +287,55 @@ func TestMarketingConsentFromProfile(t *testing.T) {
 		}
 	})
 }
+
+// The erasure reaches the audit trail: what happened to the reservations stays
+// (states, dates, prices), who it happened to goes — the contact's name and phone
+// in the entries about the guest's reservations.
+func TestEraseBlanksTheAuditTrail(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		e := webtest.NewAdminEnv(t, d)
+		a := e.A
+		guest := webtest.CustBook(t, a, "611000009", "9999ZZZ", "TURISMO", stay("2026-12-01"), stay("2026-12-03"), 1, nil)
+		if st, b := e.JSON("PATCH", "/admin/reservations/"+webtest.Itoa(guest)+"/cancel", nil); st != http.StatusOK {
+			t.Fatalf("cancel: %d %v", st, b)
+		}
+		trail := func() string {
+			t.Helper()
+			rows, err := a.Store.DB().Query(`SELECT changes FROM audit_entry WHERE reservation_id = $1 ORDER BY id`, guest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			var all strings.Builder
+			for rows.Next() {
+				var c string
+				if err := rows.Scan(&c); err != nil {
+					t.Fatal(err)
+				}
+				all.WriteString(c)
+			}
+			return all.String()
+		}
+		before := trail()
+		for _, personal := range []string{"Reserva 611000009", "+34611000009"} {
+			if !strings.Contains(before, personal) {
+				t.Fatalf("the trail before the erasure lacks %q: %s", personal, before)
+			}
+		}
+		guestID := scalar[int64](t, e, `SELECT id_customer FROM reservation WHERE id_reservation = $1`, guest)
+		if st, b := e.JSON("POST", "/admin/customers/"+webtest.Itoa(guestID)+"/erase", map[string]any{"confirm": "ELIMINAR"}); st != http.StatusOK {
+			t.Fatalf("erase: %d %v", st, b)
+		}
+		after := trail()
+		for _, personal := range []string{"Reserva 611000009", "611000009", "9999ZZZ"} {
+			if strings.Contains(after, personal) {
+				t.Errorf("the trail still holds %q after the erasure: %s", personal, after)
+			}
+		}
+		for _, kept := range []string{"CANCELADA", "PENDIENTE", "(eliminado)"} {
+			if !strings.Contains(after, kept) {
+				t.Errorf("the trail lost %q: %s", kept, after)
+			}
+		}
+	})
+}

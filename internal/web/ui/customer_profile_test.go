@@ -80,7 +80,7 @@ func TestCustomerProfile(t *testing.T) {
 			"additional_services": []any{map[string]any{"id": 1, "name": "Lavado básico", "price": 15}},
 			"can_cancel":          true, "can_edit": true,
 			// Booked through the public API without Ana's session (CONTRACT §8).
-			"made_without_login": true, "contact_name": "Reserva 600000001",
+			"made_without_login": true, "contact_name": "Reserva 600000001", "photos": []any{},
 		})
 		inCourse := body["active_reservations"].([]any)[0].(map[string]any)
 		if inCourse["status"] != "EN CURSO" || inCourse["cod_parking_spot"] != "A-1" || inCourse["can_cancel"] != false || inCourse["can_edit"] != true ||

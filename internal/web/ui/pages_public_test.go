@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"parking/internal/app"
 	"parking/internal/apptest"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -186,7 +187,7 @@ func TestProfilePage(t *testing.T) {
 			`id="nombre" name="nombre" type="text" autocomplete="name" required maxlength="100" value="Cliente 600000001"`,
 			`value="ana@example.com"`, `value="&#43;34600000001"`, `data-account-form="password" data-url="/users/profile/password"`,
 			`<span class="plate-badge">2222BBB</span> <span class="muted">· SUV / todoterreno</span>`,
-			`<h3 id="res-`+webtest.Itoa(pending)+`-title">Reserva nº `+webtest.Itoa(pending)+`</h3>`,
+			`<h3 id="res-`+webtest.Itoa(pending)+`-title">Reserva nº `+webtest.Itoa(pending)+` <span class="res-ref" data-res="reference">· `+reference(t, a, pending)+`</span></h3>`,
 			(`<dd data-res="entry">` + clocktest.ES("01/12/2026") + ` 10:00</dd>`), `<dd data-res="extras">Lavado interior</dd>`, `<dd data-res="total">61,00 €</dd>`,
 			`data-vehicle-type="COCHE"`, (`name="entry_date" type="datetime-local" required value="` + clocktest.D("2026-12-01") + `T10:00">`),
 			`<option value="1" data-name="ECO" selected>ECO</option>`,
@@ -308,4 +309,14 @@ func TestPageWeight(t *testing.T) {
 			t.Errorf("%s transfers %d bytes with its files, over 100 KB", p, sent)
 		}
 	}
+}
+
+// reference is reservation id's booking reference as shown (K7Q2-M9XD).
+func reference(t *testing.T, a *app.App, id int64) string {
+	t.Helper()
+	var ref string
+	if err := a.Store.DB().QueryRow(`SELECT reference FROM reservation WHERE id_reservation = $1`, id).Scan(&ref); err != nil || len(ref) != 8 {
+		t.Fatalf("reference of %d: %q %v", id, ref, err)
+	}
+	return ref[:4] + "-" + ref[4:]
 }
