@@ -101,21 +101,22 @@ const (
 // Actions of the trail. New operations add theirs here, so the list of what is
 // recorded stays on one screen (docs/staff-and-audit.md lists them too).
 const (
-	ActionCreate         = "create"          // public or account booking; catalog item or staff account created
-	ActionWalkIn         = "walk_in"         // booking made at the counter
-	ActionUpdate         = "update"          // staff edit of a reservation; catalog item changed
-	ActionCustomerEdit   = "customer_edit"   // the customer changed dates or services
-	ActionCancel         = "cancel"          // cancelled (by staff, by the customer or through the link)
-	ActionStart          = "start"           // check-in: PENDIENTE → EN CURSO
-	ActionFinalize       = "finalize"        // check-out: EN CURSO → FINALIZADA
-	ActionSpot           = "spot"            // parking spot assigned, moved or freed
-	ActionPhoto          = "photo_added"     // a photo recorded
-	ActionInvoiceRequest = "invoice_request" // an invoice notification requested by staff
-	ActionDelete         = "delete"          // a catalog item removed
-	ActionDisable        = "disable"         // staff account disabled
-	ActionEnable         = "enable"          // staff account enabled again
-	ActionPassword       = "password"        // staff account given a new password
-	ActionSettings       = "settings"        // facility settings saved
+	ActionCreate         = "create"            // public or account booking; catalog item or staff account created
+	ActionWalkIn         = "walk_in"           // booking made at the counter
+	ActionUpdate         = "update"            // staff edit of a reservation; catalog item changed
+	ActionCustomerEdit   = "customer_edit"     // the customer changed dates or services
+	ActionCancel         = "cancel"            // cancelled (by staff, by the customer or through the link)
+	ActionStart          = "start"             // check-in: PENDIENTE → EN CURSO
+	ActionFinalize       = "finalize"          // check-out: EN CURSO → FINALIZADA
+	ActionSpot           = "spot"              // parking spot assigned, moved or freed
+	ActionPhoto          = "photo_added"       // a photo recorded
+	ActionInvoiceRequest = "invoice_request"   // an invoice notification requested by staff
+	ActionDelete         = "delete"            // a catalog item removed
+	ActionDisable        = "disable"           // staff account disabled
+	ActionEnable         = "enable"            // staff account enabled again
+	ActionPassword       = "password"          // staff account given a new password
+	ActionSettings       = "settings"          // facility settings saved
+	ActionOverCapacity   = "capacity_override" // staff accepted a stay on full days (CONTRACT §10)
 )
 
 // Entry is one recorded change. EntityID is text so that entities keyed by name

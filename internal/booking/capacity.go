@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/occupancy"
 	"parking/internal/reservation"
@@ -89,7 +90,11 @@ func (s *Service) occupy(ctx context.Context, tx *store.Tx, id int64, before, af
 		return err
 	}
 	if check == staffCheck && override {
-		return tx.SetCapacityOverride(ctx, id)
+		// Recorded with the reservation and in the trail, naming the full days.
+		if err := tx.SetCapacityOverride(ctx, id); err != nil {
+			return err
+		}
+		return auditReservation(ctx, tx, audit.ActionOverCapacity, id, nil, audit.F("full_days", occupancy.Spanish(over)))
 	}
 	return &fault.Error{Kind: fault.Conflict, Message: occupancy.Message(over), Err: &occupancy.FullError{Days: over}}
 }

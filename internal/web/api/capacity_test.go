@@ -113,6 +113,11 @@ func TestCapacityRefusalShapes(t *testing.T) {
 		if n := webtest.CountRows(t, e.A, `SELECT COUNT(*) FROM reservation WHERE capacity_override_at IS NOT NULL`); n != 3 {
 			t.Fatalf("%d reservations recorded as overridden, want 3", n)
 		}
+		// Each override is in the audit trail, naming the full days.
+		if n := webtest.CountRows(t, e.A, `SELECT COUNT(*) FROM audit_entry WHERE action = 'capacity_override'
+			AND reservation_id IN ($1, $2, $3) AND changes LIKE '%full_days%'`, overridden, id, id2); n != 3 {
+			t.Errorf("%d capacity overrides in the audit trail, want 3", n)
+		}
 	})
 }
 

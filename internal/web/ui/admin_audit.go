@@ -73,6 +73,7 @@ var auditActionLabels = map[string]string{
 	audit.ActionFinalize: "Salida y pago", audit.ActionSpot: "Plaza", audit.ActionPhoto: "Foto añadida",
 	audit.ActionInvoiceRequest: "Factura solicitada", audit.ActionDelete: "Eliminación", audit.ActionDisable: "Cuenta desactivada",
 	audit.ActionEnable: "Cuenta activada", audit.ActionPassword: "Contraseña cambiada", audit.ActionSettings: "Ajustes guardados",
+	audit.ActionOverCapacity: "Aceptada aunque completo",
 }
 
 var auditEntityLabels = map[string]string{
