@@ -29,13 +29,19 @@ import (
 // (id mod stripes). Two paths, both exact:
 //
 //   - Fast (a new stay, not touching today): lock and increment the stay's rows of its
-//     own stripe, then read each day's sum in a new statement. Every other stripe row
-//     is locked by at most one transaction at a time, so at most one uncommitted +1
-//     per other stripe is missing from that sum: if sum + (stripes − 1) is within the
-//     limit, no concurrent commit can take the day over it. Far from the limit (the
-//     usual case) bookings of one day run in parallel, one per stripe.
+//     own stripe, then read each day's sum in a new statement (a snapshot taken after
+//     those locks). Every other stripe row is locked by at most one transaction at a
+//     time, so at most one uncommitted +1 per other stripe is missing from that sum:
+//     if sum + (stripes − 1) is within the limit, no concurrent commit can take the
+//     day over it. Far from the limit (the usual case) bookings of one day run in
+//     parallel, one per stripe. It is one round trip: the function occupancy_claim
+//     (migration 0017) reads the sellable limit when asked, runs both statements (a
+//     VOLATILE function takes a new snapshot per statement; one statement with a CTE
+//     would not, and could miss any number of commits made while it waited for its
+//     stripe's locks), and rolls its attempt back itself when it cannot decide.
 //   - Exact (near the limit, every edit, release and check of today): roll the fast
-//     attempt back to its savepoint, create the day's missing stripe rows, lock all
+//     attempt back (inside occupancy_claim: an exception block, whose rollback frees
+//     its row locks), create the day's missing stripe rows, lock all
 //     rows of every day touched in (day, stripe) order, apply, and sum: nobody else
 //     can change those days until the commit. A second booking for the last place
 //     waits for the first one's commit and then sees its count. Today's open stays
