@@ -66,22 +66,24 @@ func (s *Service) occupy(ctx context.Context, tx *store.Tx, id int64, before, af
 		Release:     nonEmpty(lb.Minus(la)), Claim: nonEmpty(la.Minus(lb)),
 		Today: today, TodayStart: today.Start(s.loc), Tomorrow: (today + 1).Start(s.loc),
 	}
-	if check != noCheck {
+	switch check {
+	case publicCheck:
+		// The store reads the sellable places in the transaction itself: on
+		// PostgreSQL in the same round trip as the claim of a new stay.
+		c.SellableLimit = true
+	case staffCheck:
 		f, err := tx.Facility(ctx)
 		if err != nil {
 			return err
 		}
-		c.Limit = f.SellableLimit()
-		if check == staffCheck {
-			c.Limit = staffLimit(f)
-		}
-		if c.Limit > 0 {
-			// The days the change adds, from today on: the past cannot be sold.
-			added := minusAll(occupancy.Occupied(after, s.loc, today), occupancy.Occupied(before, s.loc, today))
-			for _, sp := range added {
-				if sp.Last >= today {
-					c.Check = append(c.Check, occupancy.Span{First: max(sp.First, today), Last: sp.Last})
-				}
+		c.Limit = staffLimit(f)
+	}
+	if c.SellableLimit || c.Limit > 0 {
+		// The days the change adds, from today on: the past cannot be sold.
+		added := minusAll(occupancy.Occupied(after, s.loc, today), occupancy.Occupied(before, s.loc, today))
+		for _, sp := range added {
+			if sp.Last >= today {
+				c.Check = append(c.Check, occupancy.Span{First: max(sp.First, today), Last: sp.Last})
 			}
 		}
 	}

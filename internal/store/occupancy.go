@@ -10,6 +10,7 @@ import (
 
 	"parking/internal/occupancy"
 	"parking/internal/reservation"
+	"parking/internal/settings"
 )
 
 // The per-day occupancy ledger (CONTRACT §10; internal/occupancy says what it holds).
@@ -28,13 +29,19 @@ import (
 // (id mod stripes). Two paths, both exact:
 //
 //   - Fast (a new stay, not touching today): lock and increment the stay's rows of its
-//     own stripe, then read each day's sum in a new statement. Every other stripe row
-//     is locked by at most one transaction at a time, so at most one uncommitted +1
-//     per other stripe is missing from that sum: if sum + (stripes − 1) is within the
-//     limit, no concurrent commit can take the day over it. Far from the limit (the
-//     usual case) bookings of one day run in parallel, one per stripe.
+//     own stripe, then read each day's sum in a new statement (a snapshot taken after
+//     those locks). Every other stripe row is locked by at most one transaction at a
+//     time, so at most one uncommitted +1 per other stripe is missing from that sum:
+//     if sum + (stripes − 1) is within the limit, no concurrent commit can take the
+//     day over it. Far from the limit (the usual case) bookings of one day run in
+//     parallel, one per stripe. It is one round trip: the function occupancy_claim
+//     (migration 0017) reads the sellable limit when asked, runs both statements (a
+//     VOLATILE function takes a new snapshot per statement; one statement with a CTE
+//     would not, and could miss any number of commits made while it waited for its
+//     stripe's locks), and rolls its attempt back itself when it cannot decide.
 //   - Exact (near the limit, every edit, release and check of today): roll the fast
-//     attempt back to its savepoint, create the day's missing stripe rows, lock all
+//     attempt back (inside occupancy_claim: an exception block, whose rollback frees
+//     its row locks), create the day's missing stripe rows, lock all
 //     rows of every day touched in (day, stripe) order, apply, and sum: nobody else
 //     can change those days until the commit. A second booking for the last place
 //     waits for the first one's commit and then sees its count. Today's open stays
@@ -64,6 +71,10 @@ type OccupancyChange struct {
 	// days from today on that the change adds (ledger or open), never past days.
 	Check []occupancy.Span
 	Limit int
+	// SellableLimit: the limit is the facility's sellable places
+	// (settings.Facility.SellableLimit), read by ApplyOccupancy in the transaction (on
+	// PostgreSQL's fast path, in the same round trip as the claim); Limit is ignored.
+	SellableLimit bool
 	// Today and its bounds in the facility's zone: today's count adds the open stays.
 	Today      occupancy.Day
 	TodayStart time.Time
@@ -82,13 +93,23 @@ func (tx *Tx) ApplyOccupancy(ctx context.Context, c OccupancyChange) ([]occupanc
 		return nil, nil
 	}
 	stripe := int(c.Reservation % int64(tx.stripes()))
-	checkToday := c.Limit > 0 && slices.ContainsFunc(c.Check, func(s occupancy.Span) bool { return s.Has(c.Today) })
-	if tx.dialect == Postgres && len(c.Release) == 0 && len(c.Claim) == 1 && !checkToday {
-		over, done, err := tx.claimFast(ctx, c, stripe)
-		if err != nil || done {
-			return over, err
+	if tx.dialect == Postgres && c.fast() {
+		claimed, f, err := tx.claimFast(ctx, c, stripe)
+		if err != nil || claimed {
+			return nil, err
+		}
+		if c.SellableLimit {
+			c.Limit, c.SellableLimit = f.SellableLimit(), false
 		}
 	}
+	if c.SellableLimit {
+		f, err := tx.Facility(ctx)
+		if err != nil {
+			return nil, err
+		}
+		c.Limit = f.SellableLimit()
+	}
+	checkToday := c.Limit > 0 && slices.ContainsFunc(c.Check, func(s occupancy.Span) bool { return s.Has(c.Today) })
 	touched := append(slices.Clone(c.Release), c.Claim...)
 	if checkToday {
 		touched = append(touched, occupancy.Span{First: c.Today, Last: c.Today})
@@ -128,40 +149,48 @@ func (tx *Tx) ApplyOccupancy(ctx context.Context, c OccupancyChange) ([]occupanc
 	return overLimit(c, counts, 0), nil
 }
 
-// claimFast is the fast path (see the top of the file) for a new stay on PostgreSQL.
-// done is false when the exact path must decide: the attempt is then rolled back.
-func (tx *Tx) claimFast(ctx context.Context, c OccupancyChange, stripe int) (over []occupancy.Day, done bool, err error) {
+// fast reports whether c may take the fast path (see the top of the file): a new
+// stay's days, at most one checked span within them, today not checked (today's
+// count adds the open stays, which only the exact path locks for).
+func (c OccupancyChange) fast() bool {
+	if len(c.Release) != 0 || len(c.Claim) != 1 || len(c.Check) > 1 {
+		return false
+	}
+	if len(c.Check) == 1 {
+		ch, cl := c.Check[0], c.Claim[0]
+		if ch.Has(c.Today) || ch.First < cl.First || ch.Last > cl.Last {
+			return false
+		}
+	}
+	return true
+}
+
+// claimFast is the fast path (see the top of the file) for a new stay on PostgreSQL,
+// in one round trip: occupancy_claim (migration 0017_occupancy_claim) reads the
+// sellable limit when c asks for it, locks and increments the stay's rows of its
+// stripe, and sums the checked days in a new snapshot taken after those locks; a
+// missing row or a day within the margin of the limit rolls the attempt back inside
+// the function (its locks with it) and answers claimed = false: the exact path
+// decides, with f when the function read the settings.
+func (tx *Tx) claimFast(ctx context.Context, c OccupancyChange, stripe int) (claimed bool, f settings.Facility, err error) {
 	sp := c.Claim[0]
-	if _, err := tx.Exec(ctx, `SAVEPOINT occupancy_fast`); err != nil {
-		return nil, false, fmt.Errorf("claim occupancy: %w", err)
+	check := occupancy.Span{First: 1, Last: 0} // empty: nothing to check
+	if len(c.Check) == 1 {
+		check = c.Check[0]
 	}
-	res, err := tx.Exec(ctx, `UPDATE occupancy o SET booked = o.booked + 1
-		FROM (SELECT day, stripe FROM occupancy WHERE day BETWEEN $1 AND $2 AND stripe = $3 ORDER BY day FOR UPDATE) l
-		WHERE o.day = l.day AND o.stripe = l.stripe`, sp.First, sp.Last, stripe)
+	var limit *int
+	if !c.SellableLimit {
+		limit = &c.Limit
+	}
+	var capacity, sellable sql.NullInt64 // NULL when the limit was given
+	err = tx.QueryRow(ctx, `SELECT claimed, f_capacity, f_sellable FROM occupancy_claim($1, $2, $3, $4, $5, $6, $7)`,
+		sp.First, sp.Last, stripe, check.First, check.Last, occupancyStripes-1, limit).
+		Scan(&claimed, &capacity, &sellable)
 	if err != nil {
-		return nil, false, fmt.Errorf("claim occupancy: %w", err)
+		return false, f, fmt.Errorf("claim occupancy: %w", err)
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return nil, false, fmt.Errorf("claim occupancy: %w", err)
-	}
-	if int(n) == sp.Len() {
-		if c.Limit <= 0 {
-			return nil, true, nil
-		}
-		counts := map[occupancy.Day]int{}
-		if err := tx.sumOccupancy(ctx, sp, counts); err != nil {
-			return nil, false, err
-		}
-		if len(counts) == sp.Len() && len(overLimit(c, counts, occupancyStripes-1)) == 0 {
-			return nil, true, nil
-		}
-	}
-	// A day without its rows yet, or near the limit: the exact path decides.
-	if _, err := tx.Exec(ctx, `ROLLBACK TO SAVEPOINT occupancy_fast`); err != nil {
-		return nil, false, fmt.Errorf("claim occupancy: %w", err)
-	}
-	return nil, false, nil
+	f.Capacity, f.Sellable = int(capacity.Int64), int(sellable.Int64)
+	return claimed, f, nil
 }
 
 // sumOccupancy adds each day's count over span (the sum of its stripes) to counts.
