@@ -145,29 +145,11 @@ func (s *Server) apiManagedCancel(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// manageEditRequest is the edit's body, as the customer edit's (CONTRACT §7): a
-// field not sent keeps the stored value; "additional_services": [] removes them.
-type manageEditRequest struct {
-	IDMainService      httpx.FlexInt  `json:"id_main_service"`
-	EntryDate          string         `json:"entry_date"`
-	ExitDate           string         `json:"exit_date"`
-	AdditionalServices *httpx.FlexIDs `json:"additional_services"`
-}
-
 // apiManagedEdit is PUT /api/bookings/{reference} with the token: the customer
 // edit's rules and answer (200 {success, message, total_price}; 400; 409).
 func (s *Server) apiManagedEdit(w http.ResponseWriter, r *http.Request) {
-	var req manageEditRequest
-	if err := httpx.DecodeJSON(w, r, &req); err != nil {
-		s.WriteSuccessFalse(w, r, err)
-		return
-	}
-	in := booking.CustomerEdit{MainService: req.IDMainService.Value}
-	if req.AdditionalServices != nil {
-		in.Extras = append([]int64{}, (*req.AdditionalServices)...)
-	}
-	var err error
-	if in.Entry, in.Exit, err = httpx.ParseStayDates(req.EntryDate, req.ExitDate, s.cfg.Location); err != nil {
+	in, err := httpx.ReadCustomerEdit(w, r, s.cfg.Location)
+	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}

@@ -243,15 +243,6 @@ func (s *Server) customerCancel(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// customerEditRequest is CONTRACT §7's body of the customer edit. A field not sent
-// (or null) keeps the stored value; "additional_services": [] removes them all.
-type customerEditRequest struct {
-	IDMainService      httpx.FlexInt  `json:"id_main_service"`
-	EntryDate          string         `json:"entry_date"`
-	ExitDate           string         `json:"exit_date"`
-	AdditionalServices *httpx.FlexIDs `json:"additional_services"`
-}
-
 // customerEdit is PUT /users/profile/reservation/{id}/edit.
 func (s *Server) customerEdit(w http.ResponseWriter, r *http.Request) {
 	id, ok := customerReservationID(r)
@@ -259,17 +250,8 @@ func (s *Server) customerEdit(w http.ResponseWriter, r *http.Request) {
 		s.WriteSuccessFalse(w, r, booking.ErrNotYours)
 		return
 	}
-	var req customerEditRequest
-	if err := httpx.DecodeJSON(w, r, &req); err != nil {
-		s.WriteSuccessFalse(w, r, err)
-		return
-	}
-	in := booking.CustomerEdit{MainService: req.IDMainService.Value}
-	if req.AdditionalServices != nil {
-		in.Extras = append([]int64{}, (*req.AdditionalServices)...)
-	}
-	var err error
-	if in.Entry, in.Exit, err = httpx.ParseStayDates(req.EntryDate, req.ExitDate, s.cfg.Location); err != nil {
+	in, err := httpx.ReadCustomerEdit(w, r, s.cfg.Location)
+	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}

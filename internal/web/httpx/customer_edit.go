@@ -1,0 +1,35 @@
+package httpx
+
+import (
+	"net/http"
+	"time"
+
+	"parking/internal/booking"
+)
+
+// customerEditRequest is the body of a customer's change to a booking (CONTRACT
+// §7), from the customer area or a manage link (§11): the same wire, the same
+// operation rules.
+type customerEditRequest struct {
+	IDMainService      FlexInt  `json:"id_main_service"`
+	EntryDate          string   `json:"entry_date"`
+	ExitDate           string   `json:"exit_date"`
+	AdditionalServices *FlexIDs `json:"additional_services"`
+}
+
+// ReadCustomerEdit decodes a customer's change: a field not sent (or null) keeps
+// its value, "additional_services": [] removes them all (booking.CustomerEdit);
+// dates read in loc (CONTRACT §2).
+func ReadCustomerEdit(w http.ResponseWriter, r *http.Request, loc *time.Location) (booking.CustomerEdit, error) {
+	var req customerEditRequest
+	if err := DecodeJSON(w, r, &req); err != nil {
+		return booking.CustomerEdit{}, err
+	}
+	in := booking.CustomerEdit{MainService: req.IDMainService.Value}
+	if req.AdditionalServices != nil {
+		in.Extras = append([]int64{}, (*req.AdditionalServices)...)
+	}
+	var err error
+	in.Entry, in.Exit, err = ParseStayDates(req.EntryDate, req.ExitDate, loc)
+	return in, err
+}
