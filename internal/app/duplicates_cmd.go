@@ -24,11 +24,7 @@ func runDuplicates(ctx context.Context, args []string, getenv func(string) strin
 	if len(args) != 1 || args[0] != "list" {
 		return errors.New(duplicatesUsage)
 	}
-	cfg, err := LoadConfig(nil, getenv, stderr)
-	if err != nil {
-		return err
-	}
-	a, err := Open(ctx, cfg, NewLogger(cfg, stderr))
+	a, err := openForCommand(ctx, "", getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -37,7 +33,7 @@ func runDuplicates(ctx context.Context, args []string, getenv func(string) strin
 	if err != nil {
 		return err
 	}
-	writeDuplicates(stdout, rows, cfg.Location)
+	writeDuplicates(stdout, rows, a.Config.Location)
 	return nil
 }
 

@@ -18,11 +18,7 @@ func runOccupancy(ctx context.Context, args []string, getenv func(string) string
 	if len(args) != 1 || args[0] != "rebuild" {
 		return errors.New(occupancyUsage)
 	}
-	cfg, err := LoadConfig(nil, getenv, stderr)
-	if err != nil {
-		return err
-	}
-	a, err := Open(ctx, cfg, NewLogger(cfg, stderr))
+	a, err := openForCommand(ctx, "", getenv, stderr)
 	if err != nil {
 		return err
 	}

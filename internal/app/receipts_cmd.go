@@ -21,11 +21,7 @@ func runReceipts(ctx context.Context, args []string, getenv func(string) string,
 	if len(args) != 1 || (args[0] != "verify" && args[0] != "export") {
 		return errors.New(receiptsUsage)
 	}
-	cfg, err := LoadConfig(nil, getenv, stderr)
-	if err != nil {
-		return err
-	}
-	a, err := Open(ctx, cfg, NewLogger(cfg, stderr))
+	a, err := openForCommand(ctx, "", getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -35,7 +31,7 @@ func runReceipts(ctx context.Context, args []string, getenv func(string) string,
 		return err
 	}
 	if args[0] == "export" {
-		return receipt.WriteCSV(stdout, chain, cfg.VerifactuQR)
+		return receipt.WriteCSV(stdout, chain, a.Config.VerifactuQR)
 	}
 	if err := receipt.Verify(chain); err != nil {
 		return fmt.Errorf("the chain of %d records does not verify: %w", len(chain), err)
