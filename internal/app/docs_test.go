@@ -57,7 +57,7 @@ func repoTextFiles(t *testing.T, fn func(path string, content []byte)) {
 // outside it (the rules the service follows are in docs/).
 func TestNothingPointsOutsideTheRepository(t *testing.T) {
 	// Built from pieces so that this file does not name them itself.
-	outside := []string{"CONTRACT" + " §", "CONTRACT" + ".md", ".." + "/shared", "shared" + "/spec"}
+	outside := []string{"CONTR" + "ACT \u00a7", "CONTR" + "ACT.md", ".." + "/shared", "shared" + "/spec"}
 	files := 0
 	repoTextFiles(t, func(path string, content []byte) {
 		files++
