@@ -78,7 +78,7 @@ func TestNothingPointsOutsideTheRepository(t *testing.T) {
 }
 
 var (
-	// A citation of a docs file in code: docs/topic.md, optionally with #anchor.
+	// A citation of a docs file in code: docs/<topic>.md, optionally with #anchor.
 	docCitation = regexp.MustCompile(`docs/([A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*\.md)(#[A-Za-z0-9_-]+)?`)
 	// A Markdown link or image: [text](target).
 	mdLink     = regexp.MustCompile(`\[[^\]]*\]\(([^)\s]+)\)`)
@@ -146,7 +146,7 @@ func withoutFences(content []byte) []string {
 	return lines
 }
 
-// Every docs link resolves: docs/x.md#anchor cited in code, and every relative
+// Every docs link resolves: docs/<topic>.md#anchor cited in code, and every relative
 // [text](x.md#anchor) link in docs/ and the README, names an existing file and, with an
 // anchor, one of its headings.
 func TestDocLinksResolve(t *testing.T) {
