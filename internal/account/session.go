@@ -70,12 +70,3 @@ func (s *Service) EndSession(ctx context.Context, token string) error {
 	hash := HashToken(token)
 	return s.store.InTx(ctx, func(tx *store.Tx) error { return tx.DeleteSession(ctx, hash) })
 }
-
-// EndOtherSessions ends every session of a user except keepToken's (after a password change).
-func (s *Service) EndOtherSessions(ctx context.Context, userID int64, keepToken string) error {
-	keep := ""
-	if keepToken != "" {
-		keep = HashToken(keepToken)
-	}
-	return s.store.InTx(ctx, func(tx *store.Tx) error { return tx.DeleteSessionsOf(ctx, userID, keep) })
-}

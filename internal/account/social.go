@@ -270,19 +270,6 @@ func (s *Service) LinkSocial(ctx context.Context, token, password, addr string) 
 	return u, nil
 }
 
-// LinkedProviders lists the provider ids linked to a customer.
-func (s *Service) LinkedProviders(ctx context.Context, customerID int64) ([]string, error) {
-	ids, err := s.store.SocialIdentitiesOf(ctx, customerID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, 0, len(ids))
-	for _, id := range ids {
-		out = append(out, id.Provider)
-	}
-	return out, nil
-}
-
 // HasOwnPasswordOf reports whether the account has a password of its own (not a
 // social-login one): what a confirmation asks for depends on it.
 func (s *Service) HasOwnPasswordOf(ctx context.Context, userID int64) (bool, error) {

@@ -66,9 +66,6 @@ func (o *Outbox) WithBaseURL(u string) *Outbox {
 // Location is the zone the payloads' dates are written in.
 func (o *Outbox) Location() *time.Location { return o.loc }
 
-// Delivers reports whether rows are queued for the webhook (one is configured).
-func (o *Outbox) Delivers() bool { return o.deliver }
-
 // Options carries what some kinds need besides the reservation.
 type Options struct {
 	// Original is the reservation before the change, taken with Capture earlier in

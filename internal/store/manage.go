@@ -78,16 +78,6 @@ func (s *Store) ReservationByReference(ctx context.Context, ref string) (reserva
 	return r, nil
 }
 
-// ReservationIDByReference is the id of the reservation with this reference inside
-// the transaction; ErrNotFound if there is none.
-func (tx *Tx) ReservationIDByReference(ctx context.Context, ref string) (int64, error) {
-	var id int64
-	if err := tx.QueryRow(ctx, `SELECT id_reservation FROM reservation WHERE reference = $1`, ref).Scan(&id); err != nil {
-		return 0, fmt.Errorf("reservation %s: %w", ref, notFound(err))
-	}
-	return id, nil
-}
-
 // Secret returns the service secret called name, storing generate()'s value if
 // there is none yet. Two instances starting at once both try to insert; the first
 // wins (ON CONFLICT DO NOTHING) and both read the winner's value, so every instance

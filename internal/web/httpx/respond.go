@@ -91,12 +91,6 @@ func (s *Kit) WriteSuccessFalse(w http.ResponseWriter, r *http.Request, err erro
 	WriteJSON(w, status, body)
 }
 
-// WriteMessage writes {"message": …}.
-func (s *Kit) WriteMessage(w http.ResponseWriter, r *http.Request, err error) {
-	status := s.LogIfInternal(r, err)
-	WriteJSON(w, status, map[string]any{"message": fault.MessageOf(err, MsgInternalES)})
-}
-
 func (s *Kit) LogIfInternal(r *http.Request, err error) int {
 	status := StatusOf(err)
 	if errors.Is(r.Context().Err(), context.Canceled) && errors.Is(err, context.Canceled) {
