@@ -64,7 +64,7 @@ func ReadInput(w http.ResponseWriter, r *http.Request) (Input, error) {
 		in.json, in.blank = mt == "application/json", true
 		return in, nil
 	}
-	if mt == "application/json" || strings.HasSuffix(mt, "+json") || (mt != "application/x-www-form-urlencoded" && trimmed[0] == '{') {
+	if IsJSONBody(r) || (mt != "application/x-www-form-urlencoded" && trimmed[0] == '{') {
 		in.json = true
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		var raw map[string]json.RawMessage

@@ -8,7 +8,6 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"parking/internal/account"
 	"parking/internal/fault"
@@ -108,18 +107,6 @@ func (s *Kit) LogIfInternal(r *http.Request, err error) int {
 		s.log.ErrorContext(r.Context(), "request failed", "pattern", r.Pattern, "err", err)
 	}
 	return status
-}
-
-// WantsJSON reports whether the client prefers JSON to HTML (docs/errors.md#json-on-web-routes): an Accept
-// header naming application/json before (or without) text/html.
-func WantsJSON(r *http.Request) bool {
-	accept := r.Header.Get("Accept")
-	j := strings.Index(accept, "application/json")
-	if j < 0 {
-		return false
-	}
-	h := strings.Index(accept, "text/html")
-	return h < 0 || j < h
 }
 
 // IsFault reports whether err carries a user-facing fault of kind k.

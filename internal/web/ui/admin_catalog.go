@@ -58,7 +58,7 @@ func catalogID(r *http.Request, what string) (int64, error) {
 // browser's form post: 303 back to the catalog page).
 func (s *Server) catalogWrite(w http.ResponseWriter, r *http.Request, status int, key, message string,
 	do func(in httpx.Input) (any, error)) {
-	page := browserForm(r)
+	page := httpx.BrowserForm(r)
 	in, err := httpx.ReadInput(w, r)
 	var item any
 	if err == nil {
@@ -173,7 +173,7 @@ func (s *Server) adminDeleteRate(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = s.booking.DeleteRate(r.Context(), id)
 	}
-	if browserForm(r) {
+	if httpx.BrowserForm(r) {
 		if err != nil {
 			s.LogIfInternal(r, err)
 		}

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"errors"
-	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -59,7 +58,7 @@ func (s *Server) adminWalkInForm(w http.ResponseWriter, r *http.Request) {
 // With an Idempotency-Key, the same key and body answer the first result again;
 // the key with another body is 422 (docs/reliability.md; booking.Once).
 func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
-	page := browserForm(r)
+	page := httpx.BrowserForm(r)
 	key, hash, keyErr := httpx.ReadIdempotency(r)
 	in, err := httpx.ReadInput(w, r)
 	var once *booking.Once
@@ -216,7 +215,7 @@ func (s *Server) adminEdit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in, inErr := httpx.ReadInput(w, r)
-	jsonClient := httpx.WantsJSON(r) || isJSONBody(r) || in.IsJSON()
+	jsonClient := httpx.WantsJSON(r) || httpx.IsJSONBody(r) || in.IsJSON()
 	fail := func(err error) {
 		if jsonClient || fault.KindOf(err) == fault.NotFound {
 			s.WriteSuccessFalse(w, r, err)
@@ -295,12 +294,6 @@ func overrideCapacity(in httpx.Input) (bool, error) {
 	return b != nil && *b, err
 }
 
-// isJSONBody reports whether the request body is JSON.
-func isJSONBody(r *http.Request) bool {
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	return mt == "application/json" || strings.HasSuffix(mt, "+json")
-}
-
 // adminTransition answers the three state changes alike (docs/errors.md#operation-responses): 200
 // {success:true, message, reservation}, or {success:false, message} with 400 (a
 // rule broken) or 404 (unknown id).
@@ -351,7 +344,7 @@ func (s *Server) adminCancel(w http.ResponseWriter, r *http.Request) {
 // photo_count} (docs/errors.md#operation-responses). A browser's form post (no script) gets 303 back to
 // the detail page with ?photo=added or ?error=….
 func (s *Server) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
-	page := browserForm(r)
+	page := httpx.BrowserForm(r)
 	id, err := reservationID(r)
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)

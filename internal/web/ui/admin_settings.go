@@ -64,7 +64,7 @@ func (s *Server) adminSettings(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) adminSaveSettings(w http.ResponseWriter, r *http.Request) {
-	page := browserForm(r)
+	page := httpx.BrowserForm(r)
 	saved, err := s.saveSettings(w, r)
 	switch {
 	case page:
