@@ -253,7 +253,7 @@ func (s *Server) serveReceipt(w http.ResponseWriter, r *http.Request, d booking.
 	v.BackHref, v.BackLabel, v.PDFHref = back, backLabel, pdfHref(base)
 	v.SellerIncomplete = strings.HasPrefix(base, "/admin/") && (rc.Seller.Name == "" || rc.Seller.TaxID == "")
 	if format == receiptPDF {
-		pdf, err := receipt.PDF(rc, s.cfg.Location, s.qrBase(), s.receiptFacts(v))
+		pdf, err := receipt.PDF(rc, s.cfg.Location, s.qrBase(), s.receiptFacts(v), v.Handovers)
 		if err != nil {
 			fail(err)
 			return
@@ -320,17 +320,7 @@ func (s *Server) customerReceiptPDF(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) customerReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
-	u := httpx.MustUser(r)
-	notYours := fault.New(fault.Forbidden, "Esta reserva no existe o no es suya.")
-	id, ok := customerReservationID(r)
-	var d booking.Detail
-	err := error(notYours)
-	if ok {
-		d, err = s.booking.Detail(r.Context(), id)
-		if fault.KindOf(err) == fault.NotFound || (err == nil && d.Reservation.CustomerID != u.ID) {
-			err = notYours
-		}
-	}
+	d, err := s.ownReservation(r)
 	if err != nil {
 		if httpx.WantsJSON(r) {
 			s.WriteSuccessFalse(w, r, err)
@@ -339,5 +329,22 @@ func (s *Server) customerReceiptAs(w http.ResponseWriter, r *http.Request, forma
 		s.renderError(w, r, err, "Recibo no disponible", "/users/profile", "Volver a mi cuenta")
 		return
 	}
-	s.serveReceipt(w, r, d, format, "/users/profile/reservation/"+strconv.FormatInt(id, 10)+"/receipt", "/users/profile", "Volver a mi cuenta")
+	s.serveReceipt(w, r, d, format, "/users/profile/reservation/"+strconv.FormatInt(d.Reservation.ID, 10)+"/receipt", "/users/profile", "Volver a mi cuenta")
+}
+
+// ownReservation reads the detail of the signed-in customer's reservation {id}.
+// Another customer's reservation, or a missing one, is 403 (spec, Authentication
+// 6), without saying which.
+func (s *Server) ownReservation(r *http.Request) (booking.Detail, error) {
+	u := httpx.MustUser(r)
+	notYours := fault.New(fault.Forbidden, "Esta reserva no existe o no es suya.")
+	id, ok := customerReservationID(r)
+	if !ok {
+		return booking.Detail{}, notYours
+	}
+	d, err := s.booking.Detail(r.Context(), id)
+	if fault.KindOf(err) == fault.NotFound || (err == nil && d.Reservation.CustomerID != u.ID) {
+		return booking.Detail{}, notYours
+	}
+	return d, err
 }

@@ -160,7 +160,9 @@
     function openDialog(action) {
       var dlg = dialogs[action];
       if (!dlg) { return; }
-      dlg.el.querySelectorAll('.handover-fields input, .handover-fields textarea').forEach(function (f) { f.value = ''; });
+      dlg.el.querySelectorAll('.handover-fields input, .handover-fields textarea').forEach(function (f) {
+        if (f.type === 'checkbox') { f.checked = false; } else { f.value = ''; }
+      });
       if (action === 'finalize') {
         dlg.el.querySelectorAll('input[name="paymentMethod"]').forEach(function (r) { r.checked = false; });
         var total = document.querySelector('[data-detail-total]');
@@ -186,6 +188,11 @@
       // CONTRACT §12: the hand-over (mileage, fuel or charge level, damage notes),
       // sent only when typed.
       dlg.el.querySelectorAll('.handover-fields [name]').forEach(function (f) {
+        if (f.type === 'checkbox') { // keys_handed_over: a boolean, sent always
+          body = body || {};
+          body[f.name] = f.checked;
+          return;
+        }
         var v = f.value.trim();
         if (!v) { return; }
         body = body || {};
