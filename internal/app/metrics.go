@@ -23,6 +23,7 @@ func (a *App) newMetrics() *metrics.Metrics {
 			b, err := a.Booking.ParkingBoard(ctx, f.Capacity)
 			return b.Occupied, b.Reserved, b.Capacity, err
 		},
-		Now: a.Config.Clock,
+		Overdue: a.Booking.OverdueCount,
+		Now:     a.Config.Clock,
 	}, a.Log)
 }

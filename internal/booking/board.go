@@ -93,3 +93,9 @@ func (s *Service) Now() time.Time { return s.now() }
 func (s *Service) BoardVersion(ctx context.Context) (int64, error) {
 	return s.store.BoardVersion(ctx)
 }
+
+// OverdueCount is how many cars are still in after their exit date now
+// (docs/board.md#overdue), for the metrics.
+func (s *Service) OverdueCount(ctx context.Context) (int, error) {
+	return s.store.CountOverdue(ctx, s.now())
+}

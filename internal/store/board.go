@@ -314,3 +314,14 @@ func fastStoredTime(s string) (time.Time, bool) {
 	}
 	return t.Add(-time.Duration(offset) * time.Second), true
 }
+
+// CountOverdue counts the cars still in after their exit date at now: EN CURSO
+// reservations whose exit is before now (the partial index
+// reservation_in_course_exit, migration 0019).
+func (s *Store) CountOverdue(ctx context.Context, now time.Time) (int, error) {
+	var n int
+	if err := s.queryRow(ctx, `SELECT COUNT(*) FROM reservation WHERE status = 'EN CURSO' AND exit_date < $1`, Time(now)).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count overdue: %w", err)
+	}
+	return n, nil
+}

@@ -630,6 +630,11 @@
       head.appendChild(el('span', 'spot-code', sp.code));
       head.appendChild(el('span', 'spot-state', sp.status === 'occupied' ? 'Ocupada' : 'Reservada hoy'));
       li.appendChild(head);
+      if (r.overdue) { // still in after its exit date (docs/board.md#overdue)
+        li.classList.add('spot-overdue');
+        li.setAttribute('data-overdue', '');
+        li.appendChild(el('p', 'overdue-badge', 'Salida vencida'));
+      }
       var veh = el('p', 'spot-vehicle');
       veh.appendChild(el('span', 'plate-badge', r.license_plate));
       var desc = [r.brand, r.model].filter(function (x) { return x && x !== 'Desconocida' && x !== 'Desconocido'; }).join(' ');
