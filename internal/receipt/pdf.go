@@ -141,7 +141,7 @@ func writeFacts(pdf *fpdf.Fpdf, tr func(string) string, facts []Fact) {
 func writeHandovers(pdf *fpdf.Fpdf, tr func(string) string, hand []HandoverRow) {
 	pdf.SetFont("Helvetica", "B", 10)
 	pdf.CellFormat(0, 6, tr("Entrega y recogida del vehículo"), "", 1, "L", false, 0, "")
-	w := []float64{54, 26, 34, 60}
+	w := []float64{62, 26, 32, 54}
 	pdf.SetFont("Helvetica", "B", 9)
 	pdf.SetFillColor(235, 238, 242)
 	for i, h := range []string{"Momento", "Kilometraje", "Combustible o carga", "Daños"} {
