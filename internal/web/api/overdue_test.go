@@ -104,6 +104,7 @@ func TestDailyBoardOverdue(t *testing.T) {
 
 		// Tomorrow, today's date is no longer today: its overdue list is empty.
 		clk.Set(clocktest.Day(1, 9, 0))
+		tok = issueToken(t, apptest.Client(t), a.URL, "board-admin@example.com", "admin-password")["token"].(string) // the old one expired
 		want(today, nil)
 		want("", []int64{late, soon})
 	})
