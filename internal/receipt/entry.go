@@ -1,7 +1,10 @@
 package receipt
 
 import (
+	"strings"
 	"time"
+
+	"parking/internal/reservation"
 )
 
 // Entry is the vehicle's entry document (justificante de entrada, Ley 40/2002,
@@ -62,17 +65,22 @@ func (e Entry) Facts(loc *time.Location) []Fact {
 	if e.Exit != nil {
 		exit = e.Exit.In(loc).Format("02/01/2006 15:04")
 	}
-	spot := e.Spot
-	if spot == "" {
-		spot = "—"
+	// The public booking's placeholders (Desconocida, Desconocido, No color) are
+	// not facts about the car: a dash.
+	known := func(v, placeholder string) string {
+		if v == placeholder {
+			return ""
+		}
+		return v
 	}
+	vehicle := strings.TrimSpace(known(e.Brand, reservation.DefaultBrand) + " " + known(e.Model, reservation.DefaultModel))
 	return []Fact{
 		{Label: "Matrícula", Value: e.Plate},
-		{Label: "Vehículo", Value: e.Brand + " " + e.Model},
-		{Label: "Color", Value: e.Color},
+		{Label: "Vehículo", Value: orDash(vehicle)},
+		{Label: "Color", Value: orDash(known(e.Color, reservation.DefaultColor))},
 		{Label: "Entrada", Value: e.EntryAt.In(loc).Format("02/01/2006 15:04")},
 		{Label: "Llaves", Value: e.KeysText()},
-		{Label: "Plaza", Value: spot},
+		{Label: "Plaza", Value: orDash(e.Spot)},
 		{Label: "Salida prevista", Value: exit},
 	}
 }
