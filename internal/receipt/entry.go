@@ -37,16 +37,7 @@ func (e Entry) KeysText() string {
 // fonts (Windows-1252 core fonts; uncompressed, so its text can be searched).
 func EntryPDF(e Entry, loc *time.Location) ([]byte, error) {
 	pdf, tr := newDocument("Justificante de entrada "+e.Reference, e.Facility.Name, e.EntryAt)
-	pdf.SetFont("Helvetica", "B", 14)
-	pdf.CellFormat(100, 7, tr(orDash(e.Facility.Name)), "", 0, "L", false, 0, "")
-	pdf.SetFont("Helvetica", "B", 12)
-	pdf.CellFormat(0, 7, tr("Justificante de entrada"), "", 1, "R", false, 0, "")
-	pdf.SetFont("Helvetica", "", 10)
-	pdf.CellFormat(100, 5, tr("NIF: "+orDash(e.Facility.TaxID)), "", 0, "L", false, 0, "")
-	pdf.SetFont("Helvetica", "B", 11)
-	pdf.CellFormat(0, 5, tr("Reserva "+e.Reference), "", 1, "R", false, 0, "")
-	pdf.SetFont("Helvetica", "", 10)
-	pdf.CellFormat(0, 5, tr(orDash(e.Facility.Address)), "", 1, "L", false, 0, "")
+	writeHeading(pdf, tr, e.Facility, "Justificante de entrada", "Reserva "+e.Reference, "")
 	if e.Phone != "" {
 		pdf.CellFormat(0, 5, tr("Teléfono: "+e.Phone), "", 1, "L", false, 0, "")
 	}

@@ -26,18 +26,7 @@ type Fact struct{ Label, Value string }
 func PDF(r Receipt, loc *time.Location, qrBase string, facts []Fact, hand []HandoverRow) ([]byte, error) {
 	pdf, tr := newDocument(r.Kind.Label()+" "+r.Number, r.Seller.Name, r.IssuedAt)
 
-	// Heading: seller on the left, kind and number on the right.
-	pdf.SetFont("Helvetica", "B", 14)
-	pdf.CellFormat(100, 7, tr(r.Seller.Name), "", 0, "L", false, 0, "")
-	pdf.SetFont("Helvetica", "B", 12)
-	pdf.CellFormat(0, 7, tr(r.Kind.Label()), "", 1, "R", false, 0, "")
-	pdf.SetFont("Helvetica", "", 10)
-	pdf.CellFormat(100, 5, tr("NIF: "+orDash(r.Seller.TaxID)), "", 0, "L", false, 0, "")
-	pdf.SetFont("Helvetica", "B", 11)
-	pdf.CellFormat(0, 5, tr("Nº "+r.Number), "", 1, "R", false, 0, "")
-	pdf.SetFont("Helvetica", "", 10)
-	pdf.CellFormat(100, 5, tr(orDash(r.Seller.Address)), "", 0, "L", false, 0, "")
-	pdf.CellFormat(0, 5, tr("Fecha: "+r.IssuedAt.In(loc).Format("02/01/2006 15:04")), "", 1, "R", false, 0, "")
+	writeHeading(pdf, tr, r.Seller, r.Kind.Label(), "Nº "+r.Number, "Fecha: "+r.IssuedAt.In(loc).Format("02/01/2006 15:04"))
 	if r.Replaces != "" {
 		pdf.CellFormat(0, 5, tr("Sustituye a la factura simplificada "+r.Replaces), "", 1, "R", false, 0, "")
 	}
@@ -125,6 +114,22 @@ func newDocument(title, author string, at time.Time) (*fpdf.Fpdf, func(string) s
 	pdf.SetMargins(18, 18, 18)
 	pdf.AddPage()
 	return pdf, tr
+}
+
+// writeHeading prints a document's heading: the seller (name, tax id, address) on
+// the left; the document's title, its number and note ("" for none) on the right.
+func writeHeading(pdf *fpdf.Fpdf, tr func(string) string, seller Seller, title, number, note string) {
+	pdf.SetFont("Helvetica", "B", 14)
+	pdf.CellFormat(100, 7, tr(seller.Name), "", 0, "L", false, 0, "")
+	pdf.SetFont("Helvetica", "B", 12)
+	pdf.CellFormat(0, 7, tr(title), "", 1, "R", false, 0, "")
+	pdf.SetFont("Helvetica", "", 10)
+	pdf.CellFormat(100, 5, tr("NIF: "+orDash(seller.TaxID)), "", 0, "L", false, 0, "")
+	pdf.SetFont("Helvetica", "B", 11)
+	pdf.CellFormat(0, 5, tr(number), "", 1, "R", false, 0, "")
+	pdf.SetFont("Helvetica", "", 10)
+	pdf.CellFormat(100, 5, tr(orDash(seller.Address)), "", 0, "L", false, 0, "")
+	pdf.CellFormat(0, 5, tr(note), "", 1, "R", false, 0, "")
 }
 
 // writeFacts prints labelled details, one a line.

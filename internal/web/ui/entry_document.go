@@ -38,10 +38,8 @@ type entryDocumentJSON struct {
 }
 
 type entryFacilityJSON struct {
-	Name    string `json:"name"`
-	TaxID   string `json:"tax_id"`
-	Address string `json:"address"`
-	Phone   string `json:"phone"`
+	partyJSON
+	Phone string `json:"phone"`
 }
 
 // entryDocumentView is the data of entry_document.html.
@@ -77,7 +75,7 @@ func (s *Server) serveEntryDocument(w http.ResponseWriter, r *http.Request, d bo
 		_, _ = w.Write(pdf)
 	case httpx.WantsJSON(r):
 		out := entryDocumentJSON{
-			Facility:  entryFacilityJSON{Name: doc.Facility.Name, TaxID: doc.Facility.TaxID, Address: doc.Facility.Address, Phone: doc.Phone},
+			Facility:  entryFacilityJSON{partyJSON{Name: doc.Facility.Name, TaxID: doc.Facility.TaxID, Address: doc.Facility.Address}, doc.Phone},
 			Reference: doc.Reference, LicensePlate: doc.Plate, Brand: doc.Brand, Model: doc.Model, Color: doc.Color,
 			EntryAt: localtime.JSON(doc.EntryAt, s.cfg.Location), KeysHandedOver: doc.KeysHandedOver, ExitDate: s.adminTime(doc.Exit),
 			ConditionsURL: doc.ConditionsURL,
@@ -109,17 +107,9 @@ func (s *Server) entryDocumentRefused(w http.ResponseWriter, r *http.Request, er
 
 // adminEntryDocument is GET /admin/reservations/details/{id}/justificante.
 func (s *Server) adminEntryDocument(w http.ResponseWriter, r *http.Request) {
-	id, err := reservationID(r)
-	back := "/admin/history"
-	if err == nil {
-		back = "/admin/reservations/details/" + strconv.FormatInt(id, 10)
-		var d booking.Detail
-		if d, err = s.booking.Detail(r.Context(), id); err == nil {
-			s.serveEntryDocument(w, r, d, back+"/justificante", back, "Volver a la reserva")
-			return
-		}
-	}
-	s.entryDocumentRefused(w, r, err, back, "Volver a la reserva")
+	s.withAdminDetail(w, r, "Justificante no disponible", func(d booking.Detail, back string) {
+		s.serveEntryDocument(w, r, d, back+"/justificante", back, "Volver a la reserva")
+	})
 }
 
 // customerEntryDocument is GET /users/profile/reservation/{id}/justificante: the

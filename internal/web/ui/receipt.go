@@ -290,13 +290,22 @@ func (s *Server) adminReceiptPDF(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) adminReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
+	s.withAdminDetail(w, r, "Recibo no disponible", func(d booking.Detail, back string) {
+		s.serveReceipt(w, r, d, format, back+"/receipt", back, "Volver a la reserva")
+	})
+}
+
+// withAdminDetail reads the detail of reservation {id} for a staff document route
+// and hands it to serve with the detail page's address; an unknown or malformed id
+// is answered here (JSON, or the error page titled heading).
+func (s *Server) withAdminDetail(w http.ResponseWriter, r *http.Request, heading string, serve func(d booking.Detail, back string)) {
 	id, err := reservationID(r)
 	back := "/admin/history"
 	if err == nil {
 		back = "/admin/reservations/details/" + strconv.FormatInt(id, 10)
 		var d booking.Detail
 		if d, err = s.booking.Detail(r.Context(), id); err == nil {
-			s.serveReceipt(w, r, d, format, back+"/receipt", back, "Volver a la reserva")
+			serve(d, back)
 			return
 		}
 	}
@@ -304,7 +313,7 @@ func (s *Server) adminReceiptAs(w http.ResponseWriter, r *http.Request, format r
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	s.renderError(w, r, err, "Recibo no disponible", back, "Volver a la reserva")
+	s.renderError(w, r, err, heading, back, "Volver a la reserva")
 }
 
 // customerReceipt is GET /users/profile/reservation/{id}/receipt: the owner's
