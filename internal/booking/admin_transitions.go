@@ -40,7 +40,7 @@ func statusMoved(id int64) error {
 // checks run in this order — status PENDIENTE, at least 5 photos, a parking spot
 // assigned — and the first one broken is the refusal. The entry date becomes
 // non-editable; a vehicle-entry notification is triggered. The optional hand-over
-// (mileage, fuel level, damage notes; CONTRACT §12) is recorded with it, and the
+// (mileage, fuel level, damage notes; docs/photos.md) is recorded with it, and the
 // moment of check-in with whether the keys were handed over (the entry document,
 // docs/entry-document.md).
 func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (reservation.Reservation, error) {

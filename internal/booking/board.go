@@ -56,10 +56,11 @@ func (s *Service) ParseBoardDay(date string) (day string, from, to time.Time, er
 }
 
 // DailyBoard lists the reservations whose entry date, and those whose exit date,
-// fall on the local calendar day named by date (and, for today, the overdue ones) (see ParseBoardDay; CONTRACT §2:
+// fall on the local calendar day named by date (see ParseBoardDay; CONTRACT §2:
 // [local midnight, next local midnight)). Both lists are ordered by entry date
 // ascending; a reservation entering and leaving that day is in both; one without an
-// exit date is never among the exits.
+// exit date is never among the exits. Today's board adds the overdue reservations
+// as of now (docs/board.md#overdue).
 func (s *Service) DailyBoard(ctx context.Context, date string) (Board, error) {
 	day, from, to, err := s.ParseBoardDay(date)
 	if err != nil {
