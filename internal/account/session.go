@@ -18,7 +18,7 @@ var ErrNoSession = errors.New("no session")
 const touchEvery = time.Minute
 
 // StartSession creates a session for the user and returns its secret token (for
-// the cookie). A new token at every login is the session renewal of CONTRACT §5.
+// the cookie). A new token at every login is the session renewal of docs/accounts.md#sessions.
 func (s *Service) StartSession(ctx context.Context, userID int64) (string, error) {
 	token, hash := NewToken()
 	now := s.now()

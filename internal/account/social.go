@@ -14,7 +14,7 @@ import (
 	"parking/internal/store"
 )
 
-// Social login (spec, Authentication 7; docs/social-login.md). The OpenID Connect
+// Social login (docs/social-login.md). The OpenID Connect
 // protocol lives in internal/social; this file keeps what it decides in the
 // database: logins in progress, linked identities, and the accounts they open.
 
@@ -37,7 +37,7 @@ const (
 
 // SocialLoginHash is the password_hash of an account opened by social login: the
 // spec's SOCIAL_LOGIN_ prefix, then the provider and the subject. It never matches
-// a password (passwordMatches), and the password form refuses it (CONTRACT §7).
+// a password (passwordMatches), and the password form refuses it (docs/errors.md#operation-responses).
 func SocialLoginHash(provider, subject string) string {
 	return SocialLoginPrefix + provider + "_" + subject
 }

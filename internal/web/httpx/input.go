@@ -302,7 +302,7 @@ func (in Input) OptCents(name string) (*money.Cents, error) {
 	return &c, nil
 }
 
-// optDate reads an optional date field (CONTRACT §2); blank counts as not sent.
+// optDate reads an optional date field (docs/dates.md#accepted-forms); blank counts as not sent.
 func (in Input) OptDate(name string, loc *time.Location) (*time.Time, error) {
 	t, err := ParseDateField(name, in.Str(name), loc)
 	if err != nil || t.IsZero() {

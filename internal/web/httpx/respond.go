@@ -46,7 +46,7 @@ func StatusOf(err error) int {
 		return http.StatusConflict
 	case fault.TooMany:
 		return http.StatusTooManyRequests
-	case fault.Unavailable: // CONTRACT §13; the middleware adds Retry-After (RetryAfterUnavailable)
+	case fault.Unavailable: // docs/reliability.md; the middleware adds Retry-After (RetryAfterUnavailable)
 		return http.StatusServiceUnavailable
 	default:
 		return http.StatusInternalServerError
@@ -62,7 +62,7 @@ const (
 	MsgUnavailableEN = "Service Unavailable"
 )
 
-// The spec's three error shapes (spec, Errors).
+// The spec's three error shapes (docs/errors.md#refusals-by-operation).
 
 // WriteErrorField writes {"error": …} (GET /api/reservations and the token API).
 func (s *Kit) WriteErrorField(w http.ResponseWriter, r *http.Request, err error) {
@@ -79,7 +79,7 @@ func (s *Kit) WriteErrorField(w http.ResponseWriter, r *http.Request, err error)
 func (s *Kit) WriteSuccessFalse(w http.ResponseWriter, r *http.Request, err error) {
 	status := s.LogIfInternal(r, err)
 	body := map[string]any{"success": false, "message": fault.MessageOf(err, MsgInternalES)}
-	// CONTRACT §10: a refusal for capacity names the full days.
+	// docs/capacity.md#refusals: a refusal for capacity names the full days.
 	var full *occupancy.FullError
 	if errors.As(err, &full) {
 		days := make([]string, len(full.Days))
@@ -106,7 +106,7 @@ func (s *Kit) LogIfInternal(r *http.Request, err error) int {
 		return status
 	}
 	if status == http.StatusServiceUnavailable {
-		// The database is down or slow (CONTRACT §13): an operator's matter, not a bug.
+		// The database is down or slow (docs/reliability.md): an operator's matter, not a bug.
 		s.log.WarnContext(r.Context(), "database unavailable", "pattern", r.Pattern, "err", err)
 		return status
 	}
@@ -116,7 +116,7 @@ func (s *Kit) LogIfInternal(r *http.Request, err error) int {
 	return status
 }
 
-// WantsJSON reports whether the client prefers JSON to HTML (CONTRACT §6): an Accept
+// WantsJSON reports whether the client prefers JSON to HTML (docs/errors.md#json-on-web-routes): an Accept
 // header naming application/json before (or without) text/html.
 func WantsJSON(r *http.Request) bool {
 	accept := r.Header.Get("Accept")

@@ -13,7 +13,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// Catalog administration (CONTRACT §4), JSON or form bodies. Creation answers 201,
+// Catalog administration (docs/pricing.md#catalog), JSON or form bodies. Creation answers 201,
 // a change 200, both {success:true, message, <item>}; refusals {success:false,
 // message} with 400 (invalid), 404 (unknown item) or 409 (name taken, overlapping
 // rate band). Every change swaps the pricing snapshot: the next quote uses it.

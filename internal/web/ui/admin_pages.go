@@ -12,8 +12,8 @@ import (
 )
 
 // The administrator pages (issue 7): the routes of the administrator area render
-// HTML for browsers and keep answering JSON to clients that prefer it (CONTRACT
-// §6). The pages share static/admin.css and static/admin.js, on top of the customer
+// HTML for browsers and keep answering JSON to clients that prefer it
+// (docs/errors.md#json-on-web-routes). The pages share static/admin.css and static/admin.js, on top of the customer
 // pages' customer.css and customer.js (window.ParkingUI: requests that always end
 // in a message, busy buttons, field errors, the live quote). Every form also works
 // without JavaScript: a browser form post gets a 303 back to its page with the
