@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -179,6 +180,13 @@ func (a *App) prepare(ctx context.Context) error {
 		return fmt.Errorf("create administrator from PARKING_ADMIN_EMAIL: %w", err)
 	} else if created {
 		a.Log.Info("administrator account created", "email", a.Config.AdminEmail)
+	}
+	// A receipt is never issued blind: say at start what the settings still lack.
+	if f, err := a.Booking.Facility(ctx); err != nil {
+		return fmt.Errorf("read facility settings: %w", err)
+	} else if missing := f.SellerMissing(); len(missing) > 0 {
+		a.Log.Warn("the seller's identity is incomplete in the facility settings: receipts would be issued without it; "+
+			"set it on /admin/settings", "missing", strings.Join(missing, ","))
 	}
 	if ok, err := a.Accounts.HasAdmin(ctx); err == nil && !ok {
 		a.Log.Warn("no administrator account exists yet; create one with " +

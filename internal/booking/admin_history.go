@@ -155,6 +155,9 @@ type ParkingSpot struct {
 	// Upcoming are the other reservations holding the spot today (PENDIENTE),
 	// after the one shown.
 	Upcoming []reservation.ParkingRow
+	// Overdue: the car in the spot is still in after its exit date
+	// (docs/board.md#overdue).
+	Overdue bool
 }
 
 // Board statuses of a spot.
@@ -207,6 +210,7 @@ func (s *Service) ParkingBoard(ctx context.Context, capacity int) (ParkingBoard,
 	}
 	for _, code := range order {
 		sp := byCode[code]
+		sp.Overdue = sp.Reservation.Reservation.Overdue(now)
 		if sp.Status == SpotOccupied {
 			b.Occupied++
 		} else {

@@ -40,10 +40,12 @@ func statusMoved(id int64) error {
 // checks run in this order — status PENDIENTE, at least 5 photos, a parking spot
 // assigned — and the first one broken is the refusal. The entry date becomes
 // non-editable; a vehicle-entry notification is triggered. The optional hand-over
-// (mileage, fuel level, damage notes; docs/receipts.md) is recorded with it.
+// (mileage, fuel level, damage notes; docs/photos.md) is recorded with it, and the
+// moment of check-in with whether the keys were handed over (the entry document,
+// docs/entry-document.md).
 func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (reservation.Reservation, error) {
 	var out reservation.Reservation
-	h, err := parseHandover(reservation.PhaseEntry, hand)
+	h, keys, err := parseHandover(reservation.PhaseEntry, hand)
 	if err != nil {
 		return out, err
 	}
@@ -69,7 +71,7 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (r
 		if r.Spot == nil || strings.TrimSpace(*r.Spot) == "" {
 			return fault.Invalidf("No se puede iniciar la reserva %d: no tiene plaza de aparcamiento asignada.", id)
 		}
-		ok, err := tx.MarkStarted(ctx, id)
+		ok, err := tx.MarkStarted(ctx, id, keys)
 		if err != nil {
 			return err
 		}
@@ -111,7 +113,7 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (r
 // optional hand-over at check-out (docs/photos.md) is recorded with it.
 func (s *Service) Finalize(ctx context.Context, id int64, method string, hand ...HandoverInput) (reservation.Reservation, error) {
 	var out reservation.Reservation
-	h, err := parseHandover(reservation.PhaseExit, hand)
+	h, _, err := parseHandover(reservation.PhaseExit, hand)
 	if err != nil {
 		return out, err
 	}

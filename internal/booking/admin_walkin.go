@@ -6,6 +6,8 @@ import (
 
 	"parking/internal/fault"
 	"parking/internal/feed"
+	"parking/internal/localtime"
+	"parking/internal/reservation"
 )
 
 // WalkIn creates a booking for a customer at the counter (spec, POST
@@ -29,4 +31,15 @@ func (s *Service) WalkIn(ctx context.Context, in NewBooking, opts ...CreateOptio
 		s.publishParking(feed.SpotChanged, c.Reservation, nil)
 	}
 	return c, nil
+}
+
+// PastExitWarning is what staff are told about a walk-in whose exit has already
+// passed: it is accepted (a stay typed in after the fact), but said aloud,
+// since a wrong date typed at the counter looks the same. "" when there is nothing
+// to say (no exit, or still ahead, or the car is already in or gone).
+func (s *Service) PastExitWarning(r reservation.Reservation) string {
+	if r.Status != reservation.Pending || r.Exit == nil || !r.Exit.Before(s.now()) {
+		return ""
+	}
+	return "Atención: la fecha de salida (" + localtime.Spanish(*r.Exit, s.loc) + ") ya ha pasado. Revise las fechas si no es una estancia registrada a posteriori."
 }

@@ -84,6 +84,13 @@ func (s *Signer) Link(reference string, entry time.Time, exit *time.Time, now ti
 	return token, s.URL(reference, token)
 }
 
+// EntryDocumentURL is the vehicle's entry document through the manage link:
+// {PARKING_BASE_URL}/reserva/{reference}/justificante?t={token}, signed and
+// checked as the manage link is (docs/entry-document.md).
+func (s *Signer) EntryDocumentURL(reference string, entry time.Time, exit *time.Time, now time.Time) string {
+	return s.base + "/reserva/" + reference + "/justificante?t=" + s.Token(reference, Expiry(entry, exit, now))
+}
+
 func (s *Signer) mac(reference, exp string) string {
 	m := hmac.New(sha256.New, s.key)
 	m.Write([]byte(reference + "|" + exp))

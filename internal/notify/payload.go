@@ -108,6 +108,10 @@ type Nested struct {
 	ManageURL string `json:"manage_url,omitempty"`
 	// Facility is the car park's name, address and phone (the reminder).
 	Facility *FacilityData `json:"facility,omitempty"`
+	// Llaves and JustificanteURL (vehicle_entry): whether the keys were handed over,
+	// and the signed link to the entry document (docs/entry-document.md).
+	Llaves          *bool  `json:"llaves,omitempty"`
+	JustificanteURL string `json:"justificante_url,omitempty"`
 }
 
 // FacilityData is the car park as the reminder names it (the settings).
@@ -139,8 +143,9 @@ type InvoiceReserva struct {
 // Extra is what some kinds carry besides the reservation: the manage link and the
 // facility (docs/manage-booking.md).
 type Extra struct {
-	ManageURL string
-	Facility  *FacilityData
+	ManageURL       string
+	Facility        *FacilityData
+	JustificanteURL string // vehicle_entry: the entry document's signed link
 }
 
 // InvoiceCustomer is the invoice's customer object.
@@ -212,6 +217,8 @@ func build(kind Kind, sub store.NotificationSubject, original *store.Notificatio
 		}
 		if kind == VehicleEntry {
 			n.Reserva.HoraEntrada = at.In(loc).Format(TimeFormat)
+			keys := sub.Reservation.KeysHandedOver
+			n.Llaves, n.JustificanteURL = &keys, extra.JustificanteURL
 		}
 		if kind != VehicleEntry {
 			n.ManageURL = extra.ManageURL

@@ -20,11 +20,15 @@ const (
 )
 
 // build renders a payload with what the outbox adds to some kinds: the manage link
-// (confirmation, modification, reminder) and the facility (reminder).
+// (confirmation, modification, reminder), the facility (reminder) and the entry
+// document's link (vehicle entry).
 func (o *Outbox) build(ctx context.Context, tx *store.Tx, kind Kind, sub store.NotificationSubject, original *store.NotificationSubject) ([]byte, error) {
 	var extra Extra
 	if o.links != nil && sub.Reservation.Reference != "" && (kind == BookingConfirmation || kind == ReservationModified || kind == BookingReminder) {
 		_, extra.ManageURL = o.links.Link(reservation.ShowReference(sub.Reservation.Reference), sub.Reservation.Entry, sub.Reservation.Exit, tx.Now)
+	}
+	if o.links != nil && sub.Reservation.Reference != "" && kind == VehicleEntry {
+		extra.JustificanteURL = o.links.EntryDocumentURL(reservation.ShowReference(sub.Reservation.Reference), sub.Reservation.Entry, sub.Reservation.Exit, tx.Now)
 	}
 	if kind == BookingReminder && o.facility != nil {
 		f, err := o.facility(ctx, tx)

@@ -1,6 +1,7 @@
 // Package receipt is the facility's receipts and invoices (docs/receipts.md#the-vat-arithmetic): the VAT
 // split of a VAT-inclusive price (vat.go), the correlative number, the VeriFactu
-// record each receipt carries and its chain (verifactu.go), and the PDF (pdf.go).
+// record each receipt carries and its chain (verifactu.go), and the PDF (pdf.go);
+// and the vehicle's entry document, printed with the same layout (entry.go).
 // It holds no SQL: the store keeps receipts, the booking operations issue them.
 package receipt
 

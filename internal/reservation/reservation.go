@@ -84,6 +84,16 @@ type Reservation struct {
 	// base32 without the dash; "" only until a row stored before references existed
 	// is given one at start.
 	Reference string
+	// CheckedInAt is the moment of the start (check-in); nil until it happens.
+	CheckedInAt *time.Time
+	// KeysHandedOver: the customer left the keys at the start.
+	KeysHandedOver bool
+}
+
+// Overdue reports whether the car is still in after its exit date: EN CURSO and the
+// exit passed at now (docs/board.md#overdue).
+func (r Reservation) Overdue(now time.Time) bool {
+	return r.Status == InCourse && r.Exit != nil && r.Exit.Before(now)
 }
 
 // Contact is who a reservation is for, as the booker typed it: staff see it on the

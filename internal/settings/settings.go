@@ -47,6 +47,19 @@ func Defaults(capacity int) Facility {
 	return Facility{Capacity: capacity, VATBasisPoints: DefaultVATBasisPoints, PhotoRetentionDays: DefaultPhotoRetentionDays}
 }
 
+// SellerMissing names the identity fields a receipt needs that are still blank
+// (the seller's name, tax id and address), in that order; none: receipts can be
+// issued. Until they are set, staff are told on every page and at start.
+func (f Facility) SellerMissing() []string {
+	var out []string
+	for _, x := range []struct{ field, value string }{{"name", f.Name}, {"tax_id", f.TaxID}, {"address", f.Address}} {
+		if strings.TrimSpace(x.value) == "" {
+			out = append(out, x.field)
+		}
+	}
+	return out
+}
+
 // SellableLimit is how many places the public flows may sell on one day: the
 // sellable places when set, else the capacity; 0 means no limit (docs/capacity.md#settings).
 func (f Facility) SellableLimit() int {

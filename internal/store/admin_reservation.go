@@ -16,10 +16,11 @@ import (
 // reads the row under LockReservation, decides, and the UPDATE re-checks.
 
 // MarkStarted moves a PENDIENTE reservation that holds a spot to EN CURSO
-// (docs/reservations.md#transitions: administrator start).
-func (tx *Tx) MarkStarted(ctx context.Context, id int64) (bool, error) {
-	res, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE reservation SET status = 'EN CURSO', updated_at = $2
-		WHERE id_reservation = $1 AND status = 'PENDIENTE' AND cod_parking_spot IS NOT NULL`, id, tx.Now)
+// (docs/reservations.md#transitions: administrator start), recording the moment of
+// check-in (tx.Now) and whether the keys were handed over.
+func (tx *Tx) MarkStarted(ctx context.Context, id int64, keys bool) (bool, error) {
+	res, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE reservation SET status = 'EN CURSO', updated_at = $2, checked_in_at = $2, keys_handed_over = $3
+		WHERE id_reservation = $1 AND status = 'PENDIENTE' AND cod_parking_spot IS NOT NULL`, id, tx.Now, keys)
 	return applied(res, err, "start reservation %d", id)
 }
 

@@ -80,8 +80,8 @@ func TestDailyBoard(t *testing.T) {
 			t.Errorf("exits = %v, want %v (by entry date, not exit date)", got, want)
 		}
 		stats := b["stats"].(map[string]any)
-		if stats["total_entries"] != 4.0 || stats["total_exits"] != 3.0 || len(stats) != 2 {
-			t.Errorf("stats = %v, want 4 entries, 3 exits", stats)
+		if stats["total_entries"] != 4.0 || stats["total_exits"] != 3.0 || stats["total_overdue"] != 0.0 || len(stats) != 3 {
+			t.Errorf("stats = %v, want 4 entries, 3 exits, 0 overdue (not today)", stats)
 		}
 
 		// The next day holds what fell past local midnight.
@@ -127,7 +127,7 @@ func TestDailyBoard(t *testing.T) {
 
 		// An empty day has empty arrays, not nulls.
 		_, res = boardOf(t, a, tok, "2030-01-01")
-		webtest.WantBody(t, res, `{"date":"2030-01-01","stats":{"total_entries":0,"total_exits":0},"entries":[],"exits":[]}`)
+		webtest.WantBody(t, res, `{"date":"2030-01-01","stats":{"total_entries":0,"total_exits":0,"total_overdue":0},"entries":[],"exits":[],"overdue":[]}`)
 	})
 }
 

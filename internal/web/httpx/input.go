@@ -266,6 +266,24 @@ func (in Input) OptBool(name string) (*bool, error) {
 	return &b, nil
 }
 
+// Flag reads a yes/no field that defaults to false: in JSON it must be true,
+// false or null (a string or a number is refused, naming the field); in a form,
+// a checkbox ("on") or the words OptBool accepts.
+func (in Input) Flag(name string) (bool, error) {
+	if !in.Has(name) {
+		return false, nil
+	}
+	if in.json {
+		switch in.kinds[name] {
+		case 't', 'f', 'n':
+		default:
+			return false, fault.Invalidf("El campo %s debe ser true o false.", name)
+		}
+	}
+	b, err := in.OptBool(name)
+	return b != nil && *b, err
+}
+
 // optCents reads an optional amount in euros with at most 2 decimals.
 func (in Input) OptCents(name string) (*money.Cents, error) {
 	s := strings.TrimSpace(in.Str(name))

@@ -10,6 +10,7 @@ import (
 	"parking/internal/fault"
 	"parking/internal/money"
 	"parking/internal/pricing"
+	"parking/internal/receipt"
 	"parking/internal/reservation"
 	"parking/internal/web/httpx"
 )
@@ -90,6 +91,15 @@ type detailPageView struct {
 	BookedBy       string
 	// CapacityOverride: when staff accepted it on a full day (docs/capacity.md#refusals), as text.
 	CapacityOverride string
+
+	// CheckedIn: the moment of the start as text ("" before it); Keys says whether
+	// the keys were handed over; HasEntryDocument: the justificante can be opened
+	// (docs/entry-document.md).
+	CheckedIn        string
+	Keys             string
+	HasEntryDocument bool
+	// Warning: something staff should look at now (a walk-in whose exit has passed).
+	Warning string
 }
 
 // bookedByLabels say for people how a reservation was made.
@@ -132,10 +142,9 @@ type detailPhoto struct {
 	N           int
 }
 
-// detailHandover is a hand-over record as the detail page and the receipt show it.
-type detailHandover struct {
-	Label, Mileage, Fuel, Damage, When string
-}
+// detailHandover is a hand-over record as the detail page and the receipt (page
+// and PDF) show it.
+type detailHandover = receipt.HandoverRow
 
 type detailExtraChoice struct {
 	ID       int64
@@ -232,6 +241,13 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 	v.BookedBy = bookedByLabels[res.BookedBy]
 	if d.CapacityOverrideAt != nil {
 		v.CapacityOverride = "Aceptada aunque estaba completo (" + d.CapacityOverrideAt.In(s.cfg.Location).Format("02/01/2006 15:04") + ")"
+	}
+	if res.CheckedInAt != nil {
+		v.CheckedIn, v.HasEntryDocument = s.shortTime(*res.CheckedInAt), true
+		v.Keys = keysText(res.KeysHandedOver)
+	}
+	if r.URL.Query().Get("created") == "true" {
+		v.Warning = s.booking.PastExitWarning(res)
 	}
 	if res.Exit != nil {
 		v.ExitInput = s.inputTime(*res.Exit)

@@ -143,6 +143,10 @@ type adminDetailJSON struct {
 		AdditionalServices []adminExtraJSON `json:"additional_services"`
 		// CapacityOverrideAt: when staff accepted it over the capacity (docs/capacity.md#refusals); null: never.
 		CapacityOverrideAt *string `json:"capacity_override_at"`
+		// CheckedInAt: the moment of the start; null before it. KeysHandedOver: the
+		// customer left the keys then (docs/entry-document.md).
+		CheckedInAt    *string `json:"checked_in_at"`
+		KeysHandedOver bool    `json:"keys_handed_over"`
 	} `json:"reservation"`
 	Customer           adminCustomerJSON     `json:"customer"`
 	Contact            contactJSON           `json:"contact"`
@@ -164,6 +168,8 @@ func (s *Server) adminDetail(d booking.Detail) adminDetailJSON {
 		at := localtime.JSON(*d.CapacityOverrideAt, s.cfg.Location)
 		out.Reservation.CapacityOverrideAt = &at
 	}
+	out.Reservation.CheckedInAt = s.adminTime(d.Reservation.CheckedInAt)
+	out.Reservation.KeysHandedOver = d.Reservation.KeysHandedOver
 	out.Reservation.AdditionalServices = make([]adminExtraJSON, len(d.Extras))
 	for i, e := range d.Extras {
 		out.Reservation.AdditionalServices[i] = adminExtraJSON{ID: e.ID, Name: e.Name, Price: e.Price}

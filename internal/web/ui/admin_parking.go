@@ -17,8 +17,15 @@ import (
 type adminParkingSpotJSON struct {
 	Code        string              `json:"code"`
 	Status      string              `json:"status"` // occupied | reserved
-	Reservation adminListItemJSON   `json:"reservation"`
+	Reservation parkingItemJSON     `json:"reservation"`
 	Upcoming    []adminListItemJSON `json:"upcoming"`
+}
+
+// parkingItemJSON is the reservation on a spot, marked when its car is overdue
+// (still in after its exit date, docs/board.md#overdue).
+type parkingItemJSON struct {
+	adminListItemJSON
+	Overdue bool `json:"overdue"`
 }
 
 // adminParking is GET /admin/parking, the real-time parking board (docs/admin.md#parking-board):
@@ -51,7 +58,7 @@ func (s *Server) adminParking(w http.ResponseWriter, r *http.Request) {
 	}
 	spots := make([]adminParkingSpotJSON, len(b.Spots))
 	for i, sp := range b.Spots {
-		spots[i] = adminParkingSpotJSON{Code: sp.Code, Status: sp.Status, Reservation: s.adminParkingItem(sp.Reservation),
+		spots[i] = adminParkingSpotJSON{Code: sp.Code, Status: sp.Status, Reservation: parkingItemJSON{s.adminParkingItem(sp.Reservation), sp.Overdue},
 			Upcoming: make([]adminListItemJSON, len(sp.Upcoming))}
 		for j, u := range sp.Upcoming {
 			spots[i].Upcoming[j] = s.adminParkingItem(u)

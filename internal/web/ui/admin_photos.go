@@ -285,3 +285,11 @@ func thousands(n int) string {
 	}
 	return s
 }
+
+// keysText says whether the keys were handed over at the start.
+func keysText(handed bool) string {
+	if handed {
+		return "Entregadas"
+	}
+	return "No entregadas"
+}

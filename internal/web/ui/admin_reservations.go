@@ -166,7 +166,7 @@ func walkInCreatedPage(c booking.Created) string {
 
 // walkInCreated is the 201 body of a walk-in for JSON clients.
 func (s *Server) walkInCreated(created booking.Created) map[string]any {
-	return map[string]any{
+	out := map[string]any{
 		"success": true,
 		"message": "Reserva creada correctamente.",
 		"data": map[string]any{
@@ -178,6 +178,11 @@ func (s *Server) walkInCreated(created booking.Created) map[string]any {
 			"total_price":    created.Reservation.TotalPrice,
 		},
 	}
+	// Accepted, but staff are told: the exit has already passed.
+	if w := s.booking.PastExitWarning(created.Reservation); w != "" {
+		out["warning"] = w
+	}
+	return out
 }
 
 // adminDetails is GET /admin/reservations/details/{id}: the detail page for
@@ -321,7 +326,13 @@ func (s *Server) adminTransition(w http.ResponseWriter, r *http.Request, do func
 // adminStart is PATCH /admin/reservations/{id}/start (check-in).
 func (s *Server) adminStart(w http.ResponseWriter, r *http.Request) {
 	s.adminTransition(w, r, func(id int64, in httpx.Input) (reservation.Reservation, error) {
-		return s.booking.Start(r.Context(), id, handoverInput(in))
+		h := handoverInput(in)
+		var err error
+		// Whether the keys were handed over: the entry document says so (docs/entry-document.md).
+		if h.KeysHandedOver, err = in.Flag("keys_handed_over"); err != nil {
+			return reservation.Reservation{}, err
+		}
+		return s.booking.Start(r.Context(), id, h)
 	}, "Reserva %d iniciada: el vehículo está en el aparcamiento.")
 }
 

@@ -46,6 +46,7 @@ type manageView struct {
 	StatusClass            string
 	PaymentLabel           string
 	ManagePath, ReceiptURL string
+	EntryDocumentURL       string // the justificante de entrada, once the car is in (docs/entry-document.md)
 }
 
 // manageLookupPage is GET /reserva.
@@ -141,6 +142,9 @@ func (s *Server) manageViewOf(d booking.Detail, token string) manageView {
 	}
 	if res.PaymentMethod != nil {
 		v.PaymentLabel = string(*res.PaymentMethod)
+	}
+	if res.Status == reservation.InCourse || res.Status == reservation.Finalized {
+		v.EntryDocumentURL = "/reserva/" + v.Reference + "/justificante?" + url.Values{"t": {token}}.Encode()
 	}
 	if v.Res.HasReceipt {
 		v.ReceiptURL = "/reserva/" + v.Reference + "/recibo?" + url.Values{"t": {token}}.Encode()

@@ -253,7 +253,7 @@ func (s *Server) serveReceipt(w http.ResponseWriter, r *http.Request, d booking.
 	v.BackHref, v.BackLabel, v.PDFHref = back, backLabel, pdfHref(base)
 	v.SellerIncomplete = strings.HasPrefix(base, "/admin/") && (rc.Seller.Name == "" || rc.Seller.TaxID == "")
 	if format == receiptPDF {
-		pdf, err := receipt.PDF(rc, s.cfg.Location, s.qrBase(), s.receiptFacts(v))
+		pdf, err := receipt.PDF(rc, s.cfg.Location, s.qrBase(), s.receiptFacts(v), v.Handovers)
 		if err != nil {
 			fail(err)
 			return
@@ -290,13 +290,22 @@ func (s *Server) adminReceiptPDF(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) adminReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
+	s.withAdminDetail(w, r, "Recibo no disponible", func(d booking.Detail, back string) {
+		s.serveReceipt(w, r, d, format, back+"/receipt", back, "Volver a la reserva")
+	})
+}
+
+// withAdminDetail reads the detail of reservation {id} for a staff document route
+// and hands it to serve with the detail page's address; an unknown or malformed id
+// is answered here (JSON, or the error page titled heading).
+func (s *Server) withAdminDetail(w http.ResponseWriter, r *http.Request, heading string, serve func(d booking.Detail, back string)) {
 	id, err := reservationID(r)
 	back := "/admin/history"
 	if err == nil {
 		back = "/admin/reservations/details/" + strconv.FormatInt(id, 10)
 		var d booking.Detail
 		if d, err = s.booking.Detail(r.Context(), id); err == nil {
-			s.serveReceipt(w, r, d, format, back+"/receipt", back, "Volver a la reserva")
+			serve(d, back)
 			return
 		}
 	}
@@ -304,7 +313,7 @@ func (s *Server) adminReceiptAs(w http.ResponseWriter, r *http.Request, format r
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	s.renderError(w, r, err, "Recibo no disponible", back, "Volver a la reserva")
+	s.renderError(w, r, err, heading, back, "Volver a la reserva")
 }
 
 // customerReceipt is GET /users/profile/reservation/{id}/receipt: the owner's
@@ -320,17 +329,7 @@ func (s *Server) customerReceiptPDF(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) customerReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
-	u := httpx.MustUser(r)
-	notYours := fault.New(fault.Forbidden, "Esta reserva no existe o no es suya.")
-	id, ok := customerReservationID(r)
-	var d booking.Detail
-	err := error(notYours)
-	if ok {
-		d, err = s.booking.Detail(r.Context(), id)
-		if fault.KindOf(err) == fault.NotFound || (err == nil && d.Reservation.CustomerID != u.ID) {
-			err = notYours
-		}
-	}
+	d, err := s.ownReservation(r)
 	if err != nil {
 		if httpx.WantsJSON(r) {
 			s.WriteSuccessFalse(w, r, err)
@@ -339,5 +338,22 @@ func (s *Server) customerReceiptAs(w http.ResponseWriter, r *http.Request, forma
 		s.renderError(w, r, err, "Recibo no disponible", "/users/profile", "Volver a mi cuenta")
 		return
 	}
-	s.serveReceipt(w, r, d, format, "/users/profile/reservation/"+strconv.FormatInt(id, 10)+"/receipt", "/users/profile", "Volver a mi cuenta")
+	s.serveReceipt(w, r, d, format, "/users/profile/reservation/"+strconv.FormatInt(d.Reservation.ID, 10)+"/receipt", "/users/profile", "Volver a mi cuenta")
+}
+
+// ownReservation reads the detail of the signed-in customer's reservation {id}.
+// Another customer's reservation, or a missing one, is 403 (docs/accounts.md
+// 6), without saying which.
+func (s *Server) ownReservation(r *http.Request) (booking.Detail, error) {
+	u := httpx.MustUser(r)
+	notYours := fault.New(fault.Forbidden, "Esta reserva no existe o no es suya.")
+	id, ok := customerReservationID(r)
+	if !ok {
+		return booking.Detail{}, notYours
+	}
+	d, err := s.booking.Detail(r.Context(), id)
+	if fault.KindOf(err) == fault.NotFound || (err == nil && d.Reservation.CustomerID != u.ID) {
+		return booking.Detail{}, notYours
+	}
+	return d, err
 }

@@ -60,6 +60,9 @@ type view struct {
 	Nav   []navItem
 	Path  string
 	Data  any
+	// SellerMissing: a staff page while the facility settings lack the seller's
+	// name, tax id or address (receipts need them); the layout shows a banner.
+	SellerMissing bool
 }
 
 // navItem is one entry of the header navigation.
@@ -177,6 +180,10 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 		v.User = &u
 	}
 	v.Nav = navFor(v.User, r.URL.Path)
+	if v.User != nil && v.User.IsAdmin() && strings.HasPrefix(r.URL.Path, "/admin") {
+		f, err := s.booking.Facility(r.Context())
+		v.SellerMissing = err == nil && len(f.SellerMissing()) > 0
+	}
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, "layout", v); err != nil {
 		s.log.ErrorContext(r.Context(), "render page", "template", name, "err", err)

@@ -76,6 +76,11 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// Receipts (docs/receipts.md): the PDF and the VeriFactu records' export.
 	admin("GET /admin/reservations/details/{id}/receipt.pdf", s.adminReceiptPDF)
 	admin("GET /admin/verifactu/records", s.adminVerifactuRecords)
+	// The vehicle's entry document (docs/entry-document.md), for staff, the owner
+	// and the manage link.
+	admin("GET /admin/reservations/details/{id}/justificante", s.adminEntryDocument)
+	mux.Handle("GET /users/profile/reservation/{id}/justificante", s.RequireUser(s.customerEntryDocument))
+	mux.HandleFunc("GET /reserva/{reference}/justificante", s.manageEntryDocument)
 
 	// Customers (docs/customer-area.md).
 	mux.Handle("GET /users/profile", s.RequireUser(s.customerProfile))

@@ -160,7 +160,9 @@
     function openDialog(action) {
       var dlg = dialogs[action];
       if (!dlg) { return; }
-      dlg.el.querySelectorAll('.handover-fields input, .handover-fields textarea').forEach(function (f) { f.value = ''; });
+      dlg.el.querySelectorAll('.handover-fields input, .handover-fields textarea').forEach(function (f) {
+        if (f.type === 'checkbox') { f.checked = false; } else { f.value = ''; }
+      });
       if (action === 'finalize') {
         dlg.el.querySelectorAll('input[name="paymentMethod"]').forEach(function (r) { r.checked = false; });
         var total = document.querySelector('[data-detail-total]');
@@ -186,6 +188,11 @@
       // docs/photos.md: the hand-over (mileage, fuel or charge level, damage notes),
       // sent only when typed.
       dlg.el.querySelectorAll('.handover-fields [name]').forEach(function (f) {
+        if (f.type === 'checkbox') { // keys_handed_over: a boolean, sent always
+          body = body || {};
+          body[f.name] = f.checked;
+          return;
+        }
         var v = f.value.trim();
         if (!v) { return; }
         body = body || {};
@@ -623,6 +630,11 @@
       head.appendChild(el('span', 'spot-code', sp.code));
       head.appendChild(el('span', 'spot-state', sp.status === 'occupied' ? 'Ocupada' : 'Reservada hoy'));
       li.appendChild(head);
+      if (r.overdue) { // still in after its exit date (docs/board.md#overdue)
+        li.classList.add('spot-overdue');
+        li.setAttribute('data-overdue', '');
+        li.appendChild(el('p', 'overdue-badge', 'Salida vencida'));
+      }
       var veh = el('p', 'spot-vehicle');
       veh.appendChild(el('span', 'plate-badge', r.license_plate));
       var desc = [r.brand, r.model].filter(function (x) { return x && x !== 'Desconocida' && x !== 'Desconocido'; }).join(' ');
