@@ -71,8 +71,9 @@ var ErrUnknownCustomer = fault.New(fault.NotFound, "No existe ese cliente.")
 
 // Export reads the customer's data: account, consents, linked providers, vehicles,
 // reservations with their contact, services, photos and the notifications sent
-// about them.
-func (s *Service) Export(ctx context.Context, customerID int64) (Export, error) {
+// about them. asAccount: the copy the account downloads itself, which holds only the
+// reservations (and vehicles) the account sees; staff get the whole record.
+func (s *Service) Export(ctx context.Context, customerID int64, asAccount bool) (Export, error) {
 	out := Export{GeneratedAt: s.now()}
 	var err error
 	if out.Area, err = s.store.CustomerArea(ctx, customerID); err != nil {
@@ -80,6 +81,9 @@ func (s *Service) Export(ctx context.Context, customerID int64) (Export, error) 
 			return out, ErrUnknownCustomer
 		}
 		return out, fmt.Errorf("export customer %d: %w", customerID, err)
+	}
+	if asAccount { // the account's own copy lists what it sees (docs/privacy.md#who-sees-a-booking)
+		out.Area = reservation.SeenArea(out.Area)
 	}
 	if out.Extras, err = s.store.PrivacyExtras(ctx, customerID); err != nil {
 		return out, fmt.Errorf("export customer %d: %w", customerID, err)

@@ -84,6 +84,9 @@ type Reservation struct {
 	// base32 without the dash; "" only until a row stored before references existed
 	// is given one at start.
 	Reference string
+	// ClaimedAt is when a reservation not booked while signed in to its customer's
+	// account became that account's own (SeenBy); nil until then.
+	ClaimedAt *time.Time
 }
 
 // Contact is who a reservation is for, as the booker typed it: staff see it on the
@@ -139,7 +142,13 @@ type Customer struct {
 	Type         CustomerType
 	PasswordHash *string
 	CreatedAt    time.Time
+	// EmailVerifiedAt is when the account proved it reads Email; nil while it has
+	// not (or since the email last changed).
+	EmailVerifiedAt *time.Time
 }
+
+// EmailVerified reports whether the customer's current email is verified.
+func (c Customer) EmailVerified() bool { return c.EmailVerifiedAt != nil && c.Email != nil }
 
 // Vehicle (spec, Resources: Vehicle).
 type Vehicle struct {

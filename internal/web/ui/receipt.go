@@ -326,8 +326,9 @@ func (s *Server) customerReceiptAs(w http.ResponseWriter, r *http.Request, forma
 	var d booking.Detail
 	err := error(notYours)
 	if ok {
-		d, err = s.booking.Detail(r.Context(), id)
-		if fault.KindOf(err) == fault.NotFound || (err == nil && d.Reservation.CustomerID != u.ID) {
+		// Only a reservation the account sees (docs/privacy.md#who-sees-a-booking).
+		d, err = s.booking.CustomerDetail(r.Context(), u.ID, id)
+		if fault.KindOf(err) == fault.Forbidden {
 			err = notYours
 		}
 	}
