@@ -134,4 +134,3 @@ func TestGoldenEmailVerification(t *testing.T) {
 	golden(t, "email_verification", body)
 	checkTypes(t, body, map[string]string{"type": "string", "cliente.nombre": "string", "cliente.email": "string", "verify_url": "string"})
 }
-
