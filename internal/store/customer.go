@@ -362,3 +362,34 @@ func (tx *Tx) ClaimReservation(ctx context.Context, id, customerID int64) (bool,
 	}
 	return n == 1, nil
 }
+
+// DetachReservations moves reservations off a customer record onto a new
+// NO-REGISTRADO customer named name, without a phone yet (the caller gives it the
+// phone once the old record frees it), and links their vehicles to it. It returns
+// the new customer's id. An account's erasure uses it for the bookings on its record
+// that the account does not see: they are someone else's and must survive it.
+func (tx *Tx) DetachReservations(ctx context.Context, rs []reservation.Reservation, name string) (int64, error) {
+	var id int64
+	if err := tx.QueryRow(ctx, `INSERT INTO customer (full_name, type, created_at) VALUES ($1, 'NO-REGISTRADO', $2)
+		RETURNING id_customer`, name, tx.Now).Scan(&id); err != nil {
+		return 0, fmt.Errorf("detach reservations: %w", err)
+	}
+	for _, r := range rs {
+		if _, err := tx.Exec(ctx, `UPDATE reservation SET id_customer = $2, updated_at = $3 WHERE id_reservation = $1`,
+			r.ID, id, tx.Now); err != nil {
+			return 0, fmt.Errorf("detach reservation %d: %w", r.ID, err)
+		}
+		if err := tx.LinkCustomerVehicle(ctx, id, r.VehicleID); err != nil {
+			return 0, err
+		}
+	}
+	return id, nil
+}
+
+// SetCustomerPhone gives a customer a phone (stored form; unique among customers).
+func (tx *Tx) SetCustomerPhone(ctx context.Context, customerID int64, phone string) error {
+	if _, err := tx.Exec(ctx, `UPDATE customer SET phone = $2 WHERE id_customer = $1`, customerID, phone); err != nil {
+		return fmt.Errorf("set phone of %d: %w", customerID, err)
+	}
+	return nil
+}

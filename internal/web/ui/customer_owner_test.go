@@ -484,3 +484,32 @@ func TestClaimBooking(t *testing.T) {
 		webtest.WantAll(t, "profile after a claim", page.Body, "La reserva "+otherRef+" está ahora en su cuenta.", "8888HHH")
 	})
 }
+
+// TestAccountErasureKeepsStrangersBooking: an account that erases itself takes
+// only its own bookings with it; a stranger's booking that landed on its phone is
+// neither cancelled nor blanked, and stays findable by that phone.
+func TestAccountErasureKeepsStrangersBooking(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		a := apptest.Start(t, d)
+		mallory := registerJSON(t, a, "Mallory Malo", "mallory@example.com", "611222333")
+		own, _ := publicBookingSignedIn(t, a, mallory, "611222333", "7777MMM")
+		victim, _ := publicBooking(t, a, "Víctor Víctima", "victor@example.com", "611222333", "9999VVV", "2026-12-10")
+		if status, body := webtest.CustCall(t, mallory, "POST", a.URL+"/users/profile/delete", map[string]any{"password": "secret-password"}); status != http.StatusOK {
+			t.Fatalf("erase: %d %v", status, body)
+		}
+		if n := webtest.CountRows(t, a, `SELECT COUNT(*) FROM reservation r JOIN customer c ON c.id_customer = r.id_customer
+			WHERE r.id_reservation = $1 AND r.status = 'PENDIENTE' AND r.contact_email = 'victor@example.com'
+			AND c.phone = '+34611222333' AND c.type = 'NO-REGISTRADO' AND c.email IS NULL`, victim); n != 1 {
+			t.Error("the stranger's booking did not survive the erasure on a record with its phone")
+		}
+		if n := webtest.CountRows(t, a, `SELECT COUNT(*) FROM reservation WHERE id_reservation = $1 AND status = 'CANCELADA' AND contact_email IS NULL`, own); n != 1 {
+			t.Error("the account's own booking was not cancelled and blanked")
+		}
+		// The car park still finds it by the phone: a new booking with it lands beside it.
+		next, _ := publicBooking(t, a, "Víctor Víctima", "victor@example.com", "611222333", "9999VVV", "2026-12-20")
+		if n := webtest.CountRows(t, a, `SELECT COUNT(*) FROM reservation a JOIN reservation b ON a.id_customer = b.id_customer
+			WHERE a.id_reservation = $1 AND b.id_reservation = $2`, victim, next); n != 1 {
+			t.Error("a later booking with the phone is not on the same record")
+		}
+	})
+}

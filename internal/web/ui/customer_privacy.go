@@ -245,7 +245,7 @@ func (s *Server) customerErase(w http.ResponseWriter, r *http.Request) {
 		s.privacyFailed(w, r, fault.Invalidf(msgEraseConfirm))
 		return
 	}
-	if _, err := s.privacy.Erase(r.Context(), u.ID); err != nil {
+	if _, err := s.privacy.Erase(r.Context(), u.ID, true); err != nil {
 		s.privacyFailed(w, r, err)
 		return
 	}
@@ -287,7 +287,7 @@ func (s *Server) adminCustomerErase(w http.ResponseWriter, r *http.Request) {
 		s.privacyFailed(w, r, fault.Invalidf(msgEraseConfirm))
 		return
 	}
-	done, err := s.privacy.Erase(r.Context(), id)
+	done, err := s.privacy.Erase(r.Context(), id, false)
 	if err != nil {
 		s.privacyFailed(w, r, err)
 		return
