@@ -271,14 +271,7 @@ func (tx *Tx) RevokeLoginTokens(ctx context.Context, customerID int64) error {
 func (tx *Tx) SetEmailVerified(ctx context.Context, customerID int64, email string, at time.Time) (bool, error) {
 	res, err := tx.Exec(ctx, `UPDATE customer SET email_verified_at = COALESCE(email_verified_at, $3)
 		WHERE id_customer = $1 AND lower(email) = lower($2)`, customerID, email, Time(at))
-	if err != nil {
-		return false, fmt.Errorf("verify email of %d: %w", customerID, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("verify email of %d: %w", customerID, err)
-	}
-	return n == 1, nil
+	return applied(res, err, "verify email of %d", customerID)
 }
 
 // MarkVerificationSent records that a verification link is sent to the customer now,
@@ -289,36 +282,15 @@ func (tx *Tx) MarkVerificationSent(ctx context.Context, customerID int64, notBef
 	res, err := tx.Exec(ctx, `UPDATE customer SET email_verify_sent_at = $2
 		WHERE id_customer = $1 AND (email_verify_sent_at IS NULL OR email_verify_sent_at <= $3)`,
 		customerID, tx.Now, Time(notBefore))
-	if err != nil {
-		return false, fmt.Errorf("verification sent to %d: %w", customerID, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("verification sent to %d: %w", customerID, err)
-	}
-	return n == 1, nil
+	return applied(res, err, "verification sent to %d", customerID)
 }
 
 // UnclaimedReservationsOf lists the reservations on a customer's record that its
 // account neither booked while signed in nor has claimed: the candidates of a claim
 // (reservation.Claimable decides which qualify).
 func (tx *Tx) UnclaimedReservationsOf(ctx context.Context, customerID int64) ([]reservation.Reservation, error) {
-	rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT `+reservationColumns+` FROM reservation r
-		WHERE r.id_customer = $1 AND r.claimed_at IS NULL AND (r.booked_by IS NULL OR r.booked_by <> 'account')
-		ORDER BY r.id_reservation`, customerID)
-	if err != nil {
-		return nil, fmt.Errorf("unclaimed reservations of %d: %w", customerID, err)
-	}
-	var out []reservation.Reservation
-	for rows.Next() {
-		r, err := scanReservation(rows)
-		if err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("unclaimed reservations of %d: %w", customerID, err)
-		}
-		out = append(out, r)
-	}
-	return out, closeRows(rows)
+	return tx.reservationsOf(ctx, "unclaimed reservations", customerID,
+		`r.claimed_at IS NULL AND (r.booked_by IS NULL OR r.booked_by <> 'account')`)
 }
 
 // ClaimQualifying claims, in tx, every reservation on customerID's record that the
@@ -353,14 +325,7 @@ func (tx *Tx) ClaimReservation(ctx context.Context, id, customerID int64) (bool,
 	res, err := tx.Exec(ctx, `UPDATE reservation SET id_customer = $2, claimed_at = COALESCE(claimed_at, $3),
 		updated_at = CASE WHEN id_customer = $2 THEN updated_at ELSE $3 END
 		WHERE id_reservation = $1`, id, customerID, tx.Now)
-	if err != nil {
-		return false, fmt.Errorf("claim reservation %d: %w", id, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("claim reservation %d: %w", id, err)
-	}
-	return n == 1, nil
+	return applied(res, err, "claim reservation %d", id)
 }
 
 // DetachReservations moves reservations off a customer record onto a new
