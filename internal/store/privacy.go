@@ -195,7 +195,7 @@ func (tx *Tx) EraseCustomer(ctx context.Context, customerID int64) (ErasedCustom
 	if err := closeRows(rows); err != nil {
 		return out, err
 	}
-	// Password reset links (CONTRACT §11) go, and the password_reset and
+	// Password reset links (docs/manage-booking.md) go, and the password_reset and
 	// email_verification notifications that carried the account's name and email
 	// (they concern no reservation, so they are found by the email in their payload)
 	// are emptied like the others.
