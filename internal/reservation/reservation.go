@@ -51,7 +51,7 @@ func ParsePaymentMethod(s string) (PaymentMethod, bool) {
 	return "", false
 }
 
-// CustomerType values (CONTRACT §5).
+// CustomerType values (docs/accounts.md).
 type CustomerType string
 
 const (
@@ -60,7 +60,7 @@ const (
 	Unregistered CustomerType = "NO-REGISTRADO"
 )
 
-// Reservation is the stored record (spec, Resources: Reservation).
+// Reservation is the stored record (docs/reservations.md#reservation).
 type Reservation struct {
 	ID              int64
 	ReservationDate time.Time
@@ -76,11 +76,11 @@ type Reservation struct {
 	VehicleID       int64
 	MainServiceID   int64
 	UpdatedAt       time.Time
-	// Contact is the name, email and phone the booker typed (CONTRACT §8); nil for
+	// Contact is the name, email and phone the booker typed (docs/public-booking.md#privacy-of-anonymous-bookings); nil for
 	// a reservation made before contacts were kept. Read it through ContactOf.
 	Contact  *Contact
 	BookedBy BookedBy // "" when not known (made before it was recorded)
-	// Reference is the booking reference (CONTRACT §11), 8 characters of Crockford
+	// Reference is the booking reference (docs/manage-booking.md#pages), 8 characters of Crockford
 	// base32 without the dash; "" only until a row stored before references existed
 	// is given one at start.
 	Reference string
@@ -90,7 +90,7 @@ type Reservation struct {
 }
 
 // Contact is who a reservation is for, as the booker typed it: staff see it on the
-// reservation and its notifications go to it (CONTRACT §8, §9). Email nil: none
+// reservation and its notifications go to it (docs/public-booking.md#privacy-of-anonymous-bookings). Email nil: none
 // was typed, and the notifications are recorded as skipped.
 type Contact struct {
 	FullName string
@@ -103,7 +103,7 @@ type BookedBy string
 
 const (
 	// BookedPublic: the online booking, not signed in as the customer it landed on
-	// (found by phone). The account holder's profile marks it (CONTRACT §8).
+	// (found by phone). The account holder's profile marks it (docs/input-rules.md#phones).
 	BookedPublic BookedBy = "public"
 	// BookedAccount: the online booking made while signed in as that very customer.
 	BookedAccount BookedBy = "account"
@@ -112,10 +112,10 @@ const (
 )
 
 // MadeWithoutLogin reports whether the reservation was booked online by someone not
-// signed in as its customer: the customer's profile marks it (CONTRACT §8).
+// signed in as its customer: the customer's profile marks it (docs/public-booking.md#privacy-of-anonymous-bookings).
 func (r Reservation) MadeWithoutLogin() bool { return r.BookedBy == BookedPublic }
 
-// ContactOr is the reservation's contact (CONTRACT §8, §9): the one the booker
+// ContactOr is the reservation's contact (docs/public-booking.md#privacy-of-anonymous-bookings): the one the booker
 // typed, or fallback (its customer's data) when the reservation has none. This is
 // the one rule for "who is this reservation for": every list, record and
 // notification payload uses it. The fallback is all or nothing: a typed contact
@@ -133,7 +133,7 @@ func ContactOf(r Reservation, c Customer) Contact {
 	return r.ContactOr(Contact{FullName: c.FullName, Email: c.Email, Phone: c.Phone})
 }
 
-// Customer is a customer or staff account (spec, Resources: Customer).
+// Customer is a customer or staff account (docs/reservations.md#customer).
 type Customer struct {
 	ID           int64
 	FullName     string
@@ -150,7 +150,7 @@ type Customer struct {
 // EmailVerified reports whether the customer's current email is verified.
 func (c Customer) EmailVerified() bool { return c.EmailVerifiedAt != nil && c.Email != nil }
 
-// Vehicle (spec, Resources: Vehicle).
+// Vehicle (docs/reservations.md#vehicle).
 type Vehicle struct {
 	ID           int64
 	LicensePlate string
@@ -160,7 +160,7 @@ type Vehicle struct {
 	Type         string
 }
 
-// Default vehicle data for the booking flows (spec: Desconocida / Desconocido / No color).
+// Default vehicle data for the booking flows (docs/reservations.md#vehicle: Desconocida / Desconocido / No color).
 const (
 	DefaultBrand = "Desconocida"
 	DefaultModel = "Desconocido"
