@@ -61,7 +61,7 @@ func (s *Service) CustomerDetail(ctx context.Context, customerID, id int64) (Det
 
 // CustomerArea is everything the customer's profile shows: the customer, and the
 // reservations its account sees with their additional services and photos, and
-// the vehicles of those (reservation.SeenArea; spec, GET /users/profile). Reading
+// the vehicles of those (reservation.SeenArea; docs/customer-area.md). Reading
 // it writes nothing: a booking is claimed by the operation that makes it qualify.
 func (s *Service) CustomerArea(ctx context.Context, customerID int64) (reservation.CustomerArea, error) {
 	area, err := s.store.CustomerArea(ctx, customerID)

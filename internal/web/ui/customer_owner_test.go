@@ -147,7 +147,7 @@ func emailVerified(t *testing.T, a *app.App, c *http.Client) bool {
 
 // TestAccountDoesNotSeeStrangersBookingByPhone: someone registers with another
 // person's phone; that person's anonymous booking and a staff walk-in on the phone
-// land on the account (the spec finds customers by phone) but the account sees
+// land on the account (customers are found by phone) but the account sees
 // neither: not listed on the page, in the JSON or the data export, no plate among
 // its vehicles; cancel, edit and receipt are the 403 of a reservation not owned;
 // the photos the 404 of a missing photo. Staff still see everything.
