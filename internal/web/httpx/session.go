@@ -109,7 +109,7 @@ func DenyNoSession(w http.ResponseWriter, r *http.Request) {
 		WriteJSON(w, http.StatusUnauthorized, map[string]any{"success": false, "message": "Debe iniciar sesión para continuar."})
 		return
 	}
-	http.Redirect(w, r, "/users/login", http.StatusSeeOther)
+	SeeOther(w, r, "/users/login")
 }
 
 // RequireUser guards customer routes: a live session is needed, and state-changing

@@ -84,7 +84,7 @@ func (s *Server) oidcStart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.setOIDCCookie(w, oidcStateCookie, req.State, account.SocialStateTTL)
-	http.Redirect(w, r, req.URL, http.StatusSeeOther)
+	http.Redirect(w, r, req.URL, http.StatusSeeOther) // the provider's own address, from its discovery document
 }
 
 // oidcCallback is GET /users/oidc/{provider}/callback: the provider's answer.
@@ -136,7 +136,7 @@ func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) {
 	}
 	if out.LinkToken != "" {
 		s.setOIDCCookie(w, oidcLinkCookie, out.LinkToken, account.SocialLinkTTL)
-		http.Redirect(w, r, "/users/oidc/link", http.StatusSeeOther)
+		httpx.SeeOther(w, r, "/users/oidc/link")
 		return
 	}
 	if err := s.startSession(w, r, out.User); err != nil {
@@ -144,7 +144,7 @@ func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.InfoContext(r.Context(), "social login", "id_customer", out.User.ID, "provider", p.ID, "created", out.Created)
-	http.Redirect(w, r, homeOf(out.User), http.StatusSeeOther)
+	httpx.SeeOther(w, r, homeOf(out.User))
 }
 
 // linkView is the data of social_link.html.
@@ -185,7 +185,7 @@ func (s *Server) oidcLink(w http.ResponseWriter, r *http.Request) {
 		if u, err = s.accounts.LinkSocial(r.Context(), token, f["password"], r.RemoteAddr); err == nil {
 			s.clearOIDCCookie(w, oidcLinkCookie)
 			if err = s.startSession(w, r, u); err == nil {
-				http.Redirect(w, r, homeOf(u), http.StatusSeeOther)
+				httpx.SeeOther(w, r, homeOf(u))
 				return
 			}
 		}
