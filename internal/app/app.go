@@ -281,7 +281,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	a := &App{Config: cfg, Log: log, Catalog: &pricing.Holder{}}
 	a.listener = ln
 	a.URL = "http://" + ln.Addr().String()
-	starting := web.Starting()
+	starting := web.Starting(cfg.BaseURL)
 	a.handler.Store(&starting)
 	// A client must send its headers within 10 s and its whole request within
 	// 30 s (bodies are at most a few MiB), and read the answer within
