@@ -146,12 +146,16 @@ func (a *App) prepare(ctx context.Context) error {
 		return fmt.Errorf("load catalog: %w", err)
 	}
 	a.Catalog.Store(pricing.NewSnapshot(cat))
-	links, err := a.manageLinks(ctx)
+	key, err := a.secretKey(ctx)
 	if err != nil {
 		return err
 	}
 	a.Outbox = notify.NewOutbox(a.Config.Location, a.Config.WebhookURL != "").WithBaseURL(a.Config.BaseURL)
+	links := managelink.New([]byte(key), a.Config.BaseURL)
 	a.Outbox.SetManageLinks(links)
+	// Links carrying a token (reset_url) are stored sealed with a key derived from
+	// the same secret, so every instance's dispatcher opens them (docs/notifications.md#sealed-fields).
+	a.Outbox.SetSealer(notify.NewSealer([]byte(key)))
 	a.Outbox.SetFacility(reminderFacility)
 	m, where, err := openMedia(ctx, a.Config)
 	if err != nil {
@@ -228,17 +232,18 @@ func reminderFacility(ctx context.Context, tx *store.Tx) (notify.FacilityData, e
 	return out, nil
 }
 
-// manageLinks is the signer of manage-my-booking links (CONTRACT §11):
-// PARKING_SECRET_KEY, or the key generated once and kept in the database.
-func (a *App) manageLinks(ctx context.Context) (*managelink.Signer, error) {
-	key := a.Config.SecretKey
-	if key == "" {
-		var err error
-		if key, err = a.Store.Secret(ctx, "manage_link_key", managelink.GenerateSecret); err != nil {
-			return nil, fmt.Errorf("secret key: %w", err)
-		}
+// secretKey is the service's secret key: PARKING_SECRET_KEY, or the key generated
+// once and kept in the database. It signs manage-my-booking links and seals the
+// outbox's links; each use derives its own key from it.
+func (a *App) secretKey(ctx context.Context) (string, error) {
+	if a.Config.SecretKey != "" {
+		return a.Config.SecretKey, nil
 	}
-	return managelink.New([]byte(key), a.Config.BaseURL), nil
+	key, err := a.Store.Secret(ctx, "manage_link_key", managelink.GenerateSecret)
+	if err != nil {
+		return "", fmt.Errorf("secret key: %w", err)
+	}
+	return key, nil
 }
 
 // normaliseStored gives phones and plates stored before CONTRACT §8's canonical
@@ -417,6 +422,7 @@ func (a *App) startDispatcher() {
 	t := notify.Tuning{Timeout: a.Config.WebhookTimeout, Workers: 16, Grace: dispatcherGrace}
 	sender := notify.NewHTTPSender(a.Config.WebhookURL, a.Config.WebhookSecret, a.Config.WebhookTimeout, t.Workers).WithClock(a.Config.Clock)
 	a.Dispatcher = notify.NewDispatcher(a.Store, sender, a.Outbox.Wake(), a.Log, t)
+	a.Dispatcher.SetSealer(a.Outbox.Sealer())
 	a.Dispatcher.OnOutcome(a.Metrics.Delivery)
 	a.Dispatcher.Start()
 	a.Log.Info("notification delivery started", "signed", a.Config.WebhookSecret != "", "timeout", a.Config.WebhookTimeout.String())

@@ -136,7 +136,7 @@ var settings = []setting{
 		c.PhoneRegion = strings.ToUpper(v)
 		return nil
 	}},
-	{"PARKING_SECRET_KEY", "secret-key", "", "key that signs manage-my-booking links; empty: generated once and kept in the database", func(c *Config, v string) error {
+	{"PARKING_SECRET_KEY", "secret-key", "", "key that signs manage-my-booking links and seals the links kept in the outbox; empty: generated once and kept in the database", func(c *Config, v string) error {
 		if v != "" && len(v) < 16 {
 			return errors.New("must be at least 16 characters")
 		}

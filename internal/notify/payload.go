@@ -125,9 +125,10 @@ type ResetCliente struct {
 
 // PasswordResetData is the body of password_reset (CONTRACT §11).
 type PasswordResetData struct {
-	Type     Kind         `json:"type"`
-	Cliente  ResetCliente `json:"cliente"`
-	ResetURL string       `json:"reset_url"`
+	Type    Kind         `json:"type"`
+	Cliente ResetCliente `json:"cliente"`
+	// ResetURL is stored sealed and delivered as the link (docs/notifications.md#sealed-fields).
+	ResetURL Sealed `json:"reset_url"`
 }
 
 // InvoiceReserva carries the booking reference in the flat invoice body, under the

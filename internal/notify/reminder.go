@@ -85,15 +85,24 @@ func (o *Outbox) ScheduleReminder(ctx context.Context, tx *store.Tx, sub store.N
 	return err
 }
 
-// EnqueuePasswordReset records a password_reset notification (CONTRACT §11) for the
-// account name/email, carrying resetURL, inside tx. It concerns no reservation.
-func (o *Outbox) EnqueuePasswordReset(ctx context.Context, tx *store.Tx, name, email, resetURL string) error {
-	body, err := encode(PasswordReset, PasswordResetData{Type: PasswordReset, Cliente: ResetCliente{Nombre: name, Email: email}, ResetURL: resetURL})
+// EnqueuePasswordReset records the password_reset notification of a reset request
+// (docs/security.md#password-reset), its reset_url sealed (Outbox.Seal). send false
+// is a request that sends nothing (no such account, or too many links): the row is
+// written all the same, without the recipient, skipped with ReasonResetNotSent, so
+// that both requests do the same work.
+func (o *Outbox) EnqueuePasswordReset(ctx context.Context, tx *store.Tx, name, email, resetURL string, send bool) error {
+	if !send {
+		name, email = "", ""
+	}
+	body, err := encode(PasswordReset, PasswordResetData{Type: PasswordReset, Cliente: ResetCliente{Nombre: name, Email: email}, ResetURL: o.Seal(resetURL)})
 	if err != nil {
 		return err
 	}
 	n := store.NewNotification{Type: string(PasswordReset), DeliveryID: newDeliveryID(), Payload: body, Status: store.NotificationPending}
-	if !o.deliver {
+	switch {
+	case !send:
+		n.Status, n.LastError = store.NotificationSkipped, ptr(ReasonResetNotSent)
+	case !o.deliver:
 		n.Status, n.LastError = store.NotificationSkipped, ptr(ReasonNoWebhook)
 	}
 	if _, err := tx.InsertNotification(ctx, n); err != nil {
