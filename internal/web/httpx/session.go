@@ -145,6 +145,21 @@ func (s *Kit) RequireAdmin(next http.HandlerFunc) http.Handler {
 	}))
 }
 
+// RequireAdminOrToken is RequireAdmin for a browser, and RequireAdminToken for a
+// request that presents a bearer token: an administrator's API client (a counter
+// app uploading photos, docs/photos.md#tokens). A token's request carries no
+// cookie's authority, so the cross-origin check is not needed for it.
+func (s *Kit) RequireAdminOrToken(next http.HandlerFunc) http.Handler {
+	session, token := s.RequireAdmin(next), s.RequireAdminToken(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if BearerToken(r) != "" {
+			token(w, r)
+			return
+		}
+		session.ServeHTTP(w, r)
+	})
+}
+
 // MustUser returns the user that RequireUser or RequireAdmin put on the request.
 func MustUser(r *http.Request) account.User {
 	u, _ := r.Context().Value(userKey{}).(account.User)

@@ -210,6 +210,12 @@ func (s *Server) mediaPhoto(w http.ResponseWriter, r *http.Request) {
 	}
 	viewer := booking.PhotoViewer{Staff: u.IsAdmin()}
 	if !viewer.Staff {
+		// A customer sees the photos through the session only, never with an API
+		// token (docs/photos.md#tokens).
+		if httpx.BearerToken(r) != "" {
+			notFound()
+			return
+		}
 		viewer.CustomerID = u.ID
 	}
 	// The route is exempt from the request-wide database deadline, so that a slow
