@@ -134,7 +134,7 @@ func (a *App) prepare(ctx context.Context) error {
 	if seeded {
 		a.Log.Info("empty database: default catalog seeded")
 	}
-	// PARKING_CAPACITY seeds the facility settings once (CONTRACT §1, §10); later
+	// PARKING_CAPACITY seeds the facility settings once (docs/settings.md); later
 	// changes are made on /admin/settings.
 	if seeded, err := a.Store.SeedFacility(ctx, facility.Defaults(a.Config.Capacity)); err != nil {
 		return fmt.Errorf("seed facility settings: %w", err)
@@ -167,7 +167,7 @@ func (a *App) prepare(ctx context.Context) error {
 	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox),
 		booking.WithInputRules(a.Config.Input), booking.WithMedia(a.Media, a.Config.BaseURL), booking.WithManageLinks(links),
 		booking.WithEvents(a.Metrics))
-	// CONTRACT §10: a database with reservations from before the occupancy ledger gets
+	// docs/capacity.md#what-counts: a database with reservations from before the occupancy ledger gets
 	// it built once, from the reservations.
 	if built, err := a.Booking.EnsureOccupancy(ctx); err != nil {
 		return err
@@ -189,7 +189,7 @@ func (a *App) prepare(ctx context.Context) error {
 			"`parking admin create --email E --password P` or set PARKING_ADMIN_EMAIL and PARKING_ADMIN_PASSWORD")
 	}
 	// An erasure deletes the customer's uploaded photo files from the photo
-	// storage after commit (CONTRACT §12; docs/privacy.md).
+	// storage after commit (docs/privacy.md).
 	a.Privacy = privacy.New(a.Store, a.Log, privacy.WithPhotoFiles(a.Booking), privacy.WithOccupancy(a.Booking))
 	a.Web = web.New(web.Deps{
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL,
@@ -204,7 +204,7 @@ func (a *App) prepare(ctx context.Context) error {
 	return nil
 }
 
-// assignReferences gives a booking reference (CONTRACT §11) to the reservations
+// assignReferences gives a booking reference (docs/manage-booking.md#booking-reference) to the reservations
 // stored before references existed, once (store.AssignReferences); a failure is
 // logged and tried again at the next start.
 func (a *App) assignReferences(ctx context.Context) {
@@ -217,7 +217,7 @@ func (a *App) assignReferences(ctx context.Context) {
 	}
 }
 
-// reminderFacility is the car park the booking_reminder names (CONTRACT §11): its
+// reminderFacility is the car park the booking_reminder names (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder): its
 // name, address and phone from the settings, read in the reminder's transaction.
 // A name not yet set on /admin/settings is the service's own.
 func reminderFacility(ctx context.Context, tx *store.Tx) (notify.FacilityData, error) {
@@ -246,7 +246,7 @@ func (a *App) secretKey(ctx context.Context) (string, error) {
 	return key, nil
 }
 
-// normaliseStored gives phones and plates stored before CONTRACT §8's canonical
+// normaliseStored gives phones and plates stored before the canonical (docs/input-rules.md)
 // forms those forms, once (store.NormaliseStored). The start never waits on staff:
 // collisions that cannot be merged are listed for them (`parking duplicates
 // list`), and a failure is logged and tried again at the next start.
@@ -347,7 +347,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 const DefaultWriteTimeout = 60 * time.Second
 
 // Close stops accepting, lets in-flight requests finish (up to 10 s), then closes
-// the database (CONTRACT §1).
+// the database (docs/operations.md).
 func (a *App) Close() error {
 	var err error
 	a.closing.Do(func() {
@@ -410,7 +410,7 @@ func (a *App) listenShared() {
 }
 
 // dispatcherGrace is how long an in-flight delivery may finish at shutdown; after it
-// the delivery is cancelled and left pending, to be sent again (CONTRACT §1).
+// the delivery is cancelled and left pending, to be sent again (docs/operations.md#shutdown).
 const dispatcherGrace = 5 * time.Second
 
 // startDispatcher starts notification delivery when a webhook is configured.

@@ -12,7 +12,7 @@ import (
 // /admin/reservations/new): the same atomic creation as the public booking, with
 // entry defaulting to now, an optional exit (priced for one day until set), and an
 // optional spot, which must be free over the stay. Blank phone or plate and a plate
-// registered with another vehicle type are refused (spec, Errors: administrator
+// registered with another vehicle type are refused (docs/errors.md#refusals-by-operation: administrator
 // walk-in), each with its own message.
 func (s *Service) WalkIn(ctx context.Context, in NewBooking, opts ...CreateOption) (Created, error) {
 	if strings.TrimSpace(in.Phone) == "" {

@@ -11,7 +11,7 @@ import (
 	"parking/internal/reservation"
 )
 
-// Board is the administrators' daily board (spec, GET /api/reservations): the
+// Board is the administrators' daily board (docs/board.md): the
 // reservations entering and leaving on one calendar day of the facility.
 type Board struct {
 	Version int64     // the board version read with it (store.BoardVersion)
@@ -23,8 +23,8 @@ type Board struct {
 }
 
 // ParseBoardDay reads the board's date parameter: "" is today in the facility's
-// zone (spec: default current date); "YYYY-MM-DD" is that day; a date-time (any
-// CONTRACT §2 form) is the local day it falls on, its time ignored (spec: compared
+// zone (docs/board.md: default today); "YYYY-MM-DD" is that day; a date-time (any
+// docs/dates.md#local-days form) is the local day it falls on, its time ignored (spec: compared
 // by date component only).
 func (s *Service) ParseBoardDay(date string) (day string, from, to time.Time, err error) {
 	date = strings.TrimSpace(date)
@@ -49,7 +49,7 @@ func (s *Service) ParseBoardDay(date string) (day string, from, to time.Time, er
 }
 
 // DailyBoard lists the reservations whose entry date, and those whose exit date,
-// fall on the local calendar day named by date (see ParseBoardDay; CONTRACT §2:
+// fall on the local calendar day named by date (see ParseBoardDay; docs/dates.md#local-days:
 // [local midnight, next local midnight)). Both lists are ordered by entry date
 // ascending; a reservation entering and leaving that day is in both; one without an
 // exit date is never among the exits.

@@ -8,7 +8,7 @@ import (
 	"parking/internal/store"
 )
 
-// Hand-over limits (CONTRACT §12): an odometer reading in km, and the fuel or
+// Hand-over limits (docs/photos.md): an odometer reading in km, and the fuel or
 // charge level as a percentage (0–100: it serves petrol, diesel and electric
 // alike; a gauge in eighths is 12.5 % a step).
 const (

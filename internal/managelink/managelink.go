@@ -1,5 +1,5 @@
 // Package managelink signs and checks the links that let a customer manage a
-// booking without an account (CONTRACT §11): a token bound to the booking
+// booking without an account (docs/manage-booking.md#the-token): a token bound to the booking
 // reference and an expiry (30 days after the exit), signed with HMAC-SHA256 under
 // the service's secret key, so that the link needs no stored state and works on
 // every instance that shares the key.

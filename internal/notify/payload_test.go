@@ -200,7 +200,7 @@ func TestGoldenInvoice(t *testing.T) {
 		sub.Reservation.Status = reservation.Finalized
 		sub.Reservation.IsPaid = true
 		sub.Reservation.PaymentMethod = ptr(reservation.Card)
-		sub.ReceiptNumber = "F2026-000042" // CONTRACT §9, §12: issued at finalize
+		sub.ReceiptNumber = "F2026-000042" // docs/receipts.md#the-invoice-notification: issued at finalize
 		body, err := notify.Build(notify.Invoice, sub, nil, builtAt, madrid)
 		if err != nil {
 			t.Fatal(err)

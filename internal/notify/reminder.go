@@ -9,7 +9,7 @@ import (
 	"parking/internal/store"
 )
 
-// ReminderLead is how long before the entry the booking_reminder is due (CONTRACT §11).
+// ReminderLead is how long before the entry the booking_reminder is due (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder).
 const ReminderLead = 24 * time.Hour
 
 // Reasons recorded on reminders dropped before they were due (status cancelled).
@@ -37,7 +37,7 @@ func (o *Outbox) build(ctx context.Context, tx *store.Tx, kind Kind, sub store.N
 }
 
 // SyncReminder makes the reservation's booking_reminder agree with the reservation
-// as tx sees it (CONTRACT §11), inside the transaction of the change:
+// as tx sees it (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder), inside the transaction of the change:
 //   - PENDIENTE with the entry more than 24 hours after tx.Now: the pending reminder
 //     is moved to entry − 24 h with a fresh payload, or one is scheduled;
 //   - PENDIENTE with the entry less than 24 hours away: a booking made now gets

@@ -1,7 +1,7 @@
-// Package settings holds the facility's own settings (CONTRACT §1): the places it
-// has and sells (§10), its identity as a business (name, tax id, address, phone,
+// Package settings holds the facility's own settings (docs/settings.md): the places it
+// has and sells (docs/capacity.md#settings), its identity as a business (name, tax id, address, phone,
 // contact email) printed on receipts and the privacy pages, the VAT rate its prices
-// include (§12), and how long check-in photos are kept. They live in one table,
+// include (docs/settings.md), and how long check-in photos are kept. They live in one table,
 // edited on one administrator page; environment variables only seed them on first
 // start. The package is pure: the store keeps the values, booking changes them.
 package settings
@@ -18,7 +18,7 @@ import (
 // Facility is the one row of settings.
 type Facility struct {
 	Capacity int // places in the car park; 0 = unlimited
-	Sellable int // places sold per day (CONTRACT §10); 0 = the capacity
+	Sellable int // places sold per day (docs/capacity.md#settings); 0 = the capacity
 
 	Name    string // the business name on receipts and the privacy pages
 	TaxID   string // NIF/CIF
@@ -48,7 +48,7 @@ func Defaults(capacity int) Facility {
 }
 
 // SellableLimit is how many places the public flows may sell on one day: the
-// sellable places when set, else the capacity; 0 means no limit (CONTRACT §10).
+// sellable places when set, else the capacity; 0 means no limit (docs/capacity.md#settings).
 func (f Facility) SellableLimit() int {
 	if f.Sellable > 0 {
 		return f.Sellable
@@ -73,7 +73,7 @@ func (f Facility) Normalise() (Facility, error) {
 		return f, err
 	}
 	f.TaxID = strings.ToUpper(f.TaxID)
-	if f.TaxID != "" { // the issuer of every receipt and its VeriFactu record (CONTRACT §12)
+	if f.TaxID != "" { // the issuer of every receipt and its VeriFactu record (docs/settings.md)
 		if f.TaxID, err = input.TaxID("tax_id", f.TaxID); err != nil {
 			return f, err
 		}

@@ -83,7 +83,7 @@ type NewReservation struct {
 	VehicleID     int64
 	MainServiceID int64
 	Extras        []BookedExtra
-	// Contact is what the booker typed (CONTRACT §8); BookedBy how it was made.
+	// Contact is what the booker typed (docs/public-booking.md#privacy-of-anonymous-bookings); BookedBy how it was made.
 	Contact  *reservation.Contact
 	BookedBy reservation.BookedBy
 }
@@ -114,7 +114,7 @@ func (tx *Tx) InsertReservation(ctx context.Context, r NewReservation) (reservat
 		e := Time(*r.Exit)
 		out.Exit = &e
 	}
-	// CONTRACT §11: a random reference, unique by the database's index. A collision
+	// docs/manage-booking.md#booking-reference: a random reference, unique by the database's index. A collision
 	// (one in 2^40 per stored booking) inserts nothing and draws again; ON CONFLICT
 	// on the reference alone, so that any other violation still refuses the insert.
 	for attempt := 0; ; attempt++ {

@@ -64,7 +64,7 @@ func (s *Server) boardView(b booking.Board) boardJSON {
 
 // apiReservations is GET /api/reservations (spec; administrator bearer token, see
 // RequireAdminToken): the reservations entering and leaving on ?date= (default
-// today), as local calendar days of the facility (CONTRACT §2). Invalid date: 400
+// today), as local calendar days of the facility (docs/dates.md#local-days). Invalid date: 400
 // {error}; a failed query: 500 {error} with a generic message. Bodies are cached
 // per day while the board version stands (boardCache).
 func (s *Server) apiReservations(w http.ResponseWriter, r *http.Request) {

@@ -45,7 +45,7 @@ func adminToken(t *testing.T, a *app.App) string {
 	return issueToken(t, apptest.Client(t), a.URL, "board-admin@example.com", "admin-password")["token"].(string)
 }
 
-// The daily board (spec, GET /api/reservations; CONTRACT §2): local calendar days
+// The daily board (docs/board.md): local calendar days
 // of Europe/Madrid, a reservation in both arrays when it enters and leaves that
 // day, never in exits without an exit date, both arrays ordered by entry date, the
 // stats, the exact item shape.
@@ -186,7 +186,7 @@ func TestDailyBoardDST(t *testing.T) {
 }
 
 // The date parameter: default today in the facility's zone; a date-time counts by
-// its local day (spec: time ignored); anything else is 400 {error}.
+// its local day (docs/dates.md#local-days: time ignored); anything else is 400 {error}.
 func TestDailyBoardDateParameter(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		a := apptest.Start(t, d)
@@ -245,7 +245,7 @@ func TestDailyBoardFollowsChanges(t *testing.T) {
 			name, sql, field, want string
 		}{
 			{"status", `UPDATE reservation SET status = 'EN CURSO' WHERE id_reservation = $1`, "status", "EN CURSO"},
-			// The board shows the reservation's contact (CONTRACT §8); a reservation
+			// The board shows the reservation's contact (docs/public-booking.md#privacy-of-anonymous-bookings); a reservation
 			// without one (made before contacts were kept) shows its customer's data.
 			{"contact name", `UPDATE reservation SET contact_name = 'Contacto Nuevo' WHERE id_reservation = $1`, "customer_name", "Contacto Nuevo"},
 			{"contact phone", `UPDATE reservation SET contact_phone = '688888888' WHERE id_reservation = $1`, "phone", "688888888"},

@@ -64,7 +64,7 @@ func ReadInput(w http.ResponseWriter, r *http.Request) (Input, error) {
 		in.json, in.blank = mt == "application/json", true
 		return in, nil
 	}
-	if mt == "application/json" || strings.HasSuffix(mt, "+json") || (mt != "application/x-www-form-urlencoded" && trimmed[0] == '{') {
+	if IsJSONBody(r) || (mt != "application/x-www-form-urlencoded" && trimmed[0] == '{') {
 		in.json = true
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		var raw map[string]json.RawMessage
@@ -284,7 +284,7 @@ func (in Input) OptCents(name string) (*money.Cents, error) {
 	return &c, nil
 }
 
-// optDate reads an optional date field (CONTRACT §2); blank counts as not sent.
+// optDate reads an optional date field (docs/dates.md#accepted-forms); blank counts as not sent.
 func (in Input) OptDate(name string, loc *time.Location) (*time.Time, error) {
 	t, err := ParseDateField(name, in.Str(name), loc)
 	if err != nil || t.IsZero() {

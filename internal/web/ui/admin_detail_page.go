@@ -15,7 +15,7 @@ import (
 )
 
 // The reservation's detail page, GET /admin/reservations/details/{id} for browsers
-// (spec, administrator detail page). Everything in the detail record, the update
+// (docs/admin.md#detail). Everything in the detail record, the update
 // form with the per-state rules shown (fields disabled where the state forbids
 // editing), the photo gallery with its form and the count toward the 5 needed, the
 // state changes (start, finalize with the payment method, cancel: each confirmed in
@@ -24,7 +24,7 @@ import (
 
 // detailPageView is the data of admin_detail.html.
 type detailPageView struct {
-	Reference   string // K7Q2-M9XD (CONTRACT §11)
+	Reference   string // K7Q2-M9XD (docs/manage-booking.md#pages)
 	ID          int64
 	Status      string
 	StatusClass string
@@ -60,7 +60,7 @@ type detailPageView struct {
 	Vehicle  detailVehicle
 
 	Photos        []detailPhoto
-	Handovers     []detailHandover // CONTRACT §12: at the start and at finalize
+	Handovers     []detailHandover // docs/photos.md: at the start and at finalize
 	PhotoCount    int
 	PhotosNeeded  int
 	PhotosMissing int
@@ -82,13 +82,13 @@ type detailPageView struct {
 	Trail         []auditRowView // the reservation's audit trail, newest first (admin_audit.go)
 	TrailError    string
 
-	// Contact is the reservation's contact (CONTRACT §8): who staff deal with and
+	// Contact is the reservation's contact (docs/public-booking.md#privacy-of-anonymous-bookings): who staff deal with and
 	// where its notifications go. AccountDiffers: the customer record it belongs to
 	// has another name, phone or email, shown beside it. BookedBy says how it was made.
 	Contact        detailCustomer
 	AccountDiffers bool
 	BookedBy       string
-	// CapacityOverride: when staff accepted it on a full day (CONTRACT §10), as text.
+	// CapacityOverride: when staff accepted it on a full day (docs/capacity.md#refusals), as text.
 	CapacityOverride string
 }
 
@@ -167,7 +167,7 @@ var customerTypeLabels = map[reservation.CustomerType]string{
 	reservation.Admin: "Personal", reservation.Registered: "Cliente registrado", reservation.Unregistered: "Cliente sin cuenta",
 }
 
-// notificationLabels name the notification types (CONTRACT §9) and their states.
+// notificationLabels name the notification types (docs/notifications.md) and their states.
 var (
 	notificationLabels = map[string]string{
 		"booking_confirmation": "Confirmación de reserva", "vehicle_entry": "Entrada del vehículo",
@@ -258,7 +258,7 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 	v.PhotoProgress = min(v.PhotoCount, v.PhotosNeeded)
 	v.Customer.PhoneHref = telHref(v.Customer.Phone)
 
-	// Spec, States and transitions and per-state rules: the one table
+	// docs/reservations.md#per-state-rules: the one table
 	// (internal/reservation/rules.go) the operations enforce.
 	rules := reservation.For(res.Status)
 	v.CanEdit = rules.Editable()
@@ -285,7 +285,7 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 
 	// The edit form's lists: every main service and vehicle type (staff may use
 	// inactive services), the active additional services and the ones already booked
-	// (a retired extra cannot be newly added, CONTRACT §4), the reservation's own
+	// (a retired extra cannot be newly added, docs/pricing.md#repricing-an-edit), the reservation's own
 	// choices selected.
 	for _, m := range d.Catalog.MainServices {
 		v.Services = append(v.Services, serviceChoice{ID: m.ID, Name: m.Name, Selected: m.ID == res.MainServiceID, Retired: !m.Active})
@@ -296,7 +296,7 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 		}
 		price := e.Price
 		if booked[e.ID] {
-			price = bookedPrice[e.ID] // kept at its booked price (CONTRACT §4)
+			price = bookedPrice[e.ID] // kept at its booked price (docs/pricing.md#repricing-an-edit)
 		}
 		v.AllExtras = append(v.AllExtras, detailExtraChoice{ID: e.ID, Name: e.Name, Price: euros(price), Checked: booked[e.ID], Inactive: !e.Active})
 	}

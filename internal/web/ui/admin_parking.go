@@ -13,7 +13,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// adminParkingSpotJSON is one spot of the board (CONTRACT §6).
+// adminParkingSpotJSON is one spot of the board (docs/admin.md#parking-board).
 type adminParkingSpotJSON struct {
 	Code        string              `json:"code"`
 	Status      string              `json:"status"` // occupied | reserved
@@ -21,7 +21,7 @@ type adminParkingSpotJSON struct {
 	Upcoming    []adminListItemJSON `json:"upcoming"`
 }
 
-// adminParking is GET /admin/parking, the real-time parking board (CONTRACT §6):
+// adminParking is GET /admin/parking, the real-time parking board (docs/admin.md#parking-board):
 // {spots: [{code, status, reservation, upcoming}], occupied, reserved, free,
 // capacity, day, updated_at}. A spot is "occupied" while a reservation on it is
 // EN CURSO, "reserved" when a PENDIENTE one holds it today. free is capacity −
@@ -30,7 +30,7 @@ type adminParkingSpotJSON struct {
 // Browsers get the live board page (admin_parking.html): the board as it is now,
 // which static/admin.js keeps current from GET /admin/parking/events.
 func (s *Server) adminParking(w http.ResponseWriter, r *http.Request) {
-	// The capacity is the facility setting (CONTRACT §10), read on every request so
+	// The capacity is the facility setting (docs/capacity.md#settings), read on every request so
 	// that a change on /admin/settings shows at once.
 	f, err := s.booking.Facility(r.Context())
 	var b booking.ParkingBoard

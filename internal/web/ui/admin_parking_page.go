@@ -22,7 +22,7 @@ type parkingPageView struct {
 	Capacity int
 	Day      string              // "21/11/2026"
 	Updated  string              // "10:05:31"
-	Chart    *occupancyChartView // today and the next 14 days (CONTRACT §10)
+	Chart    *occupancyChartView // today and the next 14 days (docs/capacity.md#what-counts)
 }
 
 type parkingSpotView struct {

@@ -12,7 +12,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// Manage my booking without an account (CONTRACT §11), for browsers: /reserva asks
+// Manage my booking without an account (docs/manage-booking.md#pages), for browsers: /reserva asks
 // for the reference and the phone or email and opens the booking's signed link;
 // /reserva/{reference}?t=… shows the booking, cancels it, changes its dates,
 // service and extras (with a live quote through POST /api/pricing/dynamic and the

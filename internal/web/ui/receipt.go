@@ -18,7 +18,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// The receipt of a finalized reservation (CONTRACT §12): GET
+// The receipt of a finalized reservation (docs/receipts.md#the-vat-arithmetic): GET
 // /admin/reservations/details/{id}/receipt for staff, and GET
 // /users/profile/reservation/{id}/receipt for the customer who owns it (spec,
 // Authentication 6: the owner check, 403 otherwise); each as a page, as JSON
@@ -30,7 +30,7 @@ import (
 // receiptView is the data of receipt.html.
 type receiptView struct {
 	ID           int64
-	Reference    string // K7Q2-M9XD (CONTRACT §11)
+	Reference    string // K7Q2-M9XD (docs/manage-booking.md#booking-reference)
 	Doc          receiptDoc
 	CustomerName string
 	Phone        string
@@ -50,7 +50,7 @@ type receiptView struct {
 	// SellerIncomplete: the receipt lacks the facility's name or NIF (the settings
 	// were blank when it was issued); staff see a note, customers do not.
 	SellerIncomplete bool
-	Handovers        []detailHandover // the hand-over record (CONTRACT §12)
+	Handovers        []detailHandover // the hand-over record (docs/photos.md)
 }
 
 // receiptDoc is the issued receipt as the page prints it.
@@ -99,7 +99,7 @@ func (s *Server) receiptDocOf(rc receipt.Receipt) (receiptDoc, error) {
 // receiptOf builds the page of d's receipt rc.
 func (s *Server) receiptOf(d booking.Detail, rc receipt.Receipt) (receiptView, error) {
 	res := d.Reservation
-	ct := reservation.ContactOf(res, d.Customer) // as the invoice notification (CONTRACT §9)
+	ct := reservation.ContactOf(res, d.Customer) // as the invoice notification (docs/notifications.md#recipient)
 	v := receiptView{
 		ID: res.ID, Reference: reservation.ShowReference(res.Reference), CustomerName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email),
 		Plate: d.Vehicle.LicensePlate, Vehicle: vehicleDescription(d.Vehicle.Brand, d.Vehicle.Model),
@@ -133,7 +133,7 @@ func (s *Server) receiptFacts(v receiptView) []receipt.Fact {
 	return f
 }
 
-// receiptJSON is CONTRACT §12's receipt: {"number","issued_at","seller":{"name",
+// receiptJSON is the receipt of docs/receipts.md#routes: {"number","issued_at","seller":{"name",
 // "tax_id","address"},"lines":[{"description","total","base","vat"}],"vat_rate",
 // "base","vat","total","payment_method"}, plus the kind of invoice, the customer
 // of a full invoice, the receipt it replaces, and its VeriFactu record.

@@ -22,7 +22,7 @@ package ui
 //     from this origin only: no inline <script>, no style="…" attributes, no
 //     onclick="…". Behaviour goes in static/app.js, keyed on data-* attributes
 //     (see the login tabs and the dashboard there); styling in static/app.css.
-//  5. Pages answer JSON too when the client prefers it (httpx.WantsJSON, CONTRACT §6):
+//  5. Pages answer JSON too when the client prefers it (httpx.WantsJSON, docs/errors.md#json-on-web-routes):
 //     branch at the top of the handler and write the same data with httpx.WriteJSON.
 //  6. Forms post to the same origin; state-changing routes are wrapped by
 //     RequireUser/RequireAdmin or SameOrigin, which refuse cross-site requests.
@@ -131,7 +131,7 @@ func parsePages(funcs template.FuncMap) (pages, error) {
 func (s *Server) templateFuncs() template.FuncMap {
 	return template.FuncMap{
 		"asset": s.assets.url,
-		// limit is a CONTRACT §8 length limit by name, so that the pages' maxlength
+		// limit is a docs/input-rules.md#length-limits length limit by name, so that the pages' maxlength
 		// attributes and the server's checks come from one place (internal/input).
 		"limit": func(name string) (int, error) {
 			if n, ok := inputLimits[name]; ok {
