@@ -18,7 +18,8 @@ import (
 // Password reset (docs/manage-booking.md#password-reset): "¿Olvidó su contraseña?" asks for an email; if an
 // account with its own password has it, a single-use link valid for one hour is
 // sent as a password_reset notification through the outbox. The answer is the same
-// whether or not the email exists. Only the SHA-256 of the link's token is stored.
+// whether or not the email exists, after the same work. Only the SHA-256 of the
+// link's token is stored, and the outbox keeps the link sealed.
 // Setting the new password ends every session and API token of the account.
 
 // ResetValidity is how long a reset link works.
@@ -46,38 +47,57 @@ func WithPasswordReset(outbox *notify.Outbox, baseURL string) Option {
 
 // RequestPasswordReset sends a reset link to the account with this email, if there
 // is one that signs in with a password (an account created by social login has
-// none: nothing is sent). A malformed email is a 400; every other outcome is nil,
-// so the caller answers MsgResetRequested alike.
+// none) and that got fewer than three links in the last hour. A malformed email is
+// a 400; every other outcome is nil, so the caller answers MsgResetRequested alike.
+//
+// Whether a link is sent or not, the request does the same work in one
+// transaction (docs/security.md#password-reset): it reads the account and the
+// address's recent requests, draws a token, writes a password_reset row (without a
+// customer when nothing is sent: no link can use it) and a password_reset
+// notification with the link sealed (skipped, without recipient, when nothing is
+// sent). Only the token's hash is stored.
 func (s *Service) RequestPasswordReset(ctx context.Context, email string) error {
 	email, err := input.Email("email", email)
 	if err != nil {
 		return err
-	}
-	c, err := s.store.AccountByEmail(ctx, email)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && !HasOwnPassword(c.PasswordHash)) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("password reset: %w", err)
-	}
-	now := s.now()
-	if n, err := s.store.RecentPasswordResets(ctx, c.ID, now.Add(-time.Hour)); err != nil {
-		return err
-	} else if n >= maxResetsPerHour {
-		s.log.InfoContext(ctx, "password reset not sent: too many in the last hour", "id_customer", c.ID)
-		return nil
 	}
 	if s.resetOutbox == nil {
 		return nil
 	}
 	token, hash := NewToken()
 	link := s.baseURL + ResetPath + "?t=" + url.QueryEscape(token)
-	return s.store.InTx(ctx, func(tx *store.Tx) error {
-		if err := tx.InsertPasswordReset(ctx, hash, c.ID, tx.Now.Add(ResetValidity)); err != nil {
+	emailHash := HashToken(strings.ToLower(email))
+	var throttled int64
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
+		c, err := tx.AccountByEmailTx(ctx, email)
+		found := err == nil
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		return s.resetOutbox.EnqueuePasswordReset(ctx, tx, c.FullName, *c.Email, link)
+		n, err := tx.RecentPasswordResets(ctx, emailHash, tx.Now.Add(-time.Hour))
+		if err != nil {
+			return err
+		}
+		send := found && c.Email != nil && HasOwnPassword(c.PasswordHash) && n < maxResetsPerHour
+		var to int64
+		name, addr := "", ""
+		if send {
+			to, name, addr = c.ID, c.FullName, *c.Email
+		} else if found && n >= maxResetsPerHour {
+			throttled = c.ID
+		}
+		if err := tx.InsertPasswordReset(ctx, hash, emailHash, to, tx.Now.Add(ResetValidity)); err != nil {
+			return err
+		}
+		return s.resetOutbox.EnqueuePasswordReset(ctx, tx, name, addr, link, send)
 	})
+	if err != nil {
+		return fmt.Errorf("password reset: %w", err)
+	}
+	if throttled != 0 {
+		s.log.InfoContext(ctx, "password reset not sent: too many in the last hour", "id_customer", throttled)
+	}
+	return nil
 }
 
 // PasswordResetUsable reports whether a reset link's token can still be used (the

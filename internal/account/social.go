@@ -192,11 +192,11 @@ func (s *Service) openSocialAccount(ctx context.Context, tx *store.Tx, id Social
 	return nil
 }
 
-// socialName is the account name from the provider's name claim: control
-// characters dropped, cut to the name limit; the email's local part if empty.
+// socialName is the account name from the provider's name claim: control and
+// bidirectional characters dropped, cut to the name limit; the email's local part if empty.
 func socialName(name, email string) string {
 	name = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
+		if input.Forbidden(r) {
 			return ' '
 		}
 		return r

@@ -154,7 +154,9 @@ func (a *App) prepare(ctx context.Context) error {
 	links := managelink.New(secret, a.Config.BaseURL)
 	a.Outbox = notify.NewOutbox(a.Config.Location, a.Config.WebhookURL != "").WithBaseURL(a.Config.BaseURL)
 	a.Outbox.SetManageLinks(links)
-	a.Outbox.SetSealer(notify.NewSealer(secret)) // credential links stored sealed (docs/notifications.md#sealed-links)
+	// Links carrying a token (reset_url, verify_url) are stored sealed with a key derived
+	// from the same secret, so every instance's dispatcher opens them (docs/notifications.md#sealed-fields).
+	a.Outbox.SetSealer(notify.NewSealer(secret))
 	a.Outbox.SetFacility(reminderFacility)
 	m, where, err := openMedia(ctx, a.Config)
 	if err != nil {
@@ -294,7 +296,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	a := &App{Config: cfg, Log: log, Catalog: &pricing.Holder{}}
 	a.listener = ln
 	a.URL = "http://" + ln.Addr().String()
-	starting := web.Starting()
+	starting := web.Starting(cfg.BaseURL)
 	a.handler.Store(&starting)
 	// A client must send its headers within 10 s and its whole request within
 	// 30 s (bodies are at most a few MiB), and read the answer within
@@ -430,8 +432,8 @@ func (a *App) startDispatcher() {
 	t := notify.Tuning{Timeout: a.Config.WebhookTimeout, Workers: 16, Grace: dispatcherGrace}
 	sender := notify.NewHTTPSender(a.Config.WebhookURL, a.Config.WebhookSecret, a.Config.WebhookTimeout, t.Workers).WithClock(a.Config.Clock)
 	a.Dispatcher = notify.NewDispatcher(a.Store, sender, a.Outbox.Wake(), a.Log, t)
+	a.Dispatcher.SetSealer(a.Outbox.Sealer())
 	a.Dispatcher.OnOutcome(a.Metrics.Delivery)
-	a.Dispatcher.OpenSealedWith(a.Outbox.Sealer())
 	a.Dispatcher.Start()
 	a.Log.Info("notification delivery started", "signed", a.Config.WebhookSecret != "", "timeout", a.Config.WebhookTimeout.String())
 }

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 
 	"parking/internal/fault"
+	"parking/internal/web/api/openapi"
 )
 
 // Version is set at build time with -ldflags "-X parking/internal/app.Version=…".
@@ -32,6 +33,7 @@ Usage:
                               check the receipts' VeriFactu chain, or write it as CSV
   parking generate [--reservations N] [--seed S]
                               fill the database with a realistic history (measurements)
+  parking openapi             print the API document (the JSON GET /api/openapi.json serves)
   parking version             print the version
   parking help                show this help
 
@@ -63,6 +65,8 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		err = runReceipts(ctx, args, getenv, stdout, stderr)
 	case "generate":
 		err = runGenerate(ctx, args, getenv, stdout, stderr)
+	case "openapi":
+		_, err = stdout.Write(append(openapi.JSON(), '\n'))
 	case "version":
 		fmt.Fprintln(stdout, "parking", versionString())
 	case "help", "-h", "--help":

@@ -174,7 +174,7 @@ var settings = []setting{
 		c.TrustedProxies = t
 		return nil
 	}},
-	{"PARKING_METRICS_TOKEN", "metrics-token", "", "bearer token GET /metrics requires; empty: open (restrict it at the proxy)", func(c *Config, v string) error { c.MetricsToken = v; return nil }},
+	{"PARKING_METRICS_TOKEN", "metrics-token", "", "bearer token GET /metrics requires; empty: only a loopback peer without X-Forwarded-For/Forwarded", func(c *Config, v string) error { c.MetricsToken = v; return nil }},
 	{"PARKING_MEDIA_DIR", "media-dir", "", "directory of uploaded photos; empty: media/ next to the SQLite file (PostgreSQL: ./media)", func(c *Config, v string) error { c.MediaDir = v; return nil }},
 	{"PARKING_S3_ENDPOINT", "s3-endpoint", "", "S3-compatible storage for photos: host[:port] (with PARKING_S3_BUCKET)", func(c *Config, v string) error { c.S3.Endpoint = v; return nil }},
 	{"PARKING_S3_BUCKET", "s3-bucket", "", "bucket for photos; set: photos go to S3, not PARKING_MEDIA_DIR", func(c *Config, v string) error { c.S3.Bucket = v; return nil }},

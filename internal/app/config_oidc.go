@@ -30,7 +30,7 @@ func oidcProviders(ids string, getenv func(string) string) ([]social.ProviderCon
 		seen[id] = true
 		prefix := "PARKING_OIDC_" + strings.ToUpper(strings.ReplaceAll(id, "-", "_")) + "_"
 		get := func(k string) string { return strings.TrimSpace(getenv(prefix + k)) }
-		c := social.ProviderConfig{ID: id, Name: get("NAME"), Issuer: strings.TrimRight(get("ISSUER"), "/"),
+		c := social.ProviderConfig{ID: id, Name: get("NAME"), Issuer: get("ISSUER"), // exactly as given: a trailing "/" is part of an issuer
 			ClientID: get("CLIENT_ID"), ClientSecret: get("CLIENT_SECRET")}
 		if c.Name == "" {
 			c.Name = id

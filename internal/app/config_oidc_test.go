@@ -30,7 +30,9 @@ func TestLoadConfigOIDCProviders(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []social.ProviderConfig{
-		{ID: "google", Name: "Google", Issuer: "https://accounts.google.com", ClientID: "gid", ClientSecret: "gsecret"},
+		// The issuer is kept exactly as given, a trailing "/" included: the provider's
+		// discovery document and ID tokens must match it character for character.
+		{ID: "google", Name: "Google", Issuer: "https://accounts.google.com/", ClientID: "gid", ClientSecret: "gsecret"},
 		{ID: "azure-ad", Name: "azure-ad", Issuer: "https://login.microsoftonline.com/tenant/v2.0", ClientID: "mid", ClientSecret: "msecret"},
 	}
 	if len(c.OIDCProviders) != 2 || c.OIDCProviders[0] != want[0] || c.OIDCProviders[1] != want[1] {

@@ -239,8 +239,9 @@ func Spot(field, raw string) (string, error) {
 // control characters.
 func Search(field, raw string) (string, error) { return Text(field, raw, MaxSearch) }
 
-// Control refuses control characters (U+0000–U+001F and U+007F) in a one-line
-// field, and bytes that are not UTF-8.
+// Control refuses control characters (U+0000–U+001F and U+007F) and bidirectional
+// controls (U+202A–U+202E, U+2066–U+2069, which can make a name read backwards on
+// a staff screen) in a one-line field, and bytes that are not UTF-8.
 func Control(field, v string) error {
 	if hasControl(v, false) {
 		return controlFault(field)
@@ -271,11 +272,18 @@ func hasControl(v string, multiline bool) bool {
 		return true
 	}
 	for _, c := range v {
-		if (c < 0x20 || c == 0x7f) && !(multiline && (c == '\t' || c == '\n' || c == '\r')) {
+		if Forbidden(c) && !(multiline && (c == '\t' || c == '\n' || c == '\r')) {
 			return true
 		}
 	}
 	return false
+}
+
+// Forbidden reports a character no text field keeps: a control character
+// (U+0000–U+001F, U+007F) or a bidirectional control (U+202A–U+202E, U+2066–U+2069).
+// Notes still allow tab and newline.
+func Forbidden(c rune) bool {
+	return c < 0x20 || c == 0x7f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)
 }
 
 func controlFault(field string) error {

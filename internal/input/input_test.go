@@ -123,3 +123,22 @@ func TestTextRules(t *testing.T) {
 		t.Errorf("51 characters: %v", err)
 	}
 }
+
+// Bidirectional controls are refused like control characters, in one-line fields
+// and in notes; neighbouring characters (U+200E, U+2065, U+206A) are kept.
+func TestBidiControlsRefused(t *testing.T) {
+	for _, c := range []rune{0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069} {
+		v := "Ana" + string(c) + "Pérez"
+		if err := input.Control("full_name", v); err == nil || !strings.Contains(err.Error(), "full_name") {
+			t.Errorf("Control(%U): %v, want a refusal naming the field", c, err)
+		}
+		if _, err := input.Notes("notes", v, 2000); err == nil {
+			t.Errorf("Notes(%U) accepted", c)
+		}
+	}
+	for _, c := range []rune{0x200e, 0x2065, 0x206a, 'é'} {
+		if err := input.Control("full_name", "Ana"+string(c)); err != nil {
+			t.Errorf("Control(%U): %v", c, err)
+		}
+	}
+}

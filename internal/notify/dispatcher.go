@@ -79,6 +79,7 @@ type Dispatcher struct {
 	log    *slog.Logger
 	t      Tuning
 	now    func() time.Time
+	sealer *Sealer // opens sealed payload values at delivery (seal.go)
 
 	jobs     chan store.ClaimedNotification
 	results  chan store.DeliveryOutcome
@@ -100,12 +101,7 @@ type Dispatcher struct {
 
 	observer atomic.Pointer[func(Progress)]
 	outcome  func(result string) // OnOutcome; set before Start
-	sealer   *Sealer             // OpenSealedWith; set before Start
 }
-
-// OpenSealedWith makes the dispatcher open the sealed links of a body with s just
-// before posting it (sealed.go). Call it before Start.
-func (d *Dispatcher) OpenSealedWith(s *Sealer) { d.sealer = s }
 
 // OnOutcome makes f be told of every delivery outcome this dispatcher records, by
 // result: "delivered", "retry", "failed", "released" (the metrics count them).
@@ -168,6 +164,10 @@ func NewDispatcher(st *store.Store, sender Sender, wake <-chan struct{}, log *sl
 	d.sendCtx, d.cancelSends = context.WithCancel(context.Background())
 	return d
 }
+
+// SetSealer sets the key that opens the payloads' sealed values (the outbox's:
+// Outbox.Sealer). Call it before Start.
+func (d *Dispatcher) SetSealer(s *Sealer) { d.sealer = s }
 
 // Start runs the dispatcher in the background until Stop.
 func (d *Dispatcher) Start() {
@@ -286,10 +286,10 @@ func (d *Dispatcher) deliver(c store.ClaimedNotification) store.DeliveryOutcome 
 	attempt := c.Attempts + 1
 	log := d.log.With("notification_id", c.ID, "type", c.Type, "id_reservation", c.ReservationID,
 		"delivery_id", c.DeliveryID, "attempt", attempt)
-	body, err := d.sealer.OpenBody(c.Payload)
-	if err != nil { // no retry opens it: the key is not the one it was sealed with
+	body, err := d.open(c.Payload)
+	if err != nil {
 		out.At, out.Kind, out.Error = d.now(), store.GaveUp, err.Error()
-		log.Error("notification not sent: its sealed link does not open", "err", err)
+		log.Error("notification not sent: its sealed link does not open with this service's secret key", "err", err)
 		return out
 	}
 	err = d.sender.Send(d.sendCtx, Message{ID: c.ID, Type: Kind(c.Type), DeliveryID: c.DeliveryID, Body: body, Attempt: attempt})
@@ -330,6 +330,19 @@ func (d *Dispatcher) deliver(c store.ClaimedNotification) store.DeliveryOutcome 
 		log.Warn("notification delivery failed; will retry", "err", err, "next_attempt_at", out.NextAttempt)
 	}
 	return out
+}
+
+// open puts the plain value back in place of each sealed one: the row keeps the
+// sealed form, the webhook gets the link. A value that does not open (the secret
+// key changed) cannot be sent by any instance: the row fails at once.
+func (d *Dispatcher) open(payload []byte) ([]byte, error) {
+	if !HasSealed(payload) {
+		return payload, nil
+	}
+	if d.sealer == nil {
+		return nil, ErrUnseal
+	}
+	return d.sealer.Unseal(payload)
 }
 
 // record writes outcomes in batches: whatever has arrived when a write starts goes

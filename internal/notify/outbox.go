@@ -22,6 +22,10 @@ import (
 const (
 	ReasonNoEmail   = "La reserva no tiene correo electrónico de contacto: no se envía."
 	ReasonNoWebhook = "Webhook no configurado (PARKING_WEBHOOK_URL): registrada, no enviada."
+	// ReasonResetNotSent marks the row of a password reset request that sends
+	// nothing: no account with its own password has the email, or it already got
+	// three links in the last hour (docs/security.md#password-reset).
+	ReasonResetNotSent = "Solicitud de restablecimiento sin envío: ninguna cuenta con contraseña tiene ese correo, o ya recibió tres enlaces en la última hora."
 )
 
 // Outbox writes notification rows inside the triggering transaction and wakes the
@@ -33,15 +37,8 @@ type Outbox struct {
 	wake     chan struct{}
 	links    *managelink.Signer // manage_url in payloads (docs/manage-booking.md#the-token); nil: none
 	facility FacilitySource     // the reminder's facility; nil: empty fields
-	sealer   *Sealer            // seals credential links (sealed.go); nil: none may be enqueued
+	sealer   *Sealer            // seals payload values that carry a secret (seal.go)
 }
-
-// SetSealer makes the outbox seal credential links with s (the dispatcher opens
-// them with the same key). Call it before the outbox is used.
-func (o *Outbox) SetSealer(s *Sealer) { o.sealer = s }
-
-// Sealer is the outbox's sealer (nil: none), for the dispatcher.
-func (o *Outbox) Sealer() *Sealer { return o.sealer }
 
 // FacilitySource reads the car park's name, address and phone (the settings) inside
 // the transaction that builds a reminder.
@@ -50,6 +47,19 @@ type FacilitySource func(ctx context.Context, tx *store.Tx) (FacilityData, error
 // SetManageLinks makes the payloads carry manage_url, signed by signer
 // (docs/manage-booking.md). Call it before the outbox is used.
 func (o *Outbox) SetManageLinks(signer *managelink.Signer) { o.links = signer }
+
+// SetSealer sets the key secret payload values are sealed with (the service's
+// secret key); the dispatcher must open them with the same (Dispatcher.SetSealer).
+// Call it before the outbox is used. Without it, a key of this process's own is
+// used: nothing is ever stored readable, but only this process can send it.
+func (o *Outbox) SetSealer(s *Sealer) { o.sealer = s }
+
+// Sealer is the outbox's sealer, for the dispatcher that opens what it seals.
+func (o *Outbox) Sealer() *Sealer { return o.sealer }
+
+// Seal seals a payload value that carries a secret (a link with a token): the row
+// keeps {"sealed":"v1.…"}, the webhook gets the plain string (seal.go).
+func (o *Outbox) Seal(plain string) Sealed { return o.sealer.Seal(plain) }
 
 // SetFacility sets where the reminder reads the facility from. Call it before the
 // outbox is used.
@@ -61,7 +71,9 @@ func (o *Outbox) SetFacility(f FacilitySource) { o.facility = f }
 // (docs/notifications.md#without-a-webhook: "recorded but not sent"), and no stale backlog floods a webhook
 // configured later.
 func NewOutbox(loc *time.Location, deliver bool) *Outbox {
-	return &Outbox{loc: loc, deliver: deliver, wake: make(chan struct{}, 1)}
+	var key [32]byte
+	_, _ = rand.Read(key[:]) // crypto/rand.Read never fails (Go 1.24+)
+	return &Outbox{loc: loc, deliver: deliver, wake: make(chan struct{}, 1), sealer: NewSealer(key[:])}
 }
 
 // WithBaseURL sets the service's public address (PARKING_BASE_URL) that links in

@@ -132,17 +132,18 @@ type ResetCliente struct {
 
 // PasswordResetData is the body of password_reset (docs/manage-booking.md#password-reset).
 type PasswordResetData struct {
-	Type     Kind         `json:"type"`
-	Cliente  ResetCliente `json:"cliente"`
-	ResetURL string       `json:"reset_url"`
+	Type    Kind         `json:"type"`
+	Cliente ResetCliente `json:"cliente"`
+	// ResetURL is stored sealed and delivered as the link (docs/notifications.md#sealed-fields).
+	ResetURL Sealed `json:"reset_url"`
 }
 
 // EmailVerificationData is the body of email_verification. VerifyURL is stored
-// sealed (Sealer.SealedURL) and opened at delivery.
+// sealed (Outbox.Seal) and opened at delivery.
 type EmailVerificationData struct {
 	Type      Kind         `json:"type"`
 	Cliente   ResetCliente `json:"cliente"`
-	VerifyURL string       `json:"verify_url"`
+	VerifyURL Sealed       `json:"verify_url"`
 }
 
 // InvoiceReserva carries the booking reference in the flat invoice body, under the

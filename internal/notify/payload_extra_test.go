@@ -1,6 +1,7 @@
 package notify_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -24,9 +25,18 @@ func TestGoldenReminderAndPasswordReset(t *testing.T) {
 	checkTypes(t, body, map[string]string{"type": "string", "manage_url": "string", "facility.name": "string",
 		"facility.address": "string", "facility.phone": "string", "reserva.referencia": "string", "cliente.email": "string"})
 
-	body, err = notify.Encode(notify.PasswordReset, notify.PasswordResetData{Type: notify.PasswordReset,
-		Cliente: notify.ResetCliente{Nombre: "Ana Pérez", Email: "ana@example.com"}, ResetURL: "https://parking.example/users/password/reset?token=abc"})
+	// The row keeps the link sealed; the golden file is the body the webhook gets.
+	sealer := notify.NewSealer([]byte("test-secret-key-0123456789"))
+	link := "https://parking.example/users/password/reset?token=abc"
+	stored, err := notify.Encode(notify.PasswordReset, notify.PasswordResetData{Type: notify.PasswordReset,
+		Cliente: notify.ResetCliente{Nombre: "Ana Pérez", Email: "ana@example.com"}, ResetURL: sealer.Seal(link)})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(stored), "reset?token=") || !notify.HasSealed(stored) {
+		t.Errorf("stored password_reset shows its link: %s", stored)
+	}
+	if body, err = sealer.Unseal(stored); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "password_reset", body)

@@ -2,7 +2,6 @@ package notify
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -90,32 +89,43 @@ func (o *Outbox) ScheduleReminder(ctx context.Context, tx *store.Tx, sub store.N
 	return err
 }
 
-// EnqueuePasswordReset records a password_reset notification (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder) for the
-// account name/email, carrying resetURL, inside tx. It concerns no reservation.
-func (o *Outbox) EnqueuePasswordReset(ctx context.Context, tx *store.Tx, name, email, resetURL string) error {
-	return o.enqueueAccount(ctx, tx, PasswordReset, PasswordResetData{Type: PasswordReset, Cliente: ResetCliente{Nombre: name, Email: email}, ResetURL: resetURL})
+// EnqueuePasswordReset records the password_reset notification of a reset request
+// (docs/security.md#password-reset), its reset_url sealed (Outbox.Seal). send false
+// is a request that sends nothing (no such account, or too many links): the row is
+// written all the same, without the recipient, skipped with ReasonResetNotSent, so
+// that both requests do the same work.
+func (o *Outbox) EnqueuePasswordReset(ctx context.Context, tx *store.Tx, name, email, resetURL string, send bool) error {
+	if !send {
+		name, email = "", ""
+	}
+	data := PasswordResetData{Type: PasswordReset, Cliente: ResetCliente{Nombre: name, Email: email}, ResetURL: o.Seal(resetURL)}
+	reason := ""
+	if !send {
+		reason = ReasonResetNotSent
+	}
+	return o.enqueueAccount(ctx, tx, PasswordReset, data, reason)
 }
 
 // EnqueueEmailVerification records an email_verification notification for the
-// account name/email inside tx. The link is a credential: it is stored sealed
-// (sealed.go) and opened only by the dispatcher, so an outbox without a Sealer
-// refuses it.
+// account name/email inside tx, its verify_url sealed (Outbox.Seal): the link is a
+// credential, opened only by the dispatcher (docs/notifications.md#sealed-fields).
 func (o *Outbox) EnqueueEmailVerification(ctx context.Context, tx *store.Tx, name, email, verifyURL string) error {
-	if o.sealer == nil {
-		return errors.New("enqueue email_verification: no sealer (SetSealer): the link would be stored readable")
-	}
 	return o.enqueueAccount(ctx, tx, EmailVerification, EmailVerificationData{Type: EmailVerification,
-		Cliente: ResetCliente{Nombre: name, Email: email}, VerifyURL: o.sealer.SealedURL(verifyURL)})
+		Cliente: ResetCliente{Nombre: name, Email: email}, VerifyURL: o.Seal(verifyURL)}, "")
 }
 
-// enqueueAccount records a notification about an account (no reservation) with body v.
-func (o *Outbox) enqueueAccount(ctx context.Context, tx *store.Tx, kind Kind, v any) error {
+// enqueueAccount records a notification about an account (no reservation) with
+// body v; skipReason, when set, records it skipped with that reason.
+func (o *Outbox) enqueueAccount(ctx context.Context, tx *store.Tx, kind Kind, v any, skipReason string) error {
 	body, err := encode(kind, v)
 	if err != nil {
 		return err
 	}
 	n := store.NewNotification{Type: string(kind), DeliveryID: newDeliveryID(), Payload: body, Status: store.NotificationPending}
-	if !o.deliver {
+	switch {
+	case skipReason != "":
+		n.Status, n.LastError = store.NotificationSkipped, ptr(skipReason)
+	case !o.deliver:
 		n.Status, n.LastError = store.NotificationSkipped, ptr(ReasonNoWebhook)
 	}
 	if _, err := tx.InsertNotification(ctx, n); err != nil {

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -86,6 +87,29 @@ func (p *Providers) Lookup(id string) (ProviderConfig, bool) {
 // ErrUnreachable: the provider's discovery document could not be read.
 var ErrUnreachable = errors.New("identity provider unreachable")
 
+// ErrMisconfigured: the provider answers, but not as this service is configured
+// for it — the discovery document names another issuer (a trailing "/" counts),
+// there is no discovery document at the issuer's address, or the provider does
+// not know our client id or secret. Trying again cannot help; an operator must
+// fix PARKING_OIDC_* (docs/social-login.md#misconfiguration).
+var ErrMisconfigured = errors.New("identity provider configuration does not match the provider")
+
+// discoveryFault tells a configuration mismatch from an outage: another issuer in
+// the discovery document, a 4xx answer or a document that is not one is the
+// configuration's; a network error or a 5xx is the provider's.
+func discoveryFault(id string, err error) error {
+	var mismatch *oidc.IssuerMismatchError
+	msg := err.Error()
+	switch {
+	case errors.As(err, &mismatch):
+		return fmt.Errorf("%w: %s: the configured issuer is %q but the provider's discovery document names %q",
+			ErrMisconfigured, id, mismatch.Provided, mismatch.Discovered)
+	case len(msg) > 3 && msg[0] == '4' && msg[3] == ' ', strings.Contains(msg, "failed to decode provider discovery"):
+		return fmt.Errorf("%w: %s: no discovery document at the configured issuer: %v", ErrMisconfigured, id, err)
+	}
+	return fmt.Errorf("%w: %s: %v", ErrUnreachable, id, err)
+}
+
 // provider discovers a provider once; a failure is not kept, so the next login
 // tries again (a provider down at start does not disable it).
 func (p *Providers) provider(ctx context.Context, c ProviderConfig) (*oidc.Provider, error) {
@@ -98,7 +122,7 @@ func (p *Providers) provider(ctx context.Context, c ProviderConfig) (*oidc.Provi
 	// context of its own carrying the service's HTTP client.
 	op, err := oidc.NewProvider(oidc.ClientContext(context.WithoutCancel(ctx), p.client), c.Issuer)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrUnreachable, c.ID, err)
+		return nil, discoveryFault(c.ID, err)
 	}
 	p.discovered[c.ID] = op
 	return op, nil
@@ -155,6 +179,10 @@ func (p *Providers) Finish(ctx context.Context, c ProviderConfig, code, verifier
 	}
 	ctx = oidc.ClientContext(ctx, p.client)
 	tok, err := p.oauth(c, op).Exchange(ctx, code, oauth2.VerifierOption(verifier))
+	var refused *oauth2.RetrieveError
+	if errors.As(err, &refused) && (refused.ErrorCode == "invalid_client" || refused.ErrorCode == "unauthorized_client") {
+		return Identity{}, fmt.Errorf("%w: %s: the provider refuses our client id or secret: %v", ErrMisconfigured, c.ID, err)
+	}
 	if err != nil {
 		return Identity{}, fmt.Errorf("%w: code exchange: %v", ErrRejected, err)
 	}
@@ -178,7 +206,45 @@ func (p *Providers) Finish(ctx context.Context, c ProviderConfig, code, verifier
 	if err := idt.Claims(&claims); err != nil {
 		return Identity{}, fmt.Errorf("%w: claims: %v", ErrRejected, err)
 	}
-	return Identity{Subject: idt.Subject, Email: claims.Email, EmailVerified: truthy(claims.EmailVerified), Name: claims.Name}, nil
+	id := Identity{Subject: idt.Subject, Email: claims.Email, EmailVerified: truthy(claims.EmailVerified), Name: claims.Name}
+	if claims.Email == "" || claims.EmailVerified == nil {
+		// Many providers put the email only in the UserInfo answer (OpenID Connect
+		// Core 5.4: the ID token carries it only when asked for by claims).
+		if err := p.userInfo(ctx, op, tok, &id, claims.Email == ""); err != nil {
+			return Identity{}, err
+		}
+	}
+	return id, nil
+}
+
+// userInfo completes id from the provider's UserInfo endpoint, called with the
+// access token of this login. Its answer must be about the same person (the same
+// sub, OpenID Connect Core 5.3.2), else the login is refused. The email comes from
+// it when the ID token has none; its email_verified counts only for that email.
+func (p *Providers) userInfo(ctx context.Context, op *oidc.Provider, tok *oauth2.Token, id *Identity, takeEmail bool) error {
+	if op.UserInfoEndpoint() == "" {
+		return nil // nothing more to learn: an account needs a verified email (account.SocialLogin says so)
+	}
+	info, err := op.UserInfo(ctx, oauth2.StaticTokenSource(tok))
+	if err != nil {
+		return fmt.Errorf("%w: userinfo: %v", ErrRejected, err)
+	}
+	if info.Subject != id.Subject {
+		return fmt.Errorf("%w: userinfo is about subject %q, the ID token about %q", ErrRejected, info.Subject, id.Subject)
+	}
+	if takeEmail {
+		id.Email = info.Email
+	}
+	id.EmailVerified = info.EmailVerified && strings.EqualFold(info.Email, id.Email)
+	if id.Name == "" {
+		var more struct {
+			Name string `json:"name"`
+		}
+		if info.Claims(&more) == nil {
+			id.Name = more.Name
+		}
+	}
+	return nil
 }
 
 // truthy reads email_verified, which some providers send as the string "true".

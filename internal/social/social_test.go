@@ -1,6 +1,11 @@
 package social
 
-import "testing"
+import (
+	"errors"
+	"testing"
+
+	"github.com/coreos/go-oidc/v3/oidc"
+)
 
 func TestValidID(t *testing.T) {
 	for id, want := range map[string]bool{
@@ -39,5 +44,25 @@ func TestLookup(t *testing.T) {
 	var none *Providers
 	if len(none.List()) != 0 {
 		t.Error("nil providers list something")
+	}
+}
+
+// A discovery failure is the configuration's when the provider answers but not as
+// configured (another issuer, no document at the issuer's address), the
+// provider's when it cannot be reached or fails.
+func TestDiscoveryFault(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want error
+	}{
+		{&oidc.IssuerMismatchError{Provided: "https://id.example/", Discovered: "https://id.example"}, ErrMisconfigured},
+		{errors.New("404 Not Found: no such page"), ErrMisconfigured},
+		{errors.New("oidc: failed to decode provider discovery object: invalid character '<'"), ErrMisconfigured},
+		{errors.New("503 Service Unavailable: down"), ErrUnreachable},
+		{errors.New(`Get "https://id.example/.well-known/openid-configuration": dial tcp: connection refused`), ErrUnreachable},
+	} {
+		if got := discoveryFault("x", c.err); !errors.Is(got, c.want) {
+			t.Errorf("%v: %v, want %v", c.err, got, c.want)
+		}
 	}
 }

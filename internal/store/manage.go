@@ -98,11 +98,18 @@ func (s *Store) Secret(ctx context.Context, name string, generate func() string)
 	return v, nil
 }
 
-// InsertPasswordReset records a password reset link by the hash of its token.
-func (tx *Tx) InsertPasswordReset(ctx context.Context, tokenHash string, customerID int64, expires time.Time) error {
-	if _, err := tx.Exec(ctx, `INSERT INTO password_reset (token_hash, id_customer, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
-		tokenHash, customerID, tx.Now, Time(expires)); err != nil {
-		return fmt.Errorf("insert password reset of %d: %w", customerID, err)
+// InsertPasswordReset records a password reset request by the hashes of its link's
+// token and of the email asked for. customerID 0 is a request that sends nothing
+// (no such account, or too many links already): its row has no customer, and no
+// link can use it (docs/security.md#password-reset).
+func (tx *Tx) InsertPasswordReset(ctx context.Context, tokenHash, emailHash string, customerID int64, expires time.Time) error {
+	var id *int64
+	if customerID != 0 {
+		id = &customerID
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO password_reset (token_hash, email_hash, id_customer, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
+		tokenHash, emailHash, id, tx.Now, Time(expires)); err != nil {
+		return fmt.Errorf("insert password reset: %w", err)
 	}
 	return nil
 }
@@ -113,7 +120,7 @@ func (tx *Tx) InsertPasswordReset(ctx context.Context, tokenHash string, custome
 func (tx *Tx) UsePasswordReset(ctx context.Context, tokenHash string) (int64, error) {
 	var id int64
 	err := tx.QueryRow(ctx, `UPDATE password_reset SET used_at = $2
-		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
+		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND id_customer IS NOT NULL
 		RETURNING id_customer`, tokenHash, tx.Now).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("use password reset: %w", notFound(err))
@@ -124,7 +131,7 @@ func (tx *Tx) UsePasswordReset(ctx context.Context, tokenHash string) (int64, er
 // PasswordResetValid reports whether a reset link can still be used at now.
 func (s *Store) PasswordResetValid(ctx context.Context, tokenHash string, now time.Time) (bool, error) {
 	var one int
-	err := s.queryRow(ctx, `SELECT 1 FROM password_reset WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2`,
+	err := s.queryRow(ctx, `SELECT 1 FROM password_reset WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND id_customer IS NOT NULL`,
 		tokenHash, Time(now)).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
@@ -184,13 +191,14 @@ func (tx *Tx) CancelPendingReminder(ctx context.Context, reservationID int64, re
 	return n > 0, err
 }
 
-// RecentPasswordResets counts the reset links made for a customer since `since`.
-func (s *Store) RecentPasswordResets(ctx context.Context, customerID int64, since time.Time) (int, error) {
+// RecentPasswordResets counts the reset requests for an email (by its hash) since
+// `since`, whether or not they sent a link.
+func (tx *Tx) RecentPasswordResets(ctx context.Context, emailHash string, since time.Time) (int, error) {
 	var n int
-	err := s.queryRow(ctx, `SELECT COUNT(*) FROM password_reset WHERE id_customer = $1 AND created_at > $2`,
-		customerID, Time(since)).Scan(&n)
+	err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM password_reset WHERE email_hash = $1 AND created_at > $2`,
+		emailHash, Time(since)).Scan(&n)
 	if err != nil {
-		return 0, fmt.Errorf("recent password resets of %d: %w", customerID, err)
+		return 0, fmt.Errorf("recent password resets: %w", err)
 	}
 	return n, nil
 }

@@ -39,8 +39,8 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 // start (PARKING_DB_WAIT): /healthz answers 200 (the process is up), /readyz and
 // every other route 503 with Retry-After (docs/reliability.md), in JSON for API paths and
 // JSON clients, as a short Spanish page for browsers.
-func Starting() http.Handler {
-	return httpx.SecurityHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func Starting(baseURL string) http.Handler {
+	return httpx.SecurityHeaders(strings.HasPrefix(baseURL, "https://"), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", httpx.RetryAfterUnavailable)
 		switch {
 		case r.URL.Path == "/healthz":

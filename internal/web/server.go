@@ -8,6 +8,7 @@ package web
 import (
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"parking/internal/account"
@@ -37,7 +38,9 @@ type Server struct {
 	metrics   *metrics.Metrics
 	// metricsToken guards GET /metrics when set.
 	metricsToken string
-	trusted      httpx.TrustedProxies // PARKING_TRUSTED_PROXIES
+	// https: PARKING_BASE_URL is https (Strict-Transport-Security).
+	https   bool
+	trusted httpx.TrustedProxies // PARKING_TRUSTED_PROXIES
 }
 
 // Deps are the collaborators of a Server.
@@ -79,7 +82,7 @@ func New(d Deps) *Server {
 	kit := httpx.NewKit(d.Log, d.Accounts, d.Config.BaseURL)
 	limiter := httpx.NewRateLimiter(d.Config.PublicRate, d.Clock) // one count per instance (docs/public-booking.md#limits-on-anonymous-traffic)
 	s := &Server{
-		kit: kit, log: d.Log, booking: d.Booking, dbTimeout: d.Config.DBTimeout, metrics: d.Metrics, metricsToken: d.MetricsToken, trusted: d.Config.TrustedProxies,
+		kit: kit, log: d.Log, booking: d.Booking, dbTimeout: d.Config.DBTimeout, metrics: d.Metrics, metricsToken: d.MetricsToken, https: strings.HasPrefix(d.Config.BaseURL, "https://"), trusted: d.Config.TrustedProxies,
 		api: api.New(api.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts, Catalog: d.Catalog, Limiter: limiter}),
 		ui: ui.New(ui.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts,
 			Catalog: d.Catalog, Clock: d.Clock, Limiter: limiter, Social: d.Social, Privacy: d.Privacy}),
@@ -100,8 +103,13 @@ func (s *Server) Handler() http.Handler {
 	deadline := httpx.DBDeadline(s.dbTimeout, "/admin/parking/events", "/admin/history.csv", "/admin/reservations/*/photos", "/media/photos/*/*")
 	routed := httpx.NotePattern(httpx.Unrouted(mux, s.ui.ErrorPage))
 	if s.metrics != nil {
-		mux.Handle("GET /metrics", s.metrics.Handler(s.metricsToken))
+		var scrape http.Handler = s.metrics.Handler(s.metricsToken)
+		if s.metricsToken == "" {
+			// Without a token, only a scraper on this host (docs/metrics.md#access).
+			scrape = httpx.LoopbackOnly(scrape, httpx.Unrouted(http.NewServeMux(), s.ui.ErrorPage))
+		}
+		mux.Handle("GET /metrics", scrape)
 		routed = s.metrics.Instrument(routed) // inside the deadline: it sees the request the mux names
 	}
-	return s.trusted.Resolve(s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(deadline(routed)))))
+	return s.trusted.Resolve(s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(s.https, deadline(routed)))))
 }

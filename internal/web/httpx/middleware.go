@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"path"
 	"runtime/debug"
+	"strings"
 	"time"
 )
 
@@ -107,16 +108,32 @@ func NotePattern(next http.Handler) http.Handler {
 	})
 }
 
-// SecurityHeaders sets the headers every response carries.
-func SecurityHeaders(next http.Handler) http.Handler {
+// SecurityHeaders sets the headers every response carries (docs/security.md#headers).
+// https (PARKING_BASE_URL is https) adds Strict-Transport-Security.
+func SecurityHeaders(https bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' https: http: data:; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'")
+		h.Set("Permissions-Policy", PermissionsPolicy(r.URL.Path))
+		if https {
+			h.Set("Strict-Transport-Security", "max-age=31536000")
+		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// PermissionsPolicy is the Permissions-Policy of the page at path: no powerful
+// feature anywhere, but the camera for the site itself on staff pages (/admin/…),
+// where the counter photographs vehicles.
+func PermissionsPolicy(path string) string {
+	camera := "camera=()"
+	if path == "/admin" || strings.HasPrefix(path, "/admin/") {
+		camera = "camera=(self)"
+	}
+	return camera + ", microphone=(), geolocation=(), payment=(), usb=(), display-capture=(), accelerometer=(), gyroscope=(), magnetometer=()"
 }
 
 // DBDeadline gives each request's context a deadline of d (PARKING_DB_TIMEOUT,

@@ -109,7 +109,7 @@ func DenyNoSession(w http.ResponseWriter, r *http.Request) {
 		WriteJSON(w, http.StatusUnauthorized, map[string]any{"success": false, "message": "Debe iniciar sesión para continuar."})
 		return
 	}
-	http.Redirect(w, r, "/users/login", http.StatusSeeOther)
+	SeeOther(w, r, "/users/login")
 }
 
 // RequireUser guards customer routes: a live session is needed, and state-changing
@@ -143,6 +143,21 @@ func (s *Kit) RequireAdmin(next http.HandlerFunc) http.Handler {
 		}
 		next(w, WithUser(r, u))
 	}))
+}
+
+// RequireAdminOrToken is RequireAdmin for a browser, and RequireAdminToken for a
+// request that presents a bearer token: an administrator's API client (a counter
+// app uploading photos, docs/photos.md#api-tokens). A token's request carries no
+// cookie's authority, so the cross-origin check is not needed for it.
+func (s *Kit) RequireAdminOrToken(next http.HandlerFunc) http.Handler {
+	session, token := s.RequireAdmin(next), s.RequireAdminToken(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if BearerToken(r) != "" {
+			token(w, r)
+			return
+		}
+		session.ServeHTTP(w, r)
+	})
 }
 
 // MustUser returns the user that RequireUser or RequireAdmin put on the request.

@@ -46,7 +46,7 @@ func catalogBack(w http.ResponseWriter, r *http.Request, section, message string
 	if err != nil {
 		q = "error=" + url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))
 	}
-	http.Redirect(w, r, "/admin/catalog?"+q+"#"+section, http.StatusSeeOther)
+	httpx.SeeOther(w, r, "/admin/catalog?"+q+"#"+section)
 }
 
 // catalogID reads a numeric {id} path value; anything else names nothing (404).

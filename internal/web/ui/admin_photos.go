@@ -122,7 +122,7 @@ func (s *Server) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id in
 	fail := func(err error) {
 		if page && fault.KindOf(err) != fault.NotFound {
 			s.LogIfInternal(r, err)
-			http.Redirect(w, r, back+"?error="+url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))+"#fotos", http.StatusSeeOther)
+			httpx.SeeOther(w, r, back+"?error="+url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))+"#fotos")
 			return
 		}
 		s.WriteSuccessFalse(w, r, err)
@@ -152,7 +152,7 @@ func (s *Server) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id in
 		case err != nil:
 			fail(err)
 		case page:
-			http.Redirect(w, r, back+"?photo=added#fotos", http.StatusSeeOther)
+			httpx.SeeOther(w, r, back+"?photo=added#fotos")
 		default:
 			httpx.WriteJSON(w, http.StatusCreated, map[string]any{"success": true, "photo": s.adminPhoto(photo), "photo_count": count})
 		}
@@ -179,7 +179,7 @@ func (s *Server) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id in
 		return
 	}
 	if page {
-		http.Redirect(w, r, back+"?photo=added#fotos", http.StatusSeeOther)
+		httpx.SeeOther(w, r, back+"?photo=added#fotos")
 		return
 	}
 	out := make([]adminPhotoJSON, len(photos))
@@ -210,6 +210,12 @@ func (s *Server) mediaPhoto(w http.ResponseWriter, r *http.Request) {
 	}
 	viewer := booking.PhotoViewer{Staff: u.IsAdmin()}
 	if !viewer.Staff {
+		// A customer sees the photos through the session only, never with an API
+		// token (docs/photos.md#api-tokens).
+		if httpx.BearerToken(r) != "" {
+			notFound()
+			return
+		}
 		viewer.CustomerID = u.ID
 	}
 	// The route is exempt from the request-wide database deadline, so that a slow

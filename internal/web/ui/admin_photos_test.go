@@ -3,6 +3,7 @@ package ui_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"parking/internal/booking"
 	"parking/internal/fault"
 	"parking/internal/media/mediatest"
+	"parking/internal/reservation"
 	"parking/internal/store"
 	"parking/internal/storetest"
 	"parking/internal/webtest"
@@ -426,6 +428,85 @@ func TestEraseDeletesPhotoFiles(t *testing.T) {
 		}
 		if n := webtest.CountRows(t, e.A, "SELECT COUNT(*) FROM photo_evidence WHERE id_reservation = $1", other); n != 2 {
 			t.Errorf("the other customer's photos: %d rows, want 2", n)
+		}
+	})
+}
+
+// apiToken signs in by email and password at POST /api/auth/token and returns the
+// bearer token.
+func apiToken(t *testing.T, e *webtest.AdminEnv, email, password string) string {
+	t.Helper()
+	status, body := webtest.CustCall(t, nil, "POST", e.A.URL+"/api/auth/token", map[string]string{"email": email, "password": password})
+	tok, _ := body["token"].(string)
+	if status != 200 || tok == "" {
+		t.Fatalf("token for %s: %d %v", email, status, body)
+	}
+	return tok
+}
+
+// Photos and API tokens (docs/photos.md#api-tokens): an administrator's token uploads
+// photos (an API client of staff) and sees them; a customer's token does neither:
+// the customer sees the photos of their reservation through the session only, and
+// the token gets the same 404 as a missing photo.
+func TestPhotosWithTokens(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		e := webtest.NewAdminEnv(t, d)
+		apptest.Account(t, e.A, reservation.Admin, "Api Admin", "api-admin@example.com", "600000009", "admin-password")
+		owner, u := apptest.Customer(t, e.A, "ana@example.com", "600000001")
+		id := e.WalkIn(webtest.WalkInFields(1, photoEntry, 3, "A-1"))
+		e.Exec(`UPDATE reservation SET id_customer = $2 WHERE id_reservation = $1`, id, u.ID)
+		adminTok := apiToken(t, e, "api-admin@example.com", "admin-password")
+		custTok := apiToken(t, e, "ana@example.com", "customer-password")
+
+		upload := func(auth string) (int, map[string]any) {
+			body, ct := webtest.Multipart(t, [][]byte{mediatest.JPEG(t, 64, 48, 0, false)}, map[string]string{"description": "Frontal"})
+			req, _ := http.NewRequest("POST", fmt.Sprintf("%s/admin/reservations/%d/photos", e.A.URL, id), body)
+			req.Header.Set("Content-Type", ct)
+			req.Header.Set("Accept", "application/json")
+			if auth != "" {
+				req.Header.Set("Authorization", "Bearer "+auth)
+			}
+			res, err := apptest.Client(t).Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			var out map[string]any
+			_ = json.NewDecoder(res.Body).Decode(&out)
+			return res.StatusCode, out
+		}
+		status, body := upload(adminTok)
+		if status != 201 || body["photo_count"] != 1.0 {
+			t.Fatalf("upload with an administrator's token: %d %v", status, body)
+		}
+		path := photoPath(t, e, body["photos"].([]any)[0])
+		for auth, want := range map[string]int{custTok: 403, "not-a-token": 401} {
+			if status, body := upload(auth); status != want {
+				t.Errorf("upload with token %.6s…: %d %v, want %d", auth, status, body, want)
+			}
+		}
+		if n := webtest.CountRows(t, e.A, `SELECT COUNT(*) FROM photo_evidence WHERE id_reservation = $1`, id); n != 1 {
+			t.Errorf("%d photos stored, want the administrator's one", n)
+		}
+		if n := webtest.CountRows(t, e.A, `SELECT COUNT(*) FROM audit_entry WHERE actor_email = 'api-admin@example.com'`); n == 0 {
+			t.Error("the token's upload is not in the audit trail under its administrator")
+		}
+
+		get := func(c *http.Client, auth string) webtest.Response {
+			if auth == "" {
+				return webtest.Do(t, c, "GET", e.A.URL+path, nil)
+			}
+			return webtest.Do(t, c, "GET", e.A.URL+path, nil, "Authorization: Bearer "+auth)
+		}
+		missing := webtest.Do(t, apptest.Client(t), "GET", e.A.URL+"/media/photos/99999/large", nil)
+		if r := get(apptest.Client(t), adminTok); r.StatusCode != 200 || r.Header.Get("Content-Type") != "image/jpeg" {
+			t.Errorf("administrator's token: %d", r.StatusCode)
+		}
+		if r := get(owner, ""); r.StatusCode != 200 {
+			t.Errorf("owner's session: %d", r.StatusCode)
+		}
+		if r := get(apptest.Client(t), custTok); r.StatusCode != 404 || r.Body != missing.Body {
+			t.Errorf("owner's token: %d, want the 404 of a missing photo", r.StatusCode)
 		}
 	})
 }

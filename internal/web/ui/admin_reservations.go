@@ -153,7 +153,7 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if page {
-		http.Redirect(w, r, walkInCreatedPage(created), http.StatusSeeOther)
+		httpx.SeeOther(w, r, walkInCreatedPage(created))
 		return
 	}
 	httpx.WriteJSON(w, http.StatusCreated, s.walkInCreated(created))
@@ -228,7 +228,7 @@ func (s *Server) adminEdit(w http.ResponseWriter, r *http.Request) {
 		}
 		s.LogIfInternal(r, err)
 		msg := fault.MessageOf(err, httpx.MsgInternalES)
-		http.Redirect(w, r, "/admin/reservations/details/"+strconv.FormatInt(id, 10)+"?error="+url.QueryEscape(msg), http.StatusSeeOther)
+		httpx.SeeOther(w, r, "/admin/reservations/details/"+strconv.FormatInt(id, 10)+"?error="+url.QueryEscape(msg))
 	}
 	if inErr != nil {
 		fail(inErr)
@@ -245,7 +245,7 @@ func (s *Server) adminEdit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !jsonClient {
-		http.Redirect(w, r, "/admin/reservations/details/"+strconv.FormatInt(id, 10)+"?updated=true", http.StatusSeeOther)
+		httpx.SeeOther(w, r, "/admin/reservations/details/"+strconv.FormatInt(id, 10)+"?updated=true")
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{
@@ -380,11 +380,11 @@ func (s *Server) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err != nil && page && fault.KindOf(err) != fault.NotFound:
 		s.LogIfInternal(r, err)
-		http.Redirect(w, r, back+"?error="+url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))+"#fotos", http.StatusSeeOther)
+		httpx.SeeOther(w, r, back+"?error="+url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))+"#fotos")
 	case err != nil:
 		s.WriteSuccessFalse(w, r, err)
 	case page:
-		http.Redirect(w, r, back+"?photo=added#fotos", http.StatusSeeOther)
+		httpx.SeeOther(w, r, back+"?photo=added#fotos")
 	default:
 		httpx.WriteJSON(w, http.StatusCreated, map[string]any{"success": true, "photo": s.adminPhoto(photo), "photo_count": count})
 	}

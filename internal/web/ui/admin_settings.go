@@ -73,7 +73,7 @@ func (s *Server) adminSaveSettings(w http.ResponseWriter, r *http.Request) {
 			s.LogIfInternal(r, err)
 			q = "error=" + url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))
 		}
-		http.Redirect(w, r, "/admin/settings?"+q, http.StatusSeeOther)
+		httpx.SeeOther(w, r, "/admin/settings?"+q)
 	case err != nil:
 		s.WriteSuccessFalse(w, r, err)
 	default:

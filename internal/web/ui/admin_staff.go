@@ -99,7 +99,7 @@ func (s *Server) staffWrite(w http.ResponseWriter, r *http.Request, status int, 
 			s.LogIfInternal(r, err)
 			q = "error=" + url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))
 		}
-		http.Redirect(w, r, "/admin/staff?"+q, http.StatusSeeOther)
+		httpx.SeeOther(w, r, "/admin/staff?"+q)
 	case err != nil:
 		s.WriteSuccessFalse(w, r, err)
 	default:

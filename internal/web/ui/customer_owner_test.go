@@ -52,20 +52,29 @@ func verifyLinks(t *testing.T, a *app.App, email string) []string {
 		if err := rows.Scan(&payload); err != nil {
 			t.Fatal(err)
 		}
-		var body notify.EmailVerificationData
-		if err := json.Unmarshal([]byte(payload), &body); err != nil {
+		var stored struct {
+			Cliente notify.ResetCliente `json:"cliente"`
+		}
+		if err := json.Unmarshal([]byte(payload), &stored); err != nil {
 			t.Fatalf("payload %s: %v", payload, err)
 		}
-		if !strings.EqualFold(body.Cliente.Email, email) {
+		if !strings.EqualFold(stored.Cliente.Email, email) {
 			continue
 		}
-		if strings.Contains(payload, "/users/verify") || strings.Contains(payload, "t=") || !strings.HasPrefix(body.VerifyURL, notify.SealedPrefix) {
+		if strings.Contains(payload, "/users/verify") || strings.Contains(payload, "t=") || !notify.HasSealed([]byte(payload)) {
 			t.Fatalf("outbox row holds a readable link: %s", payload)
 		}
-		link, err := a.Outbox.Sealer().Open(body.VerifyURL)
+		opened, err := a.Outbox.Sealer().Unseal([]byte(payload))
 		if err != nil {
 			t.Fatalf("sealed link does not open: %v", err)
 		}
+		var body struct {
+			VerifyURL string `json:"verify_url"`
+		}
+		if err := json.Unmarshal(opened, &body); err != nil {
+			t.Fatal(err)
+		}
+		link := body.VerifyURL
 		path, ok := strings.CutPrefix(link, a.Config.BaseURL+"/users/verify?t=")
 		if !ok || strings.Contains(payload, path) {
 			t.Fatalf("link %q", link)

@@ -299,11 +299,11 @@ func (s *Server) adminCustomerErase(w http.ResponseWriter, r *http.Request) {
 				"vehicles": done.Vehicles, "photos": len(done.PhotoFiles)}})
 		return
 	}
-	back := deref(f["back"])
-	if !strings.HasPrefix(back, "/admin/") || strings.HasPrefix(back, "//") {
+	back := httpx.LocalTarget(deref(f["back"]), "/admin/history")
+	if !strings.HasPrefix(back, "/admin/") {
 		back = "/admin/history"
 	}
-	http.Redirect(w, r, back, http.StatusSeeOther)
+	httpx.SeeOther(w, r, back)
 }
 
 // customerConsents is POST /users/profile/consents: marketing_consent true gives
@@ -335,5 +335,5 @@ func (s *Server) customerConsents(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": msg, "marketing_consent": *on})
 		return
 	}
-	http.Redirect(w, r, "/users/profile", http.StatusSeeOther)
+	httpx.SeeOther(w, r, "/users/profile")
 }

@@ -74,7 +74,7 @@ func (s *Server) manageLookup(w http.ResponseWriter, r *http.Request) {
 		s.manageLookupRefused(w, r, v, err)
 		return
 	}
-	http.Redirect(w, r, managePath(m.Detail.Reservation, m.Token, ""), http.StatusSeeOther)
+	httpx.SeeOther(w, r, managePath(m.Detail.Reservation, m.Token, ""))
 }
 
 func (s *Server) manageLookupRefused(w http.ResponseWriter, r *http.Request, v manageLookupView, err error) {
@@ -224,10 +224,10 @@ func (s *Server) manageDone(w http.ResponseWriter, r *http.Request, token string
 			return
 		}
 		q := url.Values{"t": {token}, "error": {fault.MessageOf(err, httpx.MsgInternalES)}}
-		http.Redirect(w, r, "/reserva/"+r.PathValue("reference")+"?"+q.Encode(), http.StatusSeeOther)
+		httpx.SeeOther(w, r, "/reserva/"+url.PathEscape(r.PathValue("reference"))+"?"+q.Encode())
 		return
 	}
-	http.Redirect(w, r, managePath(res, token, flash), http.StatusSeeOther)
+	httpx.SeeOther(w, r, managePath(res, token, flash))
 }
 
 // manageReceipt is GET /reserva/{reference}/recibo?t=…: the printable receipt once

@@ -1,10 +1,14 @@
 package ui_test
 
 import (
+	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -18,7 +22,9 @@ import (
 	"parking/internal/webtest"
 )
 
-// resetLinks returns the reset_url of every password_reset notification, oldest first.
+// resetLinks returns the reset_url of every password_reset notification that sends
+// a link, oldest first. The rows keep the link sealed: it is opened here as the
+// dispatcher opens it.
 func resetLinks(t *testing.T, a *app.App) []string {
 	t.Helper()
 	rows, err := a.Store.DB().Query(`SELECT payload FROM notification WHERE type = 'password_reset' ORDER BY id`)
@@ -32,6 +38,14 @@ func resetLinks(t *testing.T, a *app.App) []string {
 		if err := rows.Scan(&p); err != nil {
 			t.Fatal(err)
 		}
+		if strings.Contains(p, "/users/password/reset") {
+			t.Errorf("the outbox row shows the reset link: %s", p)
+		}
+		opened, err := a.Outbox.Sealer().Unseal([]byte(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = string(opened)
 		var body struct {
 			Type    string `json:"type"`
 			Cliente struct {
@@ -42,6 +56,9 @@ func resetLinks(t *testing.T, a *app.App) []string {
 		}
 		if err := json.Unmarshal([]byte(p), &body); err != nil {
 			t.Fatal(err)
+		}
+		if body.Cliente.Email == "" && body.Cliente.Nombre == "" {
+			continue // a request that sends nothing
 		}
 		if body.Type != "password_reset" || body.Cliente.Email == "" || body.Cliente.Nombre == "" {
 			t.Errorf("password_reset payload %s", p)
@@ -183,6 +200,85 @@ func TestPasswordResetRateLimit(t *testing.T) {
 		webtest.WantStatus(t, res, http.StatusTooManyRequests)
 		if res.Header.Get("Retry-After") == "" {
 			t.Error("429 without Retry-After")
+		}
+	})
+}
+
+// A reset request does the same work whether or not a link is sent: one
+// password_reset row and one password_reset notification each (skipped, without
+// recipient, when nothing is sent). The outbox row keeps the link sealed; the
+// webhook gets the working link; `parking notifications list` never shows it
+// (docs/security.md#password-reset).
+func TestPasswordResetSealedUntilSent(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		got := make(chan []byte, 8)
+		hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			b, _ := io.ReadAll(r.Body)
+			got <- b
+			w.WriteHeader(http.StatusNoContent)
+		}))
+		t.Cleanup(hook.Close)
+		cfg := apptest.Config(t, d)
+		cfg.WebhookURL = hook.URL
+		a := apptest.StartWith(t, cfg)
+		apptest.Account(t, a, reservation.Registered, "Carlos Cliente", "carlos@example.com", "600000001", "old-password")
+		cl := apptest.Client(t)
+
+		counts := func() (int, int) {
+			return webtest.CountRows(t, a, `SELECT COUNT(*) FROM password_reset`),
+				webtest.CountRows(t, a, `SELECT COUNT(*) FROM notification WHERE type = 'password_reset'`)
+		}
+		for i, email := range []string{"nadie@example.com", "carlos@example.com"} {
+			r0, n0 := counts()
+			webtest.WantStatus(t, webtest.PostJSON(t, cl, a.URL+"/users/password/forgot", map[string]string{"email": email}), http.StatusOK)
+			if r, n := counts(); r != r0+1 || n != n0+1 {
+				t.Errorf("request %d (%s): %d reset and %d notification rows written, want 1 and 1", i, email, r-r0, n-n0)
+			}
+		}
+		if n := webtest.CountRows(t, a, `SELECT COUNT(*) FROM password_reset WHERE id_customer IS NULL`); n != 1 {
+			t.Errorf("rows of requests that send nothing: %d, want 1", n)
+		}
+		if n := webtest.CountRows(t, a, `SELECT COUNT(*) FROM notification WHERE type = 'password_reset' AND status = 'skipped' AND payload NOT LIKE '%nadie%'`); n != 1 {
+			t.Errorf("skipped password_reset rows without the unknown address: %d, want 1", n)
+		}
+
+		var delivered []byte
+		select {
+		case delivered = <-got:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the reset link was not delivered")
+		}
+		var body struct {
+			Cliente  struct{ Email string } `json:"cliente"`
+			ResetURL string                 `json:"reset_url"`
+		}
+		if err := json.Unmarshal(delivered, &body); err != nil {
+			t.Fatalf("delivered %s: %v", delivered, err)
+		}
+		if body.Cliente.Email != "carlos@example.com" || !strings.HasPrefix(body.ResetURL, cfg.BaseURL+"/users/password/reset?t=") {
+			t.Fatalf("delivered %s, want carlos's reset link", delivered)
+		}
+		token := tokenOf(t, body.ResetURL)
+		page := webtest.Do(t, cl, "GET", a.URL+strings.TrimPrefix(body.ResetURL, cfg.BaseURL), nil)
+		webtest.WantStatus(t, page, http.StatusOK)
+		webtest.WantAll(t, "reset page from the delivered link", page.Body, `name="token" value="`+token+`"`)
+
+		// Nothing stored or listed shows the link or its token.
+		if n := webtest.CountRows(t, a, `SELECT COUNT(*) FROM notification WHERE payload LIKE $1 OR payload LIKE '%/users/password/reset%'`, "%"+token+"%"); n != 0 {
+			t.Errorf("%d outbox rows show the link", n)
+		}
+		var out, errw bytes.Buffer
+		env := map[string]string{"PARKING_DATABASE_URL": cfg.DatabaseURL}
+		if code := app.Run(context.Background(), []string{"notifications", "list"}, func(k string) string { return env[k] }, &out, &errw); code != 0 {
+			t.Fatalf("notifications list: %d %s", code, errw.String())
+		}
+		if !strings.Contains(out.String(), "password_reset") || strings.Contains(out.String(), token) || strings.Contains(out.String(), "/users/password/reset") {
+			t.Errorf("notifications list:\n%s", out.String())
+		}
+		select {
+		case b := <-got:
+			t.Errorf("a second delivery: %s", b)
+		default:
 		}
 	})
 }

@@ -36,7 +36,8 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	admin("PATCH /admin/reservations/{id}/start", s.adminStart)
 	admin("PATCH /admin/reservations/{id}/finalize", s.adminFinalize)
 	admin("PATCH /admin/reservations/{id}/cancel", s.adminCancel)
-	admin("POST /admin/reservations/{id}/photos", s.adminAddPhoto)
+	// Photos: also an administrator's API token (docs/photos.md#api-tokens).
+	mux.Handle("POST /admin/reservations/{id}/photos", s.RequireAdminOrToken(s.adminAddPhoto))
 	admin("GET /admin/history", s.adminHistory)
 	admin("GET /admin/parking", s.adminParking)
 	admin("GET /admin/parking/events", s.adminParkingEvents)

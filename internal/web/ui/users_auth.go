@@ -154,7 +154,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	http.Redirect(w, r, homeOf(u), http.StatusSeeOther)
+	httpx.SeeOther(w, r, homeOf(u))
 }
 
 // loginFailed answers a refused login: the login page (or JSON) with the status of
@@ -220,7 +220,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	http.Redirect(w, r, homeOf(u), http.StatusSeeOther)
+	httpx.SeeOther(w, r, homeOf(u))
 }
 
 // registerFailed re-renders the form with the errors next to their fields (400
@@ -260,7 +260,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Sesión cerrada."})
 		return
 	}
-	http.Redirect(w, r, "/users/login", http.StatusSeeOther)
+	httpx.SeeOther(w, r, "/users/login")
 }
 
 // registerRefused answers a registration beyond PARKING_PUBLIC_RATE (docs/public-booking.md#limits-on-anonymous-traffic):

@@ -108,5 +108,5 @@ func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": msgPasswordReset, "redirect": "/users/login"})
 		return
 	}
-	http.Redirect(w, r, "/users/login?reset=1", http.StatusSeeOther)
+	httpx.SeeOther(w, r, "/users/login?reset=1")
 }

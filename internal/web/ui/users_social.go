@@ -3,6 +3,7 @@ package ui
 import (
 	"crypto/subtle"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -38,6 +39,7 @@ const (
 	msgSocialUnreachable = "No es posible contactar ahora con %s. Inténtelo de nuevo en unos minutos o entre con su correo y contraseña."
 	msgSocialRejected    = "No se ha podido verificar su identidad con %s. Vuelva a intentarlo."
 	msgSocialCancelled   = "El inicio de sesión con %s se ha cancelado o no se ha completado."
+	msgSocialMisconfig   = "El acceso con %s no está bien configurado en este servicio, y no funcionará hasta que se corrija. Entre con su correo y contraseña."
 )
 
 func (s *Server) setOIDCCookie(w http.ResponseWriter, name, value string, ttl time.Duration) {
@@ -64,6 +66,17 @@ func (s *Server) socialLoginFailed(w http.ResponseWriter, r *http.Request, err e
 	})
 }
 
+// socialMisconfigured answers a provider whose configuration does not match it
+// (social.ErrMisconfigured): an error in the log naming the mismatch for the
+// operator, and the login page saying that this way in does not work, as a 500
+// (the service's own configuration is at fault; trying again cannot help).
+func (s *Server) socialMisconfigured(w http.ResponseWriter, r *http.Request, p social.ProviderConfig, err error) {
+	s.log.ErrorContext(r.Context(), "social login provider misconfigured: fix PARKING_OIDC_*", "provider", p.ID, "issuer", p.Issuer, "err", err)
+	s.render(w, r, http.StatusInternalServerError, "login.html", "Iniciar sesión", loginView{
+		LoginType: loginTypeCustomer, Error: fmt.Sprintf(msgSocialMisconfig, p.Name),
+	})
+}
+
 // oidcStart is GET /users/oidc/{provider}/start.
 func (s *Server) oidcStart(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.social.Lookup(r.PathValue("provider"))
@@ -72,6 +85,10 @@ func (s *Server) oidcStart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req, err := s.social.Begin(r.Context(), p)
+	if errors.Is(err, social.ErrMisconfigured) {
+		s.socialMisconfigured(w, r, p, err)
+		return
+	}
 	if err != nil {
 		s.log.WarnContext(r.Context(), "social login provider unreachable", "provider", p.ID, "err", err)
 		s.socialLoginFailed(w, r, fault.New(fault.Unavailable, msgSocialUnreachable, p.Name))
@@ -84,7 +101,7 @@ func (s *Server) oidcStart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.setOIDCCookie(w, oidcStateCookie, req.State, account.SocialStateTTL)
-	http.Redirect(w, r, req.URL, http.StatusSeeOther)
+	http.Redirect(w, r, req.URL, http.StatusSeeOther) // the provider's own address, from its discovery document
 }
 
 // oidcCallback is GET /users/oidc/{provider}/callback: the provider's answer.
@@ -117,6 +134,10 @@ func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id, err := s.social.Finish(r.Context(), p, q.Get("code"), ls.Verifier, ls.Nonce)
+	if errors.Is(err, social.ErrMisconfigured) {
+		s.socialMisconfigured(w, r, p, err)
+		return
+	}
 	if err != nil {
 		s.log.InfoContext(r.Context(), "social login refused", "provider", p.ID, "err", err)
 		if errors.Is(err, social.ErrUnreachable) {
@@ -136,7 +157,7 @@ func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) {
 	}
 	if out.LinkToken != "" {
 		s.setOIDCCookie(w, oidcLinkCookie, out.LinkToken, account.SocialLinkTTL)
-		http.Redirect(w, r, "/users/oidc/link", http.StatusSeeOther)
+		httpx.SeeOther(w, r, "/users/oidc/link")
 		return
 	}
 	if err := s.startSession(w, r, out.User); err != nil {
@@ -144,7 +165,7 @@ func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.InfoContext(r.Context(), "social login", "id_customer", out.User.ID, "provider", p.ID, "created", out.Created)
-	http.Redirect(w, r, homeOf(out.User), http.StatusSeeOther)
+	httpx.SeeOther(w, r, homeOf(out.User))
 }
 
 // linkView is the data of social_link.html.
@@ -185,7 +206,7 @@ func (s *Server) oidcLink(w http.ResponseWriter, r *http.Request) {
 		if u, err = s.accounts.LinkSocial(r.Context(), token, f["password"], r.RemoteAddr); err == nil {
 			s.clearOIDCCookie(w, oidcLinkCookie)
 			if err = s.startSession(w, r, u); err == nil {
-				http.Redirect(w, r, homeOf(u), http.StatusSeeOther)
+				httpx.SeeOther(w, r, homeOf(u))
 				return
 			}
 		}

@@ -121,9 +121,10 @@
     control: 'Este campo contiene caracteres de control o no válidos.'
   };
 
-  // hasControl: U+0000–U+001F and U+007F (tab and line breaks only in notes).
+  // hasControl: U+0000–U+001F, U+007F (tab and line breaks allowed in notes) and the
+  // bidirectional controls U+202A–U+202E, U+2066–U+2069.
   function hasControl(v, multiline) {
-    return (multiline ? /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/).test(v);
+    return (multiline ? /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/ : /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/).test(v);
   }
 
   // Phones: digits, spaces, dashes, dots, slashes, brackets and one + before the
