@@ -84,6 +84,22 @@ type Reservation struct {
 	// base32 without the dash; "" only until a row stored before references existed
 	// is given one at start.
 	Reference string
+	// CheckedOutAt is the moment of check-out (finalize); nil until then.
+	CheckedOutAt *time.Time
+	// BookedExit and BookedPrice are the exit and total that were booked, kept
+	// when a late car was repriced at the exit (docs/exit.md#overstay); nil when
+	// the stay never was.
+	BookedExit  *time.Time
+	BookedPrice *money.Cents
+}
+
+// Excess is what the stay was charged over its booked price: the real stay of a
+// late car (docs/exit.md#overstay); 0 when it was never repriced at the exit.
+func (r Reservation) Excess() money.Cents {
+	if r.BookedPrice == nil || r.TotalPrice <= *r.BookedPrice {
+		return 0
+	}
+	return r.TotalPrice - *r.BookedPrice
 }
 
 // Contact is who a reservation is for, as the booker typed it: staff see it on the

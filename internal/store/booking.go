@@ -160,20 +160,27 @@ func (tx *Tx) insertExtras(ctx context.Context, reservationID int64, extras []Bo
 
 const reservationColumns = `r.id_reservation, r.reservation_date, r.entry_date, r.exit_date, r.status, r.total_price_cents,
 	r.is_paid, r.payment_method, r.notes, r.cod_parking_spot, r.id_customer, r.id_vehicle, r.id_main_service, r.updated_at,
-	r.contact_name, r.contact_email, r.contact_phone, r.booked_by, r.reference`
+	r.contact_name, r.contact_email, r.contact_phone, r.booked_by, r.reference,
+	r.checked_out_at, r.booked_exit_date, r.booked_price_cents`
 
 type rowScanner interface{ Scan(dest ...any) error }
 
 func scanReservation(row rowScanner) (reservation.Reservation, error) {
 	var r reservation.Reservation
-	var exit sql.NullTime
+	var exit, checkedOut, bookedExit sql.NullTime
+	var bookedPrice sql.NullInt64
 	var method, notes, spot, cName, cEmail, cPhone, bookedBy, ref sql.NullString
 	var status string
 	err := row.Scan(&r.ID, &r.ReservationDate, &r.Entry, &exit, &status, &r.TotalPrice,
 		&r.IsPaid, &method, &notes, &spot, &r.CustomerID, &r.VehicleID, &r.MainServiceID, &r.UpdatedAt,
-		&cName, &cEmail, &cPhone, &bookedBy, &ref)
+		&cName, &cEmail, &cPhone, &bookedBy, &ref, &checkedOut, &bookedExit, &bookedPrice)
 	if err != nil {
 		return r, err
+	}
+	r.CheckedOutAt, r.BookedExit = optTime(checkedOut), optTime(bookedExit)
+	if bookedPrice.Valid {
+		p := money.Cents(bookedPrice.Int64)
+		r.BookedPrice = &p
 	}
 	r.Reference = ref.String
 	if cPhone.Valid { // contact_name and contact_phone are set together (migration 0007)
@@ -202,6 +209,15 @@ func scanReservation(row rowScanner) (reservation.Reservation, error) {
 	r.Entry = r.Entry.UTC()
 	r.UpdatedAt = r.UpdatedAt.UTC()
 	return r, nil
+}
+
+// optTime is a nullable instant read back, in UTC.
+func optTime(t sql.NullTime) *time.Time {
+	if !t.Valid {
+		return nil
+	}
+	u := t.Time.UTC()
+	return &u
 }
 
 // Reservation reads one reservation by id; ErrNotFound if there is none.

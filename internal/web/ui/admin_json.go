@@ -143,6 +143,11 @@ type adminDetailJSON struct {
 		AdditionalServices []adminExtraJSON `json:"additional_services"`
 		// CapacityOverrideAt: when staff accepted it over the capacity (CONTRACT §10); null: never.
 		CapacityOverrideAt *string `json:"capacity_override_at"`
+		// The exit (docs/exit.md): the moment of check-out, and what was booked when
+		// a late car was repriced at the exit; null until they happen.
+		CheckedOutAt   *string      `json:"checked_out_at"`
+		BookedExitDate *string      `json:"booked_exit_date"`
+		BookedPrice    *money.Cents `json:"booked_price"`
 	} `json:"reservation"`
 	Customer           adminCustomerJSON     `json:"customer"`
 	Contact            contactJSON           `json:"contact"`
@@ -164,6 +169,9 @@ func (s *Server) adminDetail(d booking.Detail) adminDetailJSON {
 		at := localtime.JSON(*d.CapacityOverrideAt, s.cfg.Location)
 		out.Reservation.CapacityOverrideAt = &at
 	}
+	out.Reservation.CheckedOutAt = s.adminTime(d.Reservation.CheckedOutAt)
+	out.Reservation.BookedExitDate = s.adminTime(d.Reservation.BookedExit)
+	out.Reservation.BookedPrice = d.Reservation.BookedPrice
 	out.Reservation.AdditionalServices = make([]adminExtraJSON, len(d.Extras))
 	for i, e := range d.Extras {
 		out.Reservation.AdditionalServices[i] = adminExtraJSON{ID: e.ID, Name: e.Name, Price: e.Price}
