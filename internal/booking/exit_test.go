@@ -56,6 +56,14 @@ func (e *exitEnv) parked(t *testing.T, exit *time.Time) reservation.Reservation 
 	return c.Reservation
 }
 
+// parkedUntil is parked with the booked exit, the clock then moved to now.
+func (e *exitEnv) parkedUntil(t *testing.T, now time.Time) reservation.Reservation {
+	t.Helper()
+	r := e.parked(t, &bookedExit)
+	e.clk.Set(now)
+	return r
+}
+
 func (e *exitEnv) stored(t *testing.T, id int64) reservation.Reservation {
 	t.Helper()
 	r, err := e.st.Reservation(context.Background(), id)
@@ -180,8 +188,7 @@ func TestChargeOverstayOff(t *testing.T) {
 		if _, err := e.svc.SaveFacility(ctx, f); err != nil {
 			t.Fatal(err)
 		}
-		r := e.parked(t, &bookedExit)
-		e.clk.Set(clocktest.Day(6, 13, 0))
+		r := e.parkedUntil(t, clocktest.Day(6, 13, 0))
 		p, got := e.checkOut(t, r.ID, booking.CheckOutInput{})
 		if !p.Overdue || p.Excess() != 0 {
 			t.Errorf("preview %+v: overdue, no excess", p)
@@ -268,8 +275,7 @@ func TestExpectedTotal(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newExitEnv(t, d)
 		ctx := context.Background()
-		r := e.parked(t, &bookedExit)
-		e.clk.Set(clocktest.Day(6, 13, 0))
+		r := e.parkedUntil(t, clocktest.Day(6, 13, 0))
 		shown := money.Cents(5100) // the booked price, shown before the car was late
 		_, err := e.svc.CheckOut(ctx, r.ID, booking.CheckOutInput{Method: "TARJETA", ExpectedTotal: &shown})
 		var due *booking.AmountDueError
@@ -299,8 +305,7 @@ func TestEditsNeverLowerWhatIsOwed(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newExitEnv(t, d)
 		ctx := context.Background()
-		r := e.parked(t, &bookedExit)
-		e.clk.Set(clocktest.Day(2, 10, 0))
+		r := e.parkedUntil(t, clocktest.Day(2, 10, 0))
 		cut := clocktest.Day(1, 10, 0)
 		_, err := e.svc.CustomerEdit(ctx, r.CustomerID, r.ID, booking.CustomerEdit{Exit: &cut})
 		if fault.KindOf(err) != fault.Invalid || !strings.Contains(fault.MessageOf(err, ""), "exit_date") {
