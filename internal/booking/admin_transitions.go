@@ -129,7 +129,7 @@ type CheckOutInput struct {
 // is_paid becomes true and the spot stays assigned. The amount due follows the
 // real stay (exitCharge, docs/exit.md#overstay); when in.ExpectedTotal is not that
 // amount, nothing changes (docs/exit.md#expected-total). The moment of check-out
-// is recorded, and the optional hand-over at check-out (CONTRACT §12) with it.
+// is recorded, and the optional hand-over at check-out (docs/photos.md) with it.
 func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (reservation.Reservation, error) {
 	var out reservation.Reservation
 	h, err := in.Handover.parse(reservation.PhaseExit)
