@@ -19,7 +19,7 @@ request = function()
   n = n + 1
   local k = n
   if n % 5 == 0 then k = n - 1 end
-  -- A Spanish mobile number (9 digits from 6): phones must exist (CONTRACT §8).
+  -- A Spanish mobile number (9 digits from 6): phones must exist (docs/input-rules.md#phones).
   local phone = string.format("6%d%02d%05d", stamp % 10, tid, k % 100000)
   local plate = string.format("B%d%02d%07d", stamp % 10, tid, k)
   local d = 7 + (n * 7 + tid) % 60

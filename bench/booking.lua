@@ -12,7 +12,7 @@ end
 function init(args)
   n = 0
   stamp = os.time() % 100000
-  -- A stay a week ahead: public bookings cannot start in the past (CONTRACT §8).
+  -- A stay a week ahead: public bookings cannot start in the past (docs/dates.md#past-entries).
   entry = os.date("%Y-%m-%dT10:00", os.time() + 7 * 86400)
   exit = os.date("%Y-%m-%dT18:00", os.time() + 14 * 86400)
 end
@@ -21,7 +21,7 @@ request = function()
   n = n + 1
   local k = n
   if n % 5 == 0 then k = n - 1 end
-  -- A Spanish mobile number (9 digits from 6): phones must exist (CONTRACT §8).
+  -- A Spanish mobile number (9 digits from 6): phones must exist (docs/input-rules.md#phones).
   local phone = string.format("6%d%02d%05d", stamp % 10, tid, k % 100000)
   local plate = string.format("B%d%02d%07d", stamp % 10, tid, k)
   local body = string.format('{"full_name":"Cliente %d","phone":"%s","email":"c%d@example.com",' ..

@@ -1,4 +1,4 @@
-// Command availbench measures GET /api/availability's work (CONTRACT §10) on a large
+// Command availbench measures GET /api/availability's work (docs/capacity.md#seeing-it) on a large
 // database, such as the 1,000,000 reservations written by `parking generate`: the
 // availability of 30-day ranges (the booking page's and the quote's question),
 // starting on a random day from 10 days before today to 60 days after, so that

@@ -26,23 +26,23 @@ import (
 	"parking/internal/store"
 )
 
-// Session timeouts (CONTRACT §5).
+// Session timeouts (docs/accounts.md#sessions).
 const (
 	SessionIdle     = 2 * time.Hour
 	SessionAbsolute = 24 * time.Hour
 )
 
-// BcryptCost is above CONTRACT §5's minimum of 10 without making logins slow.
+// BcryptCost is above the minimum of 10 (docs/accounts.md#customer-types) without making logins slow.
 const BcryptCost = 11
 
 // MinPasswordLength is the minimum strength of a new password.
 const MinPasswordLength = 8
 
 // SocialLoginPrefix marks accounts created by third-party login: such a hash never
-// matches a password (spec, Customer: password_hash).
+// matches a password (docs/reservations.md#customer).
 const SocialLoginPrefix = "SOCIAL_LOGIN_"
 
-// User is the session user (spec, Authentication 5): id, nombre, email, numero, role.
+// User is the session user (docs/accounts.md#customer-types): id, nombre, email, numero, role.
 type User struct {
 	ID     int64
 	Nombre string
@@ -68,7 +68,7 @@ type Service struct {
 	store    *store.Store
 	log      *slog.Logger
 	now      func() time.Time
-	input    input.Rules // phones read in PARKING_PHONE_REGION (CONTRACT §8)
+	input    input.Rules // phones read in PARKING_PHONE_REGION (docs/input-rules.md#phones)
 	hashCost int         // bcrypt cost of new password hashes (BcryptCost unless WithHashCost)
 	// Password reset (reset.go): where links are sent and the base of their URL.
 	resetOutbox *notify.Outbox
@@ -137,7 +137,7 @@ var ErrBadCredentials = fault.New(fault.Unauthorized, "Correo electrónico o con
 
 // loginEmail is an email typed to log in, as looked up: trimmed (lookups ignore
 // case). Control characters and overlong values are a 400 naming the field
-// (CONTRACT §8); any other malformed address simply matches no account.
+// (docs/input-rules.md); any other malformed address simply matches no account.
 func loginEmail(e string) (string, error) {
 	e = strings.TrimSpace(e)
 	return e, input.Check("email", e, input.MaxEmail)

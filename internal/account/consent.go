@@ -9,7 +9,7 @@ import (
 )
 
 // MarketingConsent returns when the user consented to offers by email (nil: not
-// given or withdrawn; CONTRACT §11).
+// given or withdrawn; docs/privacy.md#consents).
 func (s *Service) MarketingConsent(ctx context.Context, userID int64) (*time.Time, error) {
 	return s.store.CustomerMarketingConsent(ctx, userID)
 }

@@ -33,10 +33,10 @@ const (
 
 // UpdateProfile validates and stores a user's name, email and phone, and returns
 // the updated user. The session user is read from the database on every request,
-// so the session copy (spec: "updates the session copy") follows at once.
+// so the session copy (docs/customer-area.md: "updates the session copy") follows at once.
 // An email used by another account, or a phone used by any other customer, is a
 // Conflict: the phone is the booking flows' identity, so taking over another
-// customer's number would show that customer's bookings (CONTRACT §5).
+// customer's number would show that customer's bookings (docs/accounts.md).
 func (s *Service) UpdateProfile(ctx context.Context, userID int64, ch ProfileChange) (User, error) {
 	var out User
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
@@ -89,7 +89,7 @@ func (s *Service) UpdateProfile(ctx context.Context, userID int64, ch ProfileCha
 }
 
 // applyProfileChange validates the change against the stored customer and puts each
-// field in its stored form (CONTRACT §8, internal/input; phone in E.164). A value
+// field in its stored form (docs/input-rules.md#phones, internal/input; phone in E.164). A value
 // equal to the stored one is kept as is, so data stored before these rules existed
 // (or by another flow) never blocks an unrelated change.
 func applyProfileChange(rules input.Rules, cur reservation.Customer, ch ProfileChange) (store.ProfileUpdate, error) {
@@ -137,7 +137,7 @@ func applyProfileChange(rules input.Rules, cur reservation.Customer, ch ProfileC
 	return upd, nil
 }
 
-// PasswordChange is the password form (spec, PUT /users/profile/password).
+// PasswordChange is the password form (docs/customer-area.md).
 type PasswordChange struct {
 	Current string
 	New     string
@@ -160,7 +160,7 @@ var ErrWrongCurrentPassword = fault.New(fault.Unauthorized, MsgWrongCurrentPassw
 // session of the account and revokes its API tokens, in the same transaction, so
 // whoever held the old password is out (keepToken is the caller's session, kept).
 // Spec order: a confirmation mismatch is 400 and a wrong current password 401;
-// CONTRACT §7: a social-login account is 400.
+// docs/errors.md#operation-responses: a social-login account is 400.
 func (s *Service) ChangePassword(ctx context.Context, userID int64, keepToken string, pc PasswordChange) error {
 	if pc.Current == "" || pc.New == "" || pc.Confirm == "" {
 		return fault.Invalidf(MsgPasswordFieldsRequired)

@@ -13,7 +13,7 @@ import (
 	"parking/internal/store"
 )
 
-// Registration is a self-registration request (CONTRACT §5, POST /users/register).
+// Registration is a self-registration request (docs/accounts.md#the-phone-rule, POST /users/register).
 type Registration struct {
 	FullName        string
 	Email           string
@@ -22,7 +22,7 @@ type Registration struct {
 	ConfirmPassword string
 	// PrivacyAck is "He leído la política de privacidad"; MarketingConsent the
 	// optional marketing consent (nil: not sent). Both are stored with their time
-	// (CONTRACT §11). RequirePrivacyAck makes the acknowledgement required: the
+	// (docs/manage-booking.md). RequirePrivacyAck makes the acknowledgement required: the
 	// registration page's form sets it; JSON clients of the spec need not send it.
 	PrivacyAck        bool
 	MarketingConsent  *bool
@@ -61,7 +61,7 @@ func fieldFault(k fault.Kind, fields FieldErrors, order ...string) error {
 // Messages of the registration refusals.
 const (
 	msgEmailTaken = "Ya existe una cuenta con este correo electrónico. Inicie sesión con ella."
-	// CONTRACT §5: an unverified phone number must never reveal someone else's
+	// docs/accounts.md#the-phone-rule: an unverified phone number must never reveal someone else's
 	// bookings, so a phone already in use is refused with one message, whether it
 	// belongs to an account or to bookings made with another email.
 	msgPhoneTaken = "Este teléfono ya está asociado a otra cuenta o a reservas con otro correo. Si es suyo, póngase en contacto con el aparcamiento."
@@ -69,7 +69,7 @@ const (
 
 var registrationFields = []string{"full_name", "email", "phone", "password", "confirmPassword", "privacy_ack"}
 
-// validate puts the registration in its stored forms in place (CONTRACT §8,
+// validate puts the registration in its stored forms in place (docs/input-rules.md,
 // internal/input: trimmed name and email, phone in E.164) and reports every broken
 // rule at once.
 func (r *Registration) validate(rules input.Rules) FieldErrors {
@@ -103,7 +103,7 @@ func (r *Registration) validate(rules input.Rules) FieldErrors {
 	return errs
 }
 
-// Register creates a REGISTRADO account (CONTRACT §5) in one transaction and returns
+// Register creates a REGISTRADO account (docs/accounts.md#the-phone-rule) in one transaction and returns
 // its user; the caller starts the session. Email (among accounts, ignoring case) and
 // phone are unique: the database's unique indexes decide, so concurrent
 // registrations cannot both take one. A booking-flow customer (NO-REGISTRADO) with

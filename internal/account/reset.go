@@ -15,7 +15,7 @@ import (
 	"parking/internal/store"
 )
 
-// Password reset (CONTRACT §11): "¿Olvidó su contraseña?" asks for an email; if an
+// Password reset (docs/manage-booking.md#password-reset): "¿Olvidó su contraseña?" asks for an email; if an
 // account with its own password has it, a single-use link valid for one hour is
 // sent as a password_reset notification through the outbox. The answer is the same
 // whether or not the email exists. Only the SHA-256 of the link's token is stored.

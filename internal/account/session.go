@@ -18,7 +18,7 @@ var ErrNoSession = errors.New("no session")
 const touchEvery = time.Minute
 
 // StartSession creates a session for the user and returns its secret token (for
-// the cookie). A new token at every login is the session renewal of CONTRACT §5.
+// the cookie). A new token at every login is the session renewal of docs/accounts.md#sessions.
 func (s *Service) StartSession(ctx context.Context, userID int64) (string, error) {
 	token, hash := NewToken()
 	now := s.now()
@@ -69,13 +69,4 @@ func (s *Service) EndSession(ctx context.Context, token string) error {
 	}
 	hash := HashToken(token)
 	return s.store.InTx(ctx, func(tx *store.Tx) error { return tx.DeleteSession(ctx, hash) })
-}
-
-// EndOtherSessions ends every session of a user except keepToken's (after a password change).
-func (s *Service) EndOtherSessions(ctx context.Context, userID int64, keepToken string) error {
-	keep := ""
-	if keepToken != "" {
-		keep = HashToken(keepToken)
-	}
-	return s.store.InTx(ctx, func(tx *store.Tx) error { return tx.DeleteSessionsOf(ctx, userID, keep) })
 }

@@ -14,7 +14,7 @@ import (
 	"parking/internal/store"
 )
 
-// Social login (spec, Authentication 7; docs/social-login.md). The OpenID Connect
+// Social login (docs/social-login.md). The OpenID Connect
 // protocol lives in internal/social; this file keeps what it decides in the
 // database: logins in progress, linked identities, and the accounts they open.
 
@@ -37,7 +37,7 @@ const (
 
 // SocialLoginHash is the password_hash of an account opened by social login: the
 // spec's SOCIAL_LOGIN_ prefix, then the provider and the subject. It never matches
-// a password (passwordMatches), and the password form refuses it (CONTRACT §7).
+// a password (passwordMatches), and the password form refuses it (docs/errors.md#operation-responses).
 func SocialLoginHash(provider, subject string) string {
 	return SocialLoginPrefix + provider + "_" + subject
 }
@@ -268,19 +268,6 @@ func (s *Service) LinkSocial(ctx context.Context, token, password, addr string) 
 	}
 	s.log.InfoContext(ctx, "social identity linked", "id_customer", u.ID, "provider", p.Provider)
 	return u, nil
-}
-
-// LinkedProviders lists the provider ids linked to a customer.
-func (s *Service) LinkedProviders(ctx context.Context, customerID int64) ([]string, error) {
-	ids, err := s.store.SocialIdentitiesOf(ctx, customerID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, 0, len(ids))
-	for _, id := range ids {
-		out = append(out, id.Provider)
-	}
-	return out, nil
 }
 
 // HasOwnPasswordOf reports whether the account has a password of its own (not a

@@ -210,9 +210,9 @@ func TestSessionTokenCappedBySession(t *testing.T) {
 	})
 }
 
-// Production hashing keeps CONTRACT §5's cost.
+// Production hashing keeps the bcrypt cost (docs/accounts.md#customer-types).
 func TestHashCost(t *testing.T) {
 	if BcryptCost < 10 {
-		t.Fatalf("BcryptCost = %d, CONTRACT §5 wants ≥ 10", BcryptCost)
+		t.Fatalf("BcryptCost = %d, docs/accounts.md#customer-types wants ≥ 10", BcryptCost)
 	}
 }

@@ -12,7 +12,7 @@ import (
 // ErrNoToken: the bearer token is missing, unknown, expired or revoked.
 var ErrNoToken = errors.New("no valid API token")
 
-// Token is an issued API token (CONTRACT §5). The secret is shown once; only its
+// Token is an issued API token (docs/accounts.md#api-tokens). The secret is shown once; only its
 // hash is stored.
 type Token struct {
 	Token     string

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -134,7 +135,7 @@ func (a *App) prepare(ctx context.Context) error {
 	if seeded {
 		a.Log.Info("empty database: default catalog seeded")
 	}
-	// PARKING_CAPACITY seeds the facility settings once (CONTRACT §1, §10); later
+	// PARKING_CAPACITY seeds the facility settings once (docs/settings.md); later
 	// changes are made on /admin/settings.
 	if seeded, err := a.Store.SeedFacility(ctx, facility.Defaults(a.Config.Capacity)); err != nil {
 		return fmt.Errorf("seed facility settings: %w", err)
@@ -163,7 +164,7 @@ func (a *App) prepare(ctx context.Context) error {
 	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox),
 		booking.WithInputRules(a.Config.Input), booking.WithMedia(a.Media, a.Config.BaseURL), booking.WithManageLinks(links),
 		booking.WithEvents(a.Metrics))
-	// CONTRACT §10: a database with reservations from before the occupancy ledger gets
+	// docs/capacity.md#what-counts: a database with reservations from before the occupancy ledger gets
 	// it built once, from the reservations.
 	if built, err := a.Booking.EnsureOccupancy(ctx); err != nil {
 		return err
@@ -180,12 +181,19 @@ func (a *App) prepare(ctx context.Context) error {
 	} else if created {
 		a.Log.Info("administrator account created", "email", a.Config.AdminEmail)
 	}
+	// A receipt is never issued blind: say at start what the settings still lack.
+	if f, err := a.Booking.Facility(ctx); err != nil {
+		return fmt.Errorf("read facility settings: %w", err)
+	} else if missing := f.SellerMissing(); len(missing) > 0 {
+		a.Log.Warn("the seller's identity is incomplete in the facility settings: receipts would be issued without it; "+
+			"set it on /admin/settings", "missing", strings.Join(missing, ","))
+	}
 	if ok, err := a.Accounts.HasAdmin(ctx); err == nil && !ok {
 		a.Log.Warn("no administrator account exists yet; create one with " +
 			"`parking admin create --email E --password P` or set PARKING_ADMIN_EMAIL and PARKING_ADMIN_PASSWORD")
 	}
 	// An erasure deletes the customer's uploaded photo files from the photo
-	// storage after commit (CONTRACT §12; docs/privacy.md).
+	// storage after commit (docs/privacy.md).
 	a.Privacy = privacy.New(a.Store, a.Log, privacy.WithPhotoFiles(a.Booking), privacy.WithOccupancy(a.Booking))
 	a.Web = web.New(web.Deps{
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL,
@@ -200,7 +208,7 @@ func (a *App) prepare(ctx context.Context) error {
 	return nil
 }
 
-// assignReferences gives a booking reference (CONTRACT §11) to the reservations
+// assignReferences gives a booking reference (docs/manage-booking.md#booking-reference) to the reservations
 // stored before references existed, once (store.AssignReferences); a failure is
 // logged and tried again at the next start.
 func (a *App) assignReferences(ctx context.Context) {
@@ -213,7 +221,7 @@ func (a *App) assignReferences(ctx context.Context) {
 	}
 }
 
-// reminderFacility is the car park the booking_reminder names (CONTRACT §11): its
+// reminderFacility is the car park the booking_reminder names (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder): its
 // name, address and phone from the settings, read in the reminder's transaction.
 // A name not yet set on /admin/settings is the service's own.
 func reminderFacility(ctx context.Context, tx *store.Tx) (notify.FacilityData, error) {
@@ -228,7 +236,7 @@ func reminderFacility(ctx context.Context, tx *store.Tx) (notify.FacilityData, e
 	return out, nil
 }
 
-// manageLinks is the signer of manage-my-booking links (CONTRACT §11):
+// manageLinks is the signer of manage-my-booking links (docs/manage-booking.md#the-token):
 // PARKING_SECRET_KEY, or the key generated once and kept in the database.
 func (a *App) manageLinks(ctx context.Context) (*managelink.Signer, error) {
 	key := a.Config.SecretKey
@@ -241,7 +249,7 @@ func (a *App) manageLinks(ctx context.Context) (*managelink.Signer, error) {
 	return managelink.New([]byte(key), a.Config.BaseURL), nil
 }
 
-// normaliseStored gives phones and plates stored before CONTRACT §8's canonical
+// normaliseStored gives phones and plates stored before the canonical (docs/input-rules.md)
 // forms those forms, once (store.NormaliseStored). The start never waits on staff:
 // collisions that cannot be merged are listed for them (`parking duplicates
 // list`), and a failure is logged and tried again at the next start.
@@ -342,7 +350,7 @@ func Start(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 const DefaultWriteTimeout = 60 * time.Second
 
 // Close stops accepting, lets in-flight requests finish (up to 10 s), then closes
-// the database (CONTRACT §1).
+// the database (docs/operations.md).
 func (a *App) Close() error {
 	var err error
 	a.closing.Do(func() {
@@ -405,7 +413,7 @@ func (a *App) listenShared() {
 }
 
 // dispatcherGrace is how long an in-flight delivery may finish at shutdown; after it
-// the delivery is cancelled and left pending, to be sent again (CONTRACT §1).
+// the delivery is cancelled and left pending, to be sent again (docs/operations.md#shutdown).
 const dispatcherGrace = 5 * time.Second
 
 // startDispatcher starts notification delivery when a webhook is configured.

@@ -181,7 +181,7 @@ func TestSQLiteSyncReachesTheDatabase(t *testing.T) {
 	}
 }
 
-// PARKING_PUBLIC_RATE (CONTRACT §13): default 30, 0 turns it off, a whole number.
+// PARKING_PUBLIC_RATE (docs/public-booking.md#limits-on-anonymous-traffic): default 30, 0 turns it off, a whole number.
 func TestLoadConfigPublicRate(t *testing.T) {
 	for v, want := range map[string]int{"": 30, "0": 0, "120": 120} {
 		c, err := LoadConfig(nil, env(map[string]string{"PARKING_PUBLIC_RATE": v}), io.Discard)

@@ -22,7 +22,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// Config is the service configuration (CONTRACT §1). Every field comes from a
+// Config is the service configuration (docs/operations.md). Every field comes from a
 // PARKING_* variable and can be overridden by the serve flag of the same name.
 type Config struct {
 	Addr           string
@@ -41,13 +41,13 @@ type Config struct {
 	Capacity       int
 	SQLiteSync     store.SQLiteSync
 	PhoneRegion    string
-	// DBTimeout bounds each request's database work (PARKING_DB_TIMEOUT, CONTRACT
-	// §13); past it the request is 503 and nothing is saved.
+	// DBTimeout bounds each request's database work (PARKING_DB_TIMEOUT,
+	// docs/reliability.md); past it the request is 503 and nothing is saved.
 	DBTimeout time.Duration
 	// DBWait bounds how long the service waits at start for a database that does
 	// not answer (PARKING_DB_WAIT) before it gives up.
 	DBWait time.Duration
-	Input  input.Rules // phones read in PhoneRegion (CONTRACT §8)
+	Input  input.Rules // phones read in PhoneRegion (docs/input-rules.md#phones)
 	// VerifactuQR is the AEAT verification address receipts' QR codes carry
 	// (PARKING_VERIFACTU_ENV: test or production; docs/receipts.md).
 	VerifactuQR string
@@ -64,9 +64,9 @@ type Config struct {
 	// a setting: tests lower it.
 	HashCost int
 	// PublicRate is requests per minute per client address on the anonymous routes
-	// (CONTRACT §13); 0: no limit (the zero Config, as tests build it).
+	// (docs/reliability.md); 0: no limit (the zero Config, as tests build it).
 	PublicRate int
-	// SecretKey signs manage links (PARKING_SECRET_KEY, CONTRACT §11); empty: one is
+	// SecretKey signs manage links (PARKING_SECRET_KEY, docs/manage-booking.md#the-token); empty: one is
 	// generated once and kept in the database, so that every instance agrees.
 	SecretKey string
 	// MetricsToken, when set, is the bearer token GET /metrics requires

@@ -16,7 +16,7 @@ const duplicatesUsage = `usage:
                              could not be merged safely, for staff to resolve by hand`
 
 // runDuplicates lists the collisions left by the normalisation of stored phones
-// and plates (CONTRACT §8, store.NormaliseStored): a registered account sharing a
+// and plates (docs/input-rules.md, store.NormaliseStored): a registered account sharing a
 // phone with another customer, a plate stored with two vehicle types, or a stored
 // value that is not a phone or plate at all. Staff resolve each by hand (edit the
 // customer's phone or the reservation's vehicle); a resolved one leaves the list.

@@ -12,7 +12,7 @@ import (
 	"parking/internal/storetest"
 )
 
-// A database holding phones and plates from before CONTRACT §8: the service starts
+// A database holding phones and plates from before docs/input-rules.md: the service starts
 // (the collisions do not block it), merges what is safe, and `parking duplicates
 // list` shows staff what is left to resolve by hand.
 func TestDuplicatesCommand(t *testing.T) {

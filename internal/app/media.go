@@ -10,7 +10,7 @@ import (
 	"parking/internal/media"
 )
 
-// openMedia opens the store of uploaded photos (CONTRACT §12, docs/photos.md):
+// openMedia opens the store of uploaded photos (docs/photos.md):
 // S3-compatible object storage when PARKING_S3_BUCKET is set, else a local
 // directory: PARKING_MEDIA_DIR, or by default "media" next to the SQLite file
 // (for PostgreSQL, "media" in the working directory).
@@ -50,7 +50,7 @@ func MediaDir(cfg Config) string {
 // default).
 const photoSweepEvery = time.Hour
 
-// startPhotoSweep deletes photos past their retention period (CONTRACT §12)
+// startPhotoSweep deletes photos past their retention period (docs/photos.md)
 // every cfg.PhotoSweepEvery, first one interval after the start. The interval is
 // real time; what counts as expired is read from the service's clock
 // (booking.SweepExpiredPhotos), which tests move instead.

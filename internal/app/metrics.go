@@ -23,6 +23,8 @@ func (a *App) newMetrics() *metrics.Metrics {
 			b, err := a.Booking.ParkingBoard(ctx, f.Capacity)
 			return b.Occupied, b.Reserved, b.Capacity, err
 		},
-		Now: a.Config.Clock,
+		// a.Booking is built after the metrics: read it at scrape time.
+		Overdue: func(ctx context.Context) (int, error) { return a.Booking.OverdueCount(ctx) },
+		Now:     a.Config.Clock,
 	}, a.Log)
 }

@@ -20,7 +20,7 @@ const notificationsUsage = `usage:
   parking notifications retry ID        queue one failed (or skipped) notification again
   parking notifications retry --failed  queue every failed notification again`
 
-// runNotifications is the operators' view of the outbox (CONTRACT §9): see failed
+// runNotifications is the operators' view of the outbox (docs/notifications.md#delivery): see failed
 // deliveries and queue them again. The database is the one of PARKING_DATABASE_URL;
 // a running service picks retried rows up at its next poll.
 func runNotifications(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {

@@ -23,7 +23,7 @@ func TestNotificationsCommand(t *testing.T) {
 		url := storetest.URL(t, d)
 		ctx := context.Background()
 		// The test clock, and an entry less than 24 hours ahead of it: each booking
-		// has exactly its confirmation row (no booking_reminder, CONTRACT §11).
+		// has exactly its confirmation row (no booking_reminder, docs/manage-booking.md#the-reminder-the-day-before-booking_reminder).
 		st, err := store.OpenWith(ctx, url, store.Options{Clock: clocktest.New().Now})
 		if err != nil {
 			t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 const occupancyUsage = `usage:
   parking occupancy rebuild   recompute the per-day occupancy ledger from the reservations`
 
-// runOccupancy is `parking occupancy rebuild` (CONTRACT §10): it recomputes the
+// runOccupancy is `parking occupancy rebuild` (docs/capacity.md#what-counts): it recomputes the
 // occupancy ledger from the reservations in one transaction (the service may keep
 // running: bookings wait for it on PostgreSQL, and SQLite has one writer) and says
 // how many days it corrected. A correct ledger gives 0.

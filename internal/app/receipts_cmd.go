@@ -15,7 +15,7 @@ const receiptsUsage = `usage:
   parking receipts export    write every record as CSV to standard output`
 
 // runReceipts is the command line's view of the receipts' VeriFactu records
-// (CONTRACT §12, docs/receipts.md): the same chain and the same verification as
+// (docs/receipts.md): the same chain and the same verification as
 // GET /admin/verifactu/records, for an operator or an archive job.
 func runReceipts(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) != 1 || (args[0] != "verify" && args[0] != "export") {

@@ -32,7 +32,7 @@ func Client(tb testing.TB) *http.Client {
 
 // Account creates an account of type typ directly in the database (phone may be "").
 // A phone that reads as one is stored in its E.164 form, as the service stores it
-// (CONTRACT §8); any other text is stored as given (data from before the rule).
+// (docs/input-rules.md); any other text is stored as given (data from before the rule).
 func Account(tb testing.TB, a *app.App, typ reservation.CustomerType, name, email, phone, password string) account.User {
 	tb.Helper()
 	ctx := context.Background()

@@ -116,7 +116,7 @@ const (
 	ActionEnable         = "enable"            // staff account enabled again
 	ActionPassword       = "password"          // staff account given a new password
 	ActionSettings       = "settings"          // facility settings saved
-	ActionOverCapacity   = "capacity_override" // staff accepted a stay on full days (CONTRACT §10)
+	ActionOverCapacity   = "capacity_override" // staff accepted a stay on full days (docs/capacity.md#refusals)
 )
 
 // Entry is one recorded change. EntityID is text so that entities keyed by name

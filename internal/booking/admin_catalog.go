@@ -15,7 +15,7 @@ import (
 	"parking/internal/store"
 )
 
-// Catalog administration (CONTRACT §4). Each change is saved in one transaction;
+// Catalog administration (docs/pricing.md#catalog). Each change is saved in one transaction;
 // then the catalog is read back and the in-memory pricing snapshot swapped
 // atomically, so the next quote uses it without a restart. Stored reservations keep
 // their total and the prices their extras were booked with.
@@ -139,7 +139,7 @@ func applyMainService(m *pricing.MainService, in MainServiceInput, creating bool
 	return input.Check("description", m.Description, MaxServiceDesc)
 }
 
-// CreateRate adds a rate band to a main service. Spec, price rule 2: the band with
+// CreateRate adds a rate band to a main service. docs/pricing.md#price-rule 2: the band with
 // min_days <= days <= max_days gives the daily price, so the bands of one service
 // must not overlap (else the price would depend on which one is found first);
 // min_days >= 1, max_days >= min_days, daily price >= 0.

@@ -13,7 +13,7 @@ import (
 	"parking/internal/store"
 )
 
-// Detail is a reservation's full record (spec, Resources: Reservation; administrator
+// Detail is a reservation's full record (docs/reservations.md#reservation; administrator
 // detail page): the reservation, its customer and vehicle, main service name,
 // selected additional services with their booked prices, photos, notification
 // history, and the whole catalog for the edit form's lists.
@@ -24,15 +24,15 @@ type Detail struct {
 	MainServiceName string
 	Extras          []reservation.BookedExtraDetail
 	Photos          []reservation.Photo
-	Handovers       []reservation.Handover // at the start and at finalize (CONTRACT §12)
+	Handovers       []reservation.Handover // at the start and at finalize (docs/photos.md)
 	Notifications   []notify.HistoryItem
 	Catalog         pricing.Catalog
-	// CapacityOverrideAt: when staff accepted it over the capacity (CONTRACT §10).
+	// CapacityOverrideAt: when staff accepted it over the capacity (docs/capacity.md#refusals).
 	CapacityOverrideAt *time.Time
 }
 
 // EntryPhotos counts the entry photos: the ones the spec's five-photo rule counts
-// (CONTRACT §12).
+// (docs/receipts.md).
 func (d Detail) EntryPhotos() int {
 	n := 0
 	for _, p := range d.Photos {

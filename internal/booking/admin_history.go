@@ -22,7 +22,7 @@ const HistoryPageSize = 15
 // is simply empty (1.5 billion rows of offset).
 const maxHistoryPage = 100_000_000
 
-// HistoryQuery is the history's query string as sent (spec, GET /admin/history).
+// HistoryQuery is the history's query string as sent (docs/admin.md#history).
 type HistoryQuery struct {
 	Status   string // one of the four states; "" for all
 	Search   string // part of the customer's name or plate
@@ -46,7 +46,7 @@ type HistoryPage struct {
 // History lists reservations newest first (reservation_date, then id, descending),
 // 15 per page with offset (page - 1) × 15, with the total count (spec, GET
 // /admin/history). dateFrom and dateTo are local calendar days of the facility
-// (CONTRACT §2) applied to entry_date, the day the stay begins (CONTRACT §6:
+// (docs/dates.md#local-days) applied to entry_date, the day the stay begins (docs/admin.md#history:
 // "which cars came in that week"); bookedFrom and bookedTo likewise to
 // reservation_date, the day the reservation was made. All ends are inclusive. An
 // unknown status or a malformed date is refused naming it.
@@ -85,7 +85,7 @@ func (s *Service) historyFilter(ctx context.Context, q HistoryQuery) (store.Hist
 	}
 	f.Search = search
 	if search != "" {
-		// CONTRACT §6: the search also finds a customer by phone typed in any form
+		// docs/admin.md#history: the search also finds a customer by phone typed in any form
 		// (the stored E.164), a vehicle by its plate typed with spaces or dashes, and
 		// a reservation by its id.
 		f.Phone, _ = s.input.PhoneLookup(search)
@@ -93,7 +93,7 @@ func (s *Service) historyFilter(ctx context.Context, q HistoryQuery) (store.Hist
 		if id, err := strconv.ParseInt(search, 10, 64); err == nil && id > 0 {
 			f.ID = id
 		}
-		// CONTRACT §6, §11: and a reservation by its booking reference, typed with
+		// docs/admin.md#history: and a reservation by its booking reference, typed with
 		// or without the dash, in any case. A reference made of digits only that
 		// exists wins over the same digits read as an id.
 		if ref, ok := input.ReferenceLookup(search); ok {
@@ -115,7 +115,7 @@ func (s *Service) historyFilter(ctx context.Context, q HistoryQuery) (store.Hist
 	return f, nil
 }
 
-// dayRange reads a pair of optional local days (YYYY-MM-DD, CONTRACT §2) as the
+// dayRange reads a pair of optional local days (YYYY-MM-DD, docs/dates.md#local-days) as the
 // instants [first day's midnight, the day after the last one's midnight); a zero
 // time stands for a side not given. The fields are named in the refusals.
 func (s *Service) dayRange(fromName, fromDay, toName, toDay string) (from, to time.Time, err error) {
@@ -155,6 +155,9 @@ type ParkingSpot struct {
 	// Upcoming are the other reservations holding the spot today (PENDIENTE),
 	// after the one shown.
 	Upcoming []reservation.ParkingRow
+	// Overdue: the car in the spot is still in after its exit date
+	// (docs/board.md#overdue).
+	Overdue bool
 }
 
 // Board statuses of a spot.
@@ -207,6 +210,7 @@ func (s *Service) ParkingBoard(ctx context.Context, capacity int) (ParkingBoard,
 	}
 	for _, code := range order {
 		sp := byCode[code]
+		sp.Overdue = sp.Reservation.Reservation.Overdue(now)
 		if sp.Status == SpotOccupied {
 			b.Occupied++
 		} else {

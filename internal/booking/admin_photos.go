@@ -22,7 +22,7 @@ const MaxPhotoURL = 2048
 
 // AddPhoto records a photo of the vehicle on reservation id (spec, POST
 // /admin/reservations/{id}/photos): file_path must be an absolute http(s) URL
-// (CONTRACT §7), the description at most 255 characters, and the reservation
+// (docs/errors.md#operation-responses), the description at most 255 characters, and the reservation
 // neither FINALIZADA nor CANCELADA. It returns the photo and the new photo count.
 func (s *Service) AddPhoto(ctx context.Context, id int64, filePath, description string) (reservation.Photo, int, error) {
 	filePath = strings.TrimSpace(filePath)
@@ -44,7 +44,7 @@ func (s *Service) AddPhoto(ctx context.Context, id int64, filePath, description 
 		if err != nil {
 			return err
 		}
-		// Spec, per-state rules: photos are addable in PENDIENTE and EN CURSO only.
+		// docs/reservations.md#per-state-rules: photos are addable in PENDIENTE and EN CURSO only.
 		if !reservation.For(r.Status).AddPhotos {
 			return fault.Invalidf("No se pueden añadir fotos a la reserva %d: está %s.", id, r.Status)
 		}

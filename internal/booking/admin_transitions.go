@@ -16,7 +16,7 @@ import (
 	"parking/internal/store"
 )
 
-// Administrator transitions (spec, States and transitions). Each is one transaction:
+// Administrator transitions (docs/reservations.md#transitions). Each is one transaction:
 // the row is read under LockReservation (FOR UPDATE on PostgreSQL; SQLite write
 // transactions are one at a time), the spec's conditions are checked in the spec's
 // order, and the change is one conditional UPDATE on the expected status. Of two
@@ -37,14 +37,16 @@ func statusMoved(id int64) error {
 	return fault.Invalidf("La reserva %d ha cambiado de estado mientras se procesaba la petición; recargue e inténtelo de nuevo.", id)
 }
 
-// Start checks a vehicle in: PENDIENTE → EN CURSO. Spec, administrator start: the
+// Start checks a vehicle in: PENDIENTE → EN CURSO. docs/reservations.md#transitions: the
 // checks run in this order — status PENDIENTE, at least 5 photos, a parking spot
 // assigned — and the first one broken is the refusal. The entry date becomes
 // non-editable; a vehicle-entry notification is triggered. The optional hand-over
-// (mileage, fuel level, damage notes; CONTRACT §12) is recorded with it.
+// (mileage, fuel level, damage notes; docs/photos.md) is recorded with it, and the
+// moment of check-in with whether the keys were handed over (the entry document,
+// docs/entry-document.md).
 func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (reservation.Reservation, error) {
 	var out reservation.Reservation
-	h, err := parseHandover(reservation.PhaseEntry, hand)
+	h, keys, err := parseHandover(reservation.PhaseEntry, hand)
 	if err != nil {
 		return out, err
 	}
@@ -70,7 +72,7 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (r
 		if r.Spot == nil || strings.TrimSpace(*r.Spot) == "" {
 			return fault.Invalidf("No se puede iniciar la reserva %d: no tiene plaza de aparcamiento asignada.", id)
 		}
-		ok, err := tx.MarkStarted(ctx, id)
+		ok, err := tx.MarkStarted(ctx, id, keys)
 		if err != nil {
 			return err
 		}
@@ -83,18 +85,18 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (r
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
-		// CONTRACT §10: the car is in; past its exit it keeps counting (never refused).
+		// docs/capacity.md#refusals: the car is in; past its exit it keeps counting (never refused).
 		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
 			return err
 		}
-		// CONTRACT §11: a car that came in needs no reminder.
+		// docs/manage-booking.md#the-reminder-the-day-before-booking_reminder: a car that came in needs no reminder.
 		if err := s.syncReminder(ctx, tx, id); err != nil {
 			return err
 		}
 		if err := s.auditTransition(ctx, tx, audit.ActionStart, before); err != nil {
 			return err
 		}
-		// Spec: a vehicle-entry notification is triggered, in this transaction (CONTRACT §9).
+		// Spec: a vehicle-entry notification is triggered, in this transaction (docs/notifications.md).
 		return s.enqueue(ctx, tx, notify.VehicleEntry, id, nil)
 	})
 	if err != nil {
@@ -185,16 +187,16 @@ func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (res
 		if out, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
-		// CONTRACT §10: check-out frees the days at once.
+		// docs/capacity.md#what-counts: check-out frees the days at once.
 		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
 			return err
 		}
 		if err := s.auditTransition(ctx, tx, audit.ActionFinalize, before); err != nil {
 			return err
 		}
-		// CONTRACT §12: the receipt is numbered and issued in this transaction, so
+		// docs/receipts.md#numbering-correlative-no-gaps-no-duplicates: the receipt is numbered and issued in this transaction, so
 		// a finalize that fails leaves no number used; then the invoice
-		// notification (CONTRACT §9), which carries that number.
+		// notification (docs/notifications.md), which carries that number.
 		if _, err := s.issueAtFinalize(ctx, tx, id); err != nil {
 			return err
 		}
@@ -238,7 +240,7 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 
 // cancelLocked cancels r, locked and checked PENDIENTE by the caller (staff or
 // the manage link), inside its transaction: the conditional update, the days freed
-// at once (CONTRACT §10), the reminder dropped (§11), the trail with prev as the
+// at once (docs/capacity.md), the reminder dropped (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder), the trail with prev as the
 // state before.
 func (s *Service) cancelLocked(ctx context.Context, tx *store.Tx, r reservation.Reservation, prev resState) (reservation.Reservation, error) {
 	ok, err := tx.MarkCancelled(ctx, r.ID, reservation.Pending)

@@ -21,7 +21,7 @@ import (
 type AdminChange struct {
 	// Customer.
 	FullName, Phone, Email *string
-	// Vehicle. The plate cannot change (spec, Vehicle); a plate sent that differs
+	// Vehicle. The plate cannot change (docs/reservations.md#vehicle); a plate sent that differs
 	// from the stored one is refused rather than silently ignored.
 	LicensePlate                     *string
 	Brand, Model, Color, VehicleType *string
@@ -33,7 +33,7 @@ type AdminChange struct {
 	Extras      *[]int64 // the complete new selection
 	Spot        *string  // trimmed and upper-cased; blank frees the spot
 	Notes       *string
-	// OverrideCapacity accepts the change on a full day (CONTRACT §10).
+	// OverrideCapacity accepts the change on a full day (docs/capacity.md#refusals).
 	OverrideCapacity bool
 }
 
@@ -47,9 +47,9 @@ type Updated struct {
 
 // AdminUpdate applies an administrator's change to reservation id in one transaction
 // (customer, vehicle, reservation and additional services together, or nothing).
-// Spec, per-state rules: PENDIENTE edits everything; EN CURSO keeps its entry date
+// docs/reservations.md#per-state-rules: PENDIENTE edits everything; EN CURSO keeps its entry date
 // (a sent one is ignored) and must keep a spot; FINALIZADA and CANCELADA refuse
-// every change. The price goes through the one price path (price.go, CONTRACT §4):
+// every change. The price goes through the one price path (price.go, docs/pricing.md#one-price-path):
 // recalculated on the server when a date, the vehicle type, the main service or the
 // additional services change, with the extras already booked keeping their booked
 // price; an edit that touches none of them keeps the stored total.
@@ -65,7 +65,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 			return err
 		}
 		before = r
-		rules := reservation.For(r.Status) // spec, per-state rules (internal/reservation/rules.go)
+		rules := reservation.For(r.Status) // docs/reservations.md#per-state-rules (internal/reservation/rules.go)
 		if !rules.Editable() {
 			return fault.Invalidf("La reserva %d está %s: no admite cambios.", id, r.Status)
 		}
@@ -98,7 +98,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		// The reservation's own fields.
 		entry = r.Entry
 		if c.Entry != nil && rules.EditEntry {
-			entry = *c.Entry // EN CURSO: the stored entry is kept (spec, per-state rules)
+			entry = *c.Entry // EN CURSO: the stored entry is kept (docs/reservations.md#per-state-rules)
 		}
 		exit = r.Exit
 		if c.ExitSet {
@@ -126,7 +126,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		if newSpot != nil {
 			spot = *newSpot
 		}
-		// Spec, parking spot rule on update: EN CURSO (and FINALIZADA, refused above)
+		// docs/reservations.md#parking-spot: EN CURSO (and FINALIZADA, refused above)
 		// must keep a spot.
 		if newSpot == nil && rules.Spot == reservation.SpotRequired {
 			return fault.Invalidf("La reserva %d está %s: la plaza de aparcamiento no puede quedar vacía.", id, r.Status)
@@ -146,7 +146,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 			return err
 		}
 
-		// The one price path (price.go, CONTRACT §4): an edit that changes no pricing
+		// The one price path (price.go, docs/pricing.md#one-price-path): an edit that changes no pricing
 		// input keeps the total and the booked extras; otherwise it is repriced with
 		// today's rates, booked extras keeping their booked price.
 		priced, err := s.price(ctx, WalkIn, stay{Entry: entry, Exit: exit, VehicleType: newVeh.Type, MainService: mainService, Extras: ids},
@@ -187,7 +187,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		if out.Reservation, err = tx.Reservation(ctx, id); err != nil {
 			return err
 		}
-		// CONTRACT §10: the days the new dates add are checked; freed ones are released.
+		// docs/capacity.md#what-counts: the days the new dates add are checked; freed ones are released.
 		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out.Reservation), staffCheck, c.OverrideCapacity); err != nil {
 			return err
 		}
@@ -195,7 +195,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 			return err
 		}
 		out.Vehicle = newVeh
-		if err := s.syncReminder(ctx, tx, id); err != nil { // CONTRACT §11: moved with the entry
+		if err := s.syncReminder(ctx, tx, id); err != nil { // docs/manage-booking.md#the-reminder-the-day-before-booking_reminder: moved with the entry
 			return err
 		}
 		return s.auditUpdate(ctx, tx, prev)
@@ -231,7 +231,7 @@ func (s *Service) auditUpdate(ctx context.Context, tx *store.Tx, prev resState) 
 }
 
 // applyContact merges the sent customer fields into the stored ones and puts them
-// in their stored forms (CONTRACT §8, internal/input). A field not sent keeps its
+// in their stored forms (docs/input-rules.md, internal/input). A field not sent keeps its
 // stored value as is, so data stored before these rules never blocks another change.
 func applyContact(rules input.Rules, cust reservation.Customer, c AdminChange) (store.CustomerContact, error) {
 	out := store.CustomerContact{FullName: cust.FullName, Email: cust.Email}
@@ -274,7 +274,7 @@ func applyContact(rules input.Rules, cust reservation.Customer, c AdminChange) (
 	return out, nil
 }
 
-// followContact keeps a reservation's contact (CONTRACT §8) in step with an edit of
+// followContact keeps a reservation's contact (docs/public-booking.md#privacy-of-anonymous-bookings) in step with an edit of
 // its customer's data when the two were the same before it (the usual case: the
 // booker is the customer); a contact typed by someone else stays as typed, and the
 // detail page shows both.

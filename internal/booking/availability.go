@@ -10,7 +10,7 @@ import (
 	"parking/internal/settings"
 )
 
-// MaxAvailabilityDays is the longest range GET /api/availability answers (CONTRACT §10).
+// MaxAvailabilityDays is the longest range GET /api/availability answers (docs/capacity.md#seeing-it).
 const MaxAvailabilityDays = 92
 
 // DayAvailability is one day's occupancy: Booked counts every stay on it (ledger and
@@ -54,7 +54,7 @@ func ParseAvailabilityRange(from, to string) (occupancy.Span, error) {
 	return sp, nil
 }
 
-// Availability reads the occupancy of span (CONTRACT §10): the ledger's counts, plus,
+// Availability reads the occupancy of span (docs/capacity.md#seeing-it): the ledger's counts, plus,
 // on days up to today, the open stays (no exit, or EN CURSO past their exit).
 func (s *Service) Availability(ctx context.Context, span occupancy.Span) (Availability, error) {
 	f, err := s.store.Facility(ctx)

@@ -11,7 +11,7 @@ import (
 	"parking/internal/reservation"
 )
 
-// Board is the administrators' daily board (spec, GET /api/reservations): the
+// Board is the administrators' daily board (docs/board.md): the
 // reservations entering and leaving on one calendar day of the facility.
 type Board struct {
 	Version int64     // the board version read with it (store.BoardVersion)
@@ -20,11 +20,18 @@ type Board struct {
 	To      time.Time // next local midnight (23 or 25 hours later on a DST change)
 	Entries []reservation.BoardItem
 	Exits   []reservation.BoardItem
+	// Overdue are the cars still in after their exit date (EN CURSO, exit passed) as
+	// of now, ordered by exit date: only on today's board, empty on any other day
+	// (docs/board.md#overdue).
+	Overdue []reservation.BoardItem
+	// Until is when this board stops being true by time alone (today's: the next
+	// exit to pass, or midnight); zero for another day, which time does not change.
+	Until time.Time
 }
 
 // ParseBoardDay reads the board's date parameter: "" is today in the facility's
-// zone (spec: default current date); "YYYY-MM-DD" is that day; a date-time (any
-// CONTRACT §2 form) is the local day it falls on, its time ignored (spec: compared
+// zone (docs/board.md: default today); "YYYY-MM-DD" is that day; a date-time (any
+// docs/dates.md#local-days form) is the local day it falls on, its time ignored (spec: compared
 // by date component only).
 func (s *Service) ParseBoardDay(date string) (day string, from, to time.Time, err error) {
 	date = strings.TrimSpace(date)
@@ -49,24 +56,47 @@ func (s *Service) ParseBoardDay(date string) (day string, from, to time.Time, er
 }
 
 // DailyBoard lists the reservations whose entry date, and those whose exit date,
-// fall on the local calendar day named by date (see ParseBoardDay; CONTRACT §2:
+// fall on the local calendar day named by date (see ParseBoardDay; docs/dates.md#local-days:
 // [local midnight, next local midnight)). Both lists are ordered by entry date
 // ascending; a reservation entering and leaving that day is in both; one without an
-// exit date is never among the exits.
+// exit date is never among the exits. Today's board adds the overdue reservations
+// as of now (docs/board.md#overdue).
 func (s *Service) DailyBoard(ctx context.Context, date string) (Board, error) {
 	day, from, to, err := s.ParseBoardDay(date)
 	if err != nil {
 		return Board{}, err
 	}
-	m, err := s.store.DayMovements(ctx, from, to)
+	now := s.now()
+	var at time.Time // the overdue list is today's alone
+	if !now.Before(from) && now.Before(to) {
+		at = now
+	}
+	m, err := s.store.DayMovements(ctx, from, to, at)
 	if err != nil {
 		return Board{}, fmt.Errorf("daily board %s: %w", day, err)
 	}
-	return Board{Version: m.Version, Day: day, From: from, To: to, Entries: m.Entries, Exits: m.Exits}, nil
+	b := Board{Version: m.Version, Day: day, From: from, To: to, Entries: m.Entries, Exits: m.Exits, Overdue: m.Overdue}
+	if !at.IsZero() {
+		// An exit at the instant e is passed just after it.
+		b.Until = to
+		if m.NextExit != nil && m.NextExit.Before(to) {
+			b.Until = m.NextExit.Add(time.Nanosecond)
+		}
+	}
+	return b, nil
 }
+
+// Now is the service's clock: what "now" means for a board's Until.
+func (s *Service) Now() time.Time { return s.now() }
 
 // BoardVersion is the current board version: while it stays the same, every day's
 // board stays the same, so a board read at this version may be served again.
 func (s *Service) BoardVersion(ctx context.Context) (int64, error) {
 	return s.store.BoardVersion(ctx)
+}
+
+// OverdueCount is how many cars are still in after their exit date now
+// (docs/board.md#overdue), for the metrics.
+func (s *Service) OverdueCount(ctx context.Context) (int, error) {
+	return s.store.CountOverdue(ctx, s.now())
 }

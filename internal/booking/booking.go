@@ -26,12 +26,12 @@ type Service struct {
 	log     *slog.Logger
 	now     func() time.Time
 	outbox  *notify.Outbox
-	input   input.Rules        // phones read in PARKING_PHONE_REGION (CONTRACT §8)
+	input   input.Rules        // phones read in PARKING_PHONE_REGION (docs/input-rules.md#phones)
 	admin   adminState         // administrator operations: parking feed, catalog writes (admin_state.go)
 	events  Events             // metrics (events.go)
 	origin  string             // names this instance in announcements to the others (shared.go)
 	photos  photoConfig        // uploaded photos: media store, addresses, retention (photos_upload.go)
-	links   *managelink.Signer // manage tokens and links (manage.go, CONTRACT §11)
+	links   *managelink.Signer // manage tokens and links (manage.go, docs/manage-booking.md#the-token)
 }
 
 // Option adjusts a Service at construction.
@@ -71,12 +71,12 @@ func (s *Service) Location() *time.Location { return s.loc }
 func (s *Service) Catalog() *pricing.Snapshot { return s.catalog.Load() }
 
 // Quote prices a request as a booking with the same data would be charged
-// (CONTRACT §4: the quote is the price): through the one price path, so repeated
+// (docs/pricing.md#one-price-path: the quote is the price): through the one price path, so repeated
 // extras count once, unknown or retired ones are skipped with a warning, and an
 // inactive main service is refused to the public (ch Public; staff use WalkIn).
 // A refusal or a price-rule failure is a fault.Error wrapping the pricing error.
 func (s *Service) Quote(ctx context.Context, ch Channel, r pricing.Request) (pricing.Quote, error) {
-	// The typed vehicle type is text like a booking's (CONTRACT §8: control
+	// The typed vehicle type is text like a booking's (docs/input-rules.md#control-characters: control
 	// characters are a 400 naming the field, not a missing coefficient).
 	if _, err := input.Text("vehicle_type", r.VehicleType, input.MaxText); err != nil {
 		return pricing.Quote{}, err
@@ -87,7 +87,7 @@ func (s *Service) Quote(ctx context.Context, ch Channel, r pricing.Request) (pri
 }
 
 // pricingFault turns a price-rule failure into a refusal of the operation
-// (CONTRACT §8: in a booking, a pricing failure is a 400 with the pricing message).
+// (docs/errors.md#refusals-by-operation: in a booking, a pricing failure is a 400 with the pricing message).
 func pricingFault(err error) error {
 	if errors.Is(err, pricing.ErrNotLoaded) {
 		return &fault.Error{Kind: fault.Internal, Message: err.Error(), Err: err}
@@ -95,7 +95,7 @@ func pricingFault(err error) error {
 	return &fault.Error{Kind: fault.Invalid, Message: err.Error(), Err: err}
 }
 
-// exitAfterEntry is the rule every create and edit checks (CONTRACT §7).
+// exitAfterEntry is the rule every create and edit checks (docs/errors.md#operation-responses).
 func (s *Service) exitAfterEntry(entry time.Time, exit *time.Time) error {
 	if exit != nil && !exit.After(entry) {
 		return fault.Invalidf("La fecha de salida (%s) debe ser posterior a la fecha de entrada (%s).",

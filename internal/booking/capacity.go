@@ -12,7 +12,7 @@ import (
 	"parking/internal/store"
 )
 
-// Capacity (CONTRACT §10). Every operation that creates a reservation or changes its
+// Capacity (docs/capacity.md). Every operation that creates a reservation or changes its
 // status or dates calls occupy in its own transaction, after writing the row, with
 // the stay as it was and as it is: the ledger moves by the difference, and the days
 // the change adds are checked against the limit of the channel.
@@ -120,7 +120,7 @@ func minusAll(a, b []occupancy.Span) []occupancy.Span {
 
 // ReleaseCustomerPending frees, in tx, the days of a customer's PENDIENTE bookings,
 // which the caller is about to cancel in bulk (the erasure of a customer's data,
-// internal/privacy): the ledger moves with the reservations (CONTRACT §10).
+// internal/privacy): the ledger moves with the reservations (docs/capacity.md#what-counts).
 func (s *Service) ReleaseCustomerPending(ctx context.Context, tx *store.Tx, customerID int64) error {
 	pending, err := tx.PendingReservationsOf(ctx, customerID)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"parking/internal/storetest"
 )
 
-// CONTRACT §8: every booking keeps the contact its booker typed and how it was made.
+// docs/public-booking.md#privacy-of-anonymous-bookings: every booking keeps the contact its booker typed and how it was made.
 // Online, the contact is exactly what was typed and a booking lands "by account"
 // only when the session's customer is the one found by phone; at the counter, the
 // fields staff leave blank come from the customer record.

@@ -20,7 +20,7 @@ import (
 type Channel int
 
 const (
-	// Public is the online booking flow: every field of CONTRACT §8 is required.
+	// Public is the online booking flow: every field of docs/input-rules.md#required-fields-of-a-booking is required.
 	Public Channel = iota
 	// WalkIn is an administrator creating a booking at the counter: entry defaults
 	// to now, the exit may be left open (priced for one day), a spot may be given.
@@ -45,21 +45,21 @@ type NewBooking struct {
 	Notes        string
 	// SignedIn is the customer whose session sent a public booking (0: none). A
 	// booking that lands on that same customer is theirs; any other public booking
-	// is marked as made without signing in (CONTRACT §8).
+	// is marked as made without signing in (docs/public-booking.md#privacy-of-anonymous-bookings).
 	SignedIn int64
 	// PrivacyAck and MarketingConsent are the booker's "He leído la política de
-	// privacidad" and optional marketing consent (CONTRACT §11), stored with their
+	// privacidad" and optional marketing consent (docs/privacy.md#consents), stored with their
 	// time on the reservation. A booking rests on the contract, not on consent:
 	// neither is required here.
 	PrivacyAck, MarketingConsent bool
-	// OverrideCapacity: staff accept a walk-in on a full day (CONTRACT §10); the
+	// OverrideCapacity: staff accept a walk-in on a full day (docs/capacity.md#refusals); the
 	// public flow ignores it.
 	OverrideCapacity bool
 }
 
 // Created is the outcome of a booking. Customer and Vehicle are the stored records
 // the booking landed on; Contact and Typed are what the booker sent (with the
-// spec's defaults), the only data a public response may show (CONTRACT §8).
+// spec's defaults), the only data a public response may show (docs/input-rules.md).
 type Created struct {
 	Reservation reservation.Reservation
 	Customer    reservation.Customer
@@ -73,12 +73,12 @@ type Created struct {
 const msgMissingData = "Faltan datos obligatorios."
 
 // PublicEntryGrace is how far in the past a public booking's entry may be
-// (CONTRACT §8): a customer booking at the gate a few minutes late is not refused.
+// (docs/input-rules.md): a customer booking at the gate a few minutes late is not refused.
 const PublicEntryGrace = 15 * time.Minute
 
 // Create makes a reservation in one transaction: customer found or created by phone,
 // vehicle by plate, their link, the reservation (PENDIENTE, priced by the server) and
-// its additional services (spec, States and transitions, first row). Nothing is
+// its additional services (docs/reservations.md#creation). Nothing is
 // saved on any failure. The outcome is reported to the service's events (metrics).
 func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking, opts ...CreateOption) (Created, error) {
 	c, err := s.create(ctx, ch, in, opts...)
@@ -99,7 +99,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 	if ch == WalkIn && in.Entry.IsZero() {
 		in.Entry = s.now()
 	}
-	// Spec, Errors: entry_date, phone or license_plate missing; CONTRACT §8 adds, for
+	// docs/errors.md#refusals-by-operation: entry_date, phone or license_plate missing; docs/input-rules.md#required-fields-of-a-booking adds, for
 	// the public flow, vehicle_type, id_main_service and exit_date.
 	missing := strings.TrimSpace(in.Phone) == "" || strings.TrimSpace(in.LicensePlate) == "" || in.Entry.IsZero()
 	if ch == Public {
@@ -111,7 +111,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 	if err := s.readBooking(ch, &in); err != nil {
 		return Created{}, err
 	}
-	// CONTRACT §8: a public booking cannot start in the past (staff walk-ins may:
+	// docs/dates.md#past-entries: a public booking cannot start in the past (staff walk-ins may:
 	// the car is already there).
 	if ch == Public && in.Entry.Before(s.now().Add(-PublicEntryGrace)) {
 		return Created{}, fault.Invalidf("El campo entry_date no puede ser anterior a la hora actual (%s).",
@@ -121,7 +121,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		return Created{}, err
 	}
 
-	// The one price path (price.go, CONTRACT §4): the same total as the quote.
+	// The one price path (price.go, docs/pricing.md#one-price-path): the same total as the quote.
 	priced, err := s.price(ctx, ch, stay{Entry: in.Entry, Exit: in.Exit, VehicleType: in.VehicleType, MainService: in.MainService, Extras: in.Extras}, nil)
 	if err != nil {
 		return Created{}, err
@@ -153,7 +153,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		if err != nil {
 			return err
 		}
-		// Spec (walk-in) and CONTRACT §8 (public): a plate stored with another type is
+		// For the walk-in and the public booking alike (docs/input-rules.md#plates): a plate stored with another type is
 		// refused, otherwise the stored vehicle and the price would disagree.
 		if pricing.NormalizeVehicleType(vehicle.Type) != in.VehicleType {
 			return fault.Invalidf("La matrícula %s ya está registrada con el tipo de vehículo %s.", vehicle.LicensePlate, vehicle.Type)
@@ -161,7 +161,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		if err := tx.LinkCustomerVehicle(ctx, customerID, vehicle.ID); err != nil {
 			return err
 		}
-		// CONTRACT §8: the reservation keeps the contact the booker typed; the stored
+		// docs/public-booking.md#privacy-of-anonymous-bookings: the reservation keeps the contact the booker typed; the stored
 		// customer and vehicle are found, never rewritten (the store's find-or-create
 		// inserts or reads, it does not update).
 		contact, bookedBy := bookingContact(ch, in, customer, email)
@@ -191,8 +191,8 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		out.Customer, out.Vehicle, out.Contact = customer, vehicle, contact
 		out.Typed = reservation.Vehicle{ID: vehicle.ID, LicensePlate: in.LicensePlate, Brand: in.Brand, Model: in.Model,
 			Color: in.Color, Type: in.VehicleType}
-		// Spec, Events: booking confirmation, in this transaction, so that the
-		// notification exists exactly when the booking does (CONTRACT §9).
+		// docs/notifications.md#events: booking confirmation, in this transaction, so that the
+		// notification exists exactly when the booking does (docs/notifications.md).
 		if err := s.enqueueBooked(ctx, tx, ch, out, priced.Extras); err != nil {
 			return err
 		}
@@ -200,7 +200,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		if err := auditReservation(ctx, tx, action, out.Reservation.ID, nil, s.fields(created)); err != nil {
 			return err
 		}
-		// CONTRACT §10: the stay takes its days in the ledger, or the booking is
+		// docs/capacity.md#what-counts: the stay takes its days in the ledger, or the booking is
 		// refused. Last before the commit: the ledger rows of popular days are locked
 		// until it, and every booking of those days waits for them.
 		check := publicCheck
@@ -210,7 +210,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		if err := s.occupy(ctx, tx, out.Reservation.ID, occupancy.Stay{}, stayOf(out.Reservation), check, in.OverrideCapacity); err != nil {
 			return err
 		}
-		// CONTRACT §13: the answer under its Idempotency-Key, with the booking.
+		// docs/public-booking.md#retries-idempotency-key: the answer under its Idempotency-Key, with the booking.
 		return finishOnce(ctx, tx, co.once, out)
 	})
 	if err != nil {
@@ -221,7 +221,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 }
 
 // bookingContact is the contact a new reservation keeps and how it was made
-// (CONTRACT §8). Online, it is exactly what the booker typed: nothing of the customer
+// (docs/public-booking.md#privacy-of-anonymous-bookings). Online, it is exactly what the booker typed: nothing of the customer
 // found by phone is shown or reused, and a booking not made while signed in as that
 // customer is marked for its profile. At the counter (a walk-in), staff may see the
 // customer's record anyway, so a field they left blank is taken from it.
@@ -245,7 +245,7 @@ func bookingContact(ch Channel, in NewBooking, found reservation.Customer, email
 }
 
 // readBooking checks every typed field of a booking and puts it in its stored form
-// (CONTRACT §8, internal/input): phone in E.164, canonical plate, email, name (required
+// (docs/input-rules.md#required-fields-of-a-booking, internal/input): phone in E.164, canonical plate, email, name (required
 // for public bookings), texts within their limits and free of control characters.
 func (s *Service) readBooking(ch Channel, in *NewBooking) error {
 	var err error

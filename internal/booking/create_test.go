@@ -196,7 +196,7 @@ func TestCreateWalkInDefaults(t *testing.T) {
 		if got.Reservation.Exit != nil {
 			t.Errorf("exit = %v, want open", got.Reservation.Exit)
 		}
-		// CONTRACT §7: priced for one day until an exit is set: ECO 12 € × SUV 1.25.
+		// docs/dates.md#open-exits: priced for one day until an exit is set: ECO 12 € × SUV 1.25.
 		if got.Reservation.TotalPrice != money.Cents(1500) {
 			t.Errorf("total = %v, want 15.00", got.Reservation.TotalPrice)
 		}

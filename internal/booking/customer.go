@@ -17,10 +17,10 @@ import (
 )
 
 // ErrNotYours is the one answer for a reservation that does not exist or belongs to
-// someone else (spec, Authentication 6 and Errors: 403), so ids cannot be probed.
+// someone else (docs/reservations.md#ownership), so ids cannot be probed.
 var ErrNotYours = fault.New(fault.Forbidden, "La reserva no existe o no le pertenece.")
 
-// CustomerCancel is the customer's cancel (spec, States and transitions: PENDIENTE →
+// CustomerCancel is the customer's cancel (docs/reservations.md#transitions: PENDIENTE →
 // CANCELADA by its owner, spot cleared). The change is one conditional update
 // matching id, owner and status, so of two concurrent cancels exactly one wins;
 // the loser reads the row to say why it was refused.
@@ -45,20 +45,20 @@ func (s *Service) CustomerCancel(ctx context.Context, customerID, reservationID 
 			return ErrNotYours
 		}
 		if !ok {
-			// Spec, Errors: customer cancel, 400 when the status is not PENDIENTE (naming it).
+			// docs/errors.md#refusals-by-operation: customer cancel, 400 when the status is not PENDIENTE (naming it).
 			return fault.Invalidf("Solo se pueden cancelar reservas pendientes; esta reserva está %s.", r.Status)
 		}
 		if perr != nil {
 			return perr
 		}
 		out = r
-		// CONTRACT §10: the cancelled stay (PENDIENTE until now) frees its days at once.
+		// docs/capacity.md#what-counts: the cancelled stay (PENDIENTE until now) frees its days at once.
 		was := stayOf(r)
 		was.Active = true
 		if err := s.occupy(ctx, tx, r.ID, was, stayOf(r), noCheck, false); err != nil {
 			return err
 		}
-		if err := s.syncReminder(ctx, tx, r.ID); err != nil { // CONTRACT §11: dropped
+		if err := s.syncReminder(ctx, tx, r.ID); err != nil { // docs/manage-booking.md#the-reminder-the-day-before-booking_reminder: dropped
 			return err
 		}
 		return s.auditTransition(ctx, tx, audit.ActionCancel, prev)
@@ -72,7 +72,7 @@ func (s *Service) CustomerCancel(ctx context.Context, customerID, reservationID 
 	return out, nil
 }
 
-// CustomerEdit is the customer's change to a reservation (CONTRACT §7). A zero or
+// CustomerEdit is the customer's change to a reservation (docs/errors.md#operation-responses). A zero or
 // nil field keeps the stored value: MainService 0, Entry zero, Exit nil, Extras nil
 // (an empty, non-nil Extras removes them all).
 type CustomerEdit struct {
@@ -83,7 +83,7 @@ type CustomerEdit struct {
 }
 
 // StayDetails is the priced part of a reservation, as the "reservation modified"
-// notification needs it (CONTRACT §9: original and updated details).
+// notification needs it (docs/notifications.md#payloads: original and updated details).
 type StayDetails struct {
 	Entry           time.Time
 	Exit            *time.Time
@@ -105,7 +105,7 @@ type Edited struct {
 func (e Edited) Changed() bool { return !sameStay(e.Original, e.Updated) }
 
 // CustomerEdit changes the dates and services of the customer's own reservation,
-// repricing it when a pricing input changed (CONTRACT §4), in one transaction (spec, Customer web routes; States and
+// repricing it when a pricing input changed (docs/pricing.md#repricing-an-edit), in one transaction (docs/customer-area.md; States and
 // transitions, per-state rules):
 //   - owner only: a missing or foreign reservation is ErrNotYours (403);
 //   - PENDIENTE and EN CURSO only; FINALIZADA and CANCELADA are terminal (400);
@@ -197,7 +197,7 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 				extraIDs[i] = e.ID
 			}
 		}
-		// The one price path (price.go, CONTRACT §4): no pricing input changed, the
+		// The one price path (price.go, docs/pricing.md#one-price-path): no pricing input changed, the
 		// total is kept; otherwise repriced with today's rates, booked extras (even
 		// retired ones) at their booked price, new ones at today's.
 		priced, err := s.price(ctx, Public, stay{Entry: entry, Exit: exit, VehicleType: vehicle.Type, MainService: mainService, Extras: extraIDs},
@@ -220,7 +220,7 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 		if out.Reservation, err = tx.Reservation(ctx, r.ID); err != nil {
 			return err
 		}
-		// CONTRACT §10: the days the new dates add must be free (sellable places).
+		// docs/capacity.md#settings: the days the new dates add must be free (sellable places).
 		if err := s.occupy(ctx, tx, r.ID, stayOf(r), stayOf(out.Reservation), publicCheck, false); err != nil {
 			return err
 		}
@@ -240,13 +240,13 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 			}
 		}
 
-		// Spec, Events: the customer is told of a change of dates or services, in this
+		// docs/notifications.md#events: the customer is told of a change of dates or services, in this
 		// transaction, with the original and the updated details. An edit that changes
 		// nothing sends nothing.
 		if !out.Changed() {
 			return nil
 		}
-		if err := s.syncReminder(ctx, tx, r.ID); err != nil { // CONTRACT §11: moved with the entry
+		if err := s.syncReminder(ctx, tx, r.ID); err != nil { // docs/manage-booking.md#the-reminder-the-day-before-booking_reminder: moved with the entry
 			return err
 		}
 		// The manage-my-booking edit is made by the booker, who may not be the

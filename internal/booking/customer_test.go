@@ -14,7 +14,7 @@ import (
 )
 
 // The edit reports the stay before and after the change: the "reservation modified"
-// notification is built from these (CONTRACT §9).
+// notification is built from these (docs/notifications.md).
 func TestCustomerEditOriginalAndUpdated(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		svc, st := newService(t, d)

@@ -11,7 +11,7 @@ import (
 	"parking/internal/storetest"
 )
 
-// CONTRACT §8: a public booking's entry may be at most 15 minutes in the past (a
+// docs/dates.md#past-entries: a public booking's entry may be at most 15 minutes in the past (a
 // customer booking at the gate); earlier is a 400 naming entry_date, nothing
 // saved. A walk-in may start at any past time.
 func TestPublicEntryNotInThePast(t *testing.T) {

@@ -99,8 +99,13 @@ func (s *Service) exitCharge(ctx context.Context, rd exitReader, r reservation.R
 }
 
 // checkedIn is the moment the car came in, the earliest a check-out can be: the
-// reservation's entry date.
-func checkedIn(r reservation.Reservation) time.Time { return r.Entry }
+// moment of the start when it was recorded, else the reservation's entry date.
+func checkedIn(r reservation.Reservation) time.Time {
+	if r.CheckedInAt != nil {
+		return *r.CheckedInAt
+	}
+	return r.Entry
+}
 
 // checkOutMoment is the moment of check-out: now, or the one staff sent (a stay
 // typed in after the fact), which may be neither in the future nor before the

@@ -8,7 +8,7 @@ import (
 	"parking/internal/store"
 )
 
-// Hand-over limits (CONTRACT §12): an odometer reading in km, and the fuel or
+// Hand-over limits (docs/photos.md): an odometer reading in km, and the fuel or
 // charge level as a percentage (0–100: it serves petrol, diesel and electric
 // alike; a gauge in eighths is 12.5 % a step).
 const (
@@ -17,11 +17,13 @@ const (
 )
 
 // HandoverInput is what staff type at the start or at finalize; every field is
-// optional ("" = not recorded).
+// optional ("" = not recorded). KeysHandedOver is read at the start only: the
+// customer left the keys (the entry document says so, docs/entry-document.md).
 type HandoverInput struct {
-	MileageKm   string
-	FuelPercent string
-	DamageNotes string
+	MileageKm      string
+	FuelPercent    string
+	DamageNotes    string
+	KeysHandedOver bool
 }
 
 // parse checks the fields against the input rules for phase.
@@ -44,12 +46,14 @@ func (h HandoverInput) parse(phase string) (reservation.Handover, error) {
 	return out, nil
 }
 
-// parseHandover reads the optional hand-over of phase (at most one given).
-func parseHandover(phase string, in []HandoverInput) (reservation.Handover, error) {
+// parseHandover reads the optional hand-over of phase (at most one given) and
+// whether the keys were handed over.
+func parseHandover(phase string, in []HandoverInput) (reservation.Handover, bool, error) {
 	if len(in) == 0 {
-		return reservation.Handover{Phase: phase}, nil
+		return reservation.Handover{Phase: phase}, false, nil
 	}
-	return in[0].parse(phase)
+	h, err := in[0].parse(phase)
+	return h, in[0].KeysHandedOver, err
 }
 
 // saveHandover records h in the transaction of its transition, when anything

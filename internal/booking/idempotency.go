@@ -9,7 +9,7 @@ import (
 	"parking/internal/store"
 )
 
-// CONTRACT §13: an Idempotency-Key on public booking and walk-in. The same key and
+// docs/public-booking.md#retries-idempotency-key: an Idempotency-Key on public booking and walk-in. The same key and
 // body within IdempotencyTTL answer the first result (same status and body, no new
 // row, no second notification); the same key with another body is refused (422);
 // the same key while its first request still runs is 409. Keys are scoped to the
@@ -91,7 +91,7 @@ type CreateOption func(*createOptions)
 type createOptions struct{ once *Once }
 
 // WithOnce stores the booking's answer under o's claimed key in the booking's own
-// transaction (CONTRACT §13).
+// transaction (docs/public-booking.md#retries-idempotency-key).
 func WithOnce(o *Once) CreateOption { return func(c *createOptions) { c.once = o } }
 
 // finishOnce stores the answer of a booking under its key, inside the booking's

@@ -19,7 +19,7 @@ func once(key, hash string) booking.Once {
 	}}
 }
 
-// CONTRACT §13 at the operation: the answer is stored in the booking's transaction
+// docs/public-booking.md#retries-idempotency-key at the operation: the answer is stored in the booking's transaction
 // (a crash after the commit still answers the retry); a running key is 409 for
 // another request; a key left running by a request that died is taken over after
 // a while; a key is scoped to its route.

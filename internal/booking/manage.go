@@ -18,7 +18,7 @@ import (
 	"parking/internal/store"
 )
 
-// Managing a booking without an account (CONTRACT §11): the booking reference plus
+// Managing a booking without an account (docs/manage-booking.md#booking-reference): the booking reference plus
 // the phone or email it was made with gives a signed token (managelink); the token
 // opens, cancels and edits that one booking. Edits go through the customer edit
 // (customerEdit), so its rules, price path and refusals are the same.
@@ -27,7 +27,7 @@ import (
 func WithManageLinks(s *managelink.Signer) Option { return func(svc *Service) { svc.links = s } }
 
 // ErrNoBooking is the one answer to a lookup that does not match and to a bad or
-// expired token: the same whether or not the reference exists (CONTRACT §11).
+// expired token: the same whether or not the reference exists (docs/manage-booking.md#the-token).
 var ErrNoBooking = fault.New(fault.NotFound,
 	"No encontramos ninguna reserva con esa referencia y ese teléfono o correo electrónico, o el enlace ha caducado.")
 
@@ -35,7 +35,7 @@ var ErrNoBooking = fault.New(fault.NotFound,
 // exists) and per client address in the login failures table (shared by every
 // instance); past the limit within the window, further lookups are refused (429)
 // until the oldest failure leaves the window. The per-minute limit on the route
-// (PARKING_PUBLIC_RATE, CONTRACT §13) applies on top.
+// (PARKING_PUBLIC_RATE, docs/public-booking.md#limits-on-anonymous-traffic) applies on top.
 const (
 	lookupWindow           = time.Hour
 	lookupLimitPerRef      = 5
@@ -61,7 +61,7 @@ type Managed struct {
 	URL   string
 }
 
-// Lookup finds the booking of a reference and a phone or email (CONTRACT §11). Any
+// Lookup finds the booking of a reference and a phone or email (docs/manage-booking.md#the-lookup-and-guessing). Any
 // mismatch is ErrNoBooking; a malformed reference, phone or email is a 400; too many
 // failures a fault.TooMany.
 func (s *Service) Lookup(ctx context.Context, in LookupRequest) (Managed, error) {
@@ -122,7 +122,7 @@ func (s *Service) lookup(ctx context.Context, ref, phone, email string) (Managed
 	if err != nil {
 		return Managed{}, err
 	}
-	// The reservation's contact (CONTRACT §8: what the booker typed), or its
+	// The reservation's contact (docs/public-booking.md#privacy-of-anonymous-bookings: what the booker typed), or its
 	// customer's data for a reservation made before contacts were kept. Phones are
 	// compared in E.164, emails without regard to case.
 	c := reservation.ContactOf(r, cust)
@@ -176,7 +176,7 @@ func (s *Service) ManagedBooking(ctx context.Context, ref, token string) (Manage
 }
 
 // ManageCancel cancels a booking with its reference and token: PENDIENTE only
-// (spec, States and transitions: the customer's cancel), spot cleared, reminder
+// (docs/reservations.md#transitions: the customer's cancel), spot cleared, reminder
 // dropped, in one conditional update.
 func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservation.Reservation, error) {
 	ctx = audit.WithActor(ctx, audit.ActorOr(ctx, audit.ManageLink)) // the trail names the link, not "sistema"

@@ -18,7 +18,7 @@ import (
 )
 
 // enqueue records the notification of kind for reservation id inside tx, the
-// transaction of the change that triggers it (CONTRACT §9); the dispatcher is woken
+// transaction of the change that triggers it (docs/notifications.md#delivery); the dispatcher is woken
 // once tx commits. original is the reservation before the change, taken with
 // captureOriginal earlier in the same transaction; only reservation_modified needs
 // it (pass nil otherwise). Call it once per trigger, as the last step of the
@@ -42,7 +42,7 @@ func (s *Service) enqueue(ctx context.Context, tx *store.Tx, kind notify.Kind, i
 // stored, and the names of the main service and extras from the catalog snapshot it
 // was priced with. An online booking's confirmation shows the vehicle as the booker
 // typed it: it goes to the email they typed, which must not learn a stored
-// vehicle's brand, model or colour (CONTRACT §8).
+// vehicle's brand, model or colour (docs/public-booking.md#privacy-of-anonymous-bookings).
 func (s *Service) enqueueBooked(ctx context.Context, tx *store.Tx, ch Channel, c Created, extras []store.BookedExtra) error {
 	sub := store.NotificationSubject{Reservation: c.Reservation, Customer: c.Customer, Vehicle: c.Vehicle}
 	if ch == Public {
@@ -68,7 +68,7 @@ func (s *Service) enqueueBooked(ctx context.Context, tx *store.Tx, ch Channel, c
 	if _, err := s.outbox.EnqueueSubject(ctx, tx, notify.BookingConfirmation, sub, notify.Options{}); err != nil {
 		return fmt.Errorf("enqueue booking_confirmation for reservation %d: %w", c.Reservation.ID, err)
 	}
-	// CONTRACT §11: the reminder the day before, scheduled in the booking's own
+	// docs/manage-booking.md#the-reminder-the-day-before-booking_reminder: the reminder the day before, scheduled in the booking's own
 	// transaction (none for a booking made less than 24 hours ahead).
 	if err := s.outbox.ScheduleReminder(ctx, tx, sub); err != nil {
 		return fmt.Errorf("schedule booking_reminder for reservation %d: %w", c.Reservation.ID, err)
@@ -79,7 +79,7 @@ func (s *Service) enqueueBooked(ctx context.Context, tx *store.Tx, ch Channel, c
 // bookerSubject reads what a notification about reservation id is built from, for
 // its contact: an online booking made without signing in as its customer goes to
 // the email its booker typed, which must not learn a stored vehicle's brand, model
-// or colour (CONTRACT §8), so the vehicle shows its plate and type only.
+// or colour (docs/public-booking.md#privacy-of-anonymous-bookings), so the vehicle shows its plate and type only.
 func (s *Service) bookerSubject(ctx context.Context, tx *store.Tx, id int64) (store.NotificationSubject, error) {
 	sub, err := tx.NotificationSubject(ctx, id)
 	if err != nil {
@@ -92,7 +92,7 @@ func (s *Service) bookerSubject(ctx context.Context, tx *store.Tx, id int64) (st
 }
 
 // syncReminder moves or drops reservation id's reminder after a change to its
-// dates or status, in the change's transaction (CONTRACT §11, notify.SyncReminder).
+// dates or status, in the change's transaction (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder, notify.SyncReminder).
 func (s *Service) syncReminder(ctx context.Context, tx *store.Tx, id int64) error {
 	sub, err := s.bookerSubject(ctx, tx, id)
 	if err != nil {
@@ -111,7 +111,7 @@ func (s *Service) captureOriginal(ctx context.Context, tx *store.Tx, id int64) (
 }
 
 // RequestInvoice enqueues an invoice notification for a reservation on an
-// administrator's request (POST /admin/reservations/{id}/invoice, CONTRACT §7):
+// administrator's request (POST /admin/reservations/{id}/invoice, docs/notifications.md#manual-invoice):
 // unknown id → NotFound; a CANCELADA reservation has nothing to invoice → Invalid.
 // The invoice shows status PAID or PENDING as the reservation stands.
 func (s *Service) RequestInvoice(ctx context.Context, id int64) error {
@@ -119,7 +119,7 @@ func (s *Service) RequestInvoice(ctx context.Context, id int64) error {
 }
 
 // RequestFullInvoice is RequestInvoice for a full invoice (factura completa,
-// CONTRACT §12) with the customer's tax id, name and address (name empty: the
+// docs/receipts.md#full-invoice-factura-completa) with the customer's tax id, name and address (name empty: the
 // reservation's contact). The data are kept for the receipt of the finalize (F1);
 // a reservation already finalized with a simplified receipt gets a full invoice
 // in its place now (F3: a new number, the simplified receipt stays as issued). A
@@ -210,7 +210,7 @@ func (s *Service) fullInvoice(ctx context.Context, tx *store.Tx, r reservation.R
 }
 
 // NotificationHistory lists a reservation's notifications, oldest first, in the
-// detail record's form (CONTRACT §9); an unknown reservation has an empty history.
+// detail record's form (docs/notifications.md#history); an unknown reservation has an empty history.
 func (s *Service) NotificationHistory(ctx context.Context, reservationID int64) ([]notify.HistoryItem, error) {
 	rows, err := s.store.NotificationHistory(ctx, reservationID)
 	if err != nil {

@@ -21,7 +21,7 @@ import (
 	"parking/internal/store"
 )
 
-// Uploaded photos (CONTRACT §12): the files staff take at the counter are
+// Uploaded photos (docs/photos.md): the files staff take at the counter are
 // checked and reduced (media.Process), their blobs put in the media store, then
 // their rows written in one transaction; a failure anywhere leaves no row and no
 // blob. Photos are personal data: served only to staff and to the reservation's
@@ -124,7 +124,7 @@ func ProcessPhotos(files []io.ReadSeeker) ([]media.Processed, error) {
 // all: the blobs first, then the rows in one transaction; when the transaction
 // fails the blobs are removed, so nothing is left behind. It returns the new
 // photos and the reservation's entry-photo count (the spec's five-photo rule
-// counts entrada only, CONTRACT §12).
+// counts entrada only, docs/photos.md).
 func (s *Service) AddUploadedPhotos(ctx context.Context, id int64, photos []media.Processed, description, phase string) ([]reservation.Photo, int, error) {
 	if s.photos.media == nil {
 		return nil, 0, errors.New("upload photos: no media store configured")
@@ -148,7 +148,7 @@ func (s *Service) AddUploadedPhotos(ctx context.Context, id int64, photos []medi
 		if err != nil {
 			return err
 		}
-		// Spec, per-state rules: photos are addable in PENDIENTE and EN CURSO only.
+		// docs/reservations.md#per-state-rules: photos are addable in PENDIENTE and EN CURSO only.
 		if !reservation.For(r.Status).AddPhotos {
 			return fault.Invalidf("No se pueden añadir fotos a la reserva %d: está %s.", id, r.Status)
 		}
@@ -291,7 +291,7 @@ func (s *Service) OpenPhoto(ctx context.Context, ref PhotoRef) (io.ReadCloser, e
 const photoSweepBatch = 200
 
 // SweepExpiredPhotos deletes the photos (blobs and rows) of stays that ended more
-// than the retention period ago (CONTRACT §12: the facility settings'
+// than the retention period ago (docs/photos.md: the facility settings'
 // PhotoRetentionDays, default 365 days after the exit date), as of the service's
 // clock. It returns how many photos were deleted. The app runs it periodically;
 // running it twice is harmless.

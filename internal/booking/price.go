@@ -14,10 +14,10 @@ import (
 	"parking/internal/store"
 )
 
-// stay is what a price depends on: CONTRACT §4's pricing inputs.
+// stay is what a price depends on: the pricing inputs of docs/pricing.md#repricing-an-edit.
 type stay struct {
 	Entry       time.Time
-	Exit        *time.Time // nil: open, priced as the minimum one day (CONTRACT §7)
+	Exit        *time.Time // nil: open, priced as the minimum one day (docs/dates.md#open-exits)
 	VehicleType string
 	MainService int64
 	Extras      []int64 // the selection as sent: repeats and unknown ids allowed
@@ -57,7 +57,7 @@ type pricedStay struct {
 	Repriced bool
 }
 
-// price is the one price path (CONTRACT §4): the quote, the public booking, the
+// price is the one price path (docs/pricing.md#one-price-path): the quote, the public booking, the
 // walk-in, the staff update, the customer edit and the finalize of an open stay
 // all call it, so the same data gets the same total whichever asks.
 //
@@ -108,7 +108,7 @@ func (s *Service) price(ctx context.Context, ch Channel, st stay, prev *bookedSt
 // selectExtras keeps the requested additional services once each, in the order
 // given: one already booked on prev at its booked price, a new one at today's
 // price. A new id that is unknown or retired is skipped with a warning (spec, price
-// rule 4; CONTRACT §4); skipped counts them.
+// rule 4; docs/pricing.md#one-price-path); skipped counts them.
 func (s *Service) selectExtras(ctx context.Context, snap *pricing.Snapshot, ids []int64, prev *bookedStay) (out []store.BookedExtra, skipped int) {
 	seen := make(map[int64]bool, len(ids))
 	out = make([]store.BookedExtra, 0, len(ids))
@@ -152,8 +152,8 @@ func sameInputs(st, prev stay, extras []store.BookedExtra) bool {
 	return true
 }
 
-// QuoteEdit prices a change to reservation id as the edit would charge it (CONTRACT
-// §4: the quote is the price), for the edit forms' live preview: no pricing input
+// QuoteEdit prices a change to reservation id as the edit would charge it
+// (docs/pricing.md#one-price-path: the quote is the price), for the edit forms' live preview: no pricing input
 // changed keeps the stored total; otherwise today's rates, the booked extras at their
 // booked price and new ones at today's. customerID 0 is staff (any reservation, the
 // vehicle type as sent, inactive main services allowed); otherwise the caller must
@@ -186,7 +186,7 @@ func (s *Service) quoteEdit(ctx context.Context, id int64, customer bool, allowe
 	if customer && !allowed(res) {
 		return pricing.Quote{}, denied
 	}
-	rules := reservation.For(res.Status) // spec, per-state rules
+	rules := reservation.For(res.Status) // docs/reservations.md#per-state-rules
 	if !rules.EditStay {
 		return pricing.Quote{}, fault.Invalidf("No se puede modificar una reserva %s.", res.Status)
 	}
@@ -204,7 +204,7 @@ func (s *Service) quoteEdit(ctx context.Context, id int64, customer bool, allowe
 	}
 	entry := r.Entry
 	if !rules.EditEntry {
-		entry = res.Entry // spec, per-state rules: EN CURSO keeps its entry date
+		entry = res.Entry // docs/reservations.md#per-state-rules: EN CURSO keeps its entry date
 	}
 	exit := r.Exit
 	p, err := s.price(ctx, ch, stay{Entry: entry, Exit: &exit, VehicleType: vehicleType, MainService: r.MainService, Extras: r.Extras},

@@ -13,7 +13,7 @@ import (
 	"parking/internal/storetest"
 )
 
-// The edits of CONTRACT §4: an edit that changes no pricing input keeps the total;
+// The edits of docs/pricing.md#repricing-an-edit: an edit that changes no pricing input keeps the total;
 // one that does is repriced with today's rates, while the extras already booked keep
 // their booked price (a retired one too) and new ones take today's price.
 
@@ -179,8 +179,8 @@ func TestAdminUpdateFollowsPriceRule(t *testing.T) {
 	})
 }
 
-// Finalizing a stay without an exit date closes it now and reprices it (CONTRACT
-// §7) through the same path: today's rate, booked extras at their booked price.
+// Finalizing a stay without an exit date closes it now and reprices it
+// (docs/errors.md#operation-responses) through the same path: today's rate, booked extras at their booked price.
 func TestFinalizeOpenStayKeepsBookedExtraPrices(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		svc, st := newService(t, d)

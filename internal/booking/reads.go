@@ -30,7 +30,7 @@ func (s *Service) Ready(ctx context.Context) error {
 var ErrCatalogNotLoaded = fmt.Errorf("catalog not loaded")
 
 // CustomerArea is everything the customer's profile shows: the customer, their
-// vehicles and reservations with their additional services (spec, GET /users/profile).
+// vehicles and reservations with their additional services (docs/customer-area.md).
 func (s *Service) CustomerArea(ctx context.Context, customerID int64) (reservation.CustomerArea, error) {
 	return s.store.CustomerArea(ctx, customerID)
 }

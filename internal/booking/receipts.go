@@ -14,7 +14,7 @@ import (
 	"parking/internal/store"
 )
 
-// Receipts (CONTRACT §12): a FINALIZADA reservation has a receipt, issued in the
+// Receipts (docs/receipts.md#the-vat-arithmetic): a FINALIZADA reservation has a receipt, issued in the
 // finalize transaction with the next number of the year's series and the next
 // place in the VeriFactu chain; the seller's identity and the VAT rate are the
 // facility settings at that moment, and the receipt keeps them whatever the

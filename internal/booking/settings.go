@@ -11,7 +11,7 @@ import (
 	"parking/internal/store"
 )
 
-// Facility reads the facility settings (CONTRACT §1): capacity and sellable
+// Facility reads the facility settings (docs/settings.md): capacity and sellable
 // places, the business identity, the VAT rate, photo retention.
 func (s *Service) Facility(ctx context.Context) (settings.Facility, error) {
 	return s.store.Facility(ctx)

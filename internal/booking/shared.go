@@ -20,7 +20,7 @@ import (
 // The rest is already shared through the database: sessions, API tokens, login
 // throttling, idempotency keys, the outbox, the facility settings, and the daily
 // board's cache (checked against the database's board version on every request).
-// The anonymous rate limit stays per instance (CONTRACT §13).
+// The anonymous rate limit stays per instance (docs/public-booking.md#limits-on-anonymous-traffic).
 
 // signal is one message between instances. Its JSON is the wire form; the domain
 // event (feed.Event) carries no tags.

@@ -105,7 +105,7 @@ func Generate(ctx context.Context, st *store.Store, o Options, log *slog.Logger)
 		for i := 0; i < nCustomers; i++ {
 			id := baseCustomer + int64(i) + 1
 			name := firstNames[rng.IntN(len(firstNames))] + " " + surnames[rng.IntN(len(surnames))] + " " + surnames[rng.IntN(len(surnames))]
-			phone := fmt.Sprintf("+346%08d", (baseCustomer+int64(i))%100_000_000) // E.164, as the service stores phones (CONTRACT §8)
+			phone := fmt.Sprintf("+346%08d", (baseCustomer+int64(i))%100_000_000) // E.164, as the service stores phones (docs/input-rules.md#phones)
 			var email any
 			if rng.IntN(10) < 7 {
 				email = fmt.Sprintf("cliente%d@example.com", id)
@@ -259,7 +259,7 @@ func Generate(ctx context.Context, st *store.Store, o Options, log *slog.Logger)
 	if err := st.ResetSequences(ctx); err != nil {
 		return sum, err
 	}
-	// Booking references (CONTRACT §11) are drawn per row with retry on collision,
+	// Booking references (docs/manage-booking.md#booking-reference) are drawn per row with retry on collision,
 	// which a bulk insert cannot do: they are given afterwards, as at start.
 	if _, err := st.AssignReferences(ctx); err != nil {
 		return sum, err

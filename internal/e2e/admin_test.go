@@ -33,7 +33,7 @@ func TestAdminFlowOnDesktop(t *testing.T) {
 	apptest.Account(t, a, reservation.Admin, "Ana Admin", "ana@example.com", "", "admin-password")
 	photos := photoServer(t)
 
-	// Booked for tomorrow (a public booking cannot start in the past, CONTRACT §8),
+	// Booked for tomorrow (a public booking cannot start in the past, docs/dates.md#past-entries),
 	// then moved to today at 9:00 for the day's dashboard; the price depends on the
 	// length of the stay only.
 	booked := postJSON(t, a.URL+"/api/reservations/public-new", map[string]any{
@@ -157,7 +157,7 @@ func TestAdminFlowOnDesktop(t *testing.T) {
 	pageWaitJS(t, ctx, "the invoice message", `document.querySelector('[data-flash]').textContent.includes('Factura solicitada')`)
 	pageWaitJS(t, ctx, "the new history row", `document.querySelectorAll('[data-region="notifications"] tbody tr').length === `+strconv.Itoa(rows+1))
 
-	// A full invoice (CONTRACT §12): the dialog takes the customer's tax id and
+	// A full invoice (docs/receipts.md#full-invoice-factura-completa): the dialog takes the customer's tax id and
 	// address; the receipt becomes the full invoice that replaces the simplified one.
 	pageClick(t, ctx, `[data-action="fullinvoice"]`)
 	pageWaitJS(t, ctx, "the full-invoice dialog", `document.querySelector('dialog[data-dialog="fullinvoice"]').open`)

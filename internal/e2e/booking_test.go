@@ -25,12 +25,12 @@ import (
 func TestBookingFlowOnPhone(t *testing.T) {
 	a := apptest.Start(t, store.SQLite)
 	apptest.Account(t, a, reservation.Admin, "Ana Admin", "ana@example.com", "", "admin-password")
-	// A plate already on file as a COCHE: booking it as an SUV is refused (CONTRACT §8).
+	// A plate already on file as a COCHE: booking it as an SUV is refused (docs/input-rules.md#plates).
 	postJSON(t, a.URL+"/api/reservations/public-new", map[string]any{
 		"full_name": "Otro", "phone": "699999999", "license_plate": "9999ZZZ", "vehicle_type": "COCHE",
 		"entry_date": localInput(a, 30, 9), "exit_date": localInput(a, 31, 9), "id_main_service": 1,
 	}, http.StatusCreated)
-	// CONTRACT §8: the phone typed below is on file under another name; the
+	// docs/input-rules.md#phones: the phone typed below is on file under another name; the
 	// confirmation shows the name typed, never the stored one.
 	postJSON(t, a.URL+"/api/reservations/public-new", map[string]any{
 		"full_name": "Titular Guardado", "phone": "612 345 678", "license_plate": "5555AAA", "vehicle_type": "COCHE",
@@ -171,7 +171,7 @@ func TestBookingFlowOnPhone(t *testing.T) {
 	pageClick(t, ctx, "[data-next]")
 	pageWaitJS(t, ctx, "step 3 again", pageVisible(`[data-step="3"]`))
 
-	// CONTRACT §11: the page books only with "He leído la política de privacidad".
+	// docs/manage-booking.md#pages: the page books only with "He leído la política de privacidad".
 	var before, after int
 	_ = a.Store.DB().QueryRow(`SELECT COUNT(*) FROM reservation`).Scan(&before)
 	pageClick(t, ctx, "[data-next]")
@@ -225,7 +225,7 @@ func TestBookingFlowOnPhone(t *testing.T) {
 	if got := pageText(t, ctx, `[data-done="total"]`); got != eurosText(wantSUV) {
 		t.Errorf("confirmed total = %q, want %q", got, eurosText(wantSUV))
 	}
-	// The page sent an Idempotency-Key with the booking (CONTRACT §13): its answer is
+	// The page sent an Idempotency-Key with the booking (docs/public-booking.md#retries-idempotency-key): its answer is
 	// stored for a retry of the same attempt.
 	var keyLen, keyed int
 	if err := a.Store.DB().QueryRow(`SELECT COUNT(*), COALESCE(MAX(LENGTH(idem_key)), 0) FROM idempotency_key

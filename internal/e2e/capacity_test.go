@@ -86,7 +86,7 @@ func TestBookingPageRefusesAFullDayOnPhone(t *testing.T) {
 	// page goes back to the dates with the full day named, and cannot go on.
 	book(200, 20, 20)
 	day20 := localInput(a, 20, 10)[:10]
-	pageClick(t, ctx, "#privacy_ack") // the privacy notice read (CONTRACT §11)
+	pageClick(t, ctx, "#privacy_ack") // the privacy notice read (docs/privacy.md#consents)
 	pageClick(t, ctx, "[data-next]")
 	pageWaitJS(t, ctx, "back at the dates with the refusal", pageVisible(`[data-step="1"]`)+" && "+pageVisible("#dates-error"))
 	if got := pageText(t, ctx, "#dates-error"); !strings.Contains(got, "No quedan plazas libres el día "+day20[8:10]+"/"+day20[5:7]+"/"+day20[0:4]) {

@@ -15,7 +15,7 @@ import (
 	"parking/internal/store"
 )
 
-// A guest on a phone manages a booking without an account (CONTRACT §11): the
+// A guest on a phone manages a booking without an account (docs/manage-booking.md): the
 // booking confirmation page offers "Gestionar mi reserva"; /reserva finds the
 // booking by its reference (typed in lower case, without the dash) and phone; the
 // page shows it without sideways scrolling; a change of dates and extras shows the

@@ -16,7 +16,7 @@ import (
 	"parking/internal/webtest"
 )
 
-// At the counter with a phone (CONTRACT §12): the clerk opens a reservation's
+// At the counter with a phone (docs/photos.md): the clerk opens a reservation's
 // detail page, takes the five photos with "Hacer fotos" (here: five files of the
 // three accepted formats, one of them a sideways phone JPEG with GPS data, set on
 // the real file input), sees them upload at once with the progress bar and the
@@ -101,7 +101,7 @@ func TestPhotosFromThePhone(t *testing.T) {
 }
 
 // On a desktop, photos dropped on the upload box upload like chosen ones, in one
-// request, with the count following (CONTRACT §12); an exit photo dropped with
+// request, with the count following (docs/photos.md); an exit photo dropped with
 // Momento = Salida does not count toward the five.
 func TestPhotosDroppedOnDesktop(t *testing.T) {
 	e := webtest.AdminEnvWith(t, apptest.Config(t, store.SQLite))

@@ -10,7 +10,7 @@ import (
 	"parking/internal/store"
 )
 
-// Social login in the browser on a phone (spec, Authentication 7): the login
+// Social login in the browser on a phone (docs/social-login.md): the login
 // page's "Continuar con …" button goes to the provider (a real OpenID provider
 // running in the test), which sends the browser back to the service; the customer
 // lands on the profile of the account the first login opened.

@@ -19,11 +19,11 @@ const (
 	Conflict                 // the request clashes with stored data (a taken spot, a used email)
 	TooMany                  // slow down (login throttling)
 	// Unavailable: the database cannot be reached, or the request's database
-	// deadline passed (CONTRACT §13). Nothing was saved; the client may try again.
+	// deadline passed (docs/reliability.md#every-requests-database-work-has-a-deadline). Nothing was saved; the client may try again.
 	Unavailable
 )
 
-// MsgUnavailable is the message of an Unavailable error (CONTRACT §13).
+// MsgUnavailable is the message of an Unavailable error (docs/reliability.md).
 const MsgUnavailable = "Servicio no disponible, inténtelo en un momento."
 
 // unavailable is the store's classification of driver errors meaning "the database

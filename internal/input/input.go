@@ -1,6 +1,6 @@
 // Package input holds every rule for what a person types into the service: the
 // canonical forms of phones and licence plates, email addresses, names and free
-// text, the length limits and the refusal of control characters (CONTRACT §8).
+// text, the length limits and the refusal of control characters (docs/input-rules.md#control-characters).
 // Every flow (public booking, walk-in, administrator update, registration, profile,
 // login, history search) reads its fields through these functions, and the booking
 // page's script mirrors them (internal/web/static/customer.js), so that the page and
@@ -20,7 +20,7 @@ import (
 	"parking/internal/fault"
 )
 
-// Length limits of CONTRACT §8, in characters.
+// Length limits of docs/input-rules.md#length-limits, in characters.
 const (
 	MaxName             = 100
 	MaxEmail            = 254
@@ -143,7 +143,7 @@ func Plate(field, raw string) (string, error) {
 // plateRune reports whether c may stand in a canonical plate: the Latin capitals
 // A–Z, digits, and the umlauts of German district codes (Ä, Ö, Ü). Nothing else,
 // so that a look-alike from another script (Cyrillic А, Greek Ο) cannot make a
-// second vehicle of one plate (CONTRACT §8).
+// second vehicle of one plate (docs/input-rules.md#plates).
 func plateRune(c rune) bool {
 	return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == 'Ä' || c == 'Ö' || c == 'Ü'
 }

@@ -11,7 +11,7 @@ import (
 const MaxReference = 20
 
 // Reference returns the stored form of a booking reference typed by a person
-// (CONTRACT §11): with or without the dash (K7Q2-M9XD, k7q2m9xd), spaces ignored,
+// (docs/manage-booking.md#booking-reference): with or without the dash (K7Q2-M9XD, k7q2m9xd), spaces ignored,
 // any case. Crockford's decoding rules also read I and L as 1 and O as 0, the
 // characters the alphabet leaves out because they are mistaken for those digits.
 func Reference(field, raw string) (string, error) {

@@ -8,7 +8,7 @@ import (
 	"parking/internal/reservation"
 )
 
-// CONTRACT §11: a reference is accepted with or without the dash, in any case,
+// docs/manage-booking.md#booking-reference: a reference is accepted with or without the dash, in any case,
 // with spaces around; Crockford's I/L → 1 and O → 0; anything else is a 400.
 func TestReference(t *testing.T) {
 	for _, c := range []struct{ in, want string }{

@@ -7,7 +7,7 @@ import (
 )
 
 // Spanish tax identification numbers, for a full invoice (factura completa,
-// CONTRACT §12; RD 1619/2012 art. 6: the recipient's NIF). Three forms, each
+// docs/receipts.md#full-invoice-factura-completa; RD 1619/2012 art. 6: the recipient's NIF). Three forms, each
 // with its check character:
 //   - NIF of a person (DNI): 8 digits and a letter, the digits modulo 23 indexing
 //     "TRWAGMYFPDXBNJZSQVHLCKE"; K, L and M followed by 7 digits and a letter too;

@@ -1,4 +1,4 @@
-// Package localtime reads and writes the date formats of CONTRACT §2 in the
+// Package localtime reads and writes the date formats of docs/dates.md#output in the
 // facility's time zone, and turns a calendar day into an instant range.
 package localtime
 

@@ -1,5 +1,5 @@
 // Package managelink signs and checks the links that let a customer manage a
-// booking without an account (CONTRACT §11): a token bound to the booking
+// booking without an account (docs/manage-booking.md#the-token): a token bound to the booking
 // reference and an expiry (30 days after the exit), signed with HMAC-SHA256 under
 // the service's secret key, so that the link needs no stored state and works on
 // every instance that shares the key.
@@ -82,6 +82,13 @@ func (s *Signer) URL(reference, token string) string {
 func (s *Signer) Link(reference string, entry time.Time, exit *time.Time, now time.Time) (token, url string) {
 	token = s.Token(reference, Expiry(entry, exit, now))
 	return token, s.URL(reference, token)
+}
+
+// EntryDocumentURL is the vehicle's entry document through the manage link:
+// {PARKING_BASE_URL}/reserva/{reference}/justificante?t={token}, signed and
+// checked as the manage link is (docs/entry-document.md).
+func (s *Signer) EntryDocumentURL(reference string, entry time.Time, exit *time.Time, now time.Time) string {
+	return s.base + "/reserva/" + reference + "/justificante?t=" + s.Token(reference, Expiry(entry, exit, now))
 }
 
 func (s *Signer) mac(reference, exp string) string {

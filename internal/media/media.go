@@ -1,5 +1,5 @@
-// Package media keeps the service's uploaded files (photos of vehicles, CONTRACT
-// §12) behind one small interface, Store, with two implementations: a local
+// Package media keeps the service's uploaded files (photos of vehicles,
+// docs/photos.md) behind one small interface, Store, with two implementations: a local
 // directory (the default) and S3-compatible object storage (for several
 // instances). It also turns an uploaded image into the renditions that are kept
 // (process.go). It knows nothing of reservations: the operations (internal/booking)

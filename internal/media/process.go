@@ -13,7 +13,7 @@ import (
 	_ "golang.org/x/image/webp"
 )
 
-// Limits of an uploaded photo (CONTRACT §12). MaxUpload is the size of one file as
+// Limits of an uploaded photo (docs/photos.md). MaxUpload is the size of one file as
 // sent; MaxPixels and MaxSide bound the decoded image, checked from the header
 // before decoding, so that a small file cannot claim gigabytes of memory (a
 // decompression bomb). 50 megapixels covers every phone camera.

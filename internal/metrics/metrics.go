@@ -34,6 +34,9 @@ type Sources struct {
 	// Occupancy is the parking board now: spots occupied, spots reserved for
 	// today and not yet occupied, and the facility's capacity (0: not set).
 	Occupancy func(ctx context.Context) (occupied, reserved, capacity int, err error)
+	// Overdue is how many cars are still in after their exit date (EN CURSO, exit
+	// passed) now.
+	Overdue func(ctx context.Context) (int, error)
 	// Now is the service's clock (for the oldest pending age).
 	Now func() time.Time
 }
@@ -98,7 +101,7 @@ func New(src Sources, log *slog.Logger) *Metrics {
 		seen[db] = true
 		reg.MustRegister(collectors.NewDBStatsCollector(db, name))
 	}
-	if src.Backlog != nil || src.Occupancy != nil {
+	if src.Backlog != nil || src.Occupancy != nil || src.Overdue != nil {
 		reg.MustRegister(&dbReadings{src: src, log: log})
 	}
 	return m
@@ -202,11 +205,12 @@ var (
 	descReserved  = prometheus.NewDesc("parking_spots_reserved_today", "Spots reserved for today whose vehicle has not arrived.", nil, nil)
 	descCapacity  = prometheus.NewDesc("parking_capacity", "Places in the facility (0: not configured).", nil, nil)
 	descOccupancy = prometheus.NewDesc("parking_occupancy_ratio", "Occupied spots over capacity (only when a capacity is configured).", nil, nil)
+	descOverdue   = prometheus.NewDesc("parking_stays_overdue", "Cars still in the car park after their exit date (reservations EN CURSO whose exit date has passed).", nil, nil)
 	descScrapeErr = prometheus.NewDesc("parking_scrape_errors", "Database readings that failed during this scrape, by reading.", []string{"reading"}, nil)
 )
 
 func (d *dbReadings) Describe(ch chan<- *prometheus.Desc) {
-	for _, x := range []*prometheus.Desc{descPending, descOldest, descOccupied, descReserved, descCapacity, descOccupancy, descScrapeErr} {
+	for _, x := range []*prometheus.Desc{descPending, descOldest, descOccupied, descReserved, descCapacity, descOccupancy, descOverdue, descScrapeErr} {
 		ch <- x
 	}
 }
@@ -242,6 +246,13 @@ func (d *dbReadings) Collect(ch chan<- prometheus.Metric) {
 			if capacity > 0 {
 				ch <- prometheus.MustNewConstMetric(descOccupancy, prometheus.GaugeValue, float64(occ)/float64(capacity))
 			}
+		}
+	}
+	if d.src.Overdue != nil {
+		if n, err := d.src.Overdue(ctx); err != nil {
+			failed("overdue", err)
+		} else {
+			ch <- prometheus.MustNewConstMetric(descOverdue, prometheus.GaugeValue, float64(n))
 		}
 	}
 }

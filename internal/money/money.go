@@ -1,5 +1,5 @@
 // Package money holds exact amounts: euros as integer cents, and price multipliers
-// as integer ten-thousandths. No binary floating point touches a price (CONTRACT §3).
+// as integer ten-thousandths. No binary floating point touches a price (docs/pricing.md#money).
 package money
 
 import (

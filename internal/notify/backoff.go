@@ -27,7 +27,7 @@ func Exponential(base, max time.Duration, jitter float64) Backoff {
 	}
 }
 
-// Default retry policy (CONTRACT §9: at least 8 attempts over at least 6 hours).
+// Default retry policy (docs/notifications.md#delivery: at least 8 attempts over at least 6 hours).
 // Sixteen attempts with delays of 1, 2, 4 … 128 minutes and then 4 hours between
 // them: about 32 hours from the first attempt to the last, never less than 25 h 48
 // min with the jitter at its lowest, so a webhook (or the n8n host behind it) that

@@ -8,7 +8,7 @@ import (
 	"parking/internal/reservation"
 )
 
-// CONTRACT §9: cliente (and the invoice's customer) is the reservation's contact,
+// docs/notifications.md#recipient: cliente (and the invoice's customer) is the reservation's contact,
 // falling back to the customer's data only for a reservation without one.
 func TestPayloadClienteIsTheContact(t *testing.T) {
 	sub := subject()

@@ -284,7 +284,7 @@ func TestTwoDispatchersDeliverEachRowOnce(t *testing.T) {
 	})
 }
 
-// The default policy meets CONTRACT §9 (at least 8 attempts spread over at least
+// The default policy meets docs/notifications.md#delivery (at least 8 attempts spread over at least
 // 6 hours) and outlasts a webhook down for a whole day, even with the jitter at its
 // lowest.
 func TestDefaultBackoffSchedule(t *testing.T) {

@@ -90,7 +90,7 @@ func TestHangingWebhookDoesNotSlowBooking(t *testing.T) {
 	})
 }
 
-// POST /admin/reservations/{id}/invoice (CONTRACT §7): administrators only (the
+// POST /admin/reservations/{id}/invoice (docs/notifications.md#manual-invoice): administrators only (the
 // guard itself, customers included, is tested with the accounts); 202
 // {success, message}; 404 unknown; 400 CANCELADA.
 func TestInvoiceRoute(t *testing.T) {

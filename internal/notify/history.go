@@ -12,8 +12,8 @@ import (
 )
 
 // HistoryItem is one row of a reservation's notification history, in the detail
-// record's wire form (CONTRACT §9): times are RFC 3339 in the facility's zone
-// (CONTRACT §2); sent_at and last_error are null when absent.
+// record's wire form (docs/notifications.md#history): times are RFC 3339 in the facility's zone
+// (docs/dates.md#accepted-forms); sent_at and last_error are null when absent.
 type HistoryItem struct {
 	ID        int64   `json:"id"`
 	Type      string  `json:"type"`

@@ -168,6 +168,11 @@ func TestN8nWorkflow(t *testing.T) {
 				used[m[1]] = true
 			}
 		}
+		for _, path := range mustRead[string(k)] {
+			if !used[path] {
+				t.Errorf("%s (%s) does not show $json.body.%s", name, k, path)
+			}
+		}
 		if !used["cliente.email"] && !used["customer.email"] {
 			t.Errorf("%s: the recipient is not the payload's email (%v)", name, p["toEmail"])
 		}
@@ -182,6 +187,12 @@ func TestN8nWorkflow(t *testing.T) {
 			t.Logf("the workflow also handles %s, which this version of the service does not send", typ)
 		}
 	}
+}
+
+// mustRead are the fields an email must show: the entry email states whether the
+// keys were handed over and links the entry document (docs/entry-document.md).
+var mustRead = map[string][]string{
+	string(notify.VehicleEntry): {"llaves", "justificante_url"},
 }
 
 // bodyRef finds the payload fields a template reads: $json.body.a.b gives "a.b".

@@ -1,4 +1,4 @@
-// Package notify delivers the service's notifications (spec, Events; CONTRACT §9)
+// Package notify delivers the service's notifications (docs/notifications.md#events)
 // through a transactional outbox: an operation enqueues a row with the payload inside
 // its own transaction (Outbox.Enqueue), and a Dispatcher posts committed rows to the
 // webhook, retrying with backoff, and records each outcome on the row. The rows are
@@ -31,7 +31,7 @@ type Outbox struct {
 	baseURL  string // PARKING_BASE_URL, the start of links in payloads
 	deliver  bool
 	wake     chan struct{}
-	links    *managelink.Signer // manage_url in payloads (CONTRACT §11); nil: none
+	links    *managelink.Signer // manage_url in payloads (docs/manage-booking.md#the-token); nil: none
 	facility FacilitySource     // the reminder's facility; nil: empty fields
 }
 
@@ -40,7 +40,7 @@ type Outbox struct {
 type FacilitySource func(ctx context.Context, tx *store.Tx) (FacilityData, error)
 
 // SetManageLinks makes the payloads carry manage_url, signed by signer
-// (CONTRACT §11). Call it before the outbox is used.
+// (docs/manage-booking.md). Call it before the outbox is used.
 func (o *Outbox) SetManageLinks(signer *managelink.Signer) { o.links = signer }
 
 // SetFacility sets where the reminder reads the facility from. Call it before the
@@ -50,7 +50,7 @@ func (o *Outbox) SetFacility(f FacilitySource) { o.facility = f }
 // NewOutbox builds the outbox. loc is the facility's time zone (dates in payloads);
 // deliver says whether a webhook is configured: without one, rows are recorded with
 // status skipped and the reason, so the history says they were not sent
-// (CONTRACT §1: "recorded but not sent"), and no stale backlog floods a webhook
+// (docs/notifications.md#without-a-webhook: "recorded but not sent"), and no stale backlog floods a webhook
 // configured later.
 func NewOutbox(loc *time.Location, deliver bool) *Outbox {
 	return &Outbox{loc: loc, deliver: deliver, wake: make(chan struct{}, 1)}
@@ -65,9 +65,6 @@ func (o *Outbox) WithBaseURL(u string) *Outbox {
 
 // Location is the zone the payloads' dates are written in.
 func (o *Outbox) Location() *time.Location { return o.loc }
-
-// Delivers reports whether rows are queued for the webhook (one is configured).
-func (o *Outbox) Delivers() bool { return o.deliver }
 
 // Options carries what some kinds need besides the reservation.
 type Options struct {
@@ -95,7 +92,7 @@ func (o *Outbox) Capture(ctx context.Context, tx *store.Tx, reservationID int64)
 // its payload built from what tx sees (the change being committed). Call it once
 // per trigger, inside the triggering transaction. A recipient (the reservation's
 // contact, or its customer) without an email gets a row with status skipped
-// (CONTRACT §9). It returns the row id.
+// (docs/notifications.md#delivery). It returns the row id.
 func (o *Outbox) Enqueue(ctx context.Context, tx *store.Tx, kind Kind, reservationID int64, opts Options) (int64, error) {
 	if !kind.Valid() {
 		return 0, fmt.Errorf("enqueue: unknown notification type %q", kind)

@@ -110,8 +110,8 @@ func matchesStoredRows(t *testing.T, e *env, id int64, payload string) {
 	}
 }
 
-// CONTRACT §9: a customer without an email still gets a history row, skipped.
-// CONTRACT §1: without a webhook, rows are recorded but not sent (skipped, with why).
+// docs/notifications.md#delivery: a customer without an email still gets a history row, skipped.
+// docs/notifications.md#without-a-webhook: without a webhook, rows are recorded but not sent (skipped, with why).
 func TestSkippedRows(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newEnv(t, d, true)

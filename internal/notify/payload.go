@@ -14,7 +14,7 @@ import (
 )
 
 // Kind names a notification; it is the body's top-level "type" and the
-// X-Parking-Notification header (CONTRACT §9).
+// X-Parking-Notification header (docs/notifications.md#delivery).
 type Kind string
 
 const (
@@ -22,9 +22,9 @@ const (
 	VehicleEntry        Kind = "vehicle_entry"
 	ReservationModified Kind = "reservation_modified"
 	Invoice             Kind = "invoice"
-	// BookingReminder is sent 24 hours before the entry (CONTRACT §11).
+	// BookingReminder is sent 24 hours before the entry (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder).
 	BookingReminder Kind = "booking_reminder"
-	// PasswordReset carries a password reset link (CONTRACT §11); it concerns an
+	// PasswordReset carries a password reset link (docs/manage-booking.md#password-reset); it concerns an
 	// account, not a reservation.
 	PasswordReset Kind = "password_reset"
 )
@@ -49,7 +49,7 @@ const TimeFormat = "15:04"
 
 // Wire structs of the spec's Events tables. Field names and JSON types are the
 // interface: reserva.id_reservation and precio_total are strings, is_paid a boolean,
-// prices JSON numbers with two decimals (CONTRACT §9).
+// prices JSON numbers with two decimals (docs/notifications.md#payloads).
 
 // Cliente is the customer in the nested payloads.
 type Cliente struct {
@@ -61,7 +61,7 @@ type Cliente struct {
 // Reserva is the reservation in the nested payloads.
 type Reserva struct {
 	IDReservation string `json:"id_reservation"`
-	Referencia    string `json:"referencia"` // the booking reference, K7Q2-M9XD (CONTRACT §11)
+	Referencia    string `json:"referencia"` // the booking reference, K7Q2-M9XD (docs/manage-booking.md#booking-reference)
 	Matricula     string `json:"matricula"`
 	FechaEntrada  string `json:"fecha_entrada"`
 	FechaSalida   string `json:"fecha_salida"`
@@ -84,7 +84,7 @@ type Line struct {
 }
 
 // OriginalData is the reservation as it was before a modification
-// (reservation_modified, CONTRACT §9).
+// (reservation_modified, docs/notifications.md#payloads).
 type OriginalData struct {
 	FechaEntrada       string `json:"fecha_entrada"`
 	FechaSalida        string `json:"fecha_salida"`
@@ -103,11 +103,15 @@ type Nested struct {
 	MainService        Line          `json:"main_service"`
 	AdditionalServices []Line        `json:"additional_services"`
 	Original           *OriginalData `json:"original,omitempty"`
-	// ManageURL opens the booking without an account (CONTRACT §11): in the booking
+	// ManageURL opens the booking without an account (docs/manage-booking.md#the-token): in the booking
 	// confirmation, the modification and the reminder.
 	ManageURL string `json:"manage_url,omitempty"`
 	// Facility is the car park's name, address and phone (the reminder).
 	Facility *FacilityData `json:"facility,omitempty"`
+	// Llaves and JustificanteURL (vehicle_entry): whether the keys were handed over,
+	// and the signed link to the entry document (docs/entry-document.md).
+	Llaves          *bool  `json:"llaves,omitempty"`
+	JustificanteURL string `json:"justificante_url,omitempty"`
 }
 
 // FacilityData is the car park as the reminder names it (the settings).
@@ -123,7 +127,7 @@ type ResetCliente struct {
 	Email  string `json:"email"`
 }
 
-// PasswordResetData is the body of password_reset (CONTRACT §11).
+// PasswordResetData is the body of password_reset (docs/manage-booking.md#password-reset).
 type PasswordResetData struct {
 	Type     Kind         `json:"type"`
 	Cliente  ResetCliente `json:"cliente"`
@@ -137,10 +141,11 @@ type InvoiceReserva struct {
 }
 
 // Extra is what some kinds carry besides the reservation: the manage link and the
-// facility (CONTRACT §11).
+// facility (docs/manage-booking.md).
 type Extra struct {
-	ManageURL string
-	Facility  *FacilityData
+	ManageURL       string
+	Facility        *FacilityData
+	JustificanteURL string // vehicle_entry: the entry document's signed link
 }
 
 // InvoiceCustomer is the invoice's customer object.
@@ -168,7 +173,7 @@ type InvoiceData struct {
 	Status             string         `json:"status"`
 	AdditionalServices []Line         `json:"additional_services"`
 	Reserva            InvoiceReserva `json:"reserva"`
-	// The receipt (CONTRACT §9, §12): its number and where the customer opens it;
+	// The receipt (docs/receipts.md#the-invoice-notification): its number and where the customer opens it;
 	// both null before finalize, when there is no receipt.
 	NumeroFactura *string `json:"numero_factura"`
 	ReceiptURL    *string `json:"receipt_url"`
@@ -183,11 +188,11 @@ func Build(kind Kind, sub store.NotificationSubject, original *store.Notificatio
 }
 
 // build is Build with the service's public address (PARKING_BASE_URL), which the
-// links in a payload start with, and the manage link and facility of CONTRACT §11
+// links in a payload start with, and the manage link and facility of docs/manage-booking.md#the-token
 // (set by the outbox for the kinds that carry them).
 func build(kind Kind, sub store.NotificationSubject, original *store.NotificationSubject, at time.Time, loc *time.Location, baseURL string, extra Extra) ([]byte, error) {
-	// CONTRACT §9: cliente (and the invoice's customer) is the reservation's contact
-	// (§8), falling back to the customer's data.
+	// docs/notifications.md#recipient: cliente (and the invoice's customer) is the reservation's contact
+	// (docs/input-rules.md), falling back to the customer's data.
 	contact := recipient(sub)
 	var v any
 	switch kind {
@@ -215,6 +220,8 @@ func build(kind Kind, sub store.NotificationSubject, original *store.Notificatio
 		}
 		if kind == VehicleEntry {
 			n.Reserva.HoraEntrada = at.In(loc).Format(TimeFormat)
+			keys := sub.Reservation.KeysHandedOver
+			n.Llaves, n.JustificanteURL = &keys, extra.JustificanteURL
 		}
 		if kind != VehicleEntry {
 			n.ManageURL = extra.ManageURL
@@ -284,18 +291,18 @@ func encode(kind Kind, v any) ([]byte, error) {
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
-// ReceiptURL is the customer's page of a reservation's receipt (CONTRACT §12),
+// ReceiptURL is the customer's page of a reservation's receipt (docs/receipts.md#the-vat-arithmetic),
 // which links its PDF; it asks the customer to sign in.
 func ReceiptURL(baseURL string, reservationID int64) string {
 	return baseURL + "/users/profile/reservation/" + strconv.FormatInt(reservationID, 10) + "/receipt"
 }
 
-// BasePrice is main_service.price: daily rate × days × coefficient (CONTRACT §9).
+// BasePrice is main_service.price: daily rate × days × coefficient (docs/notifications.md#payloads).
 // It is the stored total less the additional services at the prices they were
 // booked with, which is exactly the base the price rule computed when the
 // reservation was last priced (rule 5: total = base + extras). Recomputing it from
 // today's catalog instead could disagree with the stored total after a catalog
-// change (CONTRACT §4), and an email whose lines do not add up to its total is worse
+// change (docs/pricing.md#one-price-path), and an email whose lines do not add up to its total is worse
 // than none.
 func BasePrice(sub store.NotificationSubject) money.Cents {
 	base := sub.Reservation.TotalPrice

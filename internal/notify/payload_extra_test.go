@@ -7,7 +7,7 @@ import (
 	"parking/internal/notify"
 )
 
-// CONTRACT §11: the reminder is the booking-confirmation shape plus the manage
+// docs/manage-booking.md#the-reminder-the-day-before-booking_reminder: the reminder is the booking-confirmation shape plus the manage
 // link and the facility from the settings; the password reset carries the
 // account's name and email and the link. The golden files also give the n8n
 // workflow's test (n8n_workflow_test.go) the fields these types carry.

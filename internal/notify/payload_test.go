@@ -151,13 +151,33 @@ func TestGoldenBookingConfirmation(t *testing.T) {
 func TestGoldenVehicleEntry(t *testing.T) {
 	sub := subject()
 	sub.Reservation.Status = reservation.InCourse
-	// Received at 10:07 Madrid time (09:07 UTC): hora_entrada is the check-in time.
-	body, err := notify.Build(notify.VehicleEntry, sub, nil, time.Date(2026, 12, 1, 9, 7, 30, 0, time.UTC), madrid)
+	sub.Reservation.KeysHandedOver = true
+	// Received at 10:07 Madrid time (09:07 UTC): hora_entrada is the check-in time;
+	// llaves and the entry document's link come with it (docs/entry-document.md).
+	link := "https://parking.example/reserva/K7Q2-M9XD/justificante?t=abc.def"
+	body, err := notify.BuildWith(notify.VehicleEntry, sub, nil, time.Date(2026, 12, 1, 9, 7, 30, 0, time.UTC), madrid, "https://parking.example",
+		notify.Extra{JustificanteURL: link})
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "vehicle_entry", body)
-	checkTypes(t, body, nestedTypes)
+	types := map[string]string{"llaves": "boolean", "justificante_url": "string"}
+	for k, v := range nestedTypes {
+		types[k] = v
+	}
+	checkTypes(t, body, types)
+
+	// Keys not handed over: llaves is false, never left out.
+	sub.Reservation.KeysHandedOver = false
+	body, err = notify.Build(notify.VehicleEntry, sub, nil, builtAt, madrid)
+	if err != nil || !bytes.Contains(body, []byte(`"llaves":false`)) {
+		t.Errorf("vehicle_entry without keys: %v %s", err, body)
+	}
+	// The other kinds carry neither.
+	body, _ = notify.BuildWith(notify.BookingConfirmation, sub, nil, builtAt, madrid, "", notify.Extra{JustificanteURL: link})
+	if bytes.Contains(body, []byte(`"llaves"`)) || bytes.Contains(body, []byte(`justificante_url`)) {
+		t.Errorf("booking_confirmation carries the entry's fields: %s", body)
+	}
 }
 
 func TestGoldenReservationModified(t *testing.T) {
@@ -200,7 +220,7 @@ func TestGoldenInvoice(t *testing.T) {
 		sub.Reservation.Status = reservation.Finalized
 		sub.Reservation.IsPaid = true
 		sub.Reservation.PaymentMethod = ptr(reservation.Card)
-		sub.ReceiptNumber = "F2026-000042" // CONTRACT §9, §12: issued at finalize
+		sub.ReceiptNumber = "F2026-000042" // docs/receipts.md#the-invoice-notification: issued at finalize
 		body, err := notify.Build(notify.Invoice, sub, nil, builtAt, madrid)
 		if err != nil {
 			t.Fatal(err)

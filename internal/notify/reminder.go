@@ -9,7 +9,7 @@ import (
 	"parking/internal/store"
 )
 
-// ReminderLead is how long before the entry the booking_reminder is due (CONTRACT §11).
+// ReminderLead is how long before the entry the booking_reminder is due (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder).
 const ReminderLead = 24 * time.Hour
 
 // Reasons recorded on reminders dropped before they were due (status cancelled).
@@ -20,11 +20,15 @@ const (
 )
 
 // build renders a payload with what the outbox adds to some kinds: the manage link
-// (confirmation, modification, reminder) and the facility (reminder).
+// (confirmation, modification, reminder), the facility (reminder) and the entry
+// document's link (vehicle entry).
 func (o *Outbox) build(ctx context.Context, tx *store.Tx, kind Kind, sub store.NotificationSubject, original *store.NotificationSubject) ([]byte, error) {
 	var extra Extra
 	if o.links != nil && sub.Reservation.Reference != "" && (kind == BookingConfirmation || kind == ReservationModified || kind == BookingReminder) {
 		_, extra.ManageURL = o.links.Link(reservation.ShowReference(sub.Reservation.Reference), sub.Reservation.Entry, sub.Reservation.Exit, tx.Now)
+	}
+	if o.links != nil && sub.Reservation.Reference != "" && kind == VehicleEntry {
+		extra.JustificanteURL = o.links.EntryDocumentURL(reservation.ShowReference(sub.Reservation.Reference), sub.Reservation.Entry, sub.Reservation.Exit, tx.Now)
 	}
 	if kind == BookingReminder && o.facility != nil {
 		f, err := o.facility(ctx, tx)
@@ -37,7 +41,7 @@ func (o *Outbox) build(ctx context.Context, tx *store.Tx, kind Kind, sub store.N
 }
 
 // SyncReminder makes the reservation's booking_reminder agree with the reservation
-// as tx sees it (CONTRACT §11), inside the transaction of the change:
+// as tx sees it (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder), inside the transaction of the change:
 //   - PENDIENTE with the entry more than 24 hours after tx.Now: the pending reminder
 //     is moved to entry − 24 h with a fresh payload, or one is scheduled;
 //   - PENDIENTE with the entry less than 24 hours away: a booking made now gets
@@ -85,7 +89,7 @@ func (o *Outbox) ScheduleReminder(ctx context.Context, tx *store.Tx, sub store.N
 	return err
 }
 
-// EnqueuePasswordReset records a password_reset notification (CONTRACT §11) for the
+// EnqueuePasswordReset records a password_reset notification (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder) for the
 // account name/email, carrying resetURL, inside tx. It concerns no reservation.
 func (o *Outbox) EnqueuePasswordReset(ctx context.Context, tx *store.Tx, name, email, resetURL string) error {
 	body, err := encode(PasswordReset, PasswordResetData{Type: PasswordReset, Cliente: ResetCliente{Nombre: name, Email: email}, ResetURL: resetURL})

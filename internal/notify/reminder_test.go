@@ -65,7 +65,7 @@ func (e *env) withLinksAndFacility() {
 	})
 }
 
-// CONTRACT §11: a booking more than 24 hours ahead schedules its reminder in the
+// docs/manage-booking.md#the-reminder-the-day-before-booking_reminder: a booking more than 24 hours ahead schedules its reminder in the
 // outbox, due at entry − 24 h; the dispatcher sends nothing before then and sends
 // it when due, with the booking, the manage link and the facility.
 func TestReminderIsSentTheDayBefore(t *testing.T) {

@@ -53,7 +53,7 @@ func (e *SendError) Error() string {
 	return s
 }
 
-// Headers of CONTRACT §9.
+// Headers of docs/notifications.md#delivery.
 const (
 	HeaderNotification = "X-Parking-Notification"
 	HeaderDelivery     = "X-Parking-Delivery"

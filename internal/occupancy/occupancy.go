@@ -1,4 +1,4 @@
-// Package occupancy holds the capacity rules of CONTRACT §10, pure (no SQL): which
+// Package occupancy holds the capacity rules of docs/capacity.md#what-counts, pure (no SQL): which
 // local days a stay occupies, how the per-day ledger represents them, and how a day's
 // count reads as available, few or full.
 //
@@ -7,7 +7,7 @@
 // A stay occupies one place on each local day from its entry day to its exit day,
 // both included, while it is PENDIENTE or EN CURSO. A stay without an exit, and an
 // EN CURSO stay past its exit (the car is still there), count on their days up to
-// and including today, never on future days (CONTRACT §10). So their days move with
+// and including today, never on future days (docs/capacity.md#what-counts). So their days move with
 // the calendar, while every other stay's days are fixed by its row.
 //
 // The ledger (table occupancy, one row per day) therefore holds only what is fixed:
@@ -32,7 +32,7 @@ import (
 	"time"
 )
 
-// Day is a local calendar day of the facility (CONTRACT §2), counted from 1970-01-01.
+// Day is a local calendar day of the facility (docs/dates.md#local-days), counted from 1970-01-01.
 type Day int64
 
 // DayOf is the local day of instant t in loc.
@@ -99,7 +99,7 @@ func (s Span) Minus(t Span) []Span {
 
 // Stay is what decides where a reservation counts: its status and dates.
 type Stay struct {
-	Active bool // PENDIENTE or EN CURSO (CONTRACT §10); CANCELADA and FINALIZADA count nowhere
+	Active bool // PENDIENTE or EN CURSO (docs/capacity.md#what-counts); CANCELADA and FINALIZADA count nowhere
 	InCar  bool // EN CURSO: the car is in the car park, so it counts past its exit
 	Entry  time.Time
 	Exit   *time.Time
@@ -141,7 +141,7 @@ func Occupied(s Stay, loc *time.Location, today Day) []Span {
 	return out
 }
 
-// Status is how full a day is, as the public sees it (CONTRACT §10).
+// Status is how full a day is, as the public sees it (docs/capacity.md#what-counts).
 type Status string
 
 const (
@@ -166,7 +166,7 @@ func StatusOf(booked, limit int) Status {
 }
 
 // FullError is the refusal of a change that would put days over the limit
-// (CONTRACT §10: 409 with full_days). The web layer writes Days as full_days.
+// (docs/capacity.md#refusals: 409 with full_days). The web layer writes Days as full_days.
 type FullError struct {
 	Days []Day
 }

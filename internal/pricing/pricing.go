@@ -1,6 +1,6 @@
 // Package pricing holds the catalog snapshot and the spec's price rule. It is pure:
 // no database, no clock, no floating point; the snapshot is swapped atomically when
-// administrators change the catalog (CONTRACT §4).
+// administrators change the catalog (docs/pricing.md#catalog).
 package pricing
 
 import (
@@ -126,12 +126,12 @@ type Request struct {
 	VehicleType string
 	MainService int64
 	// Extras are additional service ids priced at the snapshot's price: each id
-	// counts once however often the list repeats it (CONTRACT §4), unknown ids are
+	// counts once however often the list repeats it (docs/pricing.md#one-price-path), unknown ids are
 	// skipped (rule 4). Which extras a booking may select (retired ones, booked
 	// ones) is the booking package's decision, not this one's.
 	Extras []int64
 	// ExtraPrices are extras the caller has already selected and priced, added as
-	// given: an edit keeps an extra at the price it was booked at (CONTRACT §4).
+	// given: an edit keeps an extra at the price it was booked at (docs/pricing.md#repricing-an-edit).
 	ExtraPrices []money.Cents
 }
 
@@ -143,7 +143,7 @@ type Quote struct {
 	Base          money.Cents // daily price × days × multiplier, rounded
 	ExtrasTotal   money.Cents
 	Total         money.Cents
-	UnknownExtras int // additional service ids skipped (spec, price rule 4)
+	UnknownExtras int // additional service ids skipped (docs/pricing.md#price-rule)
 }
 
 // NoRateError: no band of the main service covers the number of days (price rule 2).
@@ -168,7 +168,7 @@ func (e *NoCoefficientError) Error() string {
 	return fmt.Sprintf("No existe coeficiente de precio para el tipo de vehículo %s.", e.VehicleType)
 }
 
-// ErrNotLoaded: pricing data has not been loaded (spec: pricing requests fail with 500).
+// ErrNotLoaded: pricing data has not been loaded (docs/pricing.md#catalog: pricing requests fail with 500).
 var ErrNotLoaded = errors.New("Los datos de precios no están cargados.")
 
 // Courtesy is the price rule's courtesy period: a remainder of up to 2 hours is
@@ -178,7 +178,7 @@ const Courtesy = 2 * time.Hour
 
 const (
 	msPerDay       = 24 * 60 * 60 * 1000
-	courtesyMillis = int64(Courtesy / time.Millisecond) // spec, Limits: courtesy period 2 hours
+	courtesyMillis = int64(Courtesy / time.Millisecond) // docs/routes.md#limits: courtesy period 2 hours
 )
 
 // ChargedDays is price rule 1: whole 24-hour periods in the absolute difference,
@@ -224,7 +224,7 @@ func (s *Snapshot) Quote(r Request) (Quote, error) {
 	}
 	q.Multiplier = m
 
-	// Rule 4: fixed prices of the listed extras, each once (CONTRACT §4); unknown
+	// Rule 4: fixed prices of the listed extras, each once (docs/pricing.md#one-price-path); unknown
 	// ids are skipped. The repeat check scans the ids before it, which allocates
 	// nothing; lists are a handful of ids.
 	for i, id := range r.Extras {

@@ -88,7 +88,7 @@ func TestQuote(t *testing.T) {
 		// Extras.
 		{"extras summed", 2 * day, "TURISMO", 1, []int64{1, 4, 8}, 2400 + 1500 + 10000 + 2500, 2},
 		{"unknown extra skipped", 2 * day, "TURISMO", 1, []int64{1, 999}, 2400 + 1500, 2},
-		{"listed twice counts once (CONTRACT §4)", day, "TURISMO", 1, []int64{5, 5}, 1200 + 1500, 1},
+		{"listed twice counts once (docs/pricing.md#one-price-path)", day, "TURISMO", 1, []int64{5, 5}, 1200 + 1500, 1},
 		{"repeats anywhere in the list count once", day, "TURISMO", 1, []int64{5, 1, 5, 1, 5}, 1200 + 1500 + 1500, 1},
 		{"short stay is one day", time.Hour, "MOTO", 1, nil, 600, 1},
 		{"reversed dates", -(4*day + 3*time.Hour), "SUV", 1, []int64{1}, 5000 + 1500, 5},

@@ -19,14 +19,14 @@ import (
 
 // PhotoFiles deletes the stored files of uploaded vehicle photos. Erasure deletes
 // the photos' rows in its transaction and then hands their storage keys to it;
-// booking.Service provides it over the photo storage (CONTRACT §12). Photos given
+// booking.Service provides it over the photo storage (docs/photos.md). Photos given
 // as URLs have no files of ours to delete.
 type PhotoFiles interface {
 	DeletePhotoFiles(ctx context.Context, keys []string) error
 }
 
 // Occupancy frees, in the erasure's transaction, the days of the bookings it
-// cancels (CONTRACT §10: the occupancy ledger moves with every reservation change).
+// cancels (docs/capacity.md#what-counts: the occupancy ledger moves with every reservation change).
 type Occupancy interface {
 	ReleaseCustomerPending(ctx context.Context, tx *store.Tx, customerID int64) error
 }

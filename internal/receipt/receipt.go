@@ -1,6 +1,7 @@
-// Package receipt is the facility's receipts and invoices (CONTRACT §12): the VAT
+// Package receipt is the facility's receipts and invoices (docs/receipts.md#the-vat-arithmetic): the VAT
 // split of a VAT-inclusive price (vat.go), the correlative number, the VeriFactu
-// record each receipt carries and its chain (verifactu.go), and the PDF (pdf.go).
+// record each receipt carries and its chain (verifactu.go), and the PDF (pdf.go);
+// and the vehicle's entry document, printed with the same layout (entry.go).
 // It holds no SQL: the store keeps receipts, the booking operations issue them.
 package receipt
 
@@ -43,7 +44,7 @@ func (k Kind) Label() string {
 func (k Kind) IsFull() bool { return k == Full || k == Substitute }
 
 // Seller is the facility's identity printed on every receipt, from the settings
-// at the moment of issue (CONTRACT §1).
+// at the moment of issue (docs/settings.md).
 type Seller struct {
 	Name, TaxID, Address string
 }
@@ -78,7 +79,7 @@ type Receipt struct {
 	Record        Record
 }
 
-// Number formats a receipt number: F{year}-{6 digits} (CONTRACT §12). A series
+// Number formats a receipt number: F{year}-{6 digits} (docs/receipts.md#numbering-correlative-no-gaps-no-duplicates). A series
 // past 999999 in one year keeps all its digits.
 func Number(year int, seq int64) string {
 	return fmt.Sprintf("F%d-%06d", year, seq)

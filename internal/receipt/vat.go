@@ -6,14 +6,14 @@ import (
 	"parking/internal/money"
 )
 
-// VAT arithmetic of a receipt (CONTRACT §12: prices include VAT; base and VAT exact
+// VAT arithmetic of a receipt (docs/receipts.md#the-vat-arithmetic: prices include VAT; base and VAT exact
 // to the cent, the lines adding up to the totals).
 //
 // The rule, applied once per receipt:
 //
 //  1. total  = the sum of the lines' VAT-inclusive amounts (what was charged);
 //  2. base   = total × 10000 / (10000 + rate), rounded half away from zero to the
-//     cent (CONTRACT §3); VAT = total − base. The totals are what an accountant
+//     cent (docs/pricing.md#money); VAT = total − base. The totals are what an accountant
 //     computes from the amount charged, so the receipt's tax figure never drifts
 //     by the number of lines.
 //  3. each line's exact base, line × 10000 / (10000 + rate), is cut to the cent

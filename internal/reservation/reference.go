@@ -6,7 +6,7 @@ import (
 )
 
 // ReferenceAlphabet is Crockford's base32: digits and letters without I, L, O and
-// U, so that a reference read aloud or copied by hand is not misread (CONTRACT §11).
+// U, so that a reference read aloud or copied by hand is not misread (docs/manage-booking.md#pages).
 const ReferenceAlphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 // ReferenceLength is the number of characters of a reference: 40 random bits, so

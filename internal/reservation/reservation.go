@@ -51,7 +51,7 @@ func ParsePaymentMethod(s string) (PaymentMethod, bool) {
 	return "", false
 }
 
-// CustomerType values (CONTRACT §5).
+// CustomerType values (docs/accounts.md).
 type CustomerType string
 
 const (
@@ -60,7 +60,7 @@ const (
 	Unregistered CustomerType = "NO-REGISTRADO"
 )
 
-// Reservation is the stored record (spec, Resources: Reservation).
+// Reservation is the stored record (docs/reservations.md#reservation).
 type Reservation struct {
 	ID              int64
 	ReservationDate time.Time
@@ -76,14 +76,18 @@ type Reservation struct {
 	VehicleID       int64
 	MainServiceID   int64
 	UpdatedAt       time.Time
-	// Contact is the name, email and phone the booker typed (CONTRACT §8); nil for
+	// Contact is the name, email and phone the booker typed (docs/public-booking.md#privacy-of-anonymous-bookings); nil for
 	// a reservation made before contacts were kept. Read it through ContactOf.
 	Contact  *Contact
 	BookedBy BookedBy // "" when not known (made before it was recorded)
-	// Reference is the booking reference (CONTRACT §11), 8 characters of Crockford
+	// Reference is the booking reference (docs/manage-booking.md#pages), 8 characters of Crockford
 	// base32 without the dash; "" only until a row stored before references existed
 	// is given one at start.
 	Reference string
+	// CheckedInAt is the moment of the start (check-in); nil until it happens.
+	CheckedInAt *time.Time
+	// KeysHandedOver: the customer left the keys at the start.
+	KeysHandedOver bool
 	// CheckedOutAt is the moment of check-out (finalize); nil until then.
 	CheckedOutAt *time.Time
 	// BookedExit and BookedPrice are the exit and total that were booked, kept
@@ -91,6 +95,12 @@ type Reservation struct {
 	// the stay never was.
 	BookedExit  *time.Time
 	BookedPrice *money.Cents
+}
+
+// Overdue reports whether the car is still in after its exit date: EN CURSO and the
+// exit passed at now (docs/board.md#overdue).
+func (r Reservation) Overdue(now time.Time) bool {
+	return r.Status == InCourse && r.Exit != nil && r.Exit.Before(now)
 }
 
 // Excess is what the stay was charged over its booked price: the real stay of a
@@ -103,7 +113,7 @@ func (r Reservation) Excess() money.Cents {
 }
 
 // Contact is who a reservation is for, as the booker typed it: staff see it on the
-// reservation and its notifications go to it (CONTRACT §8, §9). Email nil: none
+// reservation and its notifications go to it (docs/public-booking.md#privacy-of-anonymous-bookings). Email nil: none
 // was typed, and the notifications are recorded as skipped.
 type Contact struct {
 	FullName string
@@ -116,7 +126,7 @@ type BookedBy string
 
 const (
 	// BookedPublic: the online booking, not signed in as the customer it landed on
-	// (found by phone). The account holder's profile marks it (CONTRACT §8).
+	// (found by phone). The account holder's profile marks it (docs/input-rules.md#phones).
 	BookedPublic BookedBy = "public"
 	// BookedAccount: the online booking made while signed in as that very customer.
 	BookedAccount BookedBy = "account"
@@ -125,10 +135,10 @@ const (
 )
 
 // MadeWithoutLogin reports whether the reservation was booked online by someone not
-// signed in as its customer: the customer's profile marks it (CONTRACT §8).
+// signed in as its customer: the customer's profile marks it (docs/public-booking.md#privacy-of-anonymous-bookings).
 func (r Reservation) MadeWithoutLogin() bool { return r.BookedBy == BookedPublic }
 
-// ContactOr is the reservation's contact (CONTRACT §8, §9): the one the booker
+// ContactOr is the reservation's contact (docs/public-booking.md#privacy-of-anonymous-bookings): the one the booker
 // typed, or fallback (its customer's data) when the reservation has none. This is
 // the one rule for "who is this reservation for": every list, record and
 // notification payload uses it. The fallback is all or nothing: a typed contact
@@ -146,7 +156,7 @@ func ContactOf(r Reservation, c Customer) Contact {
 	return r.ContactOr(Contact{FullName: c.FullName, Email: c.Email, Phone: c.Phone})
 }
 
-// Customer is a customer or staff account (spec, Resources: Customer).
+// Customer is a customer or staff account (docs/reservations.md#customer).
 type Customer struct {
 	ID           int64
 	FullName     string
@@ -157,7 +167,7 @@ type Customer struct {
 	CreatedAt    time.Time
 }
 
-// Vehicle (spec, Resources: Vehicle).
+// Vehicle (docs/reservations.md#vehicle).
 type Vehicle struct {
 	ID           int64
 	LicensePlate string
@@ -167,7 +177,7 @@ type Vehicle struct {
 	Type         string
 }
 
-// Default vehicle data for the booking flows (spec: Desconocida / Desconocido / No color).
+// Default vehicle data for the booking flows (docs/reservations.md#vehicle: Desconocida / Desconocido / No color).
 const (
 	DefaultBrand = "Desconocida"
 	DefaultModel = "Desconocido"

@@ -1,6 +1,6 @@
 package reservation
 
-// SpotRule says what a state allows for the parking spot (spec, per-state rules,
+// SpotRule says what a state allows for the parking spot (docs/reservations.md#per-state-rules,
 // column "Parking spot").
 type SpotRule int
 
@@ -28,14 +28,14 @@ type Rules struct {
 	Start        bool     // administrator start: → EN CURSO
 	Finalize     bool     // administrator finalize: → FINALIZADA
 	Cancel       bool     // administrator or customer cancel: → CANCELADA
-	RequestBill  bool     // a manual invoice notification may be requested (CONTRACT §7)
-	CustomerEdit bool     // the owner may change dates and services (spec, customer edit)
+	RequestBill  bool     // a manual invoice notification may be requested (docs/notifications.md#manual-invoice)
+	CustomerEdit bool     // the owner may change dates and services (docs/customer-area.md)
 }
 
 // Editable reports whether anything at all may be changed in this state.
 func (r Rules) Editable() bool { return r.EditStay || r.EditEntry || r.EditPeople }
 
-// rules is the spec's per-state table (spec, States and transitions; per-state
+// rules is the spec's per-state table (docs/reservations.md#transitions; per-state
 // rules). Keep it the only copy.
 var rules = map[Status]Rules{
 	Pending: {

@@ -17,7 +17,7 @@ type CustomerReservation struct {
 	Vehicle         Vehicle
 	MainServiceName string
 	Extras          []BookedExtraDetail
-	// Photos are the uploaded photos of the car (CONTRACT §12: personal data the
+	// Photos are the uploaded photos of the car (docs/photos.md: personal data the
 	// owner may see); photos given by address are staff's references, not listed.
 	Photos []Photo
 }
@@ -47,7 +47,7 @@ type HistoryRow struct {
 	MainServiceName string
 }
 
-// Photo is a photo evidence record (spec, Resources: Photo evidence).
+// Photo is a photo evidence record (docs/reservations.md#photo-evidence).
 type Photo struct {
 	ID            int64
 	ReservationID int64
@@ -61,7 +61,7 @@ type Photo struct {
 	StorageKey string
 }
 
-// Photo and hand-over phases (CONTRACT §12).
+// Photo and hand-over phases (docs/photos.md).
 const (
 	PhaseEntry = "entrada"
 	PhaseExit  = "salida"
@@ -95,7 +95,7 @@ type ParkingRow struct {
 	VehicleType  string
 }
 
-// BoardItem is one line of the administrators' daily board (spec, GET /api/reservations:
+// BoardItem is one line of the administrators' daily board (docs/board.md:
 // reservation item).
 type BoardItem struct {
 	ID           int64

@@ -1,7 +1,7 @@
-// Package settings holds the facility's own settings (CONTRACT §1): the places it
-// has and sells (§10), its identity as a business (name, tax id, address, phone,
+// Package settings holds the facility's own settings (docs/settings.md): the places it
+// has and sells (docs/capacity.md#settings), its identity as a business (name, tax id, address, phone,
 // contact email) printed on receipts and the privacy pages, the VAT rate its prices
-// include (§12), and how long check-in photos are kept. They live in one table,
+// include (docs/settings.md), and how long check-in photos are kept. They live in one table,
 // edited on one administrator page; environment variables only seed them on first
 // start. The package is pure: the store keeps the values, booking changes them.
 package settings
@@ -18,7 +18,7 @@ import (
 // Facility is the one row of settings.
 type Facility struct {
 	Capacity int // places in the car park; 0 = unlimited
-	Sellable int // places sold per day (CONTRACT §10); 0 = the capacity
+	Sellable int // places sold per day (docs/capacity.md#settings); 0 = the capacity
 
 	Name    string // the business name on receipts and the privacy pages
 	TaxID   string // NIF/CIF
@@ -52,8 +52,21 @@ func Defaults(capacity int) Facility {
 	return Facility{Capacity: capacity, VATBasisPoints: DefaultVATBasisPoints, PhotoRetentionDays: DefaultPhotoRetentionDays, ChargeOverstay: true}
 }
 
+// SellerMissing names the identity fields a receipt needs that are still blank
+// (the seller's name, tax id and address), in that order; none: receipts can be
+// issued. Until they are set, staff are told on every page and at start.
+func (f Facility) SellerMissing() []string {
+	var out []string
+	for _, x := range []struct{ field, value string }{{"name", f.Name}, {"tax_id", f.TaxID}, {"address", f.Address}} {
+		if strings.TrimSpace(x.value) == "" {
+			out = append(out, x.field)
+		}
+	}
+	return out
+}
+
 // SellableLimit is how many places the public flows may sell on one day: the
-// sellable places when set, else the capacity; 0 means no limit (CONTRACT §10).
+// sellable places when set, else the capacity; 0 means no limit (docs/capacity.md#settings).
 func (f Facility) SellableLimit() int {
 	if f.Sellable > 0 {
 		return f.Sellable
@@ -78,7 +91,7 @@ func (f Facility) Normalise() (Facility, error) {
 		return f, err
 	}
 	f.TaxID = strings.ToUpper(f.TaxID)
-	if f.TaxID != "" { // the issuer of every receipt and its VeriFactu record (CONTRACT §12)
+	if f.TaxID != "" { // the issuer of every receipt and its VeriFactu record (docs/settings.md)
 		if f.TaxID, err = input.TaxID("tax_id", f.TaxID); err != nil {
 			return f, err
 		}

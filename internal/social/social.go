@@ -1,4 +1,4 @@
-// Package social is the OpenID Connect side of social login (spec, Authentication
+// Package social is the OpenID Connect side of social login (docs/accounts.md
 // 7): the providers named in the configuration, the authorization request
 // (authorization code flow with PKCE, state and nonce) and the callback's code
 // exchange and ID token verification, with github.com/coreos/go-oidc/v3 and

@@ -7,7 +7,7 @@ import (
 	"parking/internal/pricing"
 )
 
-// Catalog writes (CONTRACT §4: administrators change the catalog). Each runs in the
+// Catalog writes (docs/pricing.md#catalog: administrators change the catalog). Each runs in the
 // caller's transaction; the caller reloads the pricing snapshot after commit.
 
 // MainServiceForUpdate reads a main service and, on PostgreSQL, locks its row, so

@@ -21,7 +21,7 @@ type HistoryFilter struct {
 	// It is data, never SQL or a LIKE pattern: %, _ and \ match themselves.
 	Search string
 	// Phone (E.164), when set, also matches the customer with that phone: the
-	// search typed as a phone in any form (CONTRACT §6).
+	// search typed as a phone in any form (docs/admin.md#history).
 	Phone string
 	// Plate, when set, is the search in the canonical form of a plate (spaces and
 	// dashes removed): the vehicle side matches it instead of Search.
@@ -29,7 +29,7 @@ type HistoryFilter struct {
 	// ID, when set, also matches the reservation with that id.
 	ID int64
 	// EntryFrom and EntryTo bound entry_date, the start of the stay: EntryFrom <=
-	// it < EntryTo (CONTRACT §6: history dateFrom/dateTo select the entry days).
+	// it < EntryTo (docs/admin.md#history: history dateFrom/dateTo select the entry days).
 	EntryFrom, EntryTo time.Time
 	// BookedFrom and BookedTo bound reservation_date, when the reservation was made
 	// (history bookedFrom/bookedTo): BookedFrom <= it < BookedTo.

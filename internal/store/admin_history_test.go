@@ -17,7 +17,7 @@ import (
 // History's page plans, its tally-based count and its direct count must all agree
 // with a plain reading of the data, whatever the filter: a brute-force oracle over
 // every reservation checks them, after status changes have moved the tallies. The
-// entry days (dateFrom/dateTo, CONTRACT §6) and the booking days
+// entry days (dateFrom/dateTo, docs/admin.md#history) and the booking days
 // (bookedFrom/bookedTo) are independent filters: each reservation is booked on one
 // of 60 days and enters on another, chosen apart.
 func TestHistoryAgreesWithOracle(t *testing.T) {

@@ -16,10 +16,11 @@ import (
 // reads the row under LockReservation, decides, and the UPDATE re-checks.
 
 // MarkStarted moves a PENDIENTE reservation that holds a spot to EN CURSO
-// (spec, States and transitions: administrator start).
-func (tx *Tx) MarkStarted(ctx context.Context, id int64) (bool, error) {
-	res, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE reservation SET status = 'EN CURSO', updated_at = $2
-		WHERE id_reservation = $1 AND status = 'PENDIENTE' AND cod_parking_spot IS NOT NULL`, id, tx.Now)
+// (docs/reservations.md#transitions: administrator start), recording the moment of
+// check-in (tx.Now) and whether the keys were handed over.
+func (tx *Tx) MarkStarted(ctx context.Context, id int64, keys bool) (bool, error) {
+	res, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE reservation SET status = 'EN CURSO', updated_at = $2, checked_in_at = $2, keys_handed_over = $3
+		WHERE id_reservation = $1 AND status = 'PENDIENTE' AND cod_parking_spot IS NOT NULL`, id, tx.Now, keys)
 	return applied(res, err, "start reservation %d", id)
 }
 
@@ -27,7 +28,7 @@ func (tx *Tx) MarkStarted(ctx context.Context, id int64) (bool, error) {
 type Finalization struct {
 	Method reservation.PaymentMethod
 	// Exit and TotalPrice replace the stored ones (an open exit is closed at
-	// check-out and repriced, CONTRACT §7); pass the stored values otherwise.
+	// check-out and repriced, docs/dates.md#open-exits); pass the stored values otherwise.
 	Exit       time.Time
 	TotalPrice money.Cents
 	Extras     []BookedExtra // replaced when Repriced
@@ -41,7 +42,7 @@ type Finalization struct {
 }
 
 // MarkFinalized moves an EN CURSO reservation to FINALIZADA, paid with f.Method;
-// the spot stays assigned (spec, States and transitions: administrator finalize).
+// the spot stays assigned (docs/reservations.md#transitions: administrator finalize).
 func (tx *Tx) MarkFinalized(ctx context.Context, id int64, f Finalization) (bool, error) {
 	var bookedExit *time.Time
 	var bookedPrice *int64
@@ -66,7 +67,7 @@ func (tx *Tx) MarkFinalized(ctx context.Context, id int64, f Finalization) (bool
 }
 
 // MarkCancelled moves a reservation from status from to CANCELADA and frees its spot
-// (spec, States and transitions: cancel sets cod_parking_spot to null).
+// (docs/reservations.md#transitions: cancel sets cod_parking_spot to null).
 func (tx *Tx) MarkCancelled(ctx context.Context, id int64, from reservation.Status) (bool, error) {
 	res, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE reservation SET status = 'CANCELADA', cod_parking_spot = NULL, updated_at = $3
 		WHERE id_reservation = $1 AND status = $2`, id, string(from), tx.Now)
@@ -120,7 +121,7 @@ func (tx *Tx) UpdateCustomerContact(ctx context.Context, id int64, c CustomerCon
 	return nil
 }
 
-// SetReservationContact rewrites a reservation's own contact (CONTRACT §8).
+// SetReservationContact rewrites a reservation's own contact (docs/public-booking.md#privacy-of-anonymous-bookings).
 func (tx *Tx) SetReservationContact(ctx context.Context, id int64, c reservation.Contact) error {
 	if _, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE reservation SET contact_name = $2, contact_email = $3, contact_phone = $4 WHERE id_reservation = $1`,
 		id, c.FullName, c.Email, c.Phone); err != nil {
@@ -153,7 +154,7 @@ func (tx *Tx) AccountWithEmail(ctx context.Context, email string, exclude int64)
 }
 
 // UpdateVehicleDetails rewrites brand, model, color and type; never the plate
-// (spec, Vehicle: not editable by an administrator after creation).
+// (docs/reservations.md#vehicle: the plate never changes after creation).
 func (tx *Tx) UpdateVehicleDetails(ctx context.Context, v reservation.Vehicle) error {
 	if _, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE vehicle SET brand = $2, model = $3, color = $4, type = $5 WHERE id_vehicle = $1`,
 		v.ID, v.Brand, v.Model, v.Color, v.Type); err != nil {
@@ -175,7 +176,7 @@ func (tx *Tx) InsertPhoto(ctx context.Context, reservationID int64, filePath str
 }
 
 // PhotoCount counts a reservation's entry photos: the ones the spec's five-photo
-// rule counts (CONTRACT §12; exit photos do not count).
+// rule counts (docs/photos.md; exit photos do not count).
 func (tx *Tx) PhotoCount(ctx context.Context, reservationID int64) (int, error) {
 	var n int
 	if err := tx.tx.QueryRowContext(tx.c(ctx), `SELECT COUNT(*) FROM photo_evidence WHERE id_reservation = $1 AND phase = 'entrada'`, reservationID).Scan(&n); err != nil {

@@ -13,11 +13,17 @@ import (
 )
 
 // Movements are the reservations entering and leaving in a time range, with the
-// board version (see BoardVersion) of the snapshot they were read from.
+// board version (see BoardVersion) of the snapshot they were read from; and, when
+// asked for at an instant, the overdue ones then (EN CURSO, exit passed) and the
+// next exit still to pass (docs/board.md#overdue).
 type Movements struct {
 	Version int64
 	Entries []reservation.BoardItem
 	Exits   []reservation.BoardItem
+	Overdue []reservation.BoardItem // ordered by exit date, then id
+	// NextExit is the earliest exit of an EN CURSO reservation not yet passed at the
+	// instant asked for: when the overdue list next changes by time alone. Nil: none.
+	NextExit *time.Time
 }
 
 // boardQuery lists, in one statement (so one snapshot), the reservations entering
@@ -32,27 +38,40 @@ type Movements struct {
 // On SQLite the dates are selected as text (|| ”) and parsed by parseStoredTime:
 // the driver's generic DATETIME parsing tries several layouts and was a third of
 // the query's cost.
-func boardQuery(d Dialect) string {
-	entry, exit := "r.entry_date", "r.exit_date"
+//
+// With overdue, two more branches read the partial index reservation_in_course_exit
+// (migration 0019), which holds only the cars in the car park: the EN CURSO
+// reservations whose exit is before $3 (kind 3), and the earliest exit at or after
+// $3 (kind 4, in the exit column).
+func boardQuery(d Dialect, overdue bool) string {
+	entry, exit, next := "r.entry_date", "r.exit_date", "MIN(r.exit_date)"
 	if d == SQLite {
-		entry, exit = "r.entry_date || ''", "r.exit_date || ''"
+		entry, exit, next = "r.entry_date || ''", "r.exit_date || ''", "MIN(r.exit_date) || ''"
 	}
-	branch := func(kind, column string) string {
+	branch := func(kind, where string) string {
 		return `SELECT ` + kind + `, r.id_reservation, ` + entry + `, ` + exit + `, r.status,
        v.license_plate, v.brand, v.color, c.full_name, c.phone, m.name, r.contact_name, r.contact_phone
 FROM reservation r
 JOIN vehicle v ON v.id_vehicle = r.id_vehicle
 JOIN customer c ON c.id_customer = r.id_customer
 JOIN main_service m ON m.id_main_service = r.id_main_service
-WHERE r.` + column + ` >= $1 AND r.` + column + ` < $2`
+WHERE ` + where
 	}
-	return branch("0", "entry_date") + "\nUNION ALL\n" + branch("1", "exit_date") + `
+	q := branch("0", "r.entry_date >= $1 AND r.entry_date < $2") + "\nUNION ALL\n" + branch("1", "r.exit_date >= $1 AND r.exit_date < $2") + `
 UNION ALL
 SELECT 2, CAST(SUM(version) AS BIGINT), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM board_version`
+	if overdue {
+		q += "\nUNION ALL\n" + branch("3", "r.status = 'EN CURSO' AND r.exit_date < $3") + `
+UNION ALL
+SELECT 4, NULL, NULL, ` + next + `, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+FROM reservation r WHERE r.status = 'EN CURSO' AND r.exit_date >= $3`
+	}
+	return q
 }
 
-// BoardQuery is the SQL text of DayMovements on dialect d, for EXPLAIN in benchmarks.
-func BoardQuery(d Dialect) string { return boardQuery(d) }
+// BoardQuery is the SQL text of DayMovements on dialect d (without the overdue
+// branches), for EXPLAIN in benchmarks.
+func BoardQuery(d Dialect) string { return boardQuery(d, false) }
 
 // BoardVersion reads the board version: a counter that every committed change able
 // to alter a daily board increments (triggers of migration 0002; on PostgreSQL the
@@ -69,7 +88,9 @@ func (s *Store) BoardVersion(ctx context.Context) (int64, error) {
 // those whose exit date does, each list ordered by entry date ascending (then id,
 // so that equal entry times keep a stable order), and the board version they were
 // read at. A reservation that both enters and leaves in the range is in both lists.
-func (s *Store) DayMovements(ctx context.Context, from, to time.Time) (Movements, error) {
+// A non-zero overdueAt also reads the overdue reservations at that instant and the
+// next exit to pass (Movements.Overdue, NextExit), in the same snapshot.
+func (s *Store) DayMovements(ctx context.Context, from, to, overdueAt time.Time) (Movements, error) {
 	query := s.query // SQLite: a cached prepared statement
 	if s.dialect == Postgres {
 		// PostgreSQL's planner, costing each of the ~3,000 primary-key lookups as a
@@ -88,11 +109,15 @@ func (s *Store) DayMovements(ctx context.Context, from, to time.Time) (Movements
 			return tx.QueryContext(ctx, q, args...)
 		}
 	}
-	rows, err := query(ctx, boardQuery(s.dialect), Time(from), Time(to))
+	args := []any{Time(from), Time(to)}
+	if !overdueAt.IsZero() {
+		args = append(args, Time(overdueAt))
+	}
+	rows, err := query(ctx, boardQuery(s.dialect, !overdueAt.IsZero()), args...)
 	if err != nil {
 		return Movements{}, fmt.Errorf("day movements: %w", err)
 	}
-	m := Movements{Version: -1, Entries: []reservation.BoardItem{}, Exits: []reservation.BoardItem{}}
+	m := Movements{Version: -1, Entries: []reservation.BoardItem{}, Exits: []reservation.BoardItem{}, Overdue: []reservation.BoardItem{}}
 	var vals [13]any
 	ptrs := make([]any, len(vals))
 	for i := range vals {
@@ -107,6 +132,17 @@ func (s *Store) DayMovements(ctx context.Context, from, to time.Time) (Movements
 		id, _ := vals[1].(int64)
 		if kind == 2 {
 			m.Version = id
+			continue
+		}
+		if kind == 4 {
+			if vals[3] != nil {
+				x, err := timeValue(vals[3])
+				if err != nil {
+					rows.Close()
+					return Movements{}, fmt.Errorf("day movements: next exit: %w", err)
+				}
+				m.NextExit = &x
+			}
 			continue
 		}
 		it := reservation.BoardItem{
@@ -127,10 +163,13 @@ func (s *Store) DayMovements(ctx context.Context, from, to time.Time) (Movements
 			}
 			it.Exit = &x
 		}
-		if kind == 0 {
+		switch kind {
+		case 0:
 			m.Entries = append(m.Entries, it)
-		} else {
+		case 1:
 			m.Exits = append(m.Exits, it)
+		default:
+			m.Overdue = append(m.Overdue, it)
 		}
 	}
 	if err := closeRows(rows); err != nil {
@@ -147,6 +186,12 @@ func (s *Store) DayMovements(ctx context.Context, from, to time.Time) (Movements
 	}
 	slices.SortFunc(m.Entries, byEntry)
 	slices.SortFunc(m.Exits, byEntry)
+	slices.SortFunc(m.Overdue, func(a, b reservation.BoardItem) int {
+		if c := a.Exit.Compare(*b.Exit); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
 	return m, nil
 }
 
@@ -268,4 +313,15 @@ func fastStoredTime(s string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return t.Add(-time.Duration(offset) * time.Second), true
+}
+
+// CountOverdue counts the cars still in after their exit date at now: EN CURSO
+// reservations whose exit is before now (the partial index
+// reservation_in_course_exit, migration 0019).
+func (s *Store) CountOverdue(ctx context.Context, now time.Time) (int, error) {
+	var n int
+	if err := s.queryRow(ctx, `SELECT COUNT(*) FROM reservation WHERE status = 'EN CURSO' AND exit_date < $1`, Time(now)).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count overdue: %w", err)
+	}
+	return n, nil
 }

@@ -65,7 +65,7 @@ func TestDayMovementsAndVersion(t *testing.T) {
 		if v1 <= v0 {
 			t.Errorf("version did not move: %d → %d", v0, v1)
 		}
-		m, err := st.DayMovements(ctx, entry.Add(-time.Hour), entry.Add(23*time.Hour))
+		m, err := st.DayMovements(ctx, entry.Add(-time.Hour), entry.Add(23*time.Hour), time.Time{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -83,7 +83,7 @@ type NewReservation struct {
 	VehicleID     int64
 	MainServiceID int64
 	Extras        []BookedExtra
-	// Contact is what the booker typed (CONTRACT §8); BookedBy how it was made.
+	// Contact is what the booker typed (docs/public-booking.md#privacy-of-anonymous-bookings); BookedBy how it was made.
 	Contact  *reservation.Contact
 	BookedBy reservation.BookedBy
 }
@@ -114,7 +114,7 @@ func (tx *Tx) InsertReservation(ctx context.Context, r NewReservation) (reservat
 		e := Time(*r.Exit)
 		out.Exit = &e
 	}
-	// CONTRACT §11: a random reference, unique by the database's index. A collision
+	// docs/manage-booking.md#booking-reference: a random reference, unique by the database's index. A collision
 	// (one in 2^40 per stored booking) inserts nothing and draws again; ON CONFLICT
 	// on the reference alone, so that any other violation still refuses the insert.
 	for attempt := 0; ; attempt++ {
@@ -160,24 +160,24 @@ func (tx *Tx) insertExtras(ctx context.Context, reservationID int64, extras []Bo
 
 const reservationColumns = `r.id_reservation, r.reservation_date, r.entry_date, r.exit_date, r.status, r.total_price_cents,
 	r.is_paid, r.payment_method, r.notes, r.cod_parking_spot, r.id_customer, r.id_vehicle, r.id_main_service, r.updated_at,
-	r.contact_name, r.contact_email, r.contact_phone, r.booked_by, r.reference,
+	r.contact_name, r.contact_email, r.contact_phone, r.booked_by, r.reference, r.checked_in_at, r.keys_handed_over,
 	r.checked_out_at, r.booked_exit_date, r.booked_price_cents`
 
 type rowScanner interface{ Scan(dest ...any) error }
 
 func scanReservation(row rowScanner) (reservation.Reservation, error) {
 	var r reservation.Reservation
-	var exit, checkedOut, bookedExit sql.NullTime
+	var exit, checkedIn, checkedOut, bookedExit sql.NullTime
 	var bookedPrice sql.NullInt64
 	var method, notes, spot, cName, cEmail, cPhone, bookedBy, ref sql.NullString
 	var status string
 	err := row.Scan(&r.ID, &r.ReservationDate, &r.Entry, &exit, &status, &r.TotalPrice,
 		&r.IsPaid, &method, &notes, &spot, &r.CustomerID, &r.VehicleID, &r.MainServiceID, &r.UpdatedAt,
-		&cName, &cEmail, &cPhone, &bookedBy, &ref, &checkedOut, &bookedExit, &bookedPrice)
+		&cName, &cEmail, &cPhone, &bookedBy, &ref, &checkedIn, &r.KeysHandedOver, &checkedOut, &bookedExit, &bookedPrice)
 	if err != nil {
 		return r, err
 	}
-	r.CheckedOutAt, r.BookedExit = optTime(checkedOut), optTime(bookedExit)
+	r.CheckedInAt, r.CheckedOutAt, r.BookedExit = optTime(checkedIn), optTime(checkedOut), optTime(bookedExit)
 	if bookedPrice.Valid {
 		p := money.Cents(bookedPrice.Int64)
 		r.BookedPrice = &p

@@ -170,7 +170,7 @@ type scanFunc func(dest ...any) error
 
 func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
 
-// CancelOwnReservation is the customer cancel (spec, States and transitions):
+// CancelOwnReservation is the customer cancel (docs/reservations.md#transitions):
 // PENDIENTE → CANCELADA with the spot cleared, in one conditional update that only
 // matches the owner's PENDIENTE reservation. It reports whether it matched; when it
 // did not, the caller reads the row to say why.

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// IdempotencyRecord is a stored Idempotency-Key (CONTRACT §13): the hash of the body
+// IdempotencyRecord is a stored Idempotency-Key (docs/public-booking.md#retries-idempotency-key): the hash of the body
 // it came with and, once done, the answer that request got.
 type IdempotencyRecord struct {
 	Done        bool

@@ -14,7 +14,7 @@ import (
 // references a second collision in a row means something else is wrong.
 const maxReferenceDraws = 8
 
-// AssignReferences gives a booking reference (CONTRACT §11) to every reservation
+// AssignReferences gives a booking reference (docs/manage-booking.md#booking-reference) to every reservation
 // stored before references existed (migration 0012 adds the column empty: SQL
 // cannot draw cryptographic randomness portably). It runs at start, in batches;
 // a batch that meets a collision is drawn again. It returns how many rows it gave
@@ -78,16 +78,6 @@ func (s *Store) ReservationByReference(ctx context.Context, ref string) (reserva
 	return r, nil
 }
 
-// ReservationIDByReference is the id of the reservation with this reference inside
-// the transaction; ErrNotFound if there is none.
-func (tx *Tx) ReservationIDByReference(ctx context.Context, ref string) (int64, error) {
-	var id int64
-	if err := tx.QueryRow(ctx, `SELECT id_reservation FROM reservation WHERE reference = $1`, ref).Scan(&id); err != nil {
-		return 0, fmt.Errorf("reservation %s: %w", ref, notFound(err))
-	}
-	return id, nil
-}
-
 // Secret returns the service secret called name, storing generate()'s value if
 // there is none yet. Two instances starting at once both try to insert; the first
 // wins (ON CONFLICT DO NOTHING) and both read the winner's value, so every instance
@@ -143,7 +133,7 @@ func (s *Store) PasswordResetValid(ctx context.Context, tokenHash string, now ti
 }
 
 // ResetPassword sets a customer's password hash, ends every one of their sessions
-// and revokes every API token, and drops their other reset links (CONTRACT §11).
+// and revokes every API token, and drops their other reset links (docs/manage-booking.md#password-reset).
 func (tx *Tx) ResetPassword(ctx context.Context, customerID int64, newHash string) error {
 	if _, err := tx.Exec(ctx, `UPDATE customer SET password_hash = $2 WHERE id_customer = $1`, customerID, newHash); err != nil {
 		return fmt.Errorf("reset password of %d: %w", customerID, err)
@@ -160,7 +150,7 @@ func (tx *Tx) ResetPassword(ctx context.Context, customerID int64, newHash strin
 	return nil
 }
 
-// Reminder outbox rows (CONTRACT §11): a booking_reminder is inserted due at entry
+// Reminder outbox rows (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder): a booking_reminder is inserted due at entry
 // − 24 h; while it is still pending and unattempted it is moved (payload and due
 // time) or dropped (status cancelled).
 

@@ -15,7 +15,7 @@ const normaliseStep = "0006_normalise.data"
 // normaliseLockKey serialises the rewrite between instances starting at once (PostgreSQL).
 const normaliseLockKey = 7_340_120_552
 
-// Normalisers put a stored phone or plate in its canonical form (CONTRACT §8); an
+// Normalisers put a stored phone or plate in its canonical form (docs/input-rules.md); an
 // error means the stored text cannot be read as one. The store does not know the
 // rules: the caller passes internal/input's.
 type Normalisers struct {
@@ -44,7 +44,7 @@ const (
 	conflictKindVeh  = "vehicle"
 )
 
-// NormaliseStored rewrites the phones and plates stored before CONTRACT §8's
+// NormaliseStored rewrites the phones and plates stored before docs/input-rules.md's
 // canonical forms existed, once (recorded in schema_migrations as
 // '0006_normalise.data'), in one transaction. Rows that become equal are merged
 // only when that exposes nobody: customers that are all NO-REGISTRADO, vehicles

@@ -21,7 +21,7 @@ var rules = store.Normalisers{
 }
 
 // seedLegacy writes customers, vehicles, links and reservations as they were stored
-// before phones and plates had one form (CONTRACT §8).
+// before phones and plates had one form (docs/input-rules.md).
 func seedLegacy(t *testing.T, st *store.Store, rows []string) {
 	t.Helper()
 	ctx := context.Background()
@@ -81,7 +81,7 @@ var legacyRows = []string{
 		VALUES (4, ` + t1 + `, ` + t1 + `, 'PENDIENTE', 1000, 4, 5, 1, ` + t1 + `)`,
 }
 
-// CONTRACT §8 on stored data: rows that become one are merged only when that
+// docs/public-booking.md#privacy-of-anonymous-bookings on stored data: rows that become one are merged only when that
 // exposes nobody; every other collision is kept apart and listed, and the rewrite
 // runs once.
 func TestNormaliseStored(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"parking/internal/settings"
 )
 
-// The per-day occupancy ledger (CONTRACT §10; internal/occupancy says what it holds).
+// The per-day occupancy ledger (docs/capacity.md#what-counts; internal/occupancy says what it holds).
 // Every reservation change applies its ledger delta in its own transaction
 // (ApplyOccupancy), so the ledger and the reservations commit together or not at all.
 // A day's count is the sum of its rows: one on SQLite, occupancyStripes on
@@ -273,7 +273,7 @@ const openStaysQuery = `SELECT entry_date, exit_date, status FROM reservation
 	SELECT entry_date, exit_date, status FROM reservation
 	WHERE status = 'EN CURSO' AND exit_date < $2`
 
-// openCount counts the open stays on today (CONTRACT §10): no exit and entered
+// openCount counts the open stays on today (docs/capacity.md#what-counts): no exit and entered
 // before tomorrow, or EN CURSO with an exit before today.
 func (tx *Tx) openCount(ctx context.Context, todayStart, tomorrow time.Time) (int, error) {
 	var n int

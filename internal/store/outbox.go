@@ -12,7 +12,7 @@ import (
 	"parking/internal/reservation"
 )
 
-// The notification outbox (CONTRACT §9): rows are inserted inside the transaction of
+// The notification outbox (docs/notifications.md#delivery): rows are inserted inside the transaction of
 // the change that triggers them, claimed by dispatchers with a lease, and their
 // outcome recorded. The same rows are the reservation's notification history.
 
@@ -32,8 +32,8 @@ type NotificationSubject struct {
 	Vehicle         reservation.Vehicle
 	MainServiceName string
 	Extras          []reservation.BookedExtraDetail
-	// ReceiptNumber is the number of the reservation's current receipt (CONTRACT
-	// §12); "" before finalize.
+	// ReceiptNumber is the number of the reservation's current receipt
+	// (docs/receipts.md); "" before finalize.
 	ReceiptNumber string
 }
 

@@ -13,7 +13,7 @@ import (
 
 // InsertStoredPhoto adds an uploaded photo (its blobs already in the media store
 // under storageKey) to a reservation, taken now. Its file_path is pathOf(its id):
-// the address the service serves it at (CONTRACT §12).
+// the address the service serves it at (docs/photos.md).
 func (tx *Tx) InsertStoredPhoto(ctx context.Context, reservationID int64, phase, storageKey string, description *string, pathOf func(id int64) string) (reservation.Photo, error) {
 	p := reservation.Photo{ReservationID: reservationID, Description: description, TakenAt: tx.Now, Phase: phase, StorageKey: storageKey}
 	// The address holds the row's id, known after the insert: a placeholder first.

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Privacy (CONTRACT §11; docs/privacy.md): the privacy notice acknowledgement and
+// Privacy (docs/privacy.md): the privacy notice acknowledgement and
 // the optional marketing consent, each stored as the time it was given.
 
 // SetReservationConsents records, at the transaction's time, the consents given
@@ -195,7 +195,7 @@ func (tx *Tx) EraseCustomer(ctx context.Context, customerID int64) (ErasedCustom
 	if err := closeRows(rows); err != nil {
 		return out, err
 	}
-	// Password reset links (CONTRACT §11) go, and the password_reset notifications
+	// Password reset links (docs/manage-booking.md#password-reset) go, and the password_reset notifications
 	// that carried the account's name and email (they concern no reservation, so
 	// they are found by the email in their payload) are emptied like the others.
 	var email sql.NullString

@@ -11,7 +11,7 @@ import (
 	"parking/internal/receipt"
 )
 
-// Receipts (CONTRACT §12). IssueReceipt numbers, chains and writes a receipt inside
+// Receipts (docs/receipts.md#numbering-correlative-no-gaps-no-duplicates). IssueReceipt numbers, chains and writes a receipt inside
 // the caller's transaction (finalize, or a full invoice requested later); nothing
 // here updates or deletes a receipt, and the database refuses it (migration 0015).
 

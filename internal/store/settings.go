@@ -9,7 +9,7 @@ import (
 	"parking/internal/settings"
 )
 
-// The facility settings row (migration 0010, CONTRACT §1). It has one row, id 1;
+// The facility settings row (migration 0010, docs/settings.md). It has one row, id 1;
 // a database without it reads as settings.Defaults(0), so reads never fail on a
 // fresh database between migration and seeding.
 

@@ -19,7 +19,7 @@ import (
 func init() { fault.RegisterUnavailable(IsUnavailable) }
 
 // IsUnavailable reports whether err means the database cannot serve the request
-// now (CONTRACT §13): it cannot be reached (connection refused, reset or cut, a
+// now (docs/reliability.md): it cannot be reached (connection refused, reset or cut, a
 // failed dial), PostgreSQL is shutting down or starting (57P01, 57P02, 57P03) or
 // reports a connection exception (class 08) or too many connections (53300), the
 // request's database deadline passed (PARKING_DB_TIMEOUT), or SQLite stayed

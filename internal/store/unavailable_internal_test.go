@@ -13,7 +13,7 @@ import (
 	"parking/internal/fault"
 )
 
-// The one classification of "the database cannot serve now" (CONTRACT §13), and
+// The one classification of "the database cannot serve now" (docs/reliability.md), and
 // fault.KindOf seeing it through the registration; other faults stay Internal.
 func TestIsUnavailable(t *testing.T) {
 	refused := &net.OpError{Op: "dial", Net: "tcp", Err: &net.AddrError{Err: "connection refused"}}

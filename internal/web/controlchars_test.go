@@ -14,7 +14,7 @@ import (
 	"parking/internal/webtest"
 )
 
-// A U+0000 in any text field of any route is a client mistake (CONTRACT §8: control
+// A U+0000 in any text field of any route is a client mistake (docs/input-rules.md#control-characters: control
 // characters are refused), never a 500 — PostgreSQL refuses the byte in text, so a
 // field that reached the database unchecked would fail there. The sweep sends every
 // string field of each route's valid body with a NUL in it, one field at a time.

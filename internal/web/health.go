@@ -37,7 +37,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 
 // Starting is the whole HTTP surface while the service waits for its database at
 // start (PARKING_DB_WAIT): /healthz answers 200 (the process is up), /readyz and
-// every other route 503 with Retry-After (CONTRACT §13), in JSON for API paths and
+// every other route 503 with Retry-After (docs/reliability.md), in JSON for API paths and
 // JSON clients, as a short Spanish page for browsers.
 func Starting() http.Handler {
 	return httpx.SecurityHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -172,7 +172,7 @@ func TestOpenAPITour(t *testing.T) {
 		json(admin, "GET", fmt.Sprintf("/admin/customers/%d/data", custID), nil, 200)
 		json(anon, "GET", "/api/availability?from="+day+"&to="+clocktest.D("2026-12-05"), nil, 200)
 
-		// Managing a booking by its reference and the manage token (CONTRACT §11).
+		// Managing a booking by its reference and the manage token (docs/manage-booking.md#the-token).
 		ref := booked["data"].(map[string]any)["reference"].(string)
 		found := json(anon, "POST", "/api/bookings/lookup", map[string]any{"reference": ref, "phone": "600111222"}, 200)
 		t1 := "?t=" + url.QueryEscape(found["manage_token"].(string))

@@ -25,7 +25,7 @@ func publicBooking(plate string) map[string]any {
 	}
 }
 
-// want503 checks a 503 of CONTRACT §13 in the {"success": false, "message"} shape.
+// want503 checks a 503 of docs/reliability.md in the {"success": false, "message"} shape.
 func want503(t *testing.T, what string, res webtest.Response) {
 	t.Helper()
 	if res.StatusCode != 503 || res.Header.Get("Retry-After") == "" {
@@ -38,7 +38,7 @@ func want503(t *testing.T, what string, res webtest.Response) {
 
 // A request whose database work outlasts PARKING_DB_TIMEOUT (here a table locked by
 // another connection) is a 503 with Retry-After, and nothing is saved; once the
-// lock goes, the same booking succeeds (CONTRACT §13).
+// lock goes, the same booking succeeds (docs/reliability.md).
 func TestDatabaseDeadline(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		cfg := apptest.Config(t, d)
@@ -140,7 +140,7 @@ func waitReady(t *testing.T, base string, want int) {
 
 // With PostgreSQL unreachable, every route answers 503 with Retry-After in its own
 // error shape, and a valid administrator session stays valid: a 503 page, never
-// the login page (CONTRACT §13). When the database comes back, so does the service.
+// the login page (docs/reliability.md). When the database comes back, so does the service.
 func TestDatabaseOutage(t *testing.T) {
 	dbURL, px := storetest.ProxiedPostgres(t)
 	cfg := apptest.Config(t, store.Postgres)

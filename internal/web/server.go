@@ -77,14 +77,14 @@ func New(d Deps) *Server {
 		}
 	}
 	kit := httpx.NewKit(d.Log, d.Accounts, d.Config.BaseURL)
-	limiter := httpx.NewRateLimiter(d.Config.PublicRate, d.Clock) // one count per instance (CONTRACT §13)
+	limiter := httpx.NewRateLimiter(d.Config.PublicRate, d.Clock) // one count per instance (docs/public-booking.md#limits-on-anonymous-traffic)
 	s := &Server{
 		kit: kit, log: d.Log, booking: d.Booking, dbTimeout: d.Config.DBTimeout, metrics: d.Metrics, metricsToken: d.MetricsToken, trusted: d.Config.TrustedProxies,
 		api: api.New(api.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts, Catalog: d.Catalog, Limiter: limiter}),
 		ui: ui.New(ui.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts,
 			Catalog: d.Catalog, Clock: d.Clock, Limiter: limiter, Social: d.Social, Privacy: d.Privacy}),
 	}
-	kit.SetErrorPage(s.ui.ErrorPage) // the guards' 503 page (CONTRACT §13)
+	kit.SetErrorPage(s.ui.ErrorPage) // the guards' 503 page (docs/reliability.md)
 	kit.SetDBTimeout(d.Config.DBTimeout)
 	return s
 }

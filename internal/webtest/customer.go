@@ -101,7 +101,7 @@ func CustBook(t testing.TB, a *app.App, phone, plate, vehicleType, entry, exit s
 }
 
 // CustBookPast makes a reservation of a stay in the past: public bookings refuse a
-// past entry (CONTRACT §8), so it is booked three years later and moved back to
+// past entry (docs/dates.md#past-entries), so it is booked three years later and moved back to
 // the stay asked for (the price depends on the length only).
 func CustBookPast(t testing.TB, a *app.App, phone, plate, vehicleType, entry, exit string, service int, extras []int) int64 {
 	t.Helper()

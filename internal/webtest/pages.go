@@ -79,7 +79,7 @@ func (e *AdminEnv) BrowserPost(path string, form url.Values) Response {
 }
 
 // SeedStay books a walk-in reservation from entry to exit ("" = no exit date) and
-// returns its id. Times are CONTRACT §2 strings.
+// returns its id. Times are docs/dates.md#accepted-forms strings.
 func SeedStay(t *testing.T, a *app.App, plate, entry, exit string) int64 {
 	t.Helper()
 	in := booking.NewBooking{

@@ -7,7 +7,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// AvailabilityJSON is GET /api/availability's answer (CONTRACT §10).
+// AvailabilityJSON is GET /api/availability's answer (docs/capacity.md#seeing-it).
 type AvailabilityJSON struct {
 	From string            `json:"from"`
 	To   string            `json:"to"`

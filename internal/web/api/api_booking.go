@@ -12,7 +12,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// bookingRequest is the public booking body (spec, POST /api/reservations/public-new).
+// bookingRequest is the public booking body (docs/public-booking.md).
 // A total_price sent by the client is not even decoded: the server prices.
 type bookingRequest struct {
 	FullName           string        `json:"full_name"`
@@ -26,14 +26,14 @@ type bookingRequest struct {
 	ExitDate           string        `json:"exit_date"`
 	IDMainService      httpx.FlexInt `json:"id_main_service"`
 	AdditionalServices httpx.FlexIDs `json:"additional_services"`
-	// Optional (CONTRACT §11): spec clients that do not send them keep working.
+	// Optional (docs/manage-booking.md): spec clients that do not send them keep working.
 	PrivacyAck       *bool `json:"privacy_ack"`
 	MarketingConsent *bool `json:"marketing_consent"`
 }
 
 type bookingCreatedData struct {
 	IDReservation int64       `json:"id_reservation"`
-	Reference     string      `json:"reference"` // K7Q2-M9XD (CONTRACT §11)
+	Reference     string      `json:"reference"` // K7Q2-M9XD (docs/manage-booking.md#booking-reference)
 	CustomerName  string      `json:"customer_name"`
 	Phone         string      `json:"phone"`
 	LicensePlate  string      `json:"license_plate"`
@@ -41,7 +41,7 @@ type bookingCreatedData struct {
 	Model         string      `json:"model"`
 	TotalPrice    money.Cents `json:"total_price"`
 	EntryDate     string      `json:"entry_date"`
-	// ManageURL opens the booking without an account (CONTRACT §11); the booker
+	// ManageURL opens the booking without an account (docs/manage-booking.md#the-token); the booker
 	// who just made it may manage it.
 	ManageURL string `json:"manage_url,omitempty"`
 }
@@ -51,7 +51,7 @@ const publicBookingRoute = "public-booking"
 
 // apiPublicBooking is POST /api/reservations/public-new and /api/reservations/public.
 // With an Idempotency-Key, the same key and body answer the first result again
-// (CONTRACT §13; booking.Once).
+// (docs/reliability.md; booking.Once).
 func (s *Server) apiPublicBooking(w http.ResponseWriter, r *http.Request) {
 	key, hash, err := httpx.ReadIdempotency(r)
 	if err != nil {
@@ -87,7 +87,7 @@ func (s *Server) apiPublicBooking(w http.ResponseWriter, r *http.Request) {
 }
 
 // bookingRefused writes a refused public booking: {success:false, message}, 422 for
-// an Idempotency-Key sent again with another body (CONTRACT §13).
+// an Idempotency-Key sent again with another body (docs/public-booking.md#retries-idempotency-key).
 func (s *Server) bookingRefused(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.Is(err, booking.ErrKeyReused) {
 		httpx.WriteJSON(w, http.StatusUnprocessableEntity, map[string]any{"success": false, "message": booking.ErrKeyReused.Message})
@@ -113,7 +113,7 @@ func (s *Server) createPublic(w http.ResponseWriter, r *http.Request, once *book
 		return booking.Created{}, err
 	}
 	// The booking page sends the session cookie: a booking that lands on the signed-in
-	// customer is theirs, any other is marked as made without signing in (CONTRACT §8).
+	// customer is theirs, any other is marked as made without signing in (docs/public-booking.md#privacy-of-anonymous-bookings).
 	// The audit trail records a signed-in booker by name; booking.Create records
 	// anyone else as "público".
 	ctx := r.Context()
@@ -137,7 +137,7 @@ func (s *Server) bookingCreated(created booking.Created) map[string]any {
 		phone = *created.Contact.Phone
 	}
 	_, manageURL := s.booking.ManageLink(created.Reservation)
-	// CONTRACT §8: the response shows what the caller sent (with the spec's
+	// docs/public-booking.md#privacy-of-anonymous-bookings: the response shows what the caller sent (with the spec's
 	// defaults), never the stored customer or vehicle the booking landed on.
 	return map[string]any{
 		"success": true,

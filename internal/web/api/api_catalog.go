@@ -43,7 +43,7 @@ type RateJSON struct {
 }
 
 // CatalogView renders a catalog for the wire; all=false keeps only what customers
-// are offered: active main services and their rates, active extras (CONTRACT §4).
+// are offered: active main services and their rates, active extras (docs/pricing.md#catalog).
 func CatalogView(c pricing.Catalog, all bool) CatalogJSON {
 	out := CatalogJSON{
 		MainServices: []MainServiceJSON{}, AdditionalServices: []ExtraJSON{},
@@ -72,7 +72,7 @@ func CatalogView(c pricing.Catalog, all bool) CatalogJSON {
 	return out
 }
 
-// apiCatalog is GET /api/catalog (CONTRACT §4): the public sees what is offered;
+// apiCatalog is GET /api/catalog (docs/pricing.md#catalog): the public sees what is offered;
 // an administrator (session or token) sees everything.
 func (s *Server) apiCatalog(w http.ResponseWriter, r *http.Request) {
 	snap := s.catalog.Load()

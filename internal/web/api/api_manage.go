@@ -11,7 +11,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// Managing a booking without an account (CONTRACT §11): the lookup by reference
+// Managing a booking without an account (docs/manage-booking.md#the-lookup-and-guessing): the lookup by reference
 // and phone or email gives a signed token; with it (header X-Manage-Token or query
 // t) the booking is read, cancelled and edited. A bad or expired token, and any
 // lookup that does not match, is the same 404.
@@ -43,7 +43,7 @@ type ManagedExtraJSON struct {
 // ManagedReservationJSON is a booking as its customer sees it through the manage
 // routes: what they booked, its state and the actions the state rules allow. It
 // shows the plate and type but not a stored vehicle's brand, model or colour, nor
-// the photos or notification history (staff data; CONTRACT §8).
+// the photos or notification history (staff data; docs/public-booking.md#privacy-of-anonymous-bookings).
 type ManagedReservationJSON struct {
 	Reference          string             `json:"reference"`
 	ID                 int64              `json:"id_reservation"`

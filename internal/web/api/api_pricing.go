@@ -22,7 +22,7 @@ type pricingRequest struct {
 	// IDReservation (an addition to the spec's body) prices the data as an edit of
 	// that reservation, for the edit forms: staff for any, a customer for their own.
 	IDReservation httpx.FlexInt `json:"id_reservation"`
-	// Reference (with the manage token, CONTRACT §11) prices the data as the
+	// Reference (with the manage token, docs/manage-booking.md#the-token) prices the data as the
 	// manage-my-booking edit of that booking would charge it.
 	Reference string `json:"reference"`
 }
@@ -31,7 +31,7 @@ type pricingResponse struct {
 	Success    bool              `json:"success"`
 	TotalPrice money.Cents       `json:"total_price"`
 	Breakdown  *pricingBreakdown `json:"breakdown,omitempty"`
-	// Availability (an addition, CONTRACT §10) is how full the stay's days are, for a
+	// Availability (an addition, docs/capacity.md#seeing-it) is how full the stay's days are, for a
 	// new booking's quote when the facility has a limit.
 	Availability *pricingAvailability `json:"availability,omitempty"`
 }
@@ -86,7 +86,7 @@ func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
 		s.WriteSuccessFalse(w, r, fault.Invalidf("El servicio principal es obligatorio."))
 		return
 	}
-	// The quote is the price (CONTRACT §4): the booking package's one price path,
+	// The quote is the price (docs/pricing.md#one-price-path): the booking package's one price path,
 	// as the public booking (or, for a staff session or token, the walk-in) runs it;
 	// with id_reservation, as the edit of that reservation would.
 	u, signedIn := s.Viewer(r)
@@ -111,7 +111,7 @@ func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
 		q, err = s.booking.Quote(r.Context(), booking.Public, preq)
 	}
 	if err != nil {
-		// Spec, Errors: no rate, no coefficient or no pricing data are 500s here, with
+		// docs/errors.md#refusals-by-operation: no rate, no coefficient or no pricing data are 500s here, with
 		// the message naming the service and days, or the type.
 		var noRate *pricing.NoRateError
 		var noCoef *pricing.NoCoefficientError

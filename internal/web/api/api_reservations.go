@@ -28,6 +28,7 @@ type boardItemJSON struct {
 type boardStatsJSON struct {
 	TotalEntries int `json:"total_entries"`
 	TotalExits   int `json:"total_exits"`
+	TotalOverdue int `json:"total_overdue"`
 }
 
 type boardJSON struct {
@@ -35,6 +36,9 @@ type boardJSON struct {
 	Stats   boardStatsJSON  `json:"stats"`
 	Entries []boardItemJSON `json:"entries"`
 	Exits   []boardItemJSON `json:"exits"`
+	// Overdue: the cars still in after their exit date, as of now; today only
+	// (docs/board.md#overdue).
+	Overdue []boardItemJSON `json:"overdue"`
 }
 
 func (s *Server) boardItems(items []reservation.BoardItem) []boardItemJSON {
@@ -56,17 +60,19 @@ func (s *Server) boardItems(items []reservation.BoardItem) []boardItemJSON {
 func (s *Server) boardView(b booking.Board) boardJSON {
 	return boardJSON{
 		Date:    b.Day,
-		Stats:   boardStatsJSON{TotalEntries: len(b.Entries), TotalExits: len(b.Exits)},
+		Stats:   boardStatsJSON{TotalEntries: len(b.Entries), TotalExits: len(b.Exits), TotalOverdue: len(b.Overdue)},
 		Entries: s.boardItems(b.Entries),
 		Exits:   s.boardItems(b.Exits),
+		Overdue: s.boardItems(b.Overdue),
 	}
 }
 
 // apiReservations is GET /api/reservations (spec; administrator bearer token, see
 // RequireAdminToken): the reservations entering and leaving on ?date= (default
-// today), as local calendar days of the facility (CONTRACT §2). Invalid date: 400
-// {error}; a failed query: 500 {error} with a generic message. Bodies are cached
-// per day while the board version stands (boardCache).
+// today), as local calendar days of the facility (docs/dates.md#local-days). Invalid date: 400
+// {error}; a failed query: 500 {error} with a generic message. Today's board adds
+// the overdue cars as of now. Bodies are cached per day while the board version
+// stands and, for today, until the next exit passes (boardCache).
 func (s *Server) apiReservations(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	day, _, _, err := s.booking.ParseBoardDay(r.URL.Query().Get("date"))
@@ -79,16 +85,16 @@ func (s *Server) apiReservations(w http.ResponseWriter, r *http.Request) {
 		s.WriteErrorField(w, r, err)
 		return
 	}
-	body, err := s.boards.load(day, version, func() (int64, []byte, error) {
+	body, err := s.boards.load(day, version, s.booking.Now(), func() (int64, []byte, time.Time, error) {
 		// Requests waiting for this read share it: it runs to its end even if
 		// the client that started it goes away.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
 		b, err := s.booking.DailyBoard(ctx, day)
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, time.Time{}, err
 		}
-		return b.Version, appendBoardJSON(make([]byte, 0, 256+300*(len(b.Entries)+len(b.Exits))), b, s.cfg.Location), nil
+		return b.Version, appendBoardJSON(make([]byte, 0, 256+300*(len(b.Entries)+len(b.Exits)+len(b.Overdue))), b, s.cfg.Location), b.Until, nil
 	})
 	if err != nil {
 		s.WriteErrorField(w, r, err)

@@ -45,7 +45,7 @@ func adminToken(t *testing.T, a *app.App) string {
 	return issueToken(t, apptest.Client(t), a.URL, "board-admin@example.com", "admin-password")["token"].(string)
 }
 
-// The daily board (spec, GET /api/reservations; CONTRACT §2): local calendar days
+// The daily board (docs/board.md): local calendar days
 // of Europe/Madrid, a reservation in both arrays when it enters and leaves that
 // day, never in exits without an exit date, both arrays ordered by entry date, the
 // stats, the exact item shape.
@@ -80,8 +80,8 @@ func TestDailyBoard(t *testing.T) {
 			t.Errorf("exits = %v, want %v (by entry date, not exit date)", got, want)
 		}
 		stats := b["stats"].(map[string]any)
-		if stats["total_entries"] != 4.0 || stats["total_exits"] != 3.0 || len(stats) != 2 {
-			t.Errorf("stats = %v, want 4 entries, 3 exits", stats)
+		if stats["total_entries"] != 4.0 || stats["total_exits"] != 3.0 || stats["total_overdue"] != 0.0 || len(stats) != 3 {
+			t.Errorf("stats = %v, want 4 entries, 3 exits, 0 overdue (not today)", stats)
 		}
 
 		// The next day holds what fell past local midnight.
@@ -127,7 +127,7 @@ func TestDailyBoard(t *testing.T) {
 
 		// An empty day has empty arrays, not nulls.
 		_, res = boardOf(t, a, tok, "2030-01-01")
-		webtest.WantBody(t, res, `{"date":"2030-01-01","stats":{"total_entries":0,"total_exits":0},"entries":[],"exits":[]}`)
+		webtest.WantBody(t, res, `{"date":"2030-01-01","stats":{"total_entries":0,"total_exits":0,"total_overdue":0},"entries":[],"exits":[],"overdue":[]}`)
 	})
 }
 
@@ -186,7 +186,7 @@ func TestDailyBoardDST(t *testing.T) {
 }
 
 // The date parameter: default today in the facility's zone; a date-time counts by
-// its local day (spec: time ignored); anything else is 400 {error}.
+// its local day (docs/dates.md#local-days: time ignored); anything else is 400 {error}.
 func TestDailyBoardDateParameter(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		a := apptest.Start(t, d)
@@ -245,7 +245,7 @@ func TestDailyBoardFollowsChanges(t *testing.T) {
 			name, sql, field, want string
 		}{
 			{"status", `UPDATE reservation SET status = 'EN CURSO' WHERE id_reservation = $1`, "status", "EN CURSO"},
-			// The board shows the reservation's contact (CONTRACT §8); a reservation
+			// The board shows the reservation's contact (docs/public-booking.md#privacy-of-anonymous-bookings); a reservation
 			// without one (made before contacts were kept) shows its customer's data.
 			{"contact name", `UPDATE reservation SET contact_name = 'Contacto Nuevo' WHERE id_reservation = $1`, "customer_name", "Contacto Nuevo"},
 			{"contact phone", `UPDATE reservation SET contact_phone = '688888888' WHERE id_reservation = $1`, "phone", "688888888"},

@@ -145,7 +145,7 @@ func TestPublicBookingAPI(t *testing.T) {
 		// The exact shape of a 201, keys and types included.
 		status, body := call(t, c, "POST", a.URL+"/api/reservations/public-new",
 			(`{"full_name":"Luis","phone":"611 222 333","license_plate":"9999 zzz","vehicle_type":"COCHE","entry_date":"` + clocktest.D("2026-12-01") + `T10:00:00` + clocktest.Offset("2026-12-01") + `","exit_date":"` + clocktest.D("2026-12-02") + `T10:00:00` + clocktest.Offset("2026-12-02") + `","id_main_service":2}`))
-		// The reference and the manage link are random (CONTRACT §11): read, checked, then compared in place.
+		// The reference and the manage link are random (docs/manage-booking.md#the-token): read, checked, then compared in place.
 		var created struct {
 			Data struct {
 				Reference string `json:"reference"`

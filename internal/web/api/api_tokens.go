@@ -12,7 +12,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// tokenResponse is CONTRACT §5's token body.
+// tokenResponse is the token body (docs/accounts.md#api-tokens).
 type tokenResponse struct {
 	Token     string `json:"token"`
 	TokenType string `json:"token_type"`
@@ -20,7 +20,7 @@ type tokenResponse struct {
 	Role      string `json:"role"`
 }
 
-// WriteToken writes an issued token as CONTRACT §5's body (also the answer of the
+// WriteToken writes an issued token as the token body (docs/accounts.md#api-tokens) (also the answer of the
 // dashboard's POST /admin/api-token, internal/web/ui).
 func WriteToken(w http.ResponseWriter, t account.Token, loc *time.Location) {
 	httpx.WriteJSON(w, http.StatusOK, tokenResponse{
@@ -29,7 +29,7 @@ func WriteToken(w http.ResponseWriter, t account.Token, loc *time.Location) {
 	})
 }
 
-// apiIssueToken is POST /api/auth/token (CONTRACT §5): {email, password} → 200
+// apiIssueToken is POST /api/auth/token (docs/accounts.md#api-tokens): {email, password} → 200
 // {token, token_type, expires_at, role}; wrong credentials 401 {"error":"Unauthorized"};
 // throttled like the login page (429 {error}, Retry-After).
 func (s *Server) apiIssueToken(w http.ResponseWriter, r *http.Request) {

@@ -24,7 +24,7 @@ func issueToken(t *testing.T, c *http.Client, base, email, password string) map[
 	return webtest.Decode(t, res)
 }
 
-// API tokens (CONTRACT §5) and the guard of GET /api/reservations (spec,
+// API tokens (docs/accounts.md#api-tokens) and the guard of GET /api/reservations (spec,
 // Authentication 2; Errors): missing, garbage, expired or revoked → 401
 // {"error":"Unauthorized"}; a customer's token → 403; an administrator's → 200.
 func TestAPITokens(t *testing.T) {
@@ -162,7 +162,7 @@ func TestAPITokens(t *testing.T) {
 			webtest.WantStatus(t, webtest.Do(t, cust, "POST", a.URL+"/admin/api-token", nil, "Accept: application/json"), 401)
 		})
 
-		// An administrator token also widens GET /api/catalog (CONTRACT §4).
+		// An administrator token also widens GET /api/catalog (docs/pricing.md#catalog).
 		t.Run("catalog sees admin tokens", func(t *testing.T) {
 			webtest.Exec(t, a, `UPDATE main_service SET active = $1 WHERE id_main_service = 1`, false)
 			cat, err := a.Store.LoadCatalog(context.Background())

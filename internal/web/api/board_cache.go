@@ -14,8 +14,11 @@ import (
 // the board version it was read at (store.BoardVersion). A cached body is served
 // only while the database's version is still the same, so it is never older than
 // the last committed change: checking costs one primary-key read, against reading
-// and encoding some 2,000 rows. It holds at most maxBytes (least recently used
-// days are dropped first).
+// and encoding some 2,000 rows. Today's board also changes with time alone (its
+// overdue list, docs/board.md#overdue): its body is kept with the instant it stops
+// being true (booking.Board.Until: the next exit to pass, or midnight) and is not
+// served at or after it. It holds at most maxBytes (least recently used days are
+// dropped first).
 type boardCache struct {
 	mu       sync.Mutex
 	entries  map[string]*boardEntry
@@ -37,6 +40,7 @@ type boardFlight struct {
 
 type boardEntry struct {
 	version int64
+	until   time.Time // zero: no expiry by time
 	body    []byte
 	used    uint64
 }
@@ -45,11 +49,12 @@ func newBoardCache(maxBytes int) *boardCache {
 	return &boardCache{entries: map[string]*boardEntry{}, inFlight: map[string]*boardFlight{}, maxBytes: maxBytes}
 }
 
-// load returns the body of day at version: from the cache, from a read already in
-// flight, or from read, which returns the version it actually read at (the same or
-// newer) and the body.
-func (c *boardCache) load(day string, version int64, read func() (int64, []byte, error)) ([]byte, error) {
-	if body, ok := c.get(day, version); ok {
+// load returns the body of day at version, as true at now: from the cache, from a
+// read already in flight, or from read, which returns the version it actually read
+// at (the same or newer), the body, and when the body stops being true (zero:
+// never by time).
+func (c *boardCache) load(day string, version int64, now time.Time, read func() (int64, []byte, time.Time, error)) ([]byte, error) {
+	if body, ok := c.get(day, version, now); ok {
 		return body, nil
 	}
 	key := day + "@" + strconv.FormatInt(version, 10)
@@ -67,9 +72,10 @@ func (c *boardCache) load(day string, version int64, read func() (int64, []byte,
 	c.mu.Unlock()
 
 	var readVersion int64
-	readVersion, f.body, f.err = read()
+	var until time.Time
+	readVersion, f.body, until, f.err = read()
 	if f.err == nil { // cached before the flight ends: a request after finds one or the other
-		c.put(day, readVersion, f.body)
+		c.put(day, readVersion, until, f.body)
 	}
 	c.mu.Lock()
 	delete(c.inFlight, key)
@@ -78,12 +84,13 @@ func (c *boardCache) load(day string, version int64, read func() (int64, []byte,
 	return f.body, f.err
 }
 
-// get returns the cached body of day if it was read at version.
-func (c *boardCache) get(day string, version int64) ([]byte, bool) {
+// get returns the cached body of day if it was read at version and is still true
+// at now.
+func (c *boardCache) get(day string, version int64, now time.Time) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.entries[day]
-	if !ok || e.version != version {
+	if !ok || e.version != version || (!e.until.IsZero() && !now.Before(e.until)) {
 		return nil, false
 	}
 	c.clock++
@@ -91,8 +98,9 @@ func (c *boardCache) get(day string, version int64) ([]byte, bool) {
 	return e.body, true
 }
 
-// put stores the body of day read at version, unless a newer one is there.
-func (c *boardCache) put(day string, version int64, body []byte) {
+// put stores the body of day read at version (true until until; zero: no expiry),
+// unless a newer one is there.
+func (c *boardCache) put(day string, version int64, until time.Time, body []byte) {
 	if len(body) > c.maxBytes {
 		return
 	}
@@ -105,7 +113,7 @@ func (c *boardCache) put(day string, version int64, body []byte) {
 		c.bytes -= len(old.body)
 	}
 	c.clock++
-	c.entries[day] = &boardEntry{version: version, body: body, used: c.clock}
+	c.entries[day] = &boardEntry{version: version, until: until, body: body, used: c.clock}
 	c.bytes += len(body)
 	for c.bytes > c.maxBytes {
 		var oldest string
@@ -129,10 +137,14 @@ func appendBoardJSON(dst []byte, b booking.Board, loc *time.Location) []byte {
 	dst = strconv.AppendInt(dst, int64(len(b.Entries)), 10)
 	dst = append(dst, `,"total_exits":`...)
 	dst = strconv.AppendInt(dst, int64(len(b.Exits)), 10)
+	dst = append(dst, `,"total_overdue":`...)
+	dst = strconv.AppendInt(dst, int64(len(b.Overdue)), 10)
 	dst = append(dst, `},"entries":`...)
 	dst = appendBoardItems(dst, b.Entries, loc)
 	dst = append(dst, `,"exits":`...)
 	dst = appendBoardItems(dst, b.Exits, loc)
+	dst = append(dst, `,"overdue":`...)
+	dst = appendBoardItems(dst, b.Overdue, loc)
 	return append(dst, "}\n"...)
 }
 

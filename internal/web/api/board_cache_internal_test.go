@@ -39,7 +39,8 @@ func TestBoardJSONEncoding(t *testing.T) {
 			b.Exits = append(b.Exits, it)
 		}
 	}
-	for _, board := range []booking.Board{b, {Day: "2030-01-01", Entries: []reservation.BoardItem{}, Exits: []reservation.BoardItem{}}} {
+	b.Overdue = b.Exits[:1]
+	for _, board := range []booking.Board{b, {Day: "2030-01-01", Entries: []reservation.BoardItem{}, Exits: []reservation.BoardItem{}, Overdue: []reservation.BoardItem{}}} {
 		rec := httptest.NewRecorder()
 		httpx.WriteJSON(rec, 200, s.boardView(board))
 		got := appendBoardJSON(nil, board, madrid)
@@ -54,31 +55,32 @@ func TestBoardJSONEncoding(t *testing.T) {
 // day, and lets concurrent requests for one day and version share one read.
 func TestBoardCache(t *testing.T) {
 	c := newBoardCache(100)
-	c.put("2026-01-01", 5, []byte("aaaa"))
-	if _, ok := c.get("2026-01-01", 6); ok {
+	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	c.put("2026-01-01", 5, time.Time{}, []byte("aaaa"))
+	if _, ok := c.get("2026-01-01", 6, t0); ok {
 		t.Error("served at another version")
 	}
-	if b, ok := c.get("2026-01-01", 5); !ok || string(b) != "aaaa" {
+	if b, ok := c.get("2026-01-01", 5, t0); !ok || string(b) != "aaaa" {
 		t.Error("miss at the same version")
 	}
-	c.put("2026-01-01", 4, []byte("old"))
-	if _, ok := c.get("2026-01-01", 5); !ok {
+	c.put("2026-01-01", 4, time.Time{}, []byte("old"))
+	if _, ok := c.get("2026-01-01", 5, t0); !ok {
 		t.Error("an older read replaced a newer one")
 	}
-	c.put("2026-01-02", 5, bytes.Repeat([]byte("b"), 50))
-	c.get("2026-01-01", 5) // 01-01 is now the most recently used
-	c.put("2026-01-03", 5, bytes.Repeat([]byte("c"), 50))
-	if _, ok := c.get("2026-01-02", 5); ok {
+	c.put("2026-01-02", 5, time.Time{}, bytes.Repeat([]byte("b"), 50))
+	c.get("2026-01-01", 5, t0) // 01-01 is now the most recently used
+	c.put("2026-01-03", 5, time.Time{}, bytes.Repeat([]byte("c"), 50))
+	if _, ok := c.get("2026-01-02", 5, t0); ok {
 		t.Error("least recently used day kept beyond the budget")
 	}
-	if _, ok := c.get("2026-01-01", 5); !ok {
+	if _, ok := c.get("2026-01-01", 5, t0); !ok {
 		t.Error("recently used day dropped")
 	}
 	if c.bytes > c.maxBytes {
 		t.Errorf("cache holds %d bytes, budget %d", c.bytes, c.maxBytes)
 	}
-	c.put("huge", 5, bytes.Repeat([]byte("h"), 101))
-	if _, ok := c.get("huge", 5); ok {
+	c.put("huge", 5, time.Time{}, bytes.Repeat([]byte("h"), 101))
+	if _, ok := c.get("huge", 5, t0); ok {
 		t.Error("a body larger than the budget was kept")
 	}
 
@@ -92,10 +94,10 @@ func TestBoardCache(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			b, err := c.load("2026-02-01", 9, func() (int64, []byte, error) {
+			b, err := c.load("2026-02-01", 9, t0, func() (int64, []byte, time.Time, error) {
 				reads.Add(1)
 				<-release
-				return 9, []byte("shared"), nil
+				return 9, []byte("shared"), time.Time{}, nil
 			})
 			if err != nil {
 				t.Error(err)
@@ -119,14 +121,25 @@ func TestBoardCache(t *testing.T) {
 	// next request reads again.
 	errRead := errors.New("database gone")
 	for i, want := range []error{errRead, nil} {
-		b, err := c.load("2026-03-01", 3, func() (int64, []byte, error) {
+		b, err := c.load("2026-03-01", 3, t0, func() (int64, []byte, time.Time, error) {
 			if i == 0 {
-				return 0, nil, errRead
+				return 0, nil, time.Time{}, errRead
 			}
-			return 3, []byte("fresh"), nil
+			return 3, []byte("fresh"), time.Time{}, nil
 		})
 		if err != want || (err == nil && string(b) != "fresh") {
 			t.Errorf("load %d: %q, %v; want %v", i, b, err, want)
 		}
+	}
+
+	// Today's board is true until its next exit passes: served before that
+	// instant, read again at it (docs/board.md#overdue).
+	until := t0.Add(time.Hour)
+	c.put("2026-01-01", 7, until, []byte("today"))
+	if b, ok := c.get("2026-01-01", 7, until.Add(-time.Nanosecond)); !ok || string(b) != "today" {
+		t.Error("today's board not served before its next exit")
+	}
+	if _, ok := c.get("2026-01-01", 7, until); ok {
+		t.Error("today's board served once its next exit had passed")
 	}
 }

@@ -213,7 +213,7 @@ func TestLastPlacesThroughTwoInstances(t *testing.T) {
 	}
 }
 
-// Erasing a customer's data cancels their pending bookings (CONTRACT §11): their
+// Erasing a customer's data cancels their pending bookings (docs/manage-booking.md): their
 // days are freed in the same transaction.
 func TestErasureFreesTheDays(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
@@ -247,7 +247,7 @@ func TestErasureFreesTheDays(t *testing.T) {
 	})
 }
 
-// Manage-my-booking (CONTRACT §11): an edit onto a full day is the same 409 with
+// Manage-my-booking (docs/manage-booking.md): an edit onto a full day is the same 409 with
 // full_days, nothing saved; a cancel frees the days at once.
 func TestManageBookingCapacity(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {

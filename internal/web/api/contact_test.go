@@ -52,11 +52,11 @@ func notificationOf(t *testing.T, a *app.App, id int64) (payload map[string]any,
 	return payload, status, lastError
 }
 
-// CONTRACT §8: a public booking made with a registered customer's phone and an
-// existing plate lands on that customer and vehicle (spec: find or create), but the
+// docs/public-booking.md#privacy-of-anonymous-bookings: a public booking made with a registered customer's phone and an
+// existing plate lands on that customer and vehicle (docs/reservations.md#creation: find or create), but the
 // response shows only what the caller sent, nothing stored is rewritten, the
 // reservation keeps the typed contact (what staff see, where its notifications go,
-// §9), and the account holder sees it marked in their profile and can cancel it.
+// docs/notifications.md#recipient), and the account holder sees it marked in their profile and can cancel it.
 func TestAnonymousBookingRevealsNothing(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		a := apptest.Start(t, d)
@@ -200,7 +200,7 @@ func TestAnonymousBookingRevealsNothing(t *testing.T) {
 	})
 }
 
-// CONTRACT §9: a contact typed without an email gets no notification, even when the
+// docs/notifications.md#recipient: a contact typed without an email gets no notification, even when the
 // customer found by phone has one (it is recorded as skipped, as for a customer
 // without an email).
 func TestAnonymousBookingWithoutEmailNotifiesNobody(t *testing.T) {

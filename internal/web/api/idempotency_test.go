@@ -29,7 +29,7 @@ func bookingID(t *testing.T, res webtest.Response) float64 {
 	return webtest.Decode(t, res)["data"].(map[string]any)["id_reservation"].(float64)
 }
 
-// CONTRACT §13: the same Idempotency-Key and body answer the first result (same
+// docs/public-booking.md#retries-idempotency-key: the same Idempotency-Key and body answer the first result (same
 // status and body, no new row, no second notification); another body is 422; the
 // key is scoped to the route (both public paths share it); a failed booking frees
 // its key; after 24 h the key is new again; a malformed key is 400.

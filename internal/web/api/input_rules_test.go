@@ -13,7 +13,7 @@ import (
 	"parking/internal/webtest"
 )
 
-// CONTRACT §8: every flow that takes a phone, a plate, a name or an email refuses
+// docs/input-rules.md#plates: every flow that takes a phone, a plate, a name or an email refuses
 // the same bad values with a 400 whose message names the field, and saves nothing:
 // the public booking, the staff walk-in, the registration and the profile update.
 func TestInputRulesAcrossFlows(t *testing.T) {
@@ -123,7 +123,7 @@ func TestInputRulesAcrossFlows(t *testing.T) {
 			}
 		}
 
-		// CONTRACT §8: a public booking cannot start in the past; staff walk-ins can
+		// docs/dates.md#past-entries: a public booking cannot start in the past; staff walk-ins can
 		// (the car is already there).
 		past := map[string]any{}
 		for k, v := range booking {
@@ -147,7 +147,7 @@ func TestInputRulesAcrossFlows(t *testing.T) {
 }
 
 // "622 333 444", "622333444" and "+34 622 333 444" are one customer, "9988 LMN",
-// "9988-LMN" and "9988lmn" one vehicle, whichever flow typed them (CONTRACT §8).
+// "9988-LMN" and "9988lmn" one vehicle, whichever flow typed them (docs/input-rules.md).
 func TestOneCustomerPerPhoneOneVehiclePerPlate(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		a := apptest.Start(t, d)
@@ -187,7 +187,7 @@ func TestOneCustomerPerPhoneOneVehiclePerPlate(t *testing.T) {
 }
 
 // The history search finds a customer by phone typed in any form, a vehicle by
-// its plate typed with spaces or dashes, and a reservation by its id (CONTRACT §6).
+// its plate typed with spaces or dashes, and a reservation by its id (docs/errors.md#json-on-web-routes).
 func TestHistorySearchPhonePlateAndID(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := webtest.NewAdminEnv(t, d)
@@ -257,7 +257,7 @@ func TestHistorySearchPhonePlateAndID(t *testing.T) {
 
 // A control character is a 400 naming the field on every input path, never a 500
 // (PostgreSQL refuses NUL in text): public booking, registration, login page,
-// token login and history search (CONTRACT §8).
+// token login and history search (docs/input-rules.md).
 func TestControlCharactersRefused(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := webtest.NewAdminEnv(t, d)

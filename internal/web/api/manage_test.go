@@ -59,7 +59,7 @@ func bookOnline(t *testing.T, a *app.App, phone, email, plate string, entryDay, 
 	return b
 }
 
-// CONTRACT §11: the booking reference is 8 characters of Crockford base32, shown
+// docs/manage-booking.md#booking-reference: the booking reference is 8 characters of Crockford base32, shown
 // XXXX-XXXX, in data.reference and the detail record; unique per reservation.
 func TestBookingReference(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
@@ -99,7 +99,7 @@ func TestBookingReference(t *testing.T) {
 	})
 }
 
-// CONTRACT §11: the lookup by reference and phone or email; any mismatch is the
+// docs/manage-booking.md#the-lookup-and-guessing: the lookup by reference and phone or email; any mismatch is the
 // same 404 whether or not the reference exists; failures are throttled per
 // reference (429 with Retry-After), even for the right pair afterwards.
 func TestBookingLookup(t *testing.T) {
@@ -169,7 +169,7 @@ func TestBookingLookup(t *testing.T) {
 	})
 }
 
-// CONTRACT §13: PARKING_PUBLIC_RATE applies to the lookup, with Retry-After.
+// docs/public-booking.md#limits-on-anonymous-traffic: PARKING_PUBLIC_RATE applies to the lookup, with Retry-After.
 func TestBookingLookupRateLimit(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		cfg := apptest.Config(t, d)
@@ -197,7 +197,7 @@ func lookupToken(t *testing.T, a *app.App, ref, phone string) string {
 	return body["manage_token"].(string)
 }
 
-// CONTRACT §11: with the token, the booking is read, edited (the customer edit's
+// docs/manage-booking.md#the-token: with the token, the booking is read, edited (the customer edit's
 // rules and price: the quote with the same token equals the charge) and cancelled;
 // a bad, foreign or expired token is a 404.
 func TestManageTokenRoutes(t *testing.T) {
@@ -299,7 +299,7 @@ func TestManageTokenRoutes(t *testing.T) {
 	})
 }
 
-// CONTRACT §11: the booking confirmation carries the manage link, and the reminder
+// docs/manage-booking.md#the-reminder-the-day-before-booking_reminder: the booking confirmation carries the manage link, and the reminder
 // the day before also the car park's name, address and phone from the settings.
 func TestBookingNotificationsCarryTheManageLink(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {

@@ -16,7 +16,7 @@ import (
 	"parking/internal/webtest"
 )
 
-// The quote is the price (CONTRACT §4): for each input, POST /api/pricing/dynamic
+// The quote is the price (docs/pricing.md#one-price-path): for each input, POST /api/pricing/dynamic
 // and a booking with the same data through POST /api/reservations/public-new give
 // the same total, or the same refusal. Extra 8 and main service TRANSFER (2) are
 // retired first. Money is compared in cents, as the JSON carries two decimals.
@@ -75,7 +75,7 @@ func TestQuoteEqualsBookedTotal(t *testing.T) {
 					booking[k] = v
 				}
 				bs, booked := webtest.CustCall(t, nil, "POST", a.URL+"/api/reservations/public-new", booking)
-				if tc.status == 0 { // no rate: the spec's 500 for the quote, a 400 for the booking (CONTRACT §8)
+				if tc.status == 0 { // no rate: the spec's 500 for the quote, a 400 for the booking (docs/errors.md#refusals-by-operation)
 					if qs != 500 || bs != 400 || quote["message"] != tc.want || booked["message"] != tc.want {
 						t.Fatalf("quote %d %v, booking %d %v; want 500 and 400 with %q", qs, quote, bs, booked, tc.want)
 					}
@@ -124,7 +124,7 @@ func TestQuoteEqualsBookedTotal(t *testing.T) {
 }
 
 // The edit forms quote with id_reservation: the answer is what saving the edit
-// charges (CONTRACT §4), for staff (any reservation) and for the owner; anyone
+// charges (docs/pricing.md#one-price-path), for staff (any reservation) and for the owner; anyone
 // else gets the 403 of a foreign reservation.
 func TestEditQuoteEqualsSavedTotal(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {

@@ -13,7 +13,7 @@ import (
 	"parking/internal/webtest"
 )
 
-// CONTRACT §13: PARKING_PUBLIC_RATE limits public booking, registration and token
+// docs/public-booking.md#limits-on-anonymous-traffic: PARKING_PUBLIC_RATE limits public booking, registration and token
 // requests per client address; beyond it, 429 with Retry-After in each route's
 // error shape; each route counts apart; a minute later the address may try again.
 func TestPublicRateLimit(t *testing.T) {

@@ -4,26 +4,26 @@ import "net/http"
 
 // Routes registers the whole JSON API on mux, on one screen.
 func (s *Server) Routes(mux *http.ServeMux) {
-	// Public JSON API (spec, Authentication 1; CONTRACT §4).
+	// Public JSON API (docs/routes.md#who-may-call).
 	mux.HandleFunc("POST /api/pricing/dynamic", s.apiPricing)
 	mux.HandleFunc("GET /api/catalog", s.apiCatalog)
-	mux.HandleFunc("GET /api/availability", s.apiAvailability) // CONTRACT §10
+	mux.HandleFunc("GET /api/availability", s.apiAvailability) // docs/capacity.md#seeing-it
 	mux.HandleFunc("GET /api/openapi.json", s.apiOpenAPI)
-	// Anonymous writes are limited per client address (CONTRACT §13); the alias
+	// Anonymous writes are limited per client address (docs/public-booking.md#limits-on-anonymous-traffic); the alias
 	// counts with its route.
 	publicBooking := s.limit.Limit("public-booking", s.apiPublicBooking, s.WriteSuccessFalse)
 	mux.HandleFunc("POST /api/reservations/public-new", publicBooking)
 	mux.HandleFunc("POST /api/reservations/public", publicBooking)
 
-	// Managing a booking without an account (CONTRACT §11). The lookup is limited
-	// per client address (§13) and throttled per reference (booking.Lookup); the
+	// Managing a booking without an account (docs/manage-booking.md#the-lookup-and-guessing). The lookup is limited
+	// per client address (docs/public-booking.md#limits-on-anonymous-traffic) and throttled per reference (booking.Lookup); the
 	// other routes need the manage token the lookup or the link gives.
 	mux.HandleFunc("POST /api/bookings/lookup", s.limit.Limit("booking-lookup", s.apiBookingLookup, s.WriteSuccessFalse))
 	mux.HandleFunc("GET /api/bookings/{reference}", s.apiManagedBooking)
 	mux.HandleFunc("POST /api/bookings/{reference}/cancel", s.apiManagedCancel)
 	mux.HandleFunc("PUT /api/bookings/{reference}", s.apiManagedEdit)
 
-	// API tokens (spec, Authentication 2; CONTRACT §5).
+	// API tokens (docs/accounts.md#api-tokens).
 	mux.HandleFunc("POST /api/auth/token", s.limit.Limit("token", s.apiIssueToken, s.WriteErrorField))
 	mux.HandleFunc("DELETE /api/auth/token", s.apiRevokeToken)
 

@@ -36,7 +36,7 @@ type Deps struct {
 	Booking  *booking.Service
 	Accounts *account.Service
 	Catalog  *pricing.Holder
-	// Limiter is PARKING_PUBLIC_RATE's limiter (CONTRACT §13), shared with the pages.
+	// Limiter is PARKING_PUBLIC_RATE's limiter (docs/public-booking.md#limits-on-anonymous-traffic), shared with the pages.
 	Limiter *httpx.RateLimiter
 }
 

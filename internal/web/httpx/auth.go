@@ -48,7 +48,7 @@ func (s *Kit) lookupToken(r *http.Request) (account.User, bool, error) {
 }
 
 // msgUnauthorized and msgAdminRequired are the bodies of the token API's refusals
-// (spec, Errors: GET /api/reservations).
+// (docs/errors.md#refusals-by-operation).
 const (
 	MsgUnauthorized  = "Unauthorized"
 	MsgAdminRequired = "Forbidden: admin access required"
@@ -60,14 +60,14 @@ func DenyToken(w http.ResponseWriter) {
 	WriteJSON(w, http.StatusUnauthorized, map[string]string{"error": MsgUnauthorized})
 }
 
-// RequireAdminToken guards the JSON API of administrators (spec, Authentication 2):
+// RequireAdminToken guards the JSON API of administrators (docs/accounts.md#api-tokens):
 // a missing, unknown, expired or revoked token is 401; a live token of an account
 // that is not ADMIN is 403. Bearer requests carry no cookies' authority, so they
-// need no cross-origin check (CONTRACT §5).
+// need no cross-origin check (docs/errors.md#cross-site-requests).
 func (s *Kit) RequireAdminToken(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		u, ok, err := s.lookupToken(r)
-		if err != nil { // never a 401 (CONTRACT §13)
+		if err != nil { // never a 401 (docs/reliability.md)
 			s.WriteErrorField(w, r, err)
 			return
 		}

@@ -7,8 +7,8 @@ import (
 	"parking/internal/booking"
 )
 
-// customerEditRequest is the body of a customer's change to a booking (CONTRACT
-// §7), from the customer area or a manage link (§11): the same wire, the same
+// customerEditRequest is the body of a customer's change to a booking
+// (docs/errors.md#operation-responses), from the customer area or a manage link (docs/manage-booking.md#the-token): the same wire, the same
 // operation rules.
 type customerEditRequest struct {
 	IDMainService      FlexInt  `json:"id_main_service"`
@@ -19,7 +19,7 @@ type customerEditRequest struct {
 
 // ReadCustomerEdit decodes a customer's change: a field not sent (or null) keeps
 // its value, "additional_services": [] removes them all (booking.CustomerEdit);
-// dates read in loc (CONTRACT §2).
+// dates read in loc (docs/dates.md#accepted-forms).
 func ReadCustomerEdit(w http.ResponseWriter, r *http.Request, loc *time.Location) (booking.CustomerEdit, error) {
 	var req customerEditRequest
 	if err := DecodeJSON(w, r, &req); err != nil {

@@ -8,7 +8,7 @@ import (
 )
 
 // DBDeadline gives every request a deadline except the exempt paths, given
-// exactly or as path.Match patterns (photo uploads and photos, CONTRACT §12).
+// exactly or as path.Match patterns (photo uploads and photos, docs/photos.md).
 func TestDBDeadlineExemptions(t *testing.T) {
 	var had bool
 	h := DBDeadline(time.Second, "/admin/history.csv", "/admin/reservations/*/photos", "/media/photos/*/*")(

@@ -15,7 +15,7 @@ import (
 	"parking/internal/localtime"
 )
 
-// MaxBody is CONTRACT §8's JSON body limit.
+// MaxBody is the JSON body limit (docs/input-rules.md#request-bodies).
 const MaxBody = 64 << 10
 
 // DecodeJSON reads one JSON object into dst, refusing bodies over 64 KiB, malformed
@@ -138,7 +138,7 @@ func (f *FlexIDs) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ParseDateField reads an optional date field (CONTRACT §2); "" gives the zero time.
+// ParseDateField reads an optional date field (docs/dates.md#accepted-forms); "" gives the zero time.
 func ParseDateField(field, value string, loc *time.Location) (time.Time, error) {
 	if strings.TrimSpace(value) == "" {
 		return time.Time{}, nil

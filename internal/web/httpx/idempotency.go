@@ -11,11 +11,11 @@ import (
 	"parking/internal/fault"
 )
 
-// MaxIdempotencyKey is the longest Idempotency-Key accepted (CONTRACT §13).
+// MaxIdempotencyKey is the longest Idempotency-Key accepted (docs/public-booking.md#retries-idempotency-key).
 const MaxIdempotencyKey = 255
 
-// ReadIdempotency reads the Idempotency-Key header of a booking route (CONTRACT
-// §13): "" when there is none. With a key, it also returns the SHA-256 of the
+// ReadIdempotency reads the Idempotency-Key header of a booking route
+// (docs/public-booking.md#retries-idempotency-key): "" when there is none. With a key, it also returns the SHA-256 of the
 // request body (which stays readable for the route). A key that is not 1 to 255
 // printable ASCII characters is refused (400).
 func ReadIdempotency(r *http.Request) (key, bodyHash string, err error) {

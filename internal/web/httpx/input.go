@@ -64,7 +64,7 @@ func ReadInput(w http.ResponseWriter, r *http.Request) (Input, error) {
 		in.json, in.blank = mt == "application/json", true
 		return in, nil
 	}
-	if mt == "application/json" || strings.HasSuffix(mt, "+json") || (mt != "application/x-www-form-urlencoded" && trimmed[0] == '{') {
+	if IsJSONBody(r) || (mt != "application/x-www-form-urlencoded" && trimmed[0] == '{') {
 		in.json = true
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		var raw map[string]json.RawMessage
@@ -266,6 +266,24 @@ func (in Input) OptBool(name string) (*bool, error) {
 	return &b, nil
 }
 
+// Flag reads a yes/no field that defaults to false: in JSON it must be true,
+// false or null (a string or a number is refused, naming the field); in a form,
+// a checkbox ("on") or the words OptBool accepts.
+func (in Input) Flag(name string) (bool, error) {
+	if !in.Has(name) {
+		return false, nil
+	}
+	if in.json {
+		switch in.kinds[name] {
+		case 't', 'f', 'n':
+		default:
+			return false, fault.Invalidf("El campo %s debe ser true o false.", name)
+		}
+	}
+	b, err := in.OptBool(name)
+	return b != nil && *b, err
+}
+
 // optCents reads an optional amount in euros with at most 2 decimals.
 func (in Input) OptCents(name string) (*money.Cents, error) {
 	s := strings.TrimSpace(in.Str(name))
@@ -284,7 +302,7 @@ func (in Input) OptCents(name string) (*money.Cents, error) {
 	return &c, nil
 }
 
-// optDate reads an optional date field (CONTRACT §2); blank counts as not sent.
+// optDate reads an optional date field (docs/dates.md#accepted-forms); blank counts as not sent.
 func (in Input) OptDate(name string, loc *time.Location) (*time.Time, error) {
 	t, err := ParseDateField(name, in.Str(name), loc)
 	if err != nil || t.IsZero() {

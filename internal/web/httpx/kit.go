@@ -41,7 +41,7 @@ func (s *Kit) SetErrorPage(page func(w http.ResponseWriter, r *http.Request, sta
 }
 
 // NewKit builds the kit; baseURL decides whether the session cookie is Secure
-// (CONTRACT §5).
+// (docs/accounts.md).
 func NewKit(log *slog.Logger, accounts *account.Service, baseURL string) *Kit {
 	return &Kit{
 		log: log, accounts: accounts, crossOrigin: http.NewCrossOriginProtection(),
@@ -53,5 +53,5 @@ func NewKit(log *slog.Logger, accounts *account.Service, baseURL string) *Kit {
 func (s *Kit) Log() *slog.Logger { return s.log }
 
 // SameOrigin wraps h with the cross-origin protection: a state-changing request
-// from another site is refused before h runs (CONTRACT §5).
+// from another site is refused before h runs (docs/accounts.md).
 func (s *Kit) SameOrigin(h http.Handler) http.Handler { return s.crossOrigin.Handler(h) }

@@ -26,7 +26,7 @@ func (r *statusRecorder) WriteHeader(code int) {
 		r.status = code
 	}
 	if code == http.StatusServiceUnavailable && r.Header().Get("Retry-After") == "" {
-		// Every 503 tells the client when to try again (CONTRACT §13).
+		// Every 503 tells the client when to try again (docs/reliability.md).
 		r.Header().Set("Retry-After", RetryAfterUnavailable)
 	}
 	r.ResponseWriter.WriteHeader(code)
@@ -58,7 +58,7 @@ func (s *Kit) RecoverPanics(next http.Handler) http.Handler {
 	})
 }
 
-// RetryAfterUnavailable is the Retry-After, in seconds, of a 503 (CONTRACT §13).
+// RetryAfterUnavailable is the Retry-After, in seconds, of a 503 (docs/reliability.md).
 const RetryAfterUnavailable = "5"
 
 // LogRequests gives every request an id (X-Request-Id) and logs its outcome.
@@ -120,7 +120,7 @@ func SecurityHeaders(next http.Handler) http.Handler {
 }
 
 // DBDeadline gives each request's context a deadline of d (PARKING_DB_TIMEOUT,
-// CONTRACT §13): every database call made with it stops when it passes, the
+// docs/reliability.md): every database call made with it stops when it passes, the
 // transaction rolls back, and the error is fault.Unavailable, a 503. The paths
 // in long (exact, or path.Match patterns) are exempt: answers that stream for as
 // long as the client reads (the live board's event stream, the history's CSV

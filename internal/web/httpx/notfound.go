@@ -11,7 +11,7 @@ type ErrorPage func(w http.ResponseWriter, r *http.Request, status int, heading,
 // Unrouted answers the requests no route takes — an unknown path (404) or a known
 // path with another method (405) — in the site's own words instead of Go's plain
 // "404 page not found": browsers get the site's error page in Spanish; API paths
-// (/api/…) and clients preferring JSON (CONTRACT §6) get {"success": false,
+// (/api/…) and clients preferring JSON (docs/errors.md#json-on-web-routes) get {"success": false,
 // "message": …} with the same status. A 405 keeps its Allow header. Static files
 // (/static/…) keep the plain answer: nobody reads it, and a page with its own
 // stylesheets would be an odd answer to a missing stylesheet.

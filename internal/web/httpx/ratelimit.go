@@ -11,7 +11,7 @@ import (
 	"parking/internal/fault"
 )
 
-// RateLimiter is CONTRACT §13's limit on anonymous traffic: at most PerMinute
+// RateLimiter is the limit on anonymous traffic (docs/public-booking.md#limits-on-anonymous-traffic): at most PerMinute
 // requests per client address and per limited route in each minute, counted in
 // this instance's memory (a proxy in front limits globally). The window of an
 // address opens with its first request and lasts one minute; beyond the limit the

@@ -13,7 +13,7 @@ import (
 
 var rateBase = time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 
-// CONTRACT §13: PARKING_PUBLIC_RATE requests per minute per address; the 31st is
+// docs/public-booking.md#limits-on-anonymous-traffic: PARKING_PUBLIC_RATE requests per minute per address; the 31st is
 // refused until the minute is over; addresses count apart; 0 is no limit.
 func TestRateLimiterWindow(t *testing.T) {
 	clk := clock.NewFake(rateBase)

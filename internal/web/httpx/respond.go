@@ -8,7 +8,6 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"parking/internal/account"
 	"parking/internal/booking"
@@ -47,7 +46,7 @@ func StatusOf(err error) int {
 		return http.StatusConflict
 	case fault.TooMany:
 		return http.StatusTooManyRequests
-	case fault.Unavailable: // CONTRACT §13; the middleware adds Retry-After (RetryAfterUnavailable)
+	case fault.Unavailable: // docs/reliability.md; the middleware adds Retry-After (RetryAfterUnavailable)
 		return http.StatusServiceUnavailable
 	default:
 		return http.StatusInternalServerError
@@ -63,7 +62,7 @@ const (
 	MsgUnavailableEN = "Service Unavailable"
 )
 
-// The spec's three error shapes (spec, Errors).
+// The spec's three error shapes (docs/errors.md#refusals-by-operation).
 
 // WriteErrorField writes {"error": …} (GET /api/reservations and the token API).
 func (s *Kit) WriteErrorField(w http.ResponseWriter, r *http.Request, err error) {
@@ -80,7 +79,7 @@ func (s *Kit) WriteErrorField(w http.ResponseWriter, r *http.Request, err error)
 func (s *Kit) WriteSuccessFalse(w http.ResponseWriter, r *http.Request, err error) {
 	status := s.LogIfInternal(r, err)
 	body := map[string]any{"success": false, "message": fault.MessageOf(err, MsgInternalES)}
-	// CONTRACT §10: a refusal for capacity names the full days.
+	// docs/capacity.md#refusals: a refusal for capacity names the full days.
 	var full *occupancy.FullError
 	if errors.As(err, &full) {
 		days := make([]string, len(full.Days))
@@ -97,12 +96,6 @@ func (s *Kit) WriteSuccessFalse(w http.ResponseWriter, r *http.Request, err erro
 	WriteJSON(w, status, body)
 }
 
-// WriteMessage writes {"message": …}.
-func (s *Kit) WriteMessage(w http.ResponseWriter, r *http.Request, err error) {
-	status := s.LogIfInternal(r, err)
-	WriteJSON(w, status, map[string]any{"message": fault.MessageOf(err, MsgInternalES)})
-}
-
 func (s *Kit) LogIfInternal(r *http.Request, err error) int {
 	status := StatusOf(err)
 	if errors.Is(r.Context().Err(), context.Canceled) && errors.Is(err, context.Canceled) {
@@ -112,7 +105,7 @@ func (s *Kit) LogIfInternal(r *http.Request, err error) int {
 		return status
 	}
 	if status == http.StatusServiceUnavailable {
-		// The database is down or slow (CONTRACT §13): an operator's matter, not a bug.
+		// The database is down or slow (docs/reliability.md): an operator's matter, not a bug.
 		s.log.WarnContext(r.Context(), "database unavailable", "pattern", r.Pattern, "err", err)
 		return status
 	}
@@ -120,18 +113,6 @@ func (s *Kit) LogIfInternal(r *http.Request, err error) int {
 		s.log.ErrorContext(r.Context(), "request failed", "pattern", r.Pattern, "err", err)
 	}
 	return status
-}
-
-// WantsJSON reports whether the client prefers JSON to HTML (CONTRACT §6): an Accept
-// header naming application/json before (or without) text/html.
-func WantsJSON(r *http.Request) bool {
-	accept := r.Header.Get("Accept")
-	j := strings.Index(accept, "application/json")
-	if j < 0 {
-		return false
-	}
-	h := strings.Index(accept, "text/html")
-	return h < 0 || j < h
 }
 
 // IsFault reports whether err carries a user-facing fault of kind k.

@@ -40,7 +40,7 @@ func (s *Kit) CurrentUser(r *http.Request) (account.User, bool) {
 // SessionUser is CurrentUser that reports a failed lookup: (user, true, nil) for a
 // live session, (zero, false, nil) for none (no cookie, unknown, expired), and an
 // error when the session could not be looked up, which is never "not logged in"
-// (CONTRACT §13).
+// (docs/reliability.md).
 func (s *Kit) SessionUser(r *http.Request) (account.User, bool, error) {
 	if u, ok := r.Context().Value(userKey{}).(account.User); ok {
 		return u, true, nil
@@ -62,7 +62,7 @@ func (s *Kit) SessionUser(r *http.Request) (account.User, bool, error) {
 }
 
 // DenyUnavailable answers a request whose session or token could not be looked up
-// (CONTRACT §13): 503 with Retry-After, never the login page nor a 401. JSON
+// (docs/reliability.md): 503 with Retry-After, never the login page nor a 401. JSON
 // clients get {"success": false, "message": …}, browsers the Spanish page.
 func (s *Kit) DenyUnavailable(w http.ResponseWriter, r *http.Request, err error) {
 	s.LogIfInternal(r, err)
@@ -83,7 +83,7 @@ func SessionToken(r *http.Request) string {
 }
 
 // SetSessionCookie sends the session cookie: HttpOnly, SameSite=Lax, Secure when the
-// service is served over https (CONTRACT §5), living as long as the session may.
+// service is served over https (docs/accounts.md#sessions), living as long as the session may.
 func (s *Kit) SetSessionCookie(w http.ResponseWriter, token string) {
 	http.SetCookie(w, &http.Cookie{
 		Name: SessionCookie, Value: token, Path: "/",
@@ -102,8 +102,8 @@ func (s *Kit) ClearSessionCookie(w http.ResponseWriter) {
 	})
 }
 
-// DenyNoSession answers a request that lacks a suitable session (spec, Authentication 3;
-// CONTRACT §5): JSON clients get 401, browsers a 303 to the login page.
+// DenyNoSession answers a request that lacks a suitable session (docs/errors.md#without-a-session;
+// docs/accounts.md#sessions): JSON clients get 401, browsers a 303 to the login page.
 func DenyNoSession(w http.ResponseWriter, r *http.Request) {
 	if WantsJSON(r) {
 		WriteJSON(w, http.StatusUnauthorized, map[string]any{"success": false, "message": "Debe iniciar sesión para continuar."})
@@ -113,7 +113,7 @@ func DenyNoSession(w http.ResponseWriter, r *http.Request) {
 }
 
 // RequireUser guards customer routes: a live session is needed, and state-changing
-// requests must come from this site (cross-origin protection, CONTRACT §5).
+// requests must come from this site (cross-origin protection, docs/errors.md#cross-site-requests).
 func (s *Kit) RequireUser(next http.HandlerFunc) http.Handler {
 	return s.crossOrigin.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u, ok, err := s.SessionUser(r)
@@ -153,7 +153,7 @@ func MustUser(r *http.Request) account.User {
 
 // dbContext bounds a guard's lookup by PARKING_DB_TIMEOUT even on the routes
 // DBDeadline leaves without a deadline (the live board's stream, the CSV export),
-// whose guard still reads the database (CONTRACT §13).
+// whose guard still reads the database (docs/reliability.md).
 // DBContext is the request's context with the database deadline
 // (PARKING_DB_TIMEOUT), for routes exempt from DBDeadline once their slow,
 // database-free part is done.

@@ -15,7 +15,7 @@ import (
 	"parking/internal/storetest"
 )
 
-// The route guards (spec, Authentication 3; CONTRACT §5): no session → 303 to the
+// The route guards (docs/errors.md#without-a-session): no session → 303 to the
 // login page, or 401 JSON for JSON clients; a customer session is not enough for
 // administrator routes; a cross-origin POST is refused before the handler runs.
 func TestGuards(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// Catalog administration (CONTRACT §4), JSON or form bodies. Creation answers 201,
+// Catalog administration (docs/pricing.md#catalog), JSON or form bodies. Creation answers 201,
 // a change 200, both {success:true, message, <item>}; refusals {success:false,
 // message} with 400 (invalid), 404 (unknown item) or 409 (name taken, overlapping
 // rate band). Every change swaps the pricing snapshot: the next quote uses it.
@@ -58,7 +58,7 @@ func catalogID(r *http.Request, what string) (int64, error) {
 // browser's form post: 303 back to the catalog page).
 func (s *Server) catalogWrite(w http.ResponseWriter, r *http.Request, status int, key, message string,
 	do func(in httpx.Input) (any, error)) {
-	page := browserForm(r)
+	page := httpx.BrowserForm(r)
 	in, err := httpx.ReadInput(w, r)
 	var item any
 	if err == nil {
@@ -173,7 +173,7 @@ func (s *Server) adminDeleteRate(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = s.booking.DeleteRate(r.Context(), id)
 	}
-	if browserForm(r) {
+	if httpx.BrowserForm(r) {
 		if err != nil {
 			s.LogIfInternal(r, err)
 		}

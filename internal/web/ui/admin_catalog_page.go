@@ -9,7 +9,7 @@ import (
 	"parking/internal/pricing"
 )
 
-// The catalog page, GET /admin/catalog for browsers (CONTRACT §4: "pages under
+// The catalog page, GET /admin/catalog for browsers (docs/pricing.md#catalog: "pages under
 // /admin/catalog"): main services with their rate bands, vehicle-type
 // coefficients and additional services, each row a small form. static/admin.js
 // sends each form to the catalog's JSON routes and shows the outcome, or the

@@ -8,7 +8,7 @@ import (
 	"parking/internal/webtest"
 )
 
-// Catalog administration (CONTRACT §4): each change is saved and the pricing
+// Catalog administration (docs/pricing.md#catalog): each change is saved and the pricing
 // snapshot swapped at once, so the next quote uses it; stored reservations keep
 // their price.
 func TestAdminCatalogChangesNextQuote(t *testing.T) {
@@ -98,7 +98,7 @@ func TestAdminCatalogChangesNextQuote(t *testing.T) {
 			t.Errorf("extra update: %d %v", st, b)
 		}
 		withExtra := `{"entry_date":"2027-03-01T10:00","exit_date":"2027-03-03T10:00","vehicle_type":"COCHE","id_main_service":1,"additional_services":[1,9]}`
-		if q := quote(withExtra); q != 39.69 { // 29.70 + 9.99: the retired extra 1 is skipped, as a booking skips it (CONTRACT §4)
+		if q := quote(withExtra); q != 39.69 { // 29.70 + 9.99: the retired extra 1 is skipped, as a booking skips it (docs/pricing.md#catalog)
 			t.Errorf("quote with extras = %v, want 39.69", q)
 		}
 

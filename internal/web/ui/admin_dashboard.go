@@ -17,10 +17,10 @@ type dashboardView struct {
 	Today string // today in the facility's zone
 	Now   string // the server's clock (RFC 3339): the script judges token expiry by it
 	Error string
-	Chart *occupancyChartView // today and the next 14 days (CONTRACT §10)
+	Chart *occupancyChartView // today and the next 14 days (docs/capacity.md#what-counts)
 }
 
-// adminDashboard is GET /admin/dashboard (spec: administrator web routes). The page
+// adminDashboard is GET /admin/dashboard (docs/admin.md). The page
 // shows a date picker, the day's three counts (entries, exits, their sum) and the
 // two lists, which its script loads from GET /api/reservations with a token
 // obtained through the session (POST /admin/api-token). JSON clients get the day
@@ -63,7 +63,7 @@ func (s *Server) adminDashboard(w http.ResponseWriter, r *http.Request) {
 }
 
 // adminAPIToken is POST /admin/api-token (session ADMIN): a token for the
-// dashboard page, bound to the session (CONTRACT §5: the dashboard obtains its
+// dashboard page, bound to the session (docs/accounts.md#sessions: the dashboard obtains its
 // token through its session); logout revokes it.
 func (s *Server) adminAPIToken(w http.ResponseWriter, r *http.Request) {
 	t, err := s.accounts.IssueSessionToken(r.Context(), httpx.SessionToken(r), s.cfg.TokenTTL)

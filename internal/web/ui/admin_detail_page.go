@@ -10,12 +10,13 @@ import (
 	"parking/internal/fault"
 	"parking/internal/money"
 	"parking/internal/pricing"
+	"parking/internal/receipt"
 	"parking/internal/reservation"
 	"parking/internal/web/httpx"
 )
 
 // The reservation's detail page, GET /admin/reservations/details/{id} for browsers
-// (spec, administrator detail page). Everything in the detail record, the update
+// (docs/admin.md#detail). Everything in the detail record, the update
 // form with the per-state rules shown (fields disabled where the state forbids
 // editing), the photo gallery with its form and the count toward the 5 needed, the
 // state changes (start, finalize with the payment method, cancel: each confirmed in
@@ -24,7 +25,7 @@ import (
 
 // detailPageView is the data of admin_detail.html.
 type detailPageView struct {
-	Reference   string // K7Q2-M9XD (CONTRACT §11)
+	Reference   string // K7Q2-M9XD (docs/manage-booking.md#pages)
 	ID          int64
 	Status      string
 	StatusClass string
@@ -60,7 +61,7 @@ type detailPageView struct {
 	Vehicle  detailVehicle
 
 	Photos        []detailPhoto
-	Handovers     []detailHandover // CONTRACT §12: at the start and at finalize
+	Handovers     []detailHandover // docs/photos.md: at the start and at finalize
 	PhotoCount    int
 	PhotosNeeded  int
 	PhotosMissing int
@@ -82,14 +83,23 @@ type detailPageView struct {
 	Trail         []auditRowView // the reservation's audit trail, newest first (admin_audit.go)
 	TrailError    string
 
-	// Contact is the reservation's contact (CONTRACT §8): who staff deal with and
+	// Contact is the reservation's contact (docs/public-booking.md#privacy-of-anonymous-bookings): who staff deal with and
 	// where its notifications go. AccountDiffers: the customer record it belongs to
 	// has another name, phone or email, shown beside it. BookedBy says how it was made.
 	Contact        detailCustomer
 	AccountDiffers bool
 	BookedBy       string
-	// CapacityOverride: when staff accepted it on a full day (CONTRACT §10), as text.
+	// CapacityOverride: when staff accepted it on a full day (docs/capacity.md#refusals), as text.
 	CapacityOverride string
+
+	// CheckedIn: the moment of the start as text ("" before it); Keys says whether
+	// the keys were handed over; HasEntryDocument: the justificante can be opened
+	// (docs/entry-document.md).
+	CheckedIn        string
+	Keys             string
+	HasEntryDocument bool
+	// Warning: something staff should look at now (a walk-in whose exit has passed).
+	Warning string
 	// Due is what a finalize now would charge (EN CURSO only; docs/exit.md), shown
 	// on the page and in the finalize dialog before any script runs.
 	Due *detailDue
@@ -142,10 +152,9 @@ type detailPhoto struct {
 	N           int
 }
 
-// detailHandover is a hand-over record as the detail page and the receipt show it.
-type detailHandover struct {
-	Label, Mileage, Fuel, Damage, When string
-}
+// detailHandover is a hand-over record as the detail page and the receipt (page
+// and PDF) show it.
+type detailHandover = receipt.HandoverRow
 
 type detailExtraChoice struct {
 	ID       int64
@@ -177,7 +186,7 @@ var customerTypeLabels = map[reservation.CustomerType]string{
 	reservation.Admin: "Personal", reservation.Registered: "Cliente registrado", reservation.Unregistered: "Cliente sin cuenta",
 }
 
-// notificationLabels name the notification types (CONTRACT §9) and their states.
+// notificationLabels name the notification types (docs/notifications.md) and their states.
 var (
 	notificationLabels = map[string]string{
 		"booking_confirmation": "Confirmación de reserva", "vehicle_entry": "Entrada del vehículo",
@@ -243,6 +252,13 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 	if d.CapacityOverrideAt != nil {
 		v.CapacityOverride = "Aceptada aunque estaba completo (" + d.CapacityOverrideAt.In(s.cfg.Location).Format("02/01/2006 15:04") + ")"
 	}
+	if res.CheckedInAt != nil {
+		v.CheckedIn, v.HasEntryDocument = s.shortTime(*res.CheckedInAt), true
+		v.Keys = keysText(res.KeysHandedOver)
+	}
+	if r.URL.Query().Get("created") == "true" {
+		v.Warning = s.booking.PastExitWarning(res)
+	}
 	if res.Exit != nil {
 		v.ExitInput = s.inputTime(*res.Exit)
 		v.Days = pricing.ChargedDays(res.Entry, *res.Exit)
@@ -268,7 +284,7 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 	v.PhotoProgress = min(v.PhotoCount, v.PhotosNeeded)
 	v.Customer.PhoneHref = telHref(v.Customer.Phone)
 
-	// Spec, States and transitions and per-state rules: the one table
+	// docs/reservations.md#per-state-rules: the one table
 	// (internal/reservation/rules.go) the operations enforce.
 	rules := reservation.For(res.Status)
 	v.CanEdit = rules.Editable()
@@ -306,7 +322,7 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 
 	// The edit form's lists: every main service and vehicle type (staff may use
 	// inactive services), the active additional services and the ones already booked
-	// (a retired extra cannot be newly added, CONTRACT §4), the reservation's own
+	// (a retired extra cannot be newly added, docs/pricing.md#repricing-an-edit), the reservation's own
 	// choices selected.
 	for _, m := range d.Catalog.MainServices {
 		v.Services = append(v.Services, serviceChoice{ID: m.ID, Name: m.Name, Selected: m.ID == res.MainServiceID, Retired: !m.Active})
@@ -317,7 +333,7 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 		}
 		price := e.Price
 		if booked[e.ID] {
-			price = bookedPrice[e.ID] // kept at its booked price (CONTRACT §4)
+			price = bookedPrice[e.ID] // kept at its booked price (docs/pricing.md#repricing-an-edit)
 		}
 		v.AllExtras = append(v.AllExtras, detailExtraChoice{ID: e.ID, Name: e.Name, Price: euros(price), Checked: booked[e.ID], Inactive: !e.Active})
 	}

@@ -11,8 +11,8 @@ import (
 )
 
 // GET /admin/reservations/details/{id}: the full record of the spec with the lists
-// the edit form needs (CONTRACT §6); the notification history is the reservation's
-// outbox rows (CONTRACT §9).
+// the edit form needs (docs/admin.md#history); the notification history is the reservation's
+// outbox rows (docs/notifications.md#delivery).
 func TestAdminDetail(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := webtest.NewAdminEnv(t, d)
@@ -43,10 +43,10 @@ func TestAdminDetail(t *testing.T) {
 			t.Errorf("photos: %v %v", body["photo_count"], photos)
 		}
 		if ref, _ := r["reference"].(string); len(ref) != 9 || ref[4] != '-' {
-			t.Errorf("reservation.reference = %v, want XXXX-XXXX (CONTRACT §11)", r["reference"])
+			t.Errorf("reservation.reference = %v, want XXXX-XXXX (docs/manage-booking.md#booking-reference)", r["reference"])
 		}
 		// The walk-in's booking confirmation, recorded and not sent (no webhook in
-		// tests), and its reminder the day before (CONTRACT §11; recorded alike).
+		// tests), and its reminder the day before (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder; recorded alike).
 		notes := body["notifications"].([]any)
 		if len(notes) != 2 || notes[1].(map[string]any)["type"] != "booking_reminder" {
 			t.Fatalf("notifications: %v", notes)
@@ -73,7 +73,7 @@ func TestAdminDetail(t *testing.T) {
 	})
 }
 
-// POST /admin/reservations/new (spec, administrator walk-in): form or JSON; entry
+// POST /admin/reservations/new (docs/admin.md#walk-in): form or JSON; entry
 // defaults to now, an open exit is priced for one day; 400 for a blank phone, a
 // blank plate, or a plate registered with another vehicle type; nothing is saved.
 func TestAdminWalkIn(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 )
 
 // historyQuery reads the history's filters from the query string (spec, GET
-// /admin/history): status, search, dateFrom, dateTo (entry days, CONTRACT §6),
+// /admin/history): status, search, dateFrom, dateTo (entry days, docs/admin.md#history),
 // bookedFrom, bookedTo (booking days) and page (anything that is not a positive
 // integer counts as 1).
 func historyQuery(r *http.Request) booking.HistoryQuery {
@@ -27,7 +27,7 @@ func historyQuery(r *http.Request) booking.HistoryQuery {
 }
 
 // adminHistory is GET /admin/history?status=&search=&dateFrom=&dateTo=&bookedFrom=&bookedTo=&page=
-// (spec; CONTRACT §6). Browsers get the history page; JSON clients {reservations,
+// (docs/errors.md#json-on-web-routes). Browsers get the history page; JSON clients {reservations,
 // total_count, page, page_size: 15, total_pages}. A page past the end is empty. An
 // unknown status or a malformed date is a 400 (the page shows the message).
 func (s *Server) adminHistory(w http.ResponseWriter, r *http.Request) {
@@ -75,7 +75,7 @@ type historyRowView struct {
 	Status, StatusClass                      string
 	Customer, Phone, Plate, Vehicle, Service string
 	Spot, Total                              string
-	Account                                  string // the customer's stored name, when the contact's differs (CONTRACT §8)
+	Account                                  string // the customer's stored name, when the contact's differs (docs/public-booking.md#privacy-of-anonymous-bookings)
 }
 
 // historyURL is path with the filters of hq and the page (page 1 is left out).

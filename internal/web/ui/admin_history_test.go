@@ -12,8 +12,8 @@ import (
 )
 
 // GET /admin/history: filters, search, local-day ranges on entry_date (dateFrom,
-// dateTo: CONTRACT §6) and on reservation_date (bookedFrom, bookedTo), and
-// pagination of 15 newest first with the total count (spec; CONTRACT §6).
+// dateTo: docs/admin.md#history) and on reservation_date (bookedFrom, bookedTo), and
+// pagination of 15 newest first with the total count (docs/errors.md#json-on-web-routes).
 func TestAdminHistory(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := webtest.NewAdminEnv(t, d)

@@ -7,11 +7,11 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// adminRequestInvoice is POST /admin/reservations/{id}/invoice (CONTRACT §7): the
+// adminRequestInvoice is POST /admin/reservations/{id}/invoice (docs/notifications.md#manual-invoice): the
 // invoice notification is queued for the webhook and the answer is 202 at once;
 // delivery happens in the background and shows in the notification history.
 // With tax_id (and address, optionally name) in the body, JSON or form, it is a
-// request for a full invoice (factura completa, CONTRACT §12): the answer also
+// request for a full invoice (factura completa, docs/receipts.md#full-invoice-factura-completa): the answer also
 // carries the reservation's receipt number once it has one.
 func (s *Server) adminRequestInvoice(w http.ResponseWriter, r *http.Request) {
 	id, err := reservationID(r)

@@ -13,10 +13,10 @@ import (
 
 // Wire shapes of the administrator routes, with the spec's field names.
 
-// adminReservationJSON is a reservation record (spec, Resources: Reservation).
+// adminReservationJSON is a reservation record (docs/reservations.md#reservation).
 type adminReservationJSON struct {
 	ID              int64       `json:"id_reservation"`
-	Reference       string      `json:"reference"` // K7Q2-M9XD (CONTRACT §11)
+	Reference       string      `json:"reference"` // K7Q2-M9XD (docs/manage-booking.md#booking-reference)
 	ReservationDate string      `json:"reservation_date"`
 	EntryDate       string      `json:"entry_date"`
 	ExitDate        *string     `json:"exit_date"`
@@ -30,12 +30,12 @@ type adminReservationJSON struct {
 	VehicleID       int64       `json:"id_vehicle"`
 	MainServiceID   int64       `json:"id_main_service"`
 	// How it was made: "public" (online, not signed in as its customer), "account",
-	// "staff"; null when not recorded (made before it was). CONTRACT §8.
+	// "staff"; null when not recorded (made before it was). docs/input-rules.md.
 	BookedBy         *string `json:"booked_by"`
 	MadeWithoutLogin bool    `json:"made_without_login"`
 }
 
-// contactJSON is the reservation's contact (CONTRACT §8): the name, email and phone
+// contactJSON is the reservation's contact (docs/public-booking.md#privacy-of-anonymous-bookings): the name, email and phone
 // the booker typed, or the customer's when the reservation has none (typed false).
 type contactJSON struct {
 	FullName string  `json:"full_name"`
@@ -68,7 +68,7 @@ func (s *Server) adminReservation(r reservation.Reservation) adminReservationJSO
 	return out
 }
 
-// adminTime formats an optional instant (CONTRACT §2), null when absent.
+// adminTime formats an optional instant (docs/dates.md#output), null when absent.
 func (s *Server) adminTime(t *time.Time) *string {
 	if t == nil {
 		return nil
@@ -108,7 +108,7 @@ type adminPhotoJSON struct {
 	FilePath      string  `json:"file_path"`
 	Description   *string `json:"description"`
 	TakenAt       string  `json:"taken_at"`
-	Phase         string  `json:"phase"` // entrada or salida (CONTRACT §12)
+	Phase         string  `json:"phase"` // entrada or salida (docs/receipts.md)
 }
 
 func (s *Server) adminPhoto(p reservation.Photo) adminPhotoJSON {
@@ -132,8 +132,8 @@ type adminExtraJSON struct {
 	Price money.Cents `json:"price"`
 }
 
-// adminDetailJSON is the detail record (spec, administrator detail page; CONTRACT
-// §6): the reservation with its main service name and selected additional services,
+// adminDetailJSON is the detail record (docs/admin.md#detail;
+// docs/errors.md#json-on-web-routes): the reservation with its main service name and selected additional services,
 // customer, vehicle, photos with count, notification history, and the lists the
 // edit form offers (vehicle types, all main services, all additional services).
 type adminDetailJSON struct {
@@ -141,8 +141,12 @@ type adminDetailJSON struct {
 		adminReservationJSON
 		MainServiceName    string           `json:"main_service_name"`
 		AdditionalServices []adminExtraJSON `json:"additional_services"`
-		// CapacityOverrideAt: when staff accepted it over the capacity (CONTRACT §10); null: never.
+		// CapacityOverrideAt: when staff accepted it over the capacity (docs/capacity.md#refusals); null: never.
 		CapacityOverrideAt *string `json:"capacity_override_at"`
+		// CheckedInAt: the moment of the start; null before it. KeysHandedOver: the
+		// customer left the keys then (docs/entry-document.md).
+		CheckedInAt    *string `json:"checked_in_at"`
+		KeysHandedOver bool    `json:"keys_handed_over"`
 		// The exit (docs/exit.md): the moment of check-out, and what was booked when
 		// a late car was repriced at the exit; null until they happen.
 		CheckedOutAt   *string      `json:"checked_out_at"`
@@ -154,7 +158,7 @@ type adminDetailJSON struct {
 	Vehicle            adminVehicleJSON      `json:"vehicle"`
 	Photos             []adminPhotoJSON      `json:"photos"`
 	PhotoCount         int                   `json:"photo_count"`
-	Handovers          []handoverJSON        `json:"handovers"` // CONTRACT §12
+	Handovers          []handoverJSON        `json:"handovers"` // docs/photos.md
 	Notifications      []notify.HistoryItem  `json:"notifications"`
 	VehicleTypes       []api.VehicleTypeJSON `json:"vehicle_types"`
 	MainServices       []api.MainServiceJSON `json:"main_services"`
@@ -169,6 +173,8 @@ func (s *Server) adminDetail(d booking.Detail) adminDetailJSON {
 		at := localtime.JSON(*d.CapacityOverrideAt, s.cfg.Location)
 		out.Reservation.CapacityOverrideAt = &at
 	}
+	out.Reservation.CheckedInAt = s.adminTime(d.Reservation.CheckedInAt)
+	out.Reservation.KeysHandedOver = d.Reservation.KeysHandedOver
 	out.Reservation.CheckedOutAt = s.adminTime(d.Reservation.CheckedOutAt)
 	out.Reservation.BookedExitDate = s.adminTime(d.Reservation.BookedExit)
 	out.Reservation.BookedPrice = d.Reservation.BookedPrice
@@ -189,7 +195,7 @@ func (s *Server) adminDetail(d booking.Detail) adminDetailJSON {
 		out.Handovers[i] = handoverJSON{Phase: h.Phase, MileageKm: h.MileageKm, FuelPercent: h.FuelPercent, DamageNotes: h.DamageNotes,
 			RecordedAt: localtime.JSON(h.RecordedAt, s.cfg.Location)}
 	}
-	out.Notifications = d.Notifications // CONTRACT §9: the outbox rows, as the notifications package words them
+	out.Notifications = d.Notifications // docs/notifications.md#delivery: the outbox rows, as the notifications package words them
 	cat := api.CatalogView(d.Catalog, true)
 	out.VehicleTypes, out.MainServices, out.AdditionalServices = cat.VehicleTypes, cat.MainServices, cat.AdditionalServices
 	return out
@@ -199,7 +205,7 @@ func (s *Server) adminDetail(d booking.Detail) adminDetailJSON {
 // record plus what the lists show of its customer and vehicle.
 type adminListItemJSON struct {
 	adminReservationJSON
-	CustomerName string  `json:"customer_name"` // the reservation's contact (CONTRACT §8)
+	CustomerName string  `json:"customer_name"` // the reservation's contact (docs/public-booking.md#privacy-of-anonymous-bookings)
 	Phone        *string `json:"phone"`
 	AccountName  string  `json:"account_name,omitempty"` // the customer's stored name, when it differs
 	LicensePlate string  `json:"license_plate"`

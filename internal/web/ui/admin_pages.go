@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -12,24 +11,12 @@ import (
 )
 
 // The administrator pages (issue 7): the routes of the administrator area render
-// HTML for browsers and keep answering JSON to clients that prefer it (CONTRACT
-// §6). The pages share static/admin.css and static/admin.js, on top of the customer
+// HTML for browsers and keep answering JSON to clients that prefer it
+// (docs/errors.md#json-on-web-routes). The pages share static/admin.css and static/admin.js, on top of the customer
 // pages' customer.css and customer.js (window.ParkingUI: requests that always end
 // in a message, busy buttons, field errors, the live quote). Every form also works
 // without JavaScript: a browser form post gets a 303 back to its page with the
 // outcome in the query string, which the page shows.
-
-// browserForm reports whether the request is a plain HTML form submitted by a
-// browser (a form body, and an Accept that prefers HTML), which is answered with a
-// redirect to a page rather than JSON. Scripts and tests that send no Accept, or
-// ask for JSON, keep the JSON answers.
-func browserForm(r *http.Request) bool {
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt != "application/x-www-form-urlencoded" && mt != "multipart/form-data" {
-		return false
-	}
-	return strings.Contains(r.Header.Get("Accept"), "text/html") && !httpx.WantsJSON(r)
-}
 
 // errorView is the data of error.html.
 type errorView struct {

@@ -30,7 +30,7 @@ func wantAllIn(t *testing.T, what, body string, parts ...string) {
 }
 
 // The administrator routes render pages for browsers and keep their JSON for
-// clients that ask for it (CONTRACT §6); refusals are pages too, with the status
+// clients that ask for it (docs/errors.md#json-on-web-routes); refusals are pages too, with the status
 // and the message.
 func TestAdminPagesOrJSON(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
@@ -111,8 +111,8 @@ func TestAdminPagesOrJSON(t *testing.T) {
 		res = e.Page("/admin/history?page=9")
 		webtest.WantStatus(t, res, 200)
 		wantAllIn(t, "page past the end", res.Body, "No hay reservas en esta página", `<a href="/admin/history">Ir a la primera</a>`)
-		// The date filters say what they filter (dateFrom/dateTo: the entry, CONTRACT
-		// §6; bookedFrom/bookedTo: the booking), keep what was asked, and the export
+		// The date filters say what they filter (dateFrom/dateTo: the entry,
+		// docs/admin.md#history; bookedFrom/bookedTo: the booking), keep what was asked, and the export
 		// link carries them all.
 		res = e.Page(("/admin/history?dateFrom=" + clocktest.D("2027-03-01") + "&dateTo=" + clocktest.D("2027-03-01") + "&bookedFrom=" + clocktest.D("2020-01-01") + "&bookedTo=2099-12-31"))
 		webtest.WantStatus(t, res, 200)
@@ -275,7 +275,7 @@ func TestHistoryCSV(t *testing.T) {
 		if got := rows(body); len(got) != 2 || got[1][0] != webtest.Itoa(ids[0]) {
 			t.Errorf("booking date filter: %v", got)
 		}
-		// dateFrom/dateTo: the entry day (CONTRACT §6). One reservation enters in April.
+		// dateFrom/dateTo: the entry day (docs/admin.md#history). One reservation enters in April.
 		e.Exec(`UPDATE reservation SET entry_date = $1, exit_date = $2 WHERE id_reservation = $3`,
 			store.Time(clocktest.Shift(time.Date(2027, 4, 1, 9, 0, 0, 0, webtest.Madrid))), store.Time(clocktest.Shift(time.Date(2027, 4, 2, 9, 0, 0, 0, webtest.Madrid))), ids[2])
 		_, body = get(("?dateFrom=" + clocktest.D("2027-04-01") + "&dateTo=" + clocktest.D("2027-04-01")))

@@ -13,15 +13,22 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// adminParkingSpotJSON is one spot of the board (CONTRACT §6).
+// adminParkingSpotJSON is one spot of the board (docs/admin.md#parking-board).
 type adminParkingSpotJSON struct {
 	Code        string              `json:"code"`
 	Status      string              `json:"status"` // occupied | reserved
-	Reservation adminListItemJSON   `json:"reservation"`
+	Reservation parkingItemJSON     `json:"reservation"`
 	Upcoming    []adminListItemJSON `json:"upcoming"`
 }
 
-// adminParking is GET /admin/parking, the real-time parking board (CONTRACT §6):
+// parkingItemJSON is the reservation on a spot, marked when its car is overdue
+// (still in after its exit date, docs/board.md#overdue).
+type parkingItemJSON struct {
+	adminListItemJSON
+	Overdue bool `json:"overdue"`
+}
+
+// adminParking is GET /admin/parking, the real-time parking board (docs/admin.md#parking-board):
 // {spots: [{code, status, reservation, upcoming}], occupied, reserved, free,
 // capacity, day, updated_at}. A spot is "occupied" while a reservation on it is
 // EN CURSO, "reserved" when a PENDIENTE one holds it today. free is capacity −
@@ -30,7 +37,7 @@ type adminParkingSpotJSON struct {
 // Browsers get the live board page (admin_parking.html): the board as it is now,
 // which static/admin.js keeps current from GET /admin/parking/events.
 func (s *Server) adminParking(w http.ResponseWriter, r *http.Request) {
-	// The capacity is the facility setting (CONTRACT §10), read on every request so
+	// The capacity is the facility setting (docs/capacity.md#settings), read on every request so
 	// that a change on /admin/settings shows at once.
 	f, err := s.booking.Facility(r.Context())
 	var b booking.ParkingBoard
@@ -51,7 +58,7 @@ func (s *Server) adminParking(w http.ResponseWriter, r *http.Request) {
 	}
 	spots := make([]adminParkingSpotJSON, len(b.Spots))
 	for i, sp := range b.Spots {
-		spots[i] = adminParkingSpotJSON{Code: sp.Code, Status: sp.Status, Reservation: s.adminParkingItem(sp.Reservation),
+		spots[i] = adminParkingSpotJSON{Code: sp.Code, Status: sp.Status, Reservation: parkingItemJSON{s.adminParkingItem(sp.Reservation), sp.Overdue},
 			Upcoming: make([]adminListItemJSON, len(sp.Upcoming))}
 		for j, u := range sp.Upcoming {
 			spots[i].Upcoming[j] = s.adminParkingItem(u)

@@ -22,7 +22,7 @@ type parkingPageView struct {
 	Capacity int
 	Day      string              // "21/11/2026"
 	Updated  string              // "10:05:31"
-	Chart    *occupancyChartView // today and the next 14 days (CONTRACT §10)
+	Chart    *occupancyChartView // today and the next 14 days (docs/capacity.md#what-counts)
 }
 
 type parkingSpotView struct {
@@ -31,6 +31,7 @@ type parkingSpotView struct {
 	Label    string // Ocupada | Reservada hoy
 	Res      parkingResView
 	Upcoming []parkingResView
+	Overdue  bool // the car is still in after its exit date
 }
 
 type parkingResView struct {
@@ -57,7 +58,7 @@ func (s *Server) renderParkingPage(w http.ResponseWriter, r *http.Request, b boo
 		v.Day = b.Day[8:10] + "/" + b.Day[5:7] + "/" + b.Day[0:4]
 	}
 	for _, sp := range b.Spots {
-		sv := parkingSpotView{Code: sp.Code, Status: sp.Status, Label: spotLabels[sp.Status], Res: s.parkingRes(sp.Reservation)}
+		sv := parkingSpotView{Code: sp.Code, Status: sp.Status, Label: spotLabels[sp.Status], Res: s.parkingRes(sp.Reservation), Overdue: sp.Overdue}
 		for _, u := range sp.Upcoming {
 			sv.Upcoming = append(sv.Upcoming, s.parkingRes(u))
 		}

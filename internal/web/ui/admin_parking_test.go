@@ -18,7 +18,7 @@ import (
 )
 
 // GET /admin/parking: occupied spots now (EN CURSO) with their reservation and
-// vehicle, spots reserved for today, and the counts (CONTRACT §6).
+// vehicle, spots reserved for today, and the counts (docs/admin.md#parking-board).
 func TestAdminParkingBoard(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		cfg := apptest.Config(t, d)
@@ -180,7 +180,7 @@ func TestAdminParkingEvents(t *testing.T) {
 	})
 }
 
-// A non-administrator never reaches the administrator routes (spec, Authentication 3).
+// A non-administrator never reaches the administrator routes (docs/errors.md#without-a-session).
 func TestAdminRoutesNeedAdmin(t *testing.T) {
 	a := apptest.Start(t, store.SQLite)
 	customer, _ := apptest.Customer(t, a, "c@example.com", "699000000")

@@ -18,7 +18,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// Photos uploaded from the counter (CONTRACT §12; docs/photos.md).
+// Photos uploaded from the counter (docs/photos.md).
 
 func isMultipart(r *http.Request) bool {
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -114,9 +114,9 @@ func uploadReadFault(err error) error {
 }
 
 // adminUploadPhotos is POST /admin/reservations/{id}/photos as multipart/form-data
-// (CONTRACT §12): one or more "file" parts and optional description and phase →
+// (docs/photos.md): one or more "file" parts and optional description and phase →
 // 201 {"success":true,"photos":[…],"photo_count"}. A multipart form with
-// file_path and no file is a photo by URL (§7's answer). All or nothing: a bad
+// file_path and no file is a photo by URL (docs/errors.md#operation-responses). All or nothing: a bad
 // file refuses the upload and nothing is stored.
 func (s *Server) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id int64, page bool, back string) {
 	fail := func(err error) {
@@ -192,7 +192,7 @@ func (s *Server) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id in
 // mediaPhoto is GET /media/photos/{id}/{size}: a stored photo's reduced copy
 // ("large") or thumbnail ("thumb"), to staff (session or API token) and to the
 // reservation's own customer (session). Anyone else — another customer, nobody
-// signed in — gets the same 404 as for a photo that does not exist (CONTRACT §12:
+// signed in — gets the same 404 as for a photo that does not exist (docs/photos.md:
 // photos are personal data).
 func (s *Server) mediaPhoto(w http.ResponseWriter, r *http.Request) {
 	notFound := func() {
@@ -250,7 +250,7 @@ func photoPhase(p reservation.Photo) string {
 }
 
 // handoverInput reads the optional hand-over fields of a start or finalize
-// (CONTRACT §12): mileage_km, fuel_percent, damage_notes, in JSON or a form.
+// (docs/photos.md): mileage_km, fuel_percent, damage_notes, in JSON or a form.
 func handoverInput(in httpx.Input) booking.HandoverInput {
 	return booking.HandoverInput{MileageKm: in.Str("mileage_km"), FuelPercent: in.Str("fuel_percent"), DamageNotes: in.Str("damage_notes")}
 }
@@ -284,4 +284,12 @@ func thousands(n int) string {
 		s = s[:i] + "." + s[i:]
 	}
 	return s
+}
+
+// keysText says whether the keys were handed over at the start.
+func keysText(handed bool) string {
+	if handed {
+		return "Entregadas"
+	}
+	return "No entregadas"
 }

@@ -34,10 +34,10 @@ func photoPath(t *testing.T, e *webtest.AdminEnv, photo any) string {
 	return p
 }
 
-// CONTRACT §12: a multipart upload of several files (JPEG, PNG, WebP, told from
+// docs/photos.md: a multipart upload of several files (JPEG, PNG, WebP, told from
 // the bytes) → 201 with every photo and the entry-photo count; the photos are
 // served upright and without metadata; exit photos do not count toward the five,
-// so the start needs five entry photos; the URL form keeps §7's answer.
+// so the start needs five entry photos; the URL form keeps the URL form's answer (docs/errors.md#operation-responses).
 func TestUploadPhotos(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := webtest.NewAdminEnv(t, d)
@@ -83,7 +83,7 @@ func TestUploadPhotos(t *testing.T) {
 		if status != 201 || body["photo_count"] != 3.0 || len(photos) != 1 || photos[0].(map[string]any)["phase"] != "salida" {
 			t.Fatalf("exit photo: %d %v", status, body)
 		}
-		// The URL form keeps CONTRACT §7's answer: one "photo", phase entrada.
+		// The URL form keeps the URL form's answer (docs/errors.md#operation-responses): one "photo", phase entrada.
 		status, body = e.JSON("POST", fmt.Sprintf("/admin/reservations/%d/photos", id), map[string]any{"file_path": "https://fotos.example.com/x.jpg"})
 		if p, _ := body["photo"].(map[string]any); status != 201 || body["photo_count"] != 4.0 || p["phase"] != "entrada" || p["file_path"] != "https://fotos.example.com/x.jpg" {
 			t.Fatalf("URL photo: %d %v", status, body)
@@ -103,7 +103,7 @@ func TestUploadPhotos(t *testing.T) {
 	})
 }
 
-// CONTRACT §12: a file over 15 MB, a file that is not a JPEG, PNG or WebP image
+// docs/photos.md: a file over 15 MB, a file that is not a JPEG, PNG or WebP image
 // (whatever its name says), or one bad file among good ones: 400 and nothing
 // stored — no row, no file. Also: no file at all, a bad phase, an unknown or a
 // closed reservation.
@@ -164,7 +164,7 @@ func TestUploadPhotosRefused(t *testing.T) {
 	})
 }
 
-// CONTRACT §12: photos are personal data. The reservation's own customer sees
+// docs/photos.md: photos are personal data. The reservation's own customer sees
 // them; another customer, someone not signed in, and a wrong size get the same
 // 404 as a photo that does not exist. A photo given by URL is not served here.
 func TestPhotoAccess(t *testing.T) {
@@ -226,7 +226,7 @@ func TestPhotoAccess(t *testing.T) {
 	})
 }
 
-// CONTRACT §12: photos are deleted (files and rows) a retention period (365 days)
+// docs/photos.md: photos are deleted (files and rows) a retention period (365 days)
 // after the stay ends, as of the service's clock, and all of a customer's photos
 // at once when their data is erased (DeleteCustomerPhotos). A vehicle still in
 // the car park keeps its photos.
@@ -291,7 +291,7 @@ func TestPhotoRetention(t *testing.T) {
 	})
 }
 
-// CONTRACT §12: with PARKING_S3_BUCKET the photos go to S3-compatible storage (an
+// docs/photos.md: with PARKING_S3_BUCKET the photos go to S3-compatible storage (an
 // S3 server runs inside the test), nothing to the local directory; they are
 // served from there and deleted from there.
 func TestPhotosInS3(t *testing.T) {
@@ -322,7 +322,7 @@ func TestPhotosInS3(t *testing.T) {
 	}
 }
 
-// CONTRACT §12, hand-over: mileage, fuel or charge level and damage notes are
+// docs/photos.md, hand-over: mileage, fuel or charge level and damage notes are
 // optional fields of the start and the finalize (JSON or form), stored with the
 // transition, returned in the detail record and shown on the detail page and the
 // receipt. A bad value refuses the transition and changes nothing.
@@ -399,7 +399,7 @@ func TestUploadPhotosFormPost(t *testing.T) {
 	})
 }
 
-// CONTRACT §12 and the privacy erasure: erasing a guest's data on request removes
+// docs/photos.md and the privacy erasure: erasing a guest's data on request removes
 // the rows and the stored files of the photos of their reservations, and only
 // theirs.
 func TestEraseDeletesPhotoFiles(t *testing.T) {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"errors"
-	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -17,7 +16,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// Administrator reservation routes (spec, Administrator web routes; CONTRACT §6, §7).
+// Administrator reservation routes (docs/admin.md).
 // They answer JSON to scripts and to clients that ask for it; browsers get the pages
 // (admin_detail_page.go, admin_walkin_page.go) and, for their form posts, redirects
 // back to a page (browserForm). Refusals to JSON clients use
@@ -58,9 +57,9 @@ func (s *Server) adminWalkInForm(w http.ResponseWriter, r *http.Request) {
 // was typed and the refusal.
 //
 // With an Idempotency-Key, the same key and body answer the first result again;
-// the key with another body is 422 (CONTRACT §13; booking.Once).
+// the key with another body is 422 (docs/reliability.md; booking.Once).
 func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
-	page := browserForm(r)
+	page := httpx.BrowserForm(r)
 	key, hash, keyErr := httpx.ReadIdempotency(r)
 	in, err := httpx.ReadInput(w, r)
 	var once *booking.Once
@@ -168,22 +167,27 @@ func walkInCreatedPage(c booking.Created) string {
 
 // walkInCreated is the 201 body of a walk-in for JSON clients.
 func (s *Server) walkInCreated(created booking.Created) map[string]any {
-	return map[string]any{
+	out := map[string]any{
 		"success": true,
 		"message": "Reserva creada correctamente.",
 		"data": map[string]any{
 			"id_reservation": created.Reservation.ID,
-			"reference":      reservation.ShowReference(created.Reservation.Reference), // CONTRACT §11
-			"customer_name":  created.Contact.FullName,                                 // the reservation's contact (CONTRACT §8)
+			"reference":      reservation.ShowReference(created.Reservation.Reference), // docs/manage-booking.md#booking-reference
+			"customer_name":  created.Contact.FullName,                                 // the reservation's contact (docs/public-booking.md#privacy-of-anonymous-bookings)
 			"license_plate":  created.Vehicle.LicensePlate,
 			"entry_date":     localtime.Spanish(created.Reservation.Entry, s.cfg.Location),
 			"total_price":    created.Reservation.TotalPrice,
 		},
 	}
+	// Accepted, but staff are told: the exit has already passed.
+	if w := s.booking.PastExitWarning(created.Reservation); w != "" {
+		out["warning"] = w
+	}
+	return out
 }
 
 // adminDetails is GET /admin/reservations/details/{id}: the detail page for
-// browsers, the full record for JSON clients (CONTRACT §6).
+// browsers, the full record for JSON clients (docs/errors.md#json-on-web-routes).
 func (s *Server) adminDetails(w http.ResponseWriter, r *http.Request) {
 	page := !httpx.WantsJSON(r)
 	id, err := reservationID(r)
@@ -206,7 +210,7 @@ func (s *Server) adminDetails(w http.ResponseWriter, r *http.Request) {
 }
 
 // adminEdit is POST /admin/reservations/{id}/edit, the update of the detail page
-// (CONTRACT §7). A browser form gets 303 to the detail page with ?updated=true, or
+// (docs/errors.md#operation-responses). A browser form gets 303 to the detail page with ?updated=true, or
 // with ?error=<message> when refused; a JSON client (JSON body, or Accept preferring
 // JSON) gets 200 {success, message, reservation, customer, vehicle, repriced} or the
 // refusal's status with {success:false, message}.
@@ -217,7 +221,7 @@ func (s *Server) adminEdit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in, inErr := httpx.ReadInput(w, r)
-	jsonClient := httpx.WantsJSON(r) || isJSONBody(r) || in.IsJSON()
+	jsonClient := httpx.WantsJSON(r) || httpx.IsJSONBody(r) || in.IsJSON()
 	fail := func(err error) {
 		if jsonClient || fault.KindOf(err) == fault.NotFound {
 			s.WriteSuccessFalse(w, r, err)
@@ -289,20 +293,14 @@ func (s *Server) adminChange(in httpx.Input) (booking.AdminChange, error) {
 	return c, nil
 }
 
-// overrideCapacity reads override_capacity (CONTRACT §10: true, on or 1; the
+// overrideCapacity reads override_capacity (docs/capacity.md#refusals: true, on or 1; the
 // checkbox "Aceptar aunque esté completo" of the walk-in and update forms).
 func overrideCapacity(in httpx.Input) (bool, error) {
 	b, err := in.OptBool("override_capacity")
 	return b != nil && *b, err
 }
 
-// isJSONBody reports whether the request body is JSON.
-func isJSONBody(r *http.Request) bool {
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	return mt == "application/json" || strings.HasSuffix(mt, "+json")
-}
-
-// adminTransition answers the three state changes alike (CONTRACT §7): 200
+// adminTransition answers the three state changes alike (docs/errors.md#operation-responses): 200
 // {success:true, message, reservation}, or {success:false, message} with 400 (a
 // rule broken) or 404 (unknown id).
 func (s *Server) adminTransition(w http.ResponseWriter, r *http.Request, do func(id int64, in httpx.Input) (reservation.Reservation, error), done string) {
@@ -329,7 +327,13 @@ func (s *Server) adminTransition(w http.ResponseWriter, r *http.Request, do func
 // adminStart is PATCH /admin/reservations/{id}/start (check-in).
 func (s *Server) adminStart(w http.ResponseWriter, r *http.Request) {
 	s.adminTransition(w, r, func(id int64, in httpx.Input) (reservation.Reservation, error) {
-		return s.booking.Start(r.Context(), id, handoverInput(in))
+		h := handoverInput(in)
+		var err error
+		// Whether the keys were handed over: the entry document says so (docs/entry-document.md).
+		if h.KeysHandedOver, err = in.Flag("keys_handed_over"); err != nil {
+			return reservation.Reservation{}, err
+		}
+		return s.booking.Start(r.Context(), id, h)
 	}, "Reserva %d iniciada: el vehículo está en el aparcamiento.")
 }
 
@@ -404,17 +408,17 @@ func (s *Server) adminCancel(w http.ResponseWriter, r *http.Request) {
 }
 
 // adminAddPhoto is POST /admin/reservations/{id}/photos: 201 {success, photo,
-// photo_count} (CONTRACT §7). A browser's form post (no script) gets 303 back to
+// photo_count} (docs/errors.md#operation-responses). A browser's form post (no script) gets 303 back to
 // the detail page with ?photo=added or ?error=….
 func (s *Server) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
-	page := browserForm(r)
+	page := httpx.BrowserForm(r)
 	id, err := reservationID(r)
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
 	back := "/admin/reservations/details/" + strconv.FormatInt(id, 10)
-	// CONTRACT §12: multipart with file parts is an upload (admin_photos.go).
+	// docs/photos.md: multipart with file parts is an upload (admin_photos.go).
 	if isMultipart(r) {
 		s.adminUploadPhotos(w, r, id, page, back)
 		return

@@ -10,7 +10,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// The facility settings (CONTRACT §1): GET /admin/settings shows them (a page, or
+// The facility settings (docs/settings.md): GET /admin/settings shows them (a page, or
 // {"success":true,"settings":{…}} to a JSON client); POST or PATCH changes the
 // fields sent, the rest keep their value. A browser's form post comes back to the
 // page (303) with the outcome; a JSON client gets 200 with the stored settings or
@@ -65,7 +65,7 @@ func (s *Server) adminSettings(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) adminSaveSettings(w http.ResponseWriter, r *http.Request) {
-	page := browserForm(r)
+	page := httpx.BrowserForm(r)
 	saved, err := s.saveSettings(w, r)
 	switch {
 	case page:

@@ -12,7 +12,7 @@ import (
 	"parking/internal/webtest"
 )
 
-// The facility settings (CONTRACT §1): PARKING_CAPACITY seeds them; an
+// The facility settings (docs/settings.md): PARKING_CAPACITY seeds them; an
 // administrator reads and changes them as JSON or through the page's form; a
 // change keeps the fields not sent; a wrong value is a 400 that changes nothing;
 // nobody else reaches them.

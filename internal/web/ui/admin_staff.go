@@ -86,7 +86,7 @@ func (s *Server) adminStaff(w http.ResponseWriter, r *http.Request) {
 // to the staff page with the outcome).
 func (s *Server) staffWrite(w http.ResponseWriter, r *http.Request, status int, message string,
 	do func(in httpx.Input) (*account.Staff, error)) {
-	page := browserForm(r)
+	page := httpx.BrowserForm(r)
 	in, err := httpx.ReadInput(w, r)
 	var st *account.Staff
 	if err == nil {

@@ -13,7 +13,7 @@ import (
 	"parking/internal/webtest"
 )
 
-// Spec, States and transitions: every row an administrator drives, with its side
+// docs/reservations.md#transitions: every row an administrator drives, with its side
 // effects, through the real routes.
 func TestAdminTransitionsTable(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
@@ -53,15 +53,15 @@ func TestAdminTransitionsTable(t *testing.T) {
 			t.Errorf("finalize: %d %v", status, body)
 		}
 
-		// Spec, Events: the start triggered the vehicle-entry notification and the
-		// finalize the invoice (CONTRACT §9), each in its own transaction.
+		// docs/notifications.md#events: the start triggered the vehicle-entry notification and the
+		// finalize the invoice (docs/notifications.md#payloads), each in its own transaction.
 		_, detail := e.JSON("GET", "/admin/reservations/details/1", nil)
 		var types []string
 		for _, n := range detail["notifications"].([]any) {
 			types = append(types, n.(map[string]any)["type"].(string))
 		}
 		if fmt.Sprint(types) != "[booking_confirmation booking_reminder vehicle_entry invoice]" {
-			t.Errorf("notifications = %v, want booking_confirmation, booking_reminder (CONTRACT §11), vehicle_entry, invoice", types)
+			t.Errorf("notifications = %v, want booking_confirmation, booking_reminder (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder), vehicle_entry, invoice", types)
 		}
 
 		// PENDIENTE → CANCELADA: the spot is set to null.
@@ -84,7 +84,7 @@ func TestAdminTransitionsTable(t *testing.T) {
 	})
 }
 
-// Spec, administrator start: the checks run in the order status, photo count >= 5,
+// docs/reservations.md#transitions: the checks run in the order status, photo count >= 5,
 // parking spot; the first broken one is the answer.
 func TestAdminStartCheckOrder(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
@@ -123,8 +123,8 @@ func TestAdminStartCheckOrder(t *testing.T) {
 	})
 }
 
-// Spec, Errors: every refusal of the administrator's transitions and photos, with
-// the message naming what is wrong; unknown ids are 404 (CONTRACT §7).
+// docs/errors.md#refusals-by-operation: every refusal of the administrator's transitions and photos, with
+// the message naming what is wrong; unknown ids are 404 (docs/errors.md#operation-responses).
 func TestAdminTransitionRefusals(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := webtest.NewAdminEnv(t, d)
@@ -295,7 +295,7 @@ func TestAdminConcurrentTransitions(t *testing.T) {
 	})
 }
 
-// CONTRACT §7: finalizing a reservation without exit date sets it to now and
+// docs/errors.md#operation-responses: finalizing a reservation without exit date sets it to now and
 // reprices the stay before it is paid.
 func TestAdminFinalizeOpenExit(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {

@@ -14,7 +14,7 @@ import (
 	"parking/internal/webtest"
 )
 
-// Spec, per-state rules, PENDIENTE row: entry, exit, services, vehicle and customer
+// docs/reservations.md#per-state-rules, PENDIENTE row: entry, exit, services, vehicle and customer
 // data editable, spot assignable and clearable; the price is recalculated on the
 // server and everything is saved together.
 func TestAdminUpdatePending(t *testing.T) {
@@ -94,7 +94,7 @@ func TestAdminUpdatePending(t *testing.T) {
 	})
 }
 
-// Spec, per-state rules, EN CURSO row: the entry date is kept (a sent one is
+// docs/reservations.md#per-state-rules, EN CURSO row: the entry date is kept (a sent one is
 // ignored), exit and services editable, vehicle and customer data editable, and the
 // spot must stay assigned (cleared → refused: 400 for JSON, redirect with error
 // for a browser form).
@@ -151,7 +151,7 @@ func TestAdminUpdateInCourse(t *testing.T) {
 
 // A phone used by another customer is refused with 409 (or the detail page's
 // error for a form), never a 500; an edit that changes nothing that prices keeps the
-// stored total even after a catalog change (CONTRACT §4).
+// stored total even after a catalog change (docs/pricing.md#catalog).
 func TestAdminUpdateConflictsAndStablePrice(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := webtest.NewAdminEnv(t, d)

@@ -13,7 +13,7 @@ import (
 	"parking/internal/webtest"
 )
 
-// CONTRACT §13: the walk-in takes an Idempotency-Key like public booking: the same
+// docs/public-booking.md#retries-idempotency-key: the walk-in takes an Idempotency-Key like public booking: the same
 // key and body answer the first result (JSON 201 or the browser's 303), another
 // body is 422, and the key is scoped to the route (a public booking with the same
 // key is a booking of its own).

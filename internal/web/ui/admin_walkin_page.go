@@ -61,7 +61,7 @@ func (s *Server) renderWalkIn(w http.ResponseWriter, r *http.Request, status int
 	}
 	for _, e := range c.Extras {
 		if !e.Active {
-			continue // a retired extra cannot be newly added (CONTRACT §4)
+			continue // a retired extra cannot be newly added (docs/pricing.md#repricing-an-edit)
 		}
 		v.Extras = append(v.Extras, detailExtraChoice{ID: e.ID, Name: e.Name, Price: euros(e.Price),
 			Checked: chosen[strconv.FormatInt(e.ID, 10)], Inactive: !e.Active})

@@ -13,11 +13,11 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// The customer area (spec, Customer web routes): profile, personal data, password,
+// The customer area (docs/customer-area.md): profile, personal data, password,
 // and the customer's own reservations. Every route is behind RequireUser (session
 // and cross-origin protection); refusals are {"success":false,"message"}.
 
-// customerUserJSON is the session user (spec, Authentication 5: id, nombre, email,
+// customerUserJSON is the session user (docs/accounts.md#customer-types: id, nombre, email,
 // numero, role), plus whether the password form applies to this account.
 type customerUserJSON struct {
 	ID                int64  `json:"id"`
@@ -47,7 +47,7 @@ type bookedExtraJSON struct {
 // can_edit tell the page which actions the state rules allow.
 type customerReservationJSON struct {
 	ID                 int64             `json:"id_reservation"`
-	Reference          string            `json:"reference"` // K7Q2-M9XD (CONTRACT §11)
+	Reference          string            `json:"reference"` // K7Q2-M9XD (docs/manage-booking.md#booking-reference)
 	ReservationDate    string            `json:"reservation_date"`
 	EntryDate          string            `json:"entry_date"`
 	ExitDate           *string           `json:"exit_date"`
@@ -67,12 +67,12 @@ type customerReservationJSON struct {
 	AdditionalServices []bookedExtraJSON `json:"additional_services"`
 	CanCancel          bool              `json:"can_cancel"`
 	CanEdit            bool              `json:"can_edit"`
-	// CONTRACT §8: a booking made online by someone not signed in to this account
+	// docs/public-booking.md#privacy-of-anonymous-bookings: a booking made online by someone not signed in to this account
 	// (it landed here by the phone) is marked, with the name its booker typed, so
 	// that the account holder can tell it apart and cancel one they did not make.
 	MadeWithoutLogin bool   `json:"made_without_login"`
 	ContactName      string `json:"contact_name,omitempty"`
-	// Photos are the car's uploaded photos (CONTRACT §12): the owner sees them.
+	// Photos are the car's uploaded photos (docs/photos.md): the owner sees them.
 	Photos []customerPhotoJSON `json:"photos"`
 }
 
@@ -87,7 +87,7 @@ type customerPhotoJSON struct {
 	ThumbURL    string  `json:"thumb_url"`
 }
 
-// customerProfileJSON is CONTRACT §6's GET /users/profile body.
+// customerProfileJSON is the GET /users/profile body (docs/errors.md#json-on-web-routes).
 type customerProfileJSON struct {
 	User               customerUserJSON          `json:"user"`
 	Vehicles           []customerVehicleJSON     `json:"vehicles"`
@@ -97,7 +97,7 @@ type customerProfileJSON struct {
 }
 
 // customerProfile is GET /users/profile: the customer's page for browsers
-// (customer_page.go), the CONTRACT §6 JSON for clients that prefer JSON.
+// (customer_page.go), the docs/errors.md#json-on-web-routes JSON for clients that prefer JSON.
 func (s *Server) customerProfile(w http.ResponseWriter, r *http.Request) {
 	u := httpx.MustUser(r)
 	area, err := s.booking.CustomerArea(r.Context(), u.ID)
@@ -160,7 +160,7 @@ func (s *Server) customerReservationView(cr reservation.CustomerReservation) cus
 		Model: cr.Vehicle.Model, Color: cr.Vehicle.Color, VehicleType: cr.Vehicle.Type,
 		MainServiceID: cr.MainServiceID, ServiceName: cr.MainServiceName,
 		AdditionalServices: make([]bookedExtraJSON, 0, len(cr.Extras)),
-		CanCancel:          reservation.For(cr.Status).Cancel, // spec, per-state rules
+		CanCancel:          reservation.For(cr.Status).Cancel, // docs/reservations.md#per-state-rules
 		CanEdit:            reservation.For(cr.Status).CustomerEdit,
 		MadeWithoutLogin:   cr.MadeWithoutLogin(),
 	}

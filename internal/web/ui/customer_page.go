@@ -10,9 +10,9 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// The customer's page, GET /users/profile for browsers (spec, Customer web routes:
+// The customer's page, GET /users/profile for browsers (docs/customer-area.md:
 // "Page with the customer's vehicles, reservations and active catalog"). JSON
-// clients get customerProfileJSON from the same handler (CONTRACT §6). The page is
+// clients get customerProfileJSON from the same handler (docs/errors.md#json-on-web-routes). The page is
 // server-rendered; static/customer.js sends its forms to the customer routes
 // (PUT /users/profile/update, /password, …/edit, DELETE …/cancel) and updates the
 // page in place.
@@ -50,7 +50,7 @@ func vehicleDescription(brand, model string) string {
 // profileReservation is one reservation as the page shows and edits it.
 type profileReservation struct {
 	ID          int64
-	Reference   string // K7Q2-M9XD (CONTRACT §11): what the customer quotes at the counter
+	Reference   string // K7Q2-M9XD (docs/manage-booking.md#pages): what the customer quotes at the counter
 	Status      string
 	StatusClass string // "EN-CURSO": the pill's class
 	InCourse    bool
@@ -74,11 +74,11 @@ type profileReservation struct {
 	Booked      string // reservation date, for people
 	CanCancel   bool
 	CanEdit     bool
-	// WithoutLogin: booked online without signing in to this account (CONTRACT §8);
+	// WithoutLogin: booked online without signing in to this account (docs/public-booking.md#privacy-of-anonymous-bookings);
 	// ContactName is the name its booker typed.
 	WithoutLogin bool
 	ContactName  string
-	Photos       []customerPhotoJSON // the car's uploaded photos (CONTRACT §12)
+	Photos       []customerPhotoJSON // the car's uploaded photos (docs/photos.md)
 	Services     []serviceChoice     // what the edit form offers
 	AllExtras    []extraOption       // the active additional services, for the edit form
 }
@@ -150,7 +150,7 @@ func (s *Server) profileReservation(it customerReservationJSON, cr reservation.C
 	}
 	if p.CanEdit {
 		// The active extras, the booked ones at their booked price, and a booked extra
-		// since retired, which the edit keeps while it stays ticked (CONTRACT §4).
+		// since retired, which the edit keeps while it stays ticked (docs/pricing.md#repricing-an-edit).
 		bookedPrice := map[int64]money.Cents{}
 		for _, e := range it.AdditionalServices {
 			bookedPrice[e.ID] = e.Price

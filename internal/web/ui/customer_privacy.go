@@ -100,7 +100,7 @@ type (
 	}
 	exportReservation struct {
 		ID                 int64                `json:"id_reservation"`
-		Reference          string               `json:"reference"` // K7Q2-M9XD (CONTRACT §11)
+		Reference          string               `json:"reference"` // K7Q2-M9XD (docs/manage-booking.md#booking-reference)
 		ReservationDate    string               `json:"reservation_date"`
 		EntryDate          string               `json:"entry_date"`
 		ExitDate           *string              `json:"exit_date"`

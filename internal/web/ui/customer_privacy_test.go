@@ -96,7 +96,7 @@ func TestCustomerDataExport(t *testing.T) {
 			len(r.AdditionalServices) != 1 || len(r.Photos) != 1 || r.Photos[0].FilePath != "https://fotos.example/1.jpg" {
 			t.Errorf("reservation = %+v", r)
 		}
-		// The confirmation and the reminder the day before (CONTRACT §11).
+		// The confirmation and the reminder the day before (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder).
 		if len(r.Notifications) != 2 || r.Notifications[0].Type != "booking_confirmation" || r.Notifications[0].Payload["type"] != "booking_confirmation" ||
 			r.Notifications[1].Type != "booking_reminder" {
 			t.Errorf("notifications = %+v, want the booking confirmation with what it carried", r.Notifications)
@@ -147,7 +147,7 @@ func TestCustomerErase(t *testing.T) {
 			t.Fatal("a refused erasure changed the account")
 		}
 		webtest.CustSetStatus(t, a, done, reservation.Finalized)
-		// A password reset link sent before (CONTRACT §11) carries the name and email.
+		// A password reset link sent before (docs/manage-booking.md#password-reset) carries the name and email.
 		webtest.WantStatus(t, webtest.PostJSON(t, apptest.Client(t), a.URL+"/users/password/forgot", map[string]string{"email": "marta@example.com"}), http.StatusOK)
 		if n := webtest.CountRows(t, a, `SELECT COUNT(*) FROM password_reset`); n != 1 {
 			t.Fatalf("reset links before the erasure: %d, want 1", n)

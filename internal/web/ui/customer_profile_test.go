@@ -69,7 +69,7 @@ func TestCustomerProfile(t *testing.T) {
 		first := body["active_reservations"].([]any)[1].(map[string]any)
 		delete(first, "reservation_date")
 		if ref, _ := first["reference"].(string); len(ref) != 9 || ref[4] != '-' {
-			t.Errorf("reference = %v, want XXXX-XXXX (CONTRACT §11)", first["reference"])
+			t.Errorf("reference = %v, want XXXX-XXXX (docs/manage-booking.md#booking-reference)", first["reference"])
 		}
 		delete(first, "reference")
 		webtest.CustWantBody(t, first, map[string]any{
@@ -79,7 +79,7 @@ func TestCustomerProfile(t *testing.T) {
 			"vehicle_type": "COCHE", "id_main_service": 1, "service_name": "ECO",
 			"additional_services": []any{map[string]any{"id": 1, "name": "Lavado básico", "price": 15}},
 			"can_cancel":          true, "can_edit": true,
-			// Booked through the public API without Ana's session (CONTRACT §8).
+			// Booked through the public API without Ana's session (docs/input-rules.md).
 			"made_without_login": true, "contact_name": "Reserva 600000001", "photos": []any{},
 		})
 		inCourse := body["active_reservations"].([]any)[0].(map[string]any)
@@ -205,7 +205,7 @@ func TestCustomerUpdateProfile(t *testing.T) {
 		}
 		webtest.CustWantBody(t, user(), before)
 
-		// Cross-origin writes are refused before the handler (CONTRACT §5).
+		// Cross-origin writes are refused before the handler (docs/errors.md#cross-site-requests).
 		status, _ = webtest.CustCallRaw(t, ana, "PUT", updateURL, map[string]any{"nombre": "Mallory"}, http.Header{"Origin": {"https://evil.example"}})
 		if status != http.StatusForbidden {
 			t.Errorf("cross-origin update: status %d, want 403", status)
@@ -288,7 +288,7 @@ func TestCustomerChangePassword(t *testing.T) {
 	})
 }
 
-// CONTRACT §7: an account created by social login has no password to change (400).
+// docs/errors.md#operation-responses: an account created by social login has no password to change (400).
 func TestCustomerChangePasswordSocialLogin(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		a := apptest.Start(t, d)

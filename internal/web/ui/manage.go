@@ -12,7 +12,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// Manage my booking without an account (CONTRACT §11), for browsers: /reserva asks
+// Manage my booking without an account (docs/manage-booking.md#pages), for browsers: /reserva asks
 // for the reference and the phone or email and opens the booking's signed link;
 // /reserva/{reference}?t=… shows the booking, cancels it, changes its dates,
 // service and extras (with a live quote through POST /api/pricing/dynamic and the
@@ -46,6 +46,7 @@ type manageView struct {
 	StatusClass            string
 	PaymentLabel           string
 	ManagePath, ReceiptURL string
+	EntryDocumentURL       string // the justificante de entrada, once the car is in (docs/entry-document.md)
 }
 
 // manageLookupPage is GET /reserva.
@@ -141,6 +142,9 @@ func (s *Server) manageViewOf(d booking.Detail, token string) manageView {
 	}
 	if res.PaymentMethod != nil {
 		v.PaymentLabel = string(*res.PaymentMethod)
+	}
+	if res.Status == reservation.InCourse || res.Status == reservation.Finalized {
+		v.EntryDocumentURL = "/reserva/" + v.Reference + "/justificante?" + url.Values{"t": {token}}.Encode()
 	}
 	if v.Res.HasReceipt {
 		v.ReceiptURL = "/reserva/" + v.Reference + "/recibo?" + url.Values{"t": {token}}.Encode()

@@ -16,7 +16,7 @@ import (
 	"parking/internal/webtest"
 )
 
-// CONTRACT §11, the pages: /reserva finds the booking by reference and phone or
+// docs/manage-booking.md#pages, the pages: /reserva finds the booking by reference and phone or
 // email and opens its signed link; the page shows it, changes it and cancels it
 // with plain form posts (303 back with a notice); a bad link shows the form (404);
 // the receipt opens once the booking is paid.
@@ -111,7 +111,7 @@ func TestManageBookingPages(t *testing.T) {
 	})
 }
 
-// CONTRACT §6, §11: the history search finds a reservation by its reference,
+// docs/admin.md#history: the history search finds a reservation by its reference,
 // typed with or without the dash, in any case; history items carry it.
 func TestHistorySearchByReference(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {

@@ -9,7 +9,7 @@ import (
 )
 
 // The occupancy chart of the administrator dashboard and the parking board
-// (CONTRACT §10): today and the next 14 days as a small bar chart, drawn on the
+// (docs/capacity.md#what-counts): today and the next 14 days as a small bar chart, drawn on the
 // server as SVG (no third-party script), with the full days marked in colour, with a
 // "Completo" mark and in the chart's accessible description.
 

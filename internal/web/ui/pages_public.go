@@ -62,7 +62,7 @@ type vehicleTypeOption struct {
 }
 
 // offer is what the public pages show of the catalog: only what customers may book
-// (active services and extras, CONTRACT §4).
+// (active services and extras, docs/pricing.md#one-price-path).
 type offer struct {
 	Services     []serviceCard
 	Extras       []extraOption
@@ -230,7 +230,7 @@ type bookingView struct {
 	Customer               bool
 }
 
-// bookingPage is GET /booking (spec, Public pages): the 3-step flow. The optional
+// bookingPage is GET /booking (docs/web-pages.md): the 3-step flow. The optional
 // query parameters entrada and salida prefill the dates; a logged-in customer's
 // name, phone and email prefill step 2, and their vehicles can be picked.
 func (s *Server) bookingPage(w http.ResponseWriter, r *http.Request) {

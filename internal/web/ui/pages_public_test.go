@@ -159,7 +159,7 @@ func TestBookingPage(t *testing.T) {
 	})
 }
 
-// GET /users/profile answers the page to browsers and the CONTRACT §6 JSON to
+// GET /users/profile answers the page to browsers and the docs/errors.md#json-on-web-routes JSON to
 // clients that prefer JSON; the page shows each state's allowed actions.
 func TestProfilePage(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {

@@ -60,7 +60,7 @@ func tokenOf(t *testing.T, link string) string {
 	return u.Query().Get("t")
 }
 
-// CONTRACT §11: "¿Olvidó su contraseña?" → the same answer whether or not the
+// docs/manage-booking.md#password-reset: "¿Olvidó su contraseña?" → the same answer whether or not the
 // email has an account (social-login accounts get nothing); a password_reset
 // notification with a single-use link stored hashed; the reset sets the password
 // and ends every session and API token; the link works once and for one hour.
@@ -171,7 +171,7 @@ func TestPasswordReset(t *testing.T) {
 	})
 }
 
-// CONTRACT §13: PARKING_PUBLIC_RATE applies to password-reset requests.
+// docs/public-booking.md#limits-on-anonymous-traffic: PARKING_PUBLIC_RATE applies to password-reset requests.
 func TestPasswordResetRateLimit(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		cfg := apptest.Config(t, d)

@@ -13,7 +13,7 @@ import (
 	"parking/internal/webtest"
 )
 
-// CONTRACT §11: the public booking stores privacy_ack and marketing_consent with
+// docs/privacy.md#consents: the public booking stores privacy_ack and marketing_consent with
 // their time when sent, and a spec client that sends neither still books.
 func TestBookingConsentsStored(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {

@@ -8,7 +8,7 @@ import (
 
 // The privacy policy (GET /privacidad) and the terms of service (GET /condiciones):
 // Spanish texts for a car park under the GDPR and the LOPDGDD, with the facility's
-// identity (name, tax id, address, contact email) from its settings (CONTRACT §1),
+// identity (name, tax id, address, contact email) from its settings (docs/settings.md),
 // so the data controller named is always the one staff configured. See
 // docs/privacy.md.
 
@@ -49,7 +49,7 @@ func (s *Server) termsPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // consentBlock is the data of the privacy notice with its two checkboxes on the
-// registration and booking pages (CONTRACT §11).
+// registration and booking pages (docs/manage-booking.md#pages).
 type consentBlock struct {
 	Error     string // the refusal of a post without the acknowledgement
 	Marketing bool   // the marketing box ticked

@@ -13,7 +13,7 @@ import (
 )
 
 // The privacy policy and the terms name the facility's identity from its settings
-// (CONTRACT §1), and every page links to both.
+// (docs/settings.md), and every page links to both.
 func TestLegalPages(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		a := apptest.Start(t, d)

@@ -18,7 +18,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// The receipt of a finalized reservation (CONTRACT §12): GET
+// The receipt of a finalized reservation (docs/receipts.md#the-vat-arithmetic): GET
 // /admin/reservations/details/{id}/receipt for staff, and GET
 // /users/profile/reservation/{id}/receipt for the customer who owns it (spec,
 // Authentication 6: the owner check, 403 otherwise); each as a page, as JSON
@@ -30,7 +30,7 @@ import (
 // receiptView is the data of receipt.html.
 type receiptView struct {
 	ID           int64
-	Reference    string // K7Q2-M9XD (CONTRACT §11)
+	Reference    string // K7Q2-M9XD (docs/manage-booking.md#booking-reference)
 	Doc          receiptDoc
 	CustomerName string
 	Phone        string
@@ -55,7 +55,7 @@ type receiptView struct {
 	// SellerIncomplete: the receipt lacks the facility's name or NIF (the settings
 	// were blank when it was issued); staff see a note, customers do not.
 	SellerIncomplete bool
-	Handovers        []detailHandover // the hand-over record (CONTRACT §12)
+	Handovers        []detailHandover // the hand-over record (docs/photos.md)
 }
 
 // receiptDoc is the issued receipt as the page prints it.
@@ -104,7 +104,7 @@ func (s *Server) receiptDocOf(rc receipt.Receipt) (receiptDoc, error) {
 // receiptOf builds the page of d's receipt rc.
 func (s *Server) receiptOf(d booking.Detail, rc receipt.Receipt) (receiptView, error) {
 	res := d.Reservation
-	ct := reservation.ContactOf(res, d.Customer) // as the invoice notification (CONTRACT §9)
+	ct := reservation.ContactOf(res, d.Customer) // as the invoice notification (docs/notifications.md#recipient)
 	v := receiptView{
 		ID: res.ID, Reference: reservation.ShowReference(res.Reference), CustomerName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email),
 		Plate: d.Vehicle.LicensePlate, Vehicle: vehicleDescription(d.Vehicle.Brand, d.Vehicle.Model),
@@ -150,7 +150,7 @@ func (s *Server) receiptFacts(v receiptView) []receipt.Fact {
 	return f
 }
 
-// receiptJSON is CONTRACT §12's receipt: {"number","issued_at","seller":{"name",
+// receiptJSON is the receipt of docs/receipts.md#routes: {"number","issued_at","seller":{"name",
 // "tax_id","address"},"lines":[{"description","total","base","vat"}],"vat_rate",
 // "base","vat","total","payment_method"}, plus the kind of invoice, the customer
 // of a full invoice, the receipt it replaces, and its VeriFactu record.
@@ -273,7 +273,7 @@ func (s *Server) serveReceipt(w http.ResponseWriter, r *http.Request, d booking.
 	v.BackHref, v.BackLabel, v.PDFHref = back, backLabel, pdfHref(base)
 	v.SellerIncomplete = strings.HasPrefix(base, "/admin/") && (rc.Seller.Name == "" || rc.Seller.TaxID == "")
 	if format == receiptPDF {
-		pdf, err := receipt.PDF(rc, s.cfg.Location, s.qrBase(), s.receiptFacts(v))
+		pdf, err := receipt.PDF(rc, s.cfg.Location, s.qrBase(), s.receiptFacts(v), v.Handovers)
 		if err != nil {
 			fail(err)
 			return
@@ -310,13 +310,22 @@ func (s *Server) adminReceiptPDF(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) adminReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
+	s.withAdminDetail(w, r, "Recibo no disponible", func(d booking.Detail, back string) {
+		s.serveReceipt(w, r, d, format, back+"/receipt", back, "Volver a la reserva")
+	})
+}
+
+// withAdminDetail reads the detail of reservation {id} for a staff document route
+// and hands it to serve with the detail page's address; an unknown or malformed id
+// is answered here (JSON, or the error page titled heading).
+func (s *Server) withAdminDetail(w http.ResponseWriter, r *http.Request, heading string, serve func(d booking.Detail, back string)) {
 	id, err := reservationID(r)
 	back := "/admin/history"
 	if err == nil {
 		back = "/admin/reservations/details/" + strconv.FormatInt(id, 10)
 		var d booking.Detail
 		if d, err = s.booking.Detail(r.Context(), id); err == nil {
-			s.serveReceipt(w, r, d, format, back+"/receipt", back, "Volver a la reserva")
+			serve(d, back)
 			return
 		}
 	}
@@ -324,7 +333,7 @@ func (s *Server) adminReceiptAs(w http.ResponseWriter, r *http.Request, format r
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	s.renderError(w, r, err, "Recibo no disponible", back, "Volver a la reserva")
+	s.renderError(w, r, err, heading, back, "Volver a la reserva")
 }
 
 // customerReceipt is GET /users/profile/reservation/{id}/receipt: the owner's
@@ -340,17 +349,7 @@ func (s *Server) customerReceiptPDF(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) customerReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
-	u := httpx.MustUser(r)
-	notYours := fault.New(fault.Forbidden, "Esta reserva no existe o no es suya.")
-	id, ok := customerReservationID(r)
-	var d booking.Detail
-	err := error(notYours)
-	if ok {
-		d, err = s.booking.Detail(r.Context(), id)
-		if fault.KindOf(err) == fault.NotFound || (err == nil && d.Reservation.CustomerID != u.ID) {
-			err = notYours
-		}
-	}
+	d, err := s.ownReservation(r)
 	if err != nil {
 		if httpx.WantsJSON(r) {
 			s.WriteSuccessFalse(w, r, err)
@@ -359,5 +358,22 @@ func (s *Server) customerReceiptAs(w http.ResponseWriter, r *http.Request, forma
 		s.renderError(w, r, err, "Recibo no disponible", "/users/profile", "Volver a mi cuenta")
 		return
 	}
-	s.serveReceipt(w, r, d, format, "/users/profile/reservation/"+strconv.FormatInt(id, 10)+"/receipt", "/users/profile", "Volver a mi cuenta")
+	s.serveReceipt(w, r, d, format, "/users/profile/reservation/"+strconv.FormatInt(d.Reservation.ID, 10)+"/receipt", "/users/profile", "Volver a mi cuenta")
+}
+
+// ownReservation reads the detail of the signed-in customer's reservation {id}.
+// Another customer's reservation, or a missing one, is 403 (docs/accounts.md
+// 6), without saying which.
+func (s *Server) ownReservation(r *http.Request) (booking.Detail, error) {
+	u := httpx.MustUser(r)
+	notYours := fault.New(fault.Forbidden, "Esta reserva no existe o no es suya.")
+	id, ok := customerReservationID(r)
+	if !ok {
+		return booking.Detail{}, notYours
+	}
+	d, err := s.booking.Detail(r.Context(), id)
+	if fault.KindOf(err) == fault.NotFound || (err == nil && d.Reservation.CustomerID != u.ID) {
+		return booking.Detail{}, notYours
+	}
+	return d, err
 }

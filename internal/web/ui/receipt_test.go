@@ -21,7 +21,7 @@ import (
 	"parking/internal/webtest"
 )
 
-// facility fills the settings the receipts print (CONTRACT §1, §12).
+// facility fills the settings the receipts print (docs/settings.md).
 func facility(t *testing.T, e *webtest.AdminEnv, vat string) {
 	t.Helper()
 	status, body := e.JSON("PATCH", "/admin/settings", map[string]any{"name": "Parking Aeropuerto Barajas, S.L.",
@@ -67,7 +67,7 @@ func keysOf(m map[string]any) []string {
 	return k
 }
 
-// The receipt as JSON (CONTRACT §12): its shape, the number of the year's series,
+// The receipt as JSON (docs/receipts.md#routes): its shape, the number of the year's series,
 // the seller from the settings, the VAT split exact to the cent; the invoice
 // notification's numero_factura and receipt_url, null before finalize; the PDF
 // for staff and the owner; the VeriFactu export.
@@ -301,7 +301,7 @@ func wantSeries(t *testing.T, e *webtest.AdminEnv, ids []int64) {
 	}
 }
 
-// A full invoice on request (CONTRACT §12): asked before finalize, the finalize
+// A full invoice on request (docs/receipts.md#full-invoice-factura-completa): asked before finalize, the finalize
 // issues it (F1) with the customer's tax id and address; asked after, a new full
 // invoice (F3) takes the simplified receipt's place with the next number. The
 // tax id is checked; the receipts cannot be altered in the database.

@@ -22,7 +22,7 @@ package ui
 //     from this origin only: no inline <script>, no style="…" attributes, no
 //     onclick="…". Behaviour goes in static/app.js, keyed on data-* attributes
 //     (see the login tabs and the dashboard there); styling in static/app.css.
-//  5. Pages answer JSON too when the client prefers it (httpx.WantsJSON, CONTRACT §6):
+//  5. Pages answer JSON too when the client prefers it (httpx.WantsJSON, docs/errors.md#json-on-web-routes):
 //     branch at the top of the handler and write the same data with httpx.WriteJSON.
 //  6. Forms post to the same origin; state-changing routes are wrapped by
 //     RequireUser/RequireAdmin or SameOrigin, which refuse cross-site requests.
@@ -60,6 +60,9 @@ type view struct {
 	Nav   []navItem
 	Path  string
 	Data  any
+	// SellerMissing: a staff page while the facility settings lack the seller's
+	// name, tax id or address (receipts need them); the layout shows a banner.
+	SellerMissing bool
 }
 
 // navItem is one entry of the header navigation.
@@ -131,7 +134,7 @@ func parsePages(funcs template.FuncMap) (pages, error) {
 func (s *Server) templateFuncs() template.FuncMap {
 	return template.FuncMap{
 		"asset": s.assets.url,
-		// limit is a CONTRACT §8 length limit by name, so that the pages' maxlength
+		// limit is a docs/input-rules.md#length-limits length limit by name, so that the pages' maxlength
 		// attributes and the server's checks come from one place (internal/input).
 		"limit": func(name string) (int, error) {
 			if n, ok := inputLimits[name]; ok {
@@ -177,6 +180,10 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 		v.User = &u
 	}
 	v.Nav = navFor(v.User, r.URL.Path)
+	if v.User != nil && v.User.IsAdmin() && strings.HasPrefix(r.URL.Path, "/admin") {
+		f, err := s.booking.Facility(r.Context())
+		v.SellerMissing = err == nil && len(f.SellerMissing()) > 0
+	}
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, "layout", v); err != nil {
 		s.log.ErrorContext(r.Context(), "render page", "template", name, "err", err)

@@ -4,20 +4,20 @@ import "net/http"
 
 // Routes registers every page and form post on mux, on one screen.
 func (s *Server) Routes(mux *http.ServeMux) {
-	// Accounts and sessions (spec, Authentication; CONTRACT §5). The cookie-setting
+	// Accounts and sessions (docs/accounts.md). The cookie-setting
 	// POSTs refuse cross-origin requests (login CSRF).
 	mux.HandleFunc("GET /users/login", s.loginPage)
 	mux.Handle("POST /users/login", s.SameOrigin(http.HandlerFunc(s.login)))
 	mux.HandleFunc("GET /users/register", s.registerPage)
-	// Registration is limited per client address (CONTRACT §13): it answers 409 for a
+	// Registration is limited per client address (docs/public-booking.md#limits-on-anonymous-traffic): it answers 409 for a
 	// taken email, so it must not serve to test addresses in bulk.
 	mux.Handle("POST /users/register", s.SameOrigin(s.limit.Limit("register", s.register, s.registerRefused)))
-	// Password reset (CONTRACT §11, §13: the request is limited per client address).
+	// Password reset (docs/manage-booking.md: the request is limited per client address).
 	mux.HandleFunc("GET /users/password/forgot", s.forgotPage)
 	mux.Handle("POST /users/password/forgot", s.SameOrigin(s.limit.Limit("password-reset", s.forgot, s.forgotRefused)))
 	mux.HandleFunc("GET /users/password/reset", s.resetPage)
 	mux.Handle("POST /users/password/reset", s.SameOrigin(s.limit.Limit("password-reset-set", s.reset, s.forgotRefused)))
-	// Social login (spec, Authentication 7; users_social.go). Starting one writes a
+	// Social login (docs/social-login.md; users_social.go). Starting one writes a
 	// row, so it is limited per client address like the other anonymous writes.
 	mux.HandleFunc("GET /users/oidc/{provider}/start", s.limit.Limit("oidc", s.oidcStart, s.oidcRefused))
 	mux.HandleFunc("GET /users/oidc/{provider}/callback", s.oidcCallback)
@@ -26,7 +26,7 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /users/logout", s.logout)
 	mux.Handle("POST /users/logout", s.SameOrigin(http.HandlerFunc(s.logout)))
 
-	// Administrators (spec, Administrator web routes; CONTRACT §4, §6, §7). Every
+	// Administrators (docs/admin.md). Every
 	// route needs an ADMIN session (RequireAdmin).
 	admin := func(pattern string, h http.HandlerFunc) { mux.Handle(pattern, s.RequireAdmin(h)) }
 	admin("GET /admin/reservations/new", s.adminWalkInForm)
@@ -57,7 +57,7 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	admin("POST /admin/catalog/additional-services/{id}", s.adminUpdateExtra)
 	admin("PATCH /admin/catalog/additional-services/{id}", s.adminUpdateExtra)
 	admin("GET /admin/dashboard", s.adminDashboard)
-	// Facility settings (CONTRACT §1): places, identity, VAT, photo retention.
+	// Facility settings (docs/settings.md): places, identity, VAT, photo retention.
 	admin("GET /admin/settings", s.adminSettings)
 	admin("POST /admin/settings", s.adminSaveSettings)
 	admin("PATCH /admin/settings", s.adminSaveSettings)
@@ -74,11 +74,16 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	admin("POST /admin/staff/{id}/enable", s.adminEnableStaff)
 	admin("POST /admin/staff/{id}/password", s.adminStaffPassword)
 	admin("GET /admin/audit", s.adminAudit)
-	// Receipts (CONTRACT §12): the PDF and the VeriFactu records' export.
+	// Receipts (docs/receipts.md): the PDF and the VeriFactu records' export.
 	admin("GET /admin/reservations/details/{id}/receipt.pdf", s.adminReceiptPDF)
 	admin("GET /admin/verifactu/records", s.adminVerifactuRecords)
+	// The vehicle's entry document (docs/entry-document.md), for staff, the owner
+	// and the manage link.
+	admin("GET /admin/reservations/details/{id}/justificante", s.adminEntryDocument)
+	mux.Handle("GET /users/profile/reservation/{id}/justificante", s.RequireUser(s.customerEntryDocument))
+	mux.HandleFunc("GET /reserva/{reference}/justificante", s.manageEntryDocument)
 
-	// Customers (spec, Customer web routes; CONTRACT §6, §7).
+	// Customers (docs/customer-area.md).
 	mux.Handle("GET /users/profile", s.RequireUser(s.customerProfile))
 	mux.Handle("PUT /users/profile/update", s.RequireUser(s.customerUpdateProfile))
 	mux.Handle("PUT /users/profile/password", s.RequireUser(s.customerChangePassword))
@@ -94,8 +99,8 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	admin("GET /admin/customers/{id}/data", s.adminCustomerExport)
 	admin("POST /admin/customers/{id}/erase", s.adminCustomerErase)
 
-	// Manage my booking without an account (CONTRACT §11): the lookup form is
-	// limited with the JSON lookup (§13) and throttled per reference.
+	// Manage my booking without an account (docs/manage-booking.md#the-lookup-and-guessing): the lookup form is
+	// limited with the JSON lookup (docs/public-booking.md#limits-on-anonymous-traffic) and throttled per reference.
 	mux.HandleFunc("GET /reserva", s.manageLookupPage)
 	mux.Handle("POST /reserva", s.SameOrigin(s.limit.Limit("booking-lookup", s.manageLookup, func(w http.ResponseWriter, r *http.Request, err error) {
 		s.manageLookupRefused(w, r, manageLookupView{}, err)
@@ -106,14 +111,14 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.Handle("POST /reserva/{reference}/cancelar", s.SameOrigin(http.HandlerFunc(s.manageCancel)))
 	mux.Handle("POST /reserva/{reference}/modificar", s.SameOrigin(http.HandlerFunc(s.manageEdit)))
 
-	// Public pages (spec, Public pages): home and the 3-step booking flow.
+	// Public pages (docs/web-pages.md): home and the 3-step booking flow.
 	mux.HandleFunc("GET /{$}", s.homePage)
 	mux.HandleFunc("GET /booking", s.bookingPage)
 	// Privacy policy and terms (privacy_pages.go; docs/privacy.md).
 	mux.HandleFunc("GET /privacidad", s.privacyPage)
 	mux.HandleFunc("GET /condiciones", s.termsPage)
 
-	// Uploaded photos (CONTRACT §12): to staff and to the reservation's customer;
+	// Uploaded photos (docs/photos.md): to staff and to the reservation's customer;
 	// the handler checks who asks (admin_photos.go).
 	mux.HandleFunc("GET /media/photos/{id}/{size}", s.mediaPhoto)
 

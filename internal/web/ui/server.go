@@ -3,7 +3,7 @@
 // /users/logout), the customer area (/users/profile/...), the administrators' pages
 // (/admin/..., with the parking board's server-sent events, the history CSV and the
 // receipt) and /static/... — with their JSON answers for clients that prefer JSON
-// (Accept, CONTRACT §6), the embedded templates and static files. It reads and
+// (Accept, docs/errors.md#json-on-web-routes), the embedded templates and static files. It reads and
 // answers through internal/web/httpx and calls the operations (booking, account)
 // only; it reuses the JSON API's catalog wire shape (internal/web/api). routes.go
 // shows the whole surface on one screen.
@@ -48,7 +48,7 @@ type Deps struct {
 	Accounts *account.Service
 	Catalog  *pricing.Holder
 	Clock    clock.Clock
-	// Limiter is PARKING_PUBLIC_RATE's limiter (CONTRACT §13), shared with the API.
+	// Limiter is PARKING_PUBLIC_RATE's limiter (docs/public-booking.md#limits-on-anonymous-traffic), shared with the API.
 	Limiter *httpx.RateLimiter
 	// Social is the social-login providers (nil: none; no buttons, no routes answer).
 	Social *social.Providers

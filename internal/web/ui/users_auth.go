@@ -11,7 +11,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// Login, registration and logout (spec, Authentication 3–5; CONTRACT §5). Browsers
+// Login, registration and logout (docs/accounts.md#sessions). Browsers
 // post forms and get pages and 303s; a client that posts JSON or prefers JSON
 // (Accept) gets JSON bodies with the same statuses, and 200 (login) or 201
 // (registration) with {"success":true,…,"redirect"} where a browser gets a 303.
@@ -25,7 +25,7 @@ const (
 	loginTypeWorker   = "worker"
 )
 
-// homeOf is where a user goes after logging in (spec, Authentication 4).
+// homeOf is where a user goes after logging in (docs/accounts.md#refusals).
 func homeOf(u account.User) string {
 	if u.IsAdmin() {
 		return "/admin/dashboard"
@@ -74,7 +74,7 @@ func readForm(w http.ResponseWriter, r *http.Request, names ...string) (map[stri
 	return out, nil
 }
 
-// startSession renews the session at login and registration (CONTRACT §5): the
+// startSession renews the session at login and registration (docs/accounts.md#sessions): the
 // session the request came with, if any, is ended (and its API tokens revoked), and
 // a new one with a fresh token is started.
 func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u account.User) error {
@@ -136,7 +136,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.loginFailed(w, r, v, err)
 		return
 	}
-	// Spec, Authentication 4: the worker access is for ADMIN accounts only; the
+	// docs/accounts.md#refusals: the worker access is for ADMIN accounts only; the
 	// refusal grants no session.
 	if v.LoginType == loginTypeWorker && !u.IsAdmin() {
 		s.log.InfoContext(r.Context(), "worker login refused", "id_customer", u.ID)
@@ -186,7 +186,7 @@ func (s *Server) registerPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "register.html", "Crear cuenta", registerView{})
 }
 
-// register is POST /users/register (CONTRACT §5): a REGISTRADO account, logged in,
+// register is POST /users/register (docs/accounts.md#the-phone-rule): a REGISTRADO account, logged in,
 // 303 to /users/profile.
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	f, consent, err := readRegistration(w, r)
@@ -199,7 +199,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		FullName: f["full_name"], Email: f["email"], Phone: f["phone"],
 		Password: f["password"], ConfirmPassword: f["confirmPassword"],
 		PrivacyAck: consent.PrivacyAck, MarketingConsent: consent.MarketingConsent,
-		// CONTRACT §11: a post from the registration page (it says so with its hidden
+		// docs/manage-booking.md#pages: a post from the registration page (it says so with its hidden
 		// privacy_notice field, next to the notice it showed) must carry the
 		// acknowledgement; spec clients, which post the spec's fields only, need not.
 		RequirePrivacyAck: consent.NoticeShown,
@@ -263,13 +263,13 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/users/login", http.StatusSeeOther)
 }
 
-// registerRefused answers a registration beyond PARKING_PUBLIC_RATE (CONTRACT §13):
+// registerRefused answers a registration beyond PARKING_PUBLIC_RATE (docs/public-booking.md#limits-on-anonymous-traffic):
 // the form again with the message and 429, or JSON for JSON clients.
 func (s *Server) registerRefused(w http.ResponseWriter, r *http.Request, err error) {
 	s.registerFailed(w, r, registerView{}, err)
 }
 
-// consents are the privacy fields of the registration (CONTRACT §11).
+// consents are the privacy fields of the registration (docs/privacy.md#consents).
 type consents struct {
 	NoticeShown      bool // the post comes from a page that showed the privacy notice
 	PrivacyAck       bool

@@ -16,7 +16,7 @@ import (
 	"parking/internal/webtest"
 )
 
-// Login (spec, Authentication 4; CONTRACT §5): each role's redirect, wrong
+// Login (docs/accounts.md#refusals): each role's redirect, wrong
 // credentials 401 on the login page, worker access refused to customers with 403
 // and no session, JSON answers, the fields kept on error (never the password).
 func TestLogin(t *testing.T) {
@@ -110,7 +110,7 @@ func TestLogin(t *testing.T) {
 	})
 }
 
-// The session (CONTRACT §5): renewed at login (a fresh token; the previous session
+// The session (docs/accounts.md#sessions): renewed at login (a fresh token; the previous session
 // ended), cookie flags, logout (GET and POST) ending it, idle and absolute expiry,
 // browsers redirected and JSON clients answered 401.
 func TestSessionLifecycle(t *testing.T) {
@@ -142,7 +142,7 @@ func TestSessionLifecycle(t *testing.T) {
 			t.Errorf("sessions after re-login = %d, want 1", n)
 		}
 
-		// Logout, by POST (the header's button) and by GET (spec: /users/logout).
+		// Logout, by POST (the header's button) and by GET (docs/accounts.md#routes: /users/logout).
 		for _, method := range []string{"POST", "GET"} {
 			webtest.WantStatus(t, webtest.Login(t, cl, a, "admin@example.com", "admin-password", "worker"), 303)
 			res := webtest.Do(t, cl, method, a.URL+"/users/logout", nil)
@@ -165,7 +165,7 @@ func TestSessionLifecycle(t *testing.T) {
 		webtest.WantBody(t, res, `{"message":"Sesión cerrada.","success":true}`)
 
 		// Without a suitable session: browsers are sent to the login page, JSON
-		// clients get 401 (CONTRACT §5).
+		// clients get 401 (docs/accounts.md).
 		anon := apptest.Client(t)
 		res = webtest.Do(t, anon, "GET", a.URL+"/admin/dashboard", nil, "Accept: text/html")
 		webtest.WantStatus(t, res, 303)
@@ -209,7 +209,7 @@ func TestSessionLifecycle(t *testing.T) {
 	})
 }
 
-// Under an https base URL the cookie is Secure (CONTRACT §5).
+// Under an https base URL the cookie is Secure (docs/accounts.md#sessions).
 func TestSessionCookieSecureUnderHTTPS(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		cfg := apptest.Config(t, d)
@@ -232,7 +232,7 @@ func TestSessionCookieSecureUnderHTTPS(t *testing.T) {
 	})
 }
 
-// Cross-site requests to the cookie routes are refused (CONTRACT §5): login CSRF,
+// Cross-site requests to the cookie routes are refused (docs/errors.md#cross-site-requests): login CSRF,
 // logout CSRF, and the session's token endpoint.
 func TestCrossOriginRefused(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
@@ -312,7 +312,7 @@ func TestLoginThrottling(t *testing.T) {
 	})
 }
 
-// Registration (CONTRACT §5): a REGISTRADO account, logged in, 303 to /users/profile;
+// Registration (docs/accounts.md#the-phone-rule): a REGISTRADO account, logged in, 303 to /users/profile;
 // email unique ignoring case, phone unique; a NO-REGISTRADO customer with the same
 // phone upgraded in place only when its email is the registration email.
 func TestRegister(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// Password reset (CONTRACT §11): "¿Olvidó su contraseña?" on the login page leads
+// Password reset (docs/manage-booking.md#password-reset): "¿Olvidó su contraseña?" on the login page leads
 // to /users/password/forgot (an email → the same answer whether or not an account
 // has it), and the emailed link to /users/password/reset?t=… (the new password;
 // every session of the account ends). JSON clients get {success, message}.
@@ -36,7 +36,7 @@ func (s *Server) forgotPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // forgot is POST /users/password/forgot (email): limited per client address
-// (CONTRACT §13) by its route, per account by account.RequestPasswordReset.
+// (docs/reliability.md) by its route, per account by account.RequestPasswordReset.
 func (s *Server) forgot(w http.ResponseWriter, r *http.Request) {
 	f, err := readForm(w, r, "email")
 	if err == nil {

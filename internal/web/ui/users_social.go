@@ -13,7 +13,7 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// Social login (spec, Authentication 7; docs/social-login.md): the buttons
+// Social login (docs/social-login.md): the buttons
 // "Continuar con <proveedor>" on the login and registration pages start an OpenID
 // Connect authorization code flow with PKCE, state and nonce.
 //
@@ -197,7 +197,7 @@ func (s *Server) oidcLink(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, status, "social_link.html", "Vincular cuenta", linkView{Email: email, Error: fault.MessageOf(err, httpx.MsgInternalES)})
 }
 
-// oidcRefused answers a start beyond PARKING_PUBLIC_RATE (CONTRACT §13).
+// oidcRefused answers a start beyond PARKING_PUBLIC_RATE (docs/public-booking.md#limits-on-anonymous-traffic).
 func (s *Server) oidcRefused(w http.ResponseWriter, r *http.Request, err error) {
 	s.socialLoginFailed(w, r, err)
 }

@@ -51,7 +51,7 @@ func socialFlow(t *testing.T, e *oidctest.Env, c *http.Client, tamper func(step 
 	return webtest.Do(t, c, "GET", cb.String(), nil)
 }
 
-// Social login (spec, Authentication 7): the first login opens a REGISTRADO
+// Social login (docs/social-login.md): the first login opens a REGISTRADO
 // account with the SOCIAL_LOGIN_ hash and a link (provider, subject); the next
 // login lands on the same account; the account cannot log in or change a
 // password; the login page shows the button.
@@ -88,7 +88,7 @@ func TestSocialLoginFlow(t *testing.T) {
 			t.Errorf("logins in progress left = %d, want 0 (a state is used once)", n)
 		}
 
-		// The password form refuses the account (CONTRACT §7), and so does the login.
+		// The password form refuses the account (docs/errors.md#operation-responses), and so does the login.
 		st, body := webtest.CustCall(t, c, "PUT", a.URL+"/users/profile/password", map[string]any{
 			"currentPassword": "SOCIAL_LOGIN_mock_sub-ana", "newPassword": "nueva-clave-1", "confirmPassword": "nueva-clave-1"})
 		if st != http.StatusBadRequest || body["success"] != false {

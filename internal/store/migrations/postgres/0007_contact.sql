@@ -1,4 +1,4 @@
--- The reservation's own contact (CONTRACT §8, §9), PostgreSQL dialect.
+-- The reservation's own contact (docs/public-booking.md#privacy-of-anonymous-bookings), PostgreSQL dialect.
 --
 -- A booking lands on the customer found by phone (spec), but the name, email and
 -- phone the booker typed are kept on the reservation: staff see them and the

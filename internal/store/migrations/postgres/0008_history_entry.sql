@@ -1,5 +1,5 @@
 -- The history's dateFrom/dateTo select reservations by the local day of entry_date
--- (CONTRACT §6) and list them newest booking first. The entry-date index of the
+-- (docs/admin.md#history) and list them newest booking first. The entry-date index of the
 -- daily board (0002) finds the range; with reservation_date included the range can
 -- be read and sorted by an index-only scan, without a heap fetch per reservation.
 -- Same index, same name, one more included column: the board's queries keep their

@@ -1,4 +1,4 @@
--- Idempotent bookings (CONTRACT §13), PostgreSQL dialect. One row per (route, key) of an
+-- Idempotent bookings (docs/public-booking.md#retries-idempotency-key), PostgreSQL dialect. One row per (route, key) of an
 -- Idempotency-Key header: the SHA-256 of the request body, and once the booking is
 -- done the answer it got (status, content type, Location, body), written in the
 -- booking's own transaction. state is 'running' from the claim until then. Rows

@@ -1,4 +1,4 @@
--- Receipts (CONTRACT §12), PostgreSQL dialect.
+-- Receipts (docs/receipts.md), PostgreSQL dialect.
 --
 -- receipt_series: one counter row per calendar year (in the facility's zone); the
 -- finalize transaction takes the next number with an upsert, so numbers are

@@ -1,4 +1,4 @@
--- Capacity (CONTRACT §10): the fast path of a new stay's claim on the striped ledger
+-- Capacity (docs/capacity.md#what-counts): the fast path of a new stay's claim on the striped ledger
 -- in one round trip (internal/store/occupancy.go explains the paths and why they are
 -- exact). It increments the stay's rows of one stripe (locked in day order), then
 -- reads each checked day's sum in a new statement: a VOLATILE function takes a fresh

@@ -110,7 +110,7 @@ CREATE TABLE photo_evidence (
 );
 CREATE INDEX photo_evidence_reservation ON photo_evidence (id_reservation, taken_at);
 
--- The transactional outbox (CONTRACT §9); its rows are also the notification history.
+-- The transactional outbox (docs/notifications.md#delivery); its rows are also the notification history.
 CREATE TABLE notification (
     id              INTEGER PRIMARY KEY,
     id_reservation  INTEGER REFERENCES reservation (id_reservation) ON DELETE CASCADE,
@@ -139,7 +139,7 @@ CREATE TABLE web_session (
 CREATE INDEX web_session_customer ON web_session (id_customer);
 CREATE INDEX web_session_expires ON web_session (expires_at);
 
--- API bearer tokens (CONTRACT §5), stored as SHA-256 hashes.
+-- API bearer tokens (docs/accounts.md#api-tokens), stored as SHA-256 hashes.
 CREATE TABLE api_token (
     token_hash   TEXT     PRIMARY KEY,
     id_customer  INTEGER  NOT NULL REFERENCES customer (id_customer) ON DELETE CASCADE,

@@ -1,4 +1,4 @@
--- Notification delivery (CONTRACT §9). lease_token names the claim of the worker that
+-- Notification delivery (docs/notifications.md#delivery). lease_token names the claim of the worker that
 -- holds a row (locked_until is the lease's end), so that an outcome is recorded only
 -- by the worker whose claim is still current, never by one whose lease expired and
 -- was taken over. The partial index serves the operators' list of failed deliveries.

@@ -1,4 +1,4 @@
--- One customer per phone, one vehicle per plate (CONTRACT §8), SQLite dialect.
+-- One customer per phone, one vehicle per plate (docs/input-rules.md), SQLite dialect.
 --
 -- Phones are stored in E.164 and plates in their canonical form. Rows stored before
 -- that rule are rewritten after this migration by a step in Go (store.NormaliseStored:

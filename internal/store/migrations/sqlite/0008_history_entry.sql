@@ -1,5 +1,5 @@
 -- The history's dateFrom/dateTo select reservations by the local day of entry_date
--- (CONTRACT §6) and list them newest booking first. The entry-date index of the
+-- (docs/admin.md#history) and list them newest booking first. The entry-date index of the
 -- daily board (0002) finds the range; with reservation_date added to it the range is
 -- read and sorted from the index alone, without a table look-up per reservation
 -- (on the 1,000,000-reservation data set, one month of entries: about 50 → 13 ms).

@@ -1,4 +1,4 @@
--- Facility settings (CONTRACT §1, §10, §12): one row, edited on /admin/settings;
+-- Facility settings (docs/settings.md): one row, edited on /admin/settings;
 -- environment variables only seed it on first start. capacity and sellable are
 -- places (0 = unlimited; sellable 0 = the capacity); vat_bp is the VAT rate in
 -- basis points (2100 = 21 %); photo_retention_days counts from the end of a stay.

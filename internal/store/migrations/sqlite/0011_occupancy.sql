@@ -1,4 +1,4 @@
--- Capacity (CONTRACT §10). occupancy is the per-day ledger: for each local day of
+-- Capacity (docs/capacity.md#what-counts). occupancy is the per-day ledger: for each local day of
 -- the facility (days since 1970-01-01), how many active stays with an exit occupy it
 -- (internal/occupancy explains why stays without an exit, and EN CURSO stays past
 -- their exit, are counted apart). Every reservation change updates it in its own

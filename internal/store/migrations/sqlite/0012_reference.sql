@@ -1,5 +1,5 @@
 -- Booking references, managing a booking without an account, password reset and
--- the reminder the day before (CONTRACT §11), SQLite dialect.
+-- the reminder the day before (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder), SQLite dialect.
 --
 -- reference: 8 random characters of Crockford base32, unique. It is null only on
 -- rows written before this migration until the start-up step gives them one
@@ -48,7 +48,7 @@ CREATE TABLE service_secret (
     created_at DATETIME NOT NULL
 );
 
--- Password reset links (CONTRACT §11): only the SHA-256 of the token is stored;
+-- Password reset links (docs/manage-booking.md#password-reset): only the SHA-256 of the token is stored;
 -- single use (used_at), one hour (expires_at).
 CREATE TABLE password_reset (
     token_hash  TEXT     PRIMARY KEY,

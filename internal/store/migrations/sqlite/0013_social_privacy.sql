@@ -40,7 +40,7 @@ CREATE TABLE social_pending_link (
 );
 CREATE INDEX social_pending_link_expires ON social_pending_link (expires_at);
 
--- Privacy (CONTRACT §11): the acknowledgement of the privacy notice and the
+-- Privacy (docs/manage-booking.md): the acknowledgement of the privacy notice and the
 -- optional marketing consent, each with the time it was given (NULL: not given).
 -- erased_at marks an account whose personal data was erased on request.
 ALTER TABLE customer ADD COLUMN privacy_ack_at DATETIME;

@@ -1,7 +1,7 @@
--- Uploaded photos and the hand-over record (CONTRACT §12), sqlite dialect.
+-- Uploaded photos and the hand-over record (docs/photos.md), sqlite dialect.
 -- A photo belongs to a phase: 'entrada' (the spec's five, required to start) or
 -- 'salida' (at check-out). storage_key names the photo's blobs in the media store
--- (internal/media) when it was uploaded; a photo given by URL (CONTRACT §7) has none.
+-- (internal/media) when it was uploaded; a photo given by URL (docs/photos.md#the-upload) has none.
 ALTER TABLE photo_evidence ADD COLUMN phase TEXT NOT NULL DEFAULT 'entrada' CHECK (phase IN ('entrada', 'salida'));
 ALTER TABLE photo_evidence ADD COLUMN storage_key TEXT CHECK (storage_key IS NULL OR length(storage_key) BETWEEN 1 AND 200);
 

@@ -104,7 +104,7 @@
   }
 
   // The body of a quote (POST /api/pricing/dynamic) from a form's fields; a
-  // missing exit is priced as the minimum day (CONTRACT §7), like the server does.
+  // missing exit is priced as the minimum day (docs/errors.md#operation-responses), like the server does.
   function quoteBody(form, useDefaults) {
     var e = form.elements;
     function val(name) {
@@ -160,7 +160,9 @@
     function openDialog(action) {
       var dlg = dialogs[action];
       if (!dlg) { return; }
-      dlg.el.querySelectorAll('.handover-fields input, .handover-fields textarea').forEach(function (f) { f.value = ''; });
+      dlg.el.querySelectorAll('.handover-fields input, .handover-fields textarea').forEach(function (f) {
+        if (f.type === 'checkbox') { f.checked = false; } else { f.value = ''; }
+      });
       if (action === 'finalize') {
         dlg.el.querySelectorAll('input[name="paymentMethod"]').forEach(function (r) { r.checked = false; });
         checkoutPreview(dlg);
@@ -197,7 +199,7 @@
       });
     }
 
-    // Spec, States and transitions: PATCH …/start, …/finalize {paymentMethod},
+    // docs/reservations.md#transitions: PATCH …/start, …/finalize {paymentMethod},
     // …/cancel; a refusal is shown in the dialog, which stays open.
     function confirmAction(action, dlg) {
       var body;
@@ -212,9 +214,14 @@
         var exp = dlg.el.querySelector('[data-checkout-expected]');
         if (exp && exp.value) { body.expected_total = Number(exp.value); }
       }
-      // CONTRACT §12: the hand-over (mileage, fuel or charge level, damage notes),
+      // docs/photos.md: the hand-over (mileage, fuel or charge level, damage notes),
       // sent only when typed.
       dlg.el.querySelectorAll('.handover-fields [name]').forEach(function (f) {
+        if (f.type === 'checkbox') { // keys_handed_over: a boolean, sent always
+          body = body || {};
+          body[f.name] = f.checked;
+          return;
+        }
         var v = f.value.trim();
         if (!v) { return; }
         body = body || {};
@@ -222,7 +229,7 @@
       });
       var method = 'PATCH', path = base + '/' + action;
       if (action === 'fullinvoice') {
-        // CONTRACT §12: a full invoice with the customer's tax id and address.
+        // docs/receipts.md#full-invoice-factura-completa: a full invoice with the customer's tax id and address.
         var f = dlg.el.querySelector('[data-fullinvoice-form]').elements;
         body = { tax_id: f.tax_id.value.trim(), name: f.name.value.trim(), address: f.address.value.trim() };
         if (!body.tax_id || !body.address) {
@@ -305,7 +312,7 @@
       });
     }
 
-    // Photos from the camera (CONTRACT §12): the chosen or dropped files go in one
+    // Photos from the camera (docs/photos.md): the chosen or dropped files go in one
     // multipart POST …/photos, with the upload's progress on a bar; the answer's
     // photo_count updates the count toward the five at once, then the gallery and
     // the start button come back from the server.
@@ -470,7 +477,7 @@
         if (!b || JSON.stringify(wireBody(b)) === initial) { quote(null); return; }
         if (b.exit_date <= b.entry_date && !b._exitMissing) { quote(null); note.textContent = 'La salida debe ser posterior a la entrada.'; box.setAttribute('data-state', 'error'); return; }
         var w = wireBody(b);
-        w.id_reservation = +form.getAttribute('data-reservation-id'); // priced as this edit (CONTRACT §4)
+        w.id_reservation = +form.getAttribute('data-reservation-id'); // priced as this edit (docs/pricing.md#repricing-an-edit)
         quote(w);
       };
       return form._quoter;
@@ -655,6 +662,11 @@
       head.appendChild(el('span', 'spot-code', sp.code));
       head.appendChild(el('span', 'spot-state', sp.status === 'occupied' ? 'Ocupada' : 'Reservada hoy'));
       li.appendChild(head);
+      if (r.overdue) { // still in after its exit date (docs/board.md#overdue)
+        li.classList.add('spot-overdue');
+        li.setAttribute('data-overdue', '');
+        li.appendChild(el('p', 'overdue-badge', 'Salida vencida'));
+      }
       var veh = el('p', 'spot-vehicle');
       veh.appendChild(el('span', 'plate-badge', r.license_plate));
       var desc = [r.brand, r.model].filter(function (x) { return x && x !== 'Desconocida' && x !== 'Desconocido'; }).join(' ');

@@ -113,6 +113,8 @@
       tr.appendChild(td);
     }
 
+    var EMPTY = { entries: 'No hay entradas este día.', exits: 'No hay salidas este día.', overdue: 'Ningún vehículo con la salida vencida.' };
+
     function fill(list, items) {
       var tbody = root.querySelector('[data-list="' + list + '"]');
       var rows = document.createDocumentFragment();
@@ -121,7 +123,7 @@
         tr.className = 'empty';
         var td = document.createElement('td');
         td.colSpan = labels.length;
-        td.textContent = list === 'entries' ? 'No hay entradas este día.' : 'No hay salidas este día.';
+        td.textContent = EMPTY[list];
         tr.appendChild(td);
         rows.appendChild(tr);
       }
@@ -160,6 +162,13 @@
         root.querySelector('[data-stat="total"]').textContent = b.stats.total_entries + b.stats.total_exits;
         fill('entries', b.entries);
         fill('exits', b.exits);
+        // Today's cars still in after their exit date (docs/board.md#overdue).
+        var overdue = root.querySelector('[data-overdue-section]');
+        if (overdue) {
+          overdue.hidden = b.date !== root.getAttribute('data-today');
+          root.querySelector('[data-stat="overdue"]').textContent = b.stats.total_overdue;
+          fill('overdue', b.overdue || []);
+        }
         setStatus('');
         if (liveEl) { liveEl.textContent = b.stats.total_entries + ' entradas y ' + b.stats.total_exits + ' salidas el ' + dayText(b.date) + '.'; }
       }).catch(function (err) {

@@ -20,7 +20,7 @@
   var checkedValues = ui.checkedValues;
   var daysText = ui.daysText;
 
-  // The booking flow (spec, Public pages). Every step lives in one form; the
+  // The booking flow (docs/web-pages.md). Every step lives in one form; the
   // step shown follows the address (#paso-2, #paso-3), so the browser's back and
   // forward buttons move between steps; what was typed is kept in sessionStorage,
   // so a step revisited (or the page reloaded) shows it again.
@@ -107,7 +107,7 @@
       return d && s && avail.status !== 'full';
     }
 
-    // ----- availability (CONTRACT §10): as soon as both dates are chosen, the date
+    // ----- availability (docs/capacity.md#seeing-it): as soon as both dates are chosen, the date
     // step says when a day of the stay is full or nearly full, before the customer
     // types their data; a full stay cannot go on (the button is disabled). The
     // booking itself is still the judge: a place taken meanwhile is a 409.
@@ -203,7 +203,7 @@
         var note = q.breakdown ? daysText(q.breakdown.days) + ' · ' : '';
         note += vtype.value ? typeLabel(vtype.value) : 'precio para ' + quoteLabel.toLowerCase() + '; el tipo de vehículo se indica en el paso 2';
         priceNote.textContent = note;
-        // The quote's availability (CONTRACT §10): a nearly full or full stay says so.
+        // The quote's availability (docs/capacity.md#seeing-it): a nearly full or full stay says so.
         var a = q.availability;
         if (a && (a.status === 'few' || a.status === 'full')) {
           var warn = document.createElement('strong');
@@ -404,7 +404,7 @@
       put('name', d.name || '');
       put('total', d.total || '');
       put('reference', d.reference || '');
-      // The signed link of the answer (CONTRACT §11), as a path on this site;
+      // The signed link of the answer (docs/manage-booking.md#the-token), as a path on this site;
       // without it, the lookup form.
       var manage = '/reserva';
       if (d.manage) {
@@ -414,7 +414,7 @@
       return true;
     }
 
-    // One Idempotency-Key per booking attempt (CONTRACT §13): a double tap, or a retry
+    // One Idempotency-Key per booking attempt (docs/public-booking.md#retries-idempotency-key): a double tap, or a retry
     // of the same data after a network failure or a timeout, sends the same key, so
     // the booking is made once; changed data is a new attempt with a new key.
     var attempt = { key: null, body: null };
@@ -436,7 +436,7 @@
       if (submitting) { return; }
       if (!step1Valid(true)) { goBackTo(1); return; }
       if (!step2Valid(true)) { goBackTo(2); return; }
-      // CONTRACT §11: the page asks for "He leído la política de privacidad"
+      // docs/manage-booking.md#pages: the page asks for "He leído la política de privacidad"
       // before it books; the marketing consent is optional and separate.
       var ack = form.querySelector('#privacy_ack');
       var marketing = form.querySelector('#marketing_consent');
@@ -489,7 +489,7 @@
     });
 
     // A customer who books with another phone books for that phone's customer
-    // (spec: customers are found by phone): say so while it is being typed.
+    // (docs/reservations.md#creation: customers are found by phone): say so while it is being typed.
     var accountNote = root.querySelector('[data-phone-account-note]');
     function checkAccountPhone() {
       if (accountNote) { accountNote.hidden = !f.phone.defaultValue || f.phone.value.trim() === f.phone.defaultValue.trim(); }

@@ -110,7 +110,7 @@
     return !!el;
   }
 
-  // The input rules of the server (internal/input, CONTRACT §8), mirrored so the
+  // The input rules of the server (internal/input, docs/input-rules.md), mirrored so the
   // page refuses what the server refuses; the server stays authoritative (its
   // phone check is libphonenumber's, of which this is the plausibility part).
   // Messages are the server's, without the field name the page shows anyway.

@@ -1,7 +1,7 @@
-/* Manage my booking (CONTRACT §11): the live quote of the edit form and the print
+/* Manage my booking (docs/manage-booking.md): the live quote of the edit form and the print
    button. The page works without it: the forms post and the server answers. The
    quote goes through POST /api/pricing/dynamic with the booking's reference and its
-   manage token, so it is exactly what saving charges (CONTRACT §4). */
+   manage token, so it is exactly what saving charges (docs/pricing.md#one-price-path). */
 (function () {
   'use strict';
   var root = document.querySelector('[data-manage]');

@@ -170,7 +170,7 @@
         if (!datesOK()) { form.quote(null); return; }
         var b = body();
         b.vehicle_type = card.getAttribute('data-vehicle-type');
-        b.id_reservation = Number(card.getAttribute('data-reservation')); // priced as this edit (CONTRACT §4)
+        b.id_reservation = Number(card.getAttribute('data-reservation')); // priced as this edit (docs/pricing.md#repricing-an-edit)
         form.quote(b, immediate);
       };
       form.addEventListener('input', function () { form.requote(false); });

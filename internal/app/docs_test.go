@@ -1,0 +1,251 @@
+package app
+
+import (
+	"bufio"
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// repoRoot is the repository's root, seen from this package's directory.
+var repoRoot = filepath.Join("..", "..")
+
+// repoTextFiles calls fn with the slash path (relative to the root) and the content of
+// every text file of the repository: .git, and files holding a NUL byte (images, PDFs,
+// databases), are skipped.
+func repoTextFiles(t *testing.T, fn func(path string, content []byte)) {
+	t.Helper()
+	err := filepath.WalkDir(repoRoot, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" || d.Name() == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0 {
+			return nil
+		}
+		rel, err := filepath.Rel(repoRoot, p)
+		if err != nil {
+			return err
+		}
+		fn(filepath.ToSlash(rel), b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The repository must be readable on its own: no file may send a reader to documents
+// outside it (the rules the service follows are in docs/).
+func TestNothingPointsOutsideTheRepository(t *testing.T) {
+	// Built from pieces so that this file does not name them itself.
+	outside := []string{"CONTR" + "ACT \u00a7", "CONTR" + "ACT.md", ".." + "/shared", "shared" + "/spec"}
+	files := 0
+	repoTextFiles(t, func(path string, content []byte) {
+		files++
+		sc := bufio.NewScanner(bytes.NewReader(content))
+		sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
+		for n := 1; sc.Scan(); n++ {
+			line := sc.Text()
+			for _, s := range outside {
+				if strings.Contains(line, s) {
+					t.Errorf("%s:%d points outside the repository (%q): cite docs/<topic>.md#anchor instead\n\t%s", path, n, s, strings.TrimSpace(line))
+				}
+			}
+		}
+	})
+	if files < 50 {
+		t.Fatalf("only %d text files found under %s: is the walk at the repository's root?", files, repoRoot)
+	}
+}
+
+var (
+	// A citation of a docs file in code: docs/<topic>.md, optionally with #anchor.
+	docCitation = regexp.MustCompile(`docs/([A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*\.md)(#[A-Za-z0-9_-]+)?`)
+	// A Markdown link or image: [text](target).
+	mdLink     = regexp.MustCompile(`\[[^\]]*\]\(([^)\s]+)\)`)
+	mdHeading  = regexp.MustCompile(`^(#{1,6})\s+(.*?)\s*#*\s*$`)
+	inlineLink = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+)
+
+// anchorOf is the anchor GitHub gives a heading: the text without its markup, in lower
+// case, only letters, digits, spaces, hyphens and underscores kept, spaces as hyphens.
+func anchorOf(heading string) string {
+	h := inlineLink.ReplaceAllString(heading, "$1")
+	h = strings.ToLower(strings.TrimSpace(h))
+	var b strings.Builder
+	for _, r := range h {
+		switch {
+		case unicode.IsLetter(r), unicode.IsNumber(r), r == '-', r == '_':
+			b.WriteRune(r)
+		case r == ' ':
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
+}
+
+// anchorsOf lists the anchors of a Markdown file's headings (fenced code is skipped;
+// a repeated heading gets -1, -2…, as on GitHub).
+func anchorsOf(content []byte) map[string]bool {
+	anchors := map[string]bool{}
+	seen := map[string]int{}
+	fenced := false
+	for _, line := range strings.Split(string(content), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fenced = !fenced
+			continue
+		}
+		m := mdHeading.FindStringSubmatch(line)
+		if fenced || m == nil {
+			continue
+		}
+		a := anchorOf(m[2])
+		if n := seen[a]; n > 0 {
+			anchors[a+"-"+strconv.Itoa(n)] = true
+		} else {
+			anchors[a] = true
+		}
+		seen[a]++
+	}
+	return anchors
+}
+
+// withoutFences drops fenced code blocks from Markdown, keeping the line count.
+func withoutFences(content []byte) []string {
+	lines := strings.Split(string(content), "\n")
+	fenced := false
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			fenced = !fenced
+			lines[i] = ""
+			continue
+		}
+		if fenced {
+			lines[i] = ""
+		}
+	}
+	return lines
+}
+
+// Every docs link resolves: docs/<topic>.md#anchor cited in code, and every relative
+// [text](x.md#anchor) link in docs/ and the README, names an existing file and, with an
+// anchor, one of its headings.
+func TestDocLinksResolve(t *testing.T) {
+	md := map[string][]byte{} // slash path → content, every Markdown file
+	var code []string
+	contents := map[string][]byte{}
+	repoTextFiles(t, func(path string, content []byte) {
+		contents[path] = content
+		switch {
+		case strings.HasSuffix(path, ".md"):
+			md[path] = content
+		case strings.HasSuffix(path, ".go"), strings.HasSuffix(path, ".sql"), strings.HasSuffix(path, ".yaml"),
+			strings.HasSuffix(path, ".js"), strings.HasSuffix(path, ".html"), strings.HasSuffix(path, ".css"),
+			strings.HasSuffix(path, ".sh"), strings.HasSuffix(path, ".lua"):
+			code = append(code, path)
+		}
+	})
+	anchors := map[string]map[string]bool{}
+	anchorSet := func(path string) map[string]bool {
+		if a, ok := anchors[path]; ok {
+			return a
+		}
+		a := anchorsOf(md[path])
+		anchors[path] = a
+		return a
+	}
+	check := func(where, target, anchor string) {
+		if _, ok := contents[target]; !ok {
+			if _, err := os.Stat(filepath.Join(repoRoot, filepath.FromSlash(target))); err != nil {
+				t.Errorf("%s: %s does not exist", where, target)
+				return
+			}
+		}
+		if anchor != "" && strings.HasSuffix(target, ".md") && !anchorSet(target)[anchor] {
+			t.Errorf("%s: %s has no heading with the anchor #%s", where, target, anchor)
+		}
+	}
+
+	citations := 0
+	for _, path := range code {
+		for n, line := range strings.Split(string(contents[path]), "\n") {
+			for _, m := range docCitation.FindAllStringSubmatch(line, -1) {
+				citations++
+				check(path+":"+strconv.Itoa(n+1), "docs/"+m[1], strings.TrimPrefix(m[2], "#"))
+			}
+		}
+	}
+
+	links := 0
+	for path, content := range md {
+		if path != "README.md" && !strings.HasPrefix(path, "docs/") {
+			continue
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		for n, line := range withoutFences(content) {
+			for _, m := range mdLink.FindAllStringSubmatch(line, -1) {
+				target := m[1]
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				links++
+				file, anchor, _ := strings.Cut(target, "#")
+				if file == "" {
+					file = path
+				} else {
+					file = filepath.ToSlash(filepath.Clean(filepath.Join(dir, file)))
+				}
+				check(path+":"+strconv.Itoa(n+1), file, anchor)
+			}
+		}
+	}
+	if links < 20 {
+		t.Fatalf("only %d relative links found in docs/ and README.md: is the walk at the repository's root?", links)
+	}
+	t.Logf("%d links in the docs, %d citations in code checked", links, citations)
+}
+
+// The anchors are computed as GitHub computes them.
+func TestAnchorOf(t *testing.T) {
+	for heading, want := range map[string]string{
+		"Price rule":                                       "price-rule",
+		"Retries: `Idempotency-Key`":                       "retries-idempotency-key",
+		"The booking flow (`GET /booking`)":                "the-booking-flow-get-booking",
+		"Every request's database work has a deadline":     "every-requests-database-work-has-a-deadline",
+		"Full invoice (*factura completa*)":                "full-invoice-factura-completa",
+		"The reminder the day before (`booking_reminder`)": "the-reminder-the-day-before-booking_reminder",
+		"Dates and [time](dates.md)":                       "dates-and-time",
+	} {
+		if got := anchorOf(heading); got != want {
+			t.Errorf("anchorOf(%q) = %q, want %q", heading, got, want)
+		}
+	}
+	a := anchorsOf([]byte("# A\n## Routes\n```\n# not a heading\n```\n## Routes\n"))
+	for _, want := range []string{"a", "routes", "routes-1"} {
+		if !a[want] {
+			t.Errorf("anchorsOf: no %q in %v", want, a)
+		}
+	}
+	if a["not-a-heading"] {
+		t.Errorf("anchorsOf read a heading inside fenced code")
+	}
+}
