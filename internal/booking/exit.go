@@ -60,7 +60,7 @@ func (s *Service) exitCharge(ctx context.Context, rd exitReader, r reservation.R
 	c := ExitCharge{At: at, Total: r.TotalPrice, BookedPrice: r.TotalPrice, BookedExit: r.Exit}
 	if r.Exit != nil {
 		c.Exit = *r.Exit
-		c.Overdue = at.After(*r.Exit)
+		c.Overdue = r.Overdue(at) // docs/board.md#overdue
 		c.Days = pricing.ChargedDays(r.Entry, *r.Exit)
 		if !at.After(r.Exit.Add(pricing.Courtesy)) {
 			return c, nil
