@@ -73,6 +73,8 @@ type Service struct {
 	// Password reset (reset.go): where links are sent and the base of their URL.
 	resetOutbox *notify.Outbox
 	baseURL     string
+	// Email verification (verify.go); nil: no links are sent.
+	verify *verifier
 }
 
 // Option adjusts a Service at construction.

@@ -32,8 +32,10 @@ const (
 )
 
 // UpdateProfile validates and stores a user's name, email and phone, and returns
-// the updated user. The session user is read from the database on every request,
-// so the session copy (docs/customer-area.md: "updates the session copy") follows at once.
+// the updated user. A new email (other than by case) applies at once, is
+// unverified, and gets a verification link (docs/accounts.md#email-verification).
+// The session user is read from the database on every request, so the session copy
+// (docs/customer-area.md: "updates the session copy") follows at once.
 // An email used by another account, or a phone used by any other customer, is a
 // Conflict: the phone is the booking flows' identity, so taking over another
 // customer's number would show that customer's bookings (docs/accounts.md).
@@ -48,7 +50,8 @@ func (s *Service) UpdateProfile(ctx context.Context, userID int64, ch ProfileCha
 		if err != nil {
 			return err
 		}
-		if upd.Email != nil && (cur.Email == nil || !strings.EqualFold(*cur.Email, *upd.Email)) {
+		upd.EmailChanged = upd.Email != nil && (cur.Email == nil || !strings.EqualFold(*cur.Email, *upd.Email))
+		if upd.EmailChanged {
 			taken, err := tx.EmailTakenByOtherAccount(ctx, userID, *upd.Email)
 			if err != nil {
 				return err
@@ -77,6 +80,9 @@ func (s *Service) UpdateProfile(ctx context.Context, userID int64, ch ProfileCha
 			return err
 		}
 		out = UserOf(c)
+		if upd.EmailChanged { // the new email is unverified: a link goes to it (verify.go)
+			return s.sendVerification(ctx, tx, c)
+		}
 		return nil
 	})
 	if err != nil {

@@ -140,8 +140,11 @@ func (s *Service) Register(ctx context.Context, r Registration) (User, error) {
 				return err
 			}
 		}
-		c, err = tx.Customer(ctx, id)
-		return err
+		if c, err = tx.Customer(ctx, id); err != nil {
+			return err
+		}
+		// The new account's email is unverified until its link is followed (verify.go).
+		return s.sendVerification(ctx, tx, c)
 	})
 	if store.IsUniqueViolation(err) {
 		// Only the upgrade's UPDATE can get here: another account took the email

@@ -180,6 +180,10 @@ func (s *Service) openSocialAccount(ctx context.Context, tx *store.Tx, id Social
 	if err := tx.InsertSocialIdentity(ctx, id.Provider, id.Subject, id2, email); err != nil {
 		return err
 	}
+	// The provider has verified the email (SocialLogin requires it).
+	if _, err := tx.SetEmailVerified(ctx, id2, email, tx.Now); err != nil {
+		return err
+	}
 	c, err := tx.Customer(ctx, id2)
 	if err != nil {
 		return err

@@ -147,12 +147,14 @@ func (a *App) prepare(ctx context.Context) error {
 		return fmt.Errorf("load catalog: %w", err)
 	}
 	a.Catalog.Store(pricing.NewSnapshot(cat))
-	links, err := a.manageLinks(ctx)
+	secret, err := a.serviceSecret(ctx)
 	if err != nil {
 		return err
 	}
+	links := managelink.New(secret, a.Config.BaseURL)
 	a.Outbox = notify.NewOutbox(a.Config.Location, a.Config.WebhookURL != "").WithBaseURL(a.Config.BaseURL)
 	a.Outbox.SetManageLinks(links)
+	a.Outbox.SetSealer(notify.NewSealer(secret)) // credential links stored sealed (docs/notifications.md#sealed-links)
 	a.Outbox.SetFacility(reminderFacility)
 	m, where, err := openMedia(ctx, a.Config)
 	if err != nil {
@@ -171,7 +173,8 @@ func (a *App) prepare(ctx context.Context) error {
 	} else if built {
 		a.Log.Info("occupancy ledger built from the reservations")
 	}
-	accountOpts := []account.Option{account.WithInputRules(a.Config.Input), account.WithPasswordReset(a.Outbox, a.Config.BaseURL)}
+	accountOpts := []account.Option{account.WithInputRules(a.Config.Input), account.WithPasswordReset(a.Outbox, a.Config.BaseURL),
+		account.WithEmailVerification(a.Outbox, secret)}
 	if a.Config.HashCost > 0 {
 		accountOpts = append(accountOpts, account.WithHashCost(a.Config.HashCost))
 	}
@@ -236,9 +239,11 @@ func reminderFacility(ctx context.Context, tx *store.Tx) (notify.FacilityData, e
 	return out, nil
 }
 
-// manageLinks is the signer of manage-my-booking links (docs/manage-booking.md#the-token):
-// PARKING_SECRET_KEY, or the key generated once and kept in the database.
-func (a *App) manageLinks(ctx context.Context) (*managelink.Signer, error) {
+// serviceSecret is the service's secret key (docs/manage-booking.md#the-token):
+// PARKING_SECRET_KEY, or the key
+// generated once and kept in the database. Each use derives its own key from it
+// (manage links, email verification links, sealed outbox links).
+func (a *App) serviceSecret(ctx context.Context) ([]byte, error) {
 	key := a.Config.SecretKey
 	if key == "" {
 		var err error
@@ -246,7 +251,7 @@ func (a *App) manageLinks(ctx context.Context) (*managelink.Signer, error) {
 			return nil, fmt.Errorf("secret key: %w", err)
 		}
 	}
-	return managelink.New([]byte(key), a.Config.BaseURL), nil
+	return []byte(key), nil
 }
 
 // normaliseStored gives phones and plates stored before the canonical (docs/input-rules.md)
@@ -426,6 +431,7 @@ func (a *App) startDispatcher() {
 	sender := notify.NewHTTPSender(a.Config.WebhookURL, a.Config.WebhookSecret, a.Config.WebhookTimeout, t.Workers).WithClock(a.Config.Clock)
 	a.Dispatcher = notify.NewDispatcher(a.Store, sender, a.Outbox.Wake(), a.Log, t)
 	a.Dispatcher.OnOutcome(a.Metrics.Delivery)
+	a.Dispatcher.OpenSealedWith(a.Outbox.Sealer())
 	a.Dispatcher.Start()
 	a.Log.Info("notification delivery started", "signed", a.Config.WebhookSecret != "", "timeout", a.Config.WebhookTimeout.String())
 }

@@ -66,7 +66,8 @@ type Config struct {
 	// PublicRate is requests per minute per client address on the anonymous routes
 	// (docs/reliability.md); 0: no limit (the zero Config, as tests build it).
 	PublicRate int
-	// SecretKey signs manage links (PARKING_SECRET_KEY, docs/manage-booking.md#the-token); empty: one is
+	// SecretKey signs manage and email-verification links and seals credential links
+	// in the outbox (PARKING_SECRET_KEY, docs/manage-booking.md#the-token); empty: one is
 	// generated once and kept in the database, so that every instance agrees.
 	SecretKey string
 	// MetricsToken, when set, is the bearer token GET /metrics requires
@@ -136,7 +137,7 @@ var settings = []setting{
 		c.PhoneRegion = strings.ToUpper(v)
 		return nil
 	}},
-	{"PARKING_SECRET_KEY", "secret-key", "", "key that signs manage-my-booking links; empty: generated once and kept in the database", func(c *Config, v string) error {
+	{"PARKING_SECRET_KEY", "secret-key", "", "key that signs manage-my-booking and email-verification links and seals links in the outbox; empty: generated once and kept in the database", func(c *Config, v string) error {
 		if v != "" && len(v) < 16 {
 			return errors.New("must be at least 16 characters")
 		}

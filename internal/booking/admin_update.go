@@ -171,6 +171,11 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		if err := followContact(ctx, tx, r, cust, contact); err != nil {
 			return err
 		}
+		// A contact or customer email changed by staff may make the reservation
+		// qualify for the account: it is claimed now (docs/privacy.md#who-sees-a-booking).
+		if _, err := tx.ClaimQualifying(ctx, r.CustomerID, reservation.Claimable); err != nil {
+			return err
+		}
 		if newVeh != veh {
 			if err := tx.UpdateVehicleDetails(ctx, newVeh); err != nil {
 				return err

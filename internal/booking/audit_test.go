@@ -167,7 +167,7 @@ func TestAuditReservationLifecycle(t *testing.T) {
 // the customer's own edit and cancel name the customer.
 func TestAuditWalkInCancelAndCustomer(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
-		svc, _ := newService(t, d)
+		svc, st := newService(t, d)
 		ctx := context.Background()
 		staff := audit.WithActor(ctx, staffActor)
 
@@ -194,6 +194,7 @@ func TestAuditWalkInCancelAndCustomer(t *testing.T) {
 			t.Fatal(err)
 		}
 		owner, id := created.Customer.ID, created.Reservation.ID
+		claimed(t, st, id)
 		customer := audit.WithActor(ctx, audit.Actor{Kind: audit.KindCustomer, ID: owner, Name: "Ana Pérez", Email: "ana@example.com"})
 		newExit := created.Reservation.Entry.Add(2 * 24 * time.Hour)
 		if _, err := svc.CustomerEdit(customer, owner, id, booking.CustomerEdit{Exit: &newExit}); err != nil {

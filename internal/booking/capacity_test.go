@@ -150,6 +150,7 @@ func TestCapacityRefusesFullDaysAndFreesThem(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		claimed(t, st, c.Reservation.ID)
 		if _, err := svc.CustomerEdit(ctx, c.Reservation.CustomerID, c.Reservation.ID, booking.CustomerEdit{
 			Entry: clocktest.Day(15, 10, 0), Exit: ptr(clocktest.Day(18, 18, 0))}); len(fullDays(t, err)) != 2 {
 			t.Fatalf("customer edit onto days 15-16: %v", err)
@@ -451,6 +452,7 @@ func TestOccupancyLedgerRandomized(t *testing.T) {
 					continue
 				}
 				label = fmt.Sprintf("customer edit of %d (%s)", r.ID, r.Status)
+				claimed(t, st, r.ID)
 				_, err = svc.CustomerEdit(ctx, r.CustomerID, r.ID, booking.CustomerEdit{
 					Entry: now.Add(time.Duration(first*24+3) * time.Hour), Exit: ptr(now.Add(time.Duration(last*24+9) * time.Hour))})
 			case 6:
@@ -462,6 +464,7 @@ func TestOccupancyLedgerRandomized(t *testing.T) {
 				if rng.IntN(2) == 0 {
 					_, err = svc.AdminCancel(ctx, r.ID)
 				} else {
+					claimed(t, st, r.ID)
 					_, err = svc.CustomerCancel(ctx, r.CustomerID, r.ID)
 				}
 			case 7:

@@ -170,6 +170,11 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 			CustomerID: customerID, VehicleID: vehicle.ID, MainServiceID: in.MainService,
 			Contact: &contact, BookedBy: bookedBy,
 		}
+		// A booking that qualifies for the account it landed on (its contact email is
+		// the account's verified email) is the account's from the start
+		// (docs/privacy.md#who-sees-a-booking).
+		nr.Claimed = bookedBy != reservation.BookedAccount && reservation.Claimable(
+			reservation.Reservation{CustomerID: customerID, Contact: &contact, BookedBy: bookedBy}, customer)
 		if in.Notes != "" {
 			nr.Notes = &in.Notes
 		}

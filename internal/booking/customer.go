@@ -27,8 +27,21 @@ var ErrNotYours = fault.New(fault.Forbidden, "La reserva no existe o no le perte
 func (s *Service) CustomerCancel(ctx context.Context, customerID, reservationID int64) (reservation.Reservation, error) {
 	var out reservation.Reservation
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+		// Only a reservation the account sees (accountSees, docs/privacy.md#who-sees-a-booking).
+		before, err := tx.Reservation(ctx, reservationID)
+		if errors.Is(err, store.ErrNotFound) {
+			return ErrNotYours
+		}
+		if err != nil {
+			return err
+		}
+		if ok, err := accountSees(customerID)(ctx, tx, before); err != nil {
+			return err
+		} else if !ok {
+			return ErrNotYours
+		}
 		// The state before, for the trail (read in this transaction, before the
-		// conditional update; a foreign or missing id is refused below).
+		// conditional update).
 		prev, perr := s.readState(ctx, tx, reservationID, false)
 		ok, err := tx.CancelOwnReservation(ctx, reservationID, customerID)
 		if err != nil {
@@ -107,7 +120,8 @@ func (e Edited) Changed() bool { return !sameStay(e.Original, e.Updated) }
 // CustomerEdit changes the dates and services of the customer's own reservation,
 // repricing it when a pricing input changed (docs/pricing.md#repricing-an-edit), in one transaction (docs/customer-area.md; States and
 // transitions, per-state rules):
-//   - owner only: a missing or foreign reservation is ErrNotYours (403);
+//   - owner only (accountSees): a missing reservation, or one the account does not
+//     see, is ErrNotYours (403);
 //   - PENDIENTE and EN CURSO only; FINALIZADA and CANCELADA are terminal (400);
 //   - EN CURSO keeps the stored entry date and ignores the sent one;
 //   - the exit must be after the entry (400 naming both dates);
@@ -119,13 +133,13 @@ func (e Edited) Changed() bool { return !sameStay(e.Original, e.Updated) }
 //     only add active additional services (others are skipped, price rule 4); the
 //     ones already booked stay at their booked price, even if since retired.
 func (s *Service) CustomerEdit(ctx context.Context, customerID, reservationID int64, in CustomerEdit) (Edited, error) {
-	return s.customerEdit(ctx, reservationID, func(r reservation.Reservation) bool { return r.CustomerID == customerID }, ErrNotYours, in)
+	return s.customerEdit(ctx, reservationID, accountSees(customerID), ErrNotYours, in)
 }
 
 // customerEdit is the one customer-edit operation: the account holder's
 // (CustomerEdit) and the manage-my-booking edit (ManageEdit) differ only in who
 // may change the reservation (allowed) and the refusal of anyone else (denied).
-func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed func(reservation.Reservation) bool, denied error, in CustomerEdit) (Edited, error) {
+func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed access, denied error, in CustomerEdit) (Edited, error) {
 	var out Edited
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
 		r, err := tx.LockReservation(ctx, reservationID)
@@ -135,7 +149,9 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 		if err != nil {
 			return err
 		}
-		if !allowed(r) {
+		if ok, err := allowed(ctx, tx, r); err != nil {
+			return err
+		} else if !ok {
 			return denied
 		}
 		if !reservation.For(r.Status).CustomerEdit {

@@ -24,6 +24,7 @@ func TestCustomerEditOriginalAndUpdated(t *testing.T) {
 			t.Fatal(err)
 		}
 		owner, id := created.Customer.ID, created.Reservation.ID
+		claimed(t, st, id)
 		newExit := created.Reservation.Entry.Add(2 * 24 * time.Hour)
 		got, err := svc.CustomerEdit(ctx, owner, id, booking.CustomerEdit{MainService: 2, Exit: &newExit, Extras: []int64{2}})
 		if err != nil {

@@ -82,24 +82,37 @@ func (s *Service) Lookup(ctx context.Context, in LookupRequest) (Managed, error)
 	default:
 		return Managed{}, fault.Invalidf("Escriba el teléfono o el correo electrónico con el que hizo la reserva.")
 	}
+	var m Managed
+	err = s.throttledLookup(ctx, ref, in.Addr, func() error {
+		var err error
+		m, err = s.lookup(ctx, ref, phone, email)
+		return err
+	})
+	return m, err
+}
+
+// throttledLookup runs find, a lookup of reference ref by the client at addr ("":
+// no per-address count), unless too many lookups of ref or from addr failed in the
+// window (a fault.TooMany); an ErrNoBooking from find is counted as a failure.
+func (s *Service) throttledLookup(ctx context.Context, ref, addr string, find func() error) error {
 	now := s.now()
 	keys := []string{lookupKey(manageLookupKeyRef + ref)}
-	if in.Addr != "" {
-		keys = append(keys, lookupKey(manageLookupKeyAddress+in.Addr))
+	if addr != "" {
+		keys = append(keys, lookupKey(manageLookupKeyAddress+addr))
 	}
 	failures, err := s.store.LoginFailures(ctx, now.Add(-lookupWindow), keys...)
 	if err != nil {
-		return Managed{}, fmt.Errorf("lookup throttle: %w", err)
+		return fmt.Errorf("lookup throttle: %w", err)
 	}
 	if wait := lookupWait(failures[keys[0]], lookupLimitPerRef, now); wait > 0 {
-		return Managed{}, lookupThrottled(wait)
+		return lookupThrottled(wait)
 	}
 	if len(keys) > 1 {
 		if wait := lookupWait(failures[keys[1]], lookupLimitPerAddress, now); wait > 0 {
-			return Managed{}, lookupThrottled(wait)
+			return lookupThrottled(wait)
 		}
 	}
-	m, err := s.lookup(ctx, ref, phone, email)
+	err = find()
 	if errors.Is(err, ErrNoBooking) {
 		if rerr := s.store.InTx(ctx, func(tx *store.Tx) error {
 			return tx.RecordLoginFailure(ctx, now, now.Add(-lookupWindow), keys...)
@@ -107,7 +120,7 @@ func (s *Service) Lookup(ctx context.Context, in LookupRequest) (Managed, error)
 			s.log.ErrorContext(ctx, "recording a failed booking lookup failed", "err", rerr)
 		}
 	}
-	return m, err
+	return err
 }
 
 func (s *Service) lookup(ctx context.Context, ref, phone, email string) (Managed, error) {
@@ -218,7 +231,7 @@ func (s *Service) ManageEdit(ctx context.Context, ref, token string, in Customer
 	if err != nil {
 		return Edited{}, err
 	}
-	return s.customerEdit(ctx, id, func(reservation.Reservation) bool { return true }, ErrNoBooking, in)
+	return s.customerEdit(ctx, id, anyone, ErrNoBooking, in)
 }
 
 // ManageQuote prices a change as ManageEdit would charge it (the live preview).
@@ -227,7 +240,7 @@ func (s *Service) ManageQuote(ctx context.Context, ref, token string, r pricing.
 	if err != nil {
 		return pricing.Quote{}, err
 	}
-	return s.quoteEdit(ctx, id, true, func(reservation.Reservation) bool { return true }, ErrNoBooking, r)
+	return s.quoteEdit(ctx, id, true, anyone, ErrNoBooking, r)
 }
 
 // lookupKey is the stored throttling key: a hash, as the login's keys.

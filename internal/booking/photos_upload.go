@@ -253,7 +253,7 @@ type PhotoViewer struct {
 type PhotoRef struct{ key string }
 
 // PhotoAccess finds rendition size of stored photo id for viewer. Anyone but staff
-// and the reservation's own customer gets NotFound, exactly as for a photo that
+// and an account that sees the reservation gets NotFound, exactly as for a photo that
 // does not exist, so that the answer tells nothing about other people's photos.
 // It is the database half of serving a photo (OpenPhoto reads the file), so that
 // the caller can bound it by the database deadline and not the transfer.
@@ -269,8 +269,20 @@ func (s *Service) PhotoAccess(ctx context.Context, id int64, size string, viewer
 	if err != nil {
 		return PhotoRef{}, err
 	}
-	if !viewer.Staff && (viewer.CustomerID == 0 || viewer.CustomerID != o.CustomerID) {
-		return PhotoRef{}, missing
+	if !viewer.Staff {
+		// A customer sees the photos of the reservations its account sees (accountSees).
+		if viewer.CustomerID == 0 || viewer.CustomerID != o.CustomerID {
+			return PhotoRef{}, missing
+		}
+		r, err := s.store.Reservation(ctx, o.ReservationID)
+		if err != nil {
+			return PhotoRef{}, err
+		}
+		if ok, err := accountSees(viewer.CustomerID)(ctx, s.store, r); err != nil {
+			return PhotoRef{}, err
+		} else if !ok {
+			return PhotoRef{}, missing
+		}
 	}
 	return PhotoRef{key: blobKey(o.StorageKey, size)}, nil
 }

@@ -157,19 +157,19 @@ func sameInputs(st, prev stay, extras []store.BookedExtra) bool {
 // changed keeps the stored total; otherwise today's rates, the booked extras at their
 // booked price and new ones at today's. customerID 0 is staff (any reservation, the
 // vehicle type as sent, inactive main services allowed); otherwise the caller must
-// own the reservation, which is priced with its own vehicle type, as CustomerEdit
+// see the reservation (accountSees), which is priced with its own vehicle type, as CustomerEdit
 // does. An EN CURSO reservation keeps its entry date; a terminal one is refused.
 func (s *Service) QuoteEdit(ctx context.Context, customerID, id int64, r pricing.Request) (pricing.Quote, error) {
 	if customerID == 0 {
 		return s.quoteEdit(ctx, id, false, nil, nil, r)
 	}
-	return s.quoteEdit(ctx, id, true, func(res reservation.Reservation) bool { return res.CustomerID == customerID }, ErrNotYours, r)
+	return s.quoteEdit(ctx, id, true, accountSees(customerID), ErrNotYours, r)
 }
 
 // quoteEdit prices r as the edit of reservation id would: as the customer edit
 // (customer true: only allowed reservations, the rest refused with denied; the
 // reservation's own vehicle type) or as the staff update.
-func (s *Service) quoteEdit(ctx context.Context, id int64, customer bool, allowed func(reservation.Reservation) bool, denied error, r pricing.Request) (pricing.Quote, error) {
+func (s *Service) quoteEdit(ctx context.Context, id int64, customer bool, allowed access, denied error, r pricing.Request) (pricing.Quote, error) {
 	if _, err := input.Text("vehicle_type", r.VehicleType, input.MaxText); err != nil {
 		return pricing.Quote{}, err
 	}
@@ -183,8 +183,12 @@ func (s *Service) quoteEdit(ctx context.Context, id int64, customer bool, allowe
 	if err != nil {
 		return pricing.Quote{}, err
 	}
-	if customer && !allowed(res) {
-		return pricing.Quote{}, denied
+	if customer {
+		if ok, err := allowed(ctx, s.store, res); err != nil {
+			return pricing.Quote{}, err
+		} else if !ok {
+			return pricing.Quote{}, denied
+		}
 	}
 	rules := reservation.For(res.Status) // docs/reservations.md#per-state-rules
 	if !rules.EditStay {

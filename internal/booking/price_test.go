@@ -84,6 +84,7 @@ func TestCustomerEditFollowsPriceRule(t *testing.T) {
 		ctx := context.Background()
 		c := bookTwoExtras(t, svc)
 		owner, id := c.Customer.ID, c.Reservation.ID
+		claimed(t, st, id)
 		priceChange(t, svc)
 
 		// Nothing that prices changes (the same dates and extras sent again, in another

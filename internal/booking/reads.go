@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"parking/internal/clock"
-	"parking/internal/reservation"
 )
 
 // Reads the web layer needs beyond the operations' own results: it reaches the
@@ -28,15 +27,3 @@ func (s *Service) Ready(ctx context.Context) error {
 
 // ErrCatalogNotLoaded is Ready's answer before the pricing catalog is loaded.
 var ErrCatalogNotLoaded = fmt.Errorf("catalog not loaded")
-
-// CustomerArea is everything the customer's profile shows: the customer, their
-// vehicles and reservations with their additional services (docs/customer-area.md).
-func (s *Service) CustomerArea(ctx context.Context, customerID int64) (reservation.CustomerArea, error) {
-	return s.store.CustomerArea(ctx, customerID)
-}
-
-// CustomerVehicles lists the vehicles linked to a customer (the booking page
-// offers them to a logged-in customer).
-func (s *Service) CustomerVehicles(ctx context.Context, customerID int64) ([]reservation.Vehicle, error) {
-	return s.store.CustomerVehicles(ctx, customerID)
-}

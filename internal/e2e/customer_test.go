@@ -36,6 +36,12 @@ func TestCustomerFlowOnPhone(t *testing.T) {
 	if got := pageText(t, ctx, `[data-empty="active"]`); !strings.HasPrefix(got, "No tiene reservas activas") {
 		t.Errorf("empty profile says %q", got)
 	}
+	// A new account's email is unverified: the banner says so, with the address
+	// and a button for another link (docs/accounts.md#email-verification).
+	if got := pageText(t, ctx, "[data-verify-banner]"); !strings.Contains(got, "Verifique su correo electrónico") ||
+		!strings.Contains(got, "marta@example.com") || !strings.Contains(got, "Enviar otro enlace") {
+		t.Errorf("verification banner = %q", got)
+	}
 	if got := pageText(t, ctx, ".site-nav"); !strings.Contains(got, "Mi cuenta") || !strings.Contains(got, "Reservar") {
 		t.Errorf("customer navigation = %q", got)
 	}

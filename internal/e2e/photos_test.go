@@ -66,6 +66,8 @@ func TestPhotosFromThePhone(t *testing.T) {
 	if got := pageText(t, ctx, "[data-upload-msg]"); !strings.Contains(got, "5 fotos subidas") || !strings.Contains(got, "5 de 5") {
 		t.Errorf("upload message = %q", got)
 	}
+	// The thumbnails load lazily: bring the gallery into view as the clerk would.
+	Do(t, ctx, "scroll to the gallery", chromedp.ScrollIntoView(chromedp.CSS("[data-gallery]")))
 	pageWaitJS(t, ctx, "the five thumbnails served", `Array.from(document.querySelectorAll('[data-gallery] img')).filter(i => i.complete && i.naturalWidth > 0).length === 5`)
 	// The sideways phone photo is shown upright: 1200×800 with orientation 6 → portrait.
 	if !pageJS[bool](t, ctx, `(function(){var i=document.querySelector('[data-gallery] img');return i.naturalHeight>i.naturalWidth;})()`) {

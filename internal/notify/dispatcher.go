@@ -100,7 +100,12 @@ type Dispatcher struct {
 
 	observer atomic.Pointer[func(Progress)]
 	outcome  func(result string) // OnOutcome; set before Start
+	sealer   *Sealer             // OpenSealedWith; set before Start
 }
+
+// OpenSealedWith makes the dispatcher open the sealed links of a body with s just
+// before posting it (sealed.go). Call it before Start.
+func (d *Dispatcher) OpenSealedWith(s *Sealer) { d.sealer = s }
 
 // OnOutcome makes f be told of every delivery outcome this dispatcher records, by
 // result: "delivered", "retry", "failed", "released" (the metrics count them).
@@ -279,10 +284,16 @@ func (d *Dispatcher) deliver(c store.ClaimedNotification) store.DeliveryOutcome 
 		return out
 	}
 	attempt := c.Attempts + 1
-	err := d.sender.Send(d.sendCtx, Message{ID: c.ID, Type: Kind(c.Type), DeliveryID: c.DeliveryID, Body: c.Payload, Attempt: attempt})
-	out.At = d.now()
 	log := d.log.With("notification_id", c.ID, "type", c.Type, "id_reservation", c.ReservationID,
 		"delivery_id", c.DeliveryID, "attempt", attempt)
+	body, err := d.sealer.OpenBody(c.Payload)
+	if err != nil { // no retry opens it: the key is not the one it was sealed with
+		out.At, out.Kind, out.Error = d.now(), store.GaveUp, err.Error()
+		log.Error("notification not sent: its sealed link does not open", "err", err)
+		return out
+	}
+	err = d.sender.Send(d.sendCtx, Message{ID: c.ID, Type: Kind(c.Type), DeliveryID: c.DeliveryID, Body: body, Attempt: attempt})
+	out.At = d.now()
 	if err == nil {
 		out.Kind = store.Delivered
 		if attempt > 1 {

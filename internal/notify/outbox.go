@@ -33,7 +33,15 @@ type Outbox struct {
 	wake     chan struct{}
 	links    *managelink.Signer // manage_url in payloads (docs/manage-booking.md#the-token); nil: none
 	facility FacilitySource     // the reminder's facility; nil: empty fields
+	sealer   *Sealer            // seals credential links (sealed.go); nil: none may be enqueued
 }
+
+// SetSealer makes the outbox seal credential links with s (the dispatcher opens
+// them with the same key). Call it before the outbox is used.
+func (o *Outbox) SetSealer(s *Sealer) { o.sealer = s }
+
+// Sealer is the outbox's sealer (nil: none), for the dispatcher.
+func (o *Outbox) Sealer() *Sealer { return o.sealer }
 
 // FacilitySource reads the car park's name, address and phone (the settings) inside
 // the transaction that builds a reminder.

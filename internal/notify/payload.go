@@ -27,10 +27,13 @@ const (
 	// PasswordReset carries a password reset link (docs/manage-booking.md#password-reset); it concerns an
 	// account, not a reservation.
 	PasswordReset Kind = "password_reset"
+	// EmailVerification carries the link that verifies an account's email
+	// (docs/accounts.md#email-verification); it concerns an account.
+	EmailVerification Kind = "email_verification"
 )
 
 // Kinds lists every notification kind.
-var Kinds = []Kind{BookingConfirmation, VehicleEntry, ReservationModified, Invoice, BookingReminder, PasswordReset}
+var Kinds = []Kind{BookingConfirmation, VehicleEntry, ReservationModified, Invoice, BookingReminder, PasswordReset, EmailVerification}
 
 // Valid reports whether k is one of the kinds.
 func (k Kind) Valid() bool {
@@ -132,6 +135,14 @@ type PasswordResetData struct {
 	Type     Kind         `json:"type"`
 	Cliente  ResetCliente `json:"cliente"`
 	ResetURL string       `json:"reset_url"`
+}
+
+// EmailVerificationData is the body of email_verification. VerifyURL is stored
+// sealed (Sealer.SealedURL) and opened at delivery.
+type EmailVerificationData struct {
+	Type      Kind         `json:"type"`
+	Cliente   ResetCliente `json:"cliente"`
+	VerifyURL string       `json:"verify_url"`
 }
 
 // InvoiceReserva carries the booking reference in the flat invoice body, under the

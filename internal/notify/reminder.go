@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -92,11 +93,28 @@ func (o *Outbox) ScheduleReminder(ctx context.Context, tx *store.Tx, sub store.N
 // EnqueuePasswordReset records a password_reset notification (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder) for the
 // account name/email, carrying resetURL, inside tx. It concerns no reservation.
 func (o *Outbox) EnqueuePasswordReset(ctx context.Context, tx *store.Tx, name, email, resetURL string) error {
-	body, err := encode(PasswordReset, PasswordResetData{Type: PasswordReset, Cliente: ResetCliente{Nombre: name, Email: email}, ResetURL: resetURL})
+	return o.enqueueAccount(ctx, tx, PasswordReset, PasswordResetData{Type: PasswordReset, Cliente: ResetCliente{Nombre: name, Email: email}, ResetURL: resetURL})
+}
+
+// EnqueueEmailVerification records an email_verification notification for the
+// account name/email inside tx. The link is a credential: it is stored sealed
+// (sealed.go) and opened only by the dispatcher, so an outbox without a Sealer
+// refuses it.
+func (o *Outbox) EnqueueEmailVerification(ctx context.Context, tx *store.Tx, name, email, verifyURL string) error {
+	if o.sealer == nil {
+		return errors.New("enqueue email_verification: no sealer (SetSealer): the link would be stored readable")
+	}
+	return o.enqueueAccount(ctx, tx, EmailVerification, EmailVerificationData{Type: EmailVerification,
+		Cliente: ResetCliente{Nombre: name, Email: email}, VerifyURL: o.sealer.SealedURL(verifyURL)})
+}
+
+// enqueueAccount records a notification about an account (no reservation) with body v.
+func (o *Outbox) enqueueAccount(ctx context.Context, tx *store.Tx, kind Kind, v any) error {
+	body, err := encode(kind, v)
 	if err != nil {
 		return err
 	}
-	n := store.NewNotification{Type: string(PasswordReset), DeliveryID: newDeliveryID(), Payload: body, Status: store.NotificationPending}
+	n := store.NewNotification{Type: string(kind), DeliveryID: newDeliveryID(), Payload: body, Status: store.NotificationPending}
 	if !o.deliver {
 		n.Status, n.LastError = store.NotificationSkipped, ptr(ReasonNoWebhook)
 	}

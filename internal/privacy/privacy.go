@@ -71,8 +71,9 @@ var ErrUnknownCustomer = fault.New(fault.NotFound, "No existe ese cliente.")
 
 // Export reads the customer's data: account, consents, linked providers, vehicles,
 // reservations with their contact, services, photos and the notifications sent
-// about them.
-func (s *Service) Export(ctx context.Context, customerID int64) (Export, error) {
+// about them. asAccount: the copy the account downloads itself, which holds only the
+// reservations (and vehicles) the account sees; staff get the whole record.
+func (s *Service) Export(ctx context.Context, customerID int64, asAccount bool) (Export, error) {
 	out := Export{GeneratedAt: s.now()}
 	var err error
 	if out.Area, err = s.store.CustomerArea(ctx, customerID); err != nil {
@@ -80,6 +81,9 @@ func (s *Service) Export(ctx context.Context, customerID int64) (Export, error) 
 			return out, ErrUnknownCustomer
 		}
 		return out, fmt.Errorf("export customer %d: %w", customerID, err)
+	}
+	if asAccount { // the account's own copy lists what it sees (docs/privacy.md#who-sees-a-booking)
+		out.Area = reservation.SeenArea(out.Area)
 	}
 	if out.Extras, err = s.store.PrivacyExtras(ctx, customerID); err != nil {
 		return out, fmt.Errorf("export customer %d: %w", customerID, err)
@@ -102,8 +106,12 @@ const (
 // stay for accounting (the law keeps them six years) without the person's name,
 // email or phone. Refused for staff accounts, for a customer whose vehicle is in
 // the car park (EN CURSO: it must still be handed back), and when already done.
-// Photo files are deleted after commit through the PhotoFiles hook.
-func (s *Service) Erase(ctx context.Context, customerID int64) (store.ErasedCustomer, error) {
+// Photo files are deleted after commit through the PhotoFiles hook. asAccount: the
+// account erases itself, and the bookings on its record that it does not see
+// (docs/privacy.md#who-sees-a-booking) are someone else's: they are moved first to a
+// record of their own, which keeps the phone, and are neither cancelled nor blanked.
+// Staff erase the whole record.
+func (s *Service) Erase(ctx context.Context, customerID int64, asAccount bool) (store.ErasedCustomer, error) {
 	var out store.ErasedCustomer
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
 		c, err := tx.Customer(ctx, customerID)
@@ -122,6 +130,10 @@ func (s *Service) Erase(ctx context.Context, customerID int64) (store.ErasedCust
 			}
 			return fault.New(fault.Conflict, MsgEraseDone)
 		}
+		holder, err := detachUnseen(ctx, tx, c, asAccount)
+		if err != nil {
+			return err
+		}
 		busy, err := tx.CustomerHasStayInProgress(ctx, customerID)
 		if err != nil {
 			return err
@@ -134,8 +146,13 @@ func (s *Service) Erase(ctx context.Context, customerID int64) (store.ErasedCust
 				return err
 			}
 		}
-		out, err = tx.EraseCustomer(ctx, customerID)
-		return err
+		if out, err = tx.EraseCustomer(ctx, customerID); err != nil {
+			return err
+		}
+		if holder != 0 { // the erasure freed the phone: the bookings' record takes it
+			return tx.SetCustomerPhone(ctx, holder, *c.Phone)
+		}
+		return nil
 	})
 	if err != nil {
 		if fault.KindOf(err) != fault.Internal {
@@ -152,4 +169,26 @@ func (s *Service) Erase(ctx context.Context, customerID int64) (store.ErasedCust
 		}
 	}
 	return out, nil
+}
+
+// detachUnseen moves the bookings on account c's record that it does not see to a
+// new record (store.DetachReservations) and returns that record's id, 0 if none.
+func detachUnseen(ctx context.Context, tx *store.Tx, c reservation.Customer, asAccount bool) (int64, error) {
+	if !asAccount || c.Phone == nil {
+		return 0, nil
+	}
+	rs, err := tx.UnclaimedReservationsOf(ctx, c.ID)
+	if err != nil {
+		return 0, err
+	}
+	var unseen []reservation.Reservation
+	for _, r := range rs {
+		if !reservation.SeenBy(r, c) {
+			unseen = append(unseen, r)
+		}
+	}
+	if len(unseen) == 0 {
+		return 0, nil
+	}
+	return tx.DetachReservations(ctx, unseen, reservation.ContactOf(unseen[0], c).FullName)
 }

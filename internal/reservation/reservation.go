@@ -95,6 +95,9 @@ type Reservation struct {
 	// the stay never was.
 	BookedExit  *time.Time
 	BookedPrice *money.Cents
+	// ClaimedAt is when a reservation not booked while signed in to its customer's
+	// account became that account's own (SeenBy); nil until then.
+	ClaimedAt *time.Time
 }
 
 // Overdue reports whether the car is still in after its exit date: EN CURSO and the
@@ -165,7 +168,13 @@ type Customer struct {
 	Type         CustomerType
 	PasswordHash *string
 	CreatedAt    time.Time
+	// EmailVerifiedAt is when the account proved it reads Email; nil while it has
+	// not (or since the email last changed).
+	EmailVerifiedAt *time.Time
 }
+
+// EmailVerified reports whether the customer's current email is verified.
+func (c Customer) EmailVerified() bool { return c.EmailVerifiedAt != nil && c.Email != nil }
 
 // Vehicle (docs/reservations.md#vehicle).
 type Vehicle struct {

@@ -112,9 +112,11 @@ type CustomerContact struct {
 }
 
 // UpdateCustomerContact rewrites a customer's name, phone and email. A phone (or an
-// account email) used by another customer is a unique violation.
+// account email) used by another customer is a unique violation. A changed email is
+// no longer verified (docs/accounts.md#email-verification).
 func (tx *Tx) UpdateCustomerContact(ctx context.Context, id int64, c CustomerContact) error {
-	if _, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE customer SET full_name = $2, phone = $3, email = $4 WHERE id_customer = $1`,
+	if _, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE customer SET full_name = $2, phone = $3, email = $4,
+		email_verified_at = CASE WHEN email IS NOT DISTINCT FROM $4 THEN email_verified_at END WHERE id_customer = $1`,
 		id, c.FullName, c.Phone, c.Email); err != nil {
 		return fmt.Errorf("update customer %d: %w", id, err)
 	}

@@ -86,12 +86,24 @@ type NewReservation struct {
 	// Contact is what the booker typed (docs/public-booking.md#privacy-of-anonymous-bookings); BookedBy how it was made.
 	Contact  *reservation.Contact
 	BookedBy reservation.BookedBy
+	// Claimed: the reservation is its customer's account's own from the start
+	// (reservation.Claimable at booking time): claimed_at is the booking's time.
+	Claimed bool
 }
 
 // BookedExtra is a selected additional service with the price it had when booked.
 type BookedExtra struct {
 	ID    int64
 	Price money.Cents
+}
+
+// utcPtr is a nullable time read back, in UTC.
+func utcPtr(t sql.NullTime) *time.Time {
+	if !t.Valid {
+		return nil
+	}
+	u := t.Time.UTC()
+	return &u
 }
 
 // InsertReservation inserts a PENDIENTE reservation and its additional services,
@@ -101,6 +113,9 @@ func (tx *Tx) InsertReservation(ctx context.Context, r NewReservation) (reservat
 		ReservationDate: tx.Now, Entry: Time(r.Entry), Status: reservation.Pending, TotalPrice: r.TotalPrice,
 		Notes: r.Notes, Spot: r.Spot, CustomerID: r.CustomerID, VehicleID: r.VehicleID, MainServiceID: r.MainServiceID,
 		UpdatedAt: tx.Now, Contact: r.Contact, BookedBy: r.BookedBy,
+	}
+	if r.Claimed {
+		out.ClaimedAt = &out.ReservationDate
 	}
 	var name, email, phone, bookedBy *string
 	if r.Contact != nil {
@@ -121,12 +136,12 @@ func (tx *Tx) InsertReservation(ctx context.Context, r NewReservation) (reservat
 		out.Reference = reservation.NewReference()
 		err := tx.QueryRow(ctx, `INSERT INTO reservation
 			(reservation_date, entry_date, exit_date, status, total_price_cents, is_paid, notes, cod_parking_spot,
-			 id_customer, id_vehicle, id_main_service, updated_at, contact_name, contact_email, contact_phone, booked_by, reference)
-			VALUES ($1, $2, $3, 'PENDIENTE', $4, $5, $6, $7, $8, $9, $10, $1, $11, $12, $13, $14, $15)
+			 id_customer, id_vehicle, id_main_service, updated_at, contact_name, contact_email, contact_phone, booked_by, reference, claimed_at)
+			VALUES ($1, $2, $3, 'PENDIENTE', $4, $5, $6, $7, $8, $9, $10, $1, $11, $12, $13, $14, $15, $16)
 			ON CONFLICT (reference) DO NOTHING
 			RETURNING id_reservation`,
 			tx.Now, out.Entry, out.Exit, int64(r.TotalPrice), false, r.Notes, r.Spot,
-			r.CustomerID, r.VehicleID, r.MainServiceID, name, email, phone, bookedBy, out.Reference).Scan(&out.ID)
+			r.CustomerID, r.VehicleID, r.MainServiceID, name, email, phone, bookedBy, out.Reference, out.ClaimedAt).Scan(&out.ID)
 		if err == nil {
 			break
 		}
@@ -160,29 +175,30 @@ func (tx *Tx) insertExtras(ctx context.Context, reservationID int64, extras []Bo
 
 const reservationColumns = `r.id_reservation, r.reservation_date, r.entry_date, r.exit_date, r.status, r.total_price_cents,
 	r.is_paid, r.payment_method, r.notes, r.cod_parking_spot, r.id_customer, r.id_vehicle, r.id_main_service, r.updated_at,
-	r.contact_name, r.contact_email, r.contact_phone, r.booked_by, r.reference, r.checked_in_at, r.keys_handed_over,
+	r.contact_name, r.contact_email, r.contact_phone, r.booked_by, r.reference, r.checked_in_at, r.keys_handed_over, r.claimed_at,
 	r.checked_out_at, r.booked_exit_date, r.booked_price_cents`
 
 type rowScanner interface{ Scan(dest ...any) error }
 
 func scanReservation(row rowScanner) (reservation.Reservation, error) {
 	var r reservation.Reservation
-	var exit, checkedIn, checkedOut, bookedExit sql.NullTime
+	var exit, checkedIn, claimed, checkedOut, bookedExit sql.NullTime
 	var bookedPrice sql.NullInt64
 	var method, notes, spot, cName, cEmail, cPhone, bookedBy, ref sql.NullString
 	var status string
 	err := row.Scan(&r.ID, &r.ReservationDate, &r.Entry, &exit, &status, &r.TotalPrice,
 		&r.IsPaid, &method, &notes, &spot, &r.CustomerID, &r.VehicleID, &r.MainServiceID, &r.UpdatedAt,
-		&cName, &cEmail, &cPhone, &bookedBy, &ref, &checkedIn, &r.KeysHandedOver, &checkedOut, &bookedExit, &bookedPrice)
+		&cName, &cEmail, &cPhone, &bookedBy, &ref, &checkedIn, &r.KeysHandedOver, &claimed, &checkedOut, &bookedExit, &bookedPrice)
 	if err != nil {
 		return r, err
 	}
-	r.CheckedInAt, r.CheckedOutAt, r.BookedExit = optTime(checkedIn), optTime(checkedOut), optTime(bookedExit)
+	r.CheckedInAt, r.CheckedOutAt, r.BookedExit = utcPtr(checkedIn), utcPtr(checkedOut), utcPtr(bookedExit)
 	if bookedPrice.Valid {
 		p := money.Cents(bookedPrice.Int64)
 		r.BookedPrice = &p
 	}
 	r.Reference = ref.String
+	r.ClaimedAt = utcPtr(claimed)
 	if cPhone.Valid { // contact_name and contact_phone are set together (migration 0007)
 		r.Contact = &reservation.Contact{FullName: cName.String, Phone: &cPhone.String}
 		if cEmail.Valid {
@@ -209,15 +225,6 @@ func scanReservation(row rowScanner) (reservation.Reservation, error) {
 	r.Entry = r.Entry.UTC()
 	r.UpdatedAt = r.UpdatedAt.UTC()
 	return r, nil
-}
-
-// optTime is a nullable instant read back, in UTC.
-func optTime(t sql.NullTime) *time.Time {
-	if !t.Valid {
-		return nil
-	}
-	u := t.Time.UTC()
-	return &u
 }
 
 // Reservation reads one reservation by id; ErrNotFound if there is none.
@@ -248,15 +255,17 @@ func (tx *Tx) Customer(ctx context.Context, id int64) (reservation.Customer, err
 	return scanCustomer(tx.QueryRow(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, id))
 }
 
-const customerColumns = `id_customer, full_name, phone, email, type, password_hash, created_at`
+const customerColumns = `id_customer, full_name, phone, email, type, password_hash, created_at, email_verified_at`
 
 func scanCustomer(row rowScanner) (reservation.Customer, error) {
 	var c reservation.Customer
 	var phone, email, hash sql.NullString
+	var verified sql.NullTime
 	var typ string
-	if err := row.Scan(&c.ID, &c.FullName, &phone, &email, &typ, &hash, &c.CreatedAt); err != nil {
+	if err := row.Scan(&c.ID, &c.FullName, &phone, &email, &typ, &hash, &c.CreatedAt, &verified); err != nil {
 		return c, fmt.Errorf("customer: %w", notFound(err))
 	}
+	c.EmailVerifiedAt = utcPtr(verified)
 	c.Type = reservation.CustomerType(typ)
 	if phone.Valid {
 		c.Phone = &phone.String

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"time"
 
 	"parking/internal/reservation"
 )
@@ -193,13 +194,16 @@ type ProfileUpdate struct {
 	FullName string
 	Email    *string
 	Phone    *string
+	// EmailChanged clears the email's verification (a new email is unverified).
+	EmailChanged bool
 }
 
 // UpdateProfile stores a customer's name, email and phone. An email used by another
 // account or a phone used by any other customer is a unique violation.
 func (tx *Tx) UpdateProfile(ctx context.Context, customerID int64, p ProfileUpdate) error {
-	res, err := tx.Exec(ctx, `UPDATE customer SET full_name = $2, email = $3, phone = $4 WHERE id_customer = $1`,
-		customerID, p.FullName, p.Email, p.Phone)
+	res, err := tx.Exec(ctx, `UPDATE customer SET full_name = $2, email = $3, phone = $4,
+		email_verified_at = CASE WHEN $5 THEN NULL ELSE email_verified_at END WHERE id_customer = $1`,
+		customerID, p.FullName, p.Email, p.Phone, p.EmailChanged)
 	if err != nil {
 		return fmt.Errorf("update profile of %d: %w", customerID, err)
 	}
@@ -257,6 +261,100 @@ func (tx *Tx) RevokeLoginTokens(ctx context.Context, customerID int64) error {
 		WHERE id_customer = $1 AND session_hash IS NULL AND revoked_at IS NULL`, customerID, tx.Now)
 	if err != nil {
 		return fmt.Errorf("revoke tokens of %d: %w", customerID, err)
+	}
+	return nil
+}
+
+// SetEmailVerified marks a customer's email verified at, provided the stored email
+// is still email (ignoring case): a link sent to an earlier email verifies nothing.
+// An email already verified keeps its first time. It reports whether it matched.
+func (tx *Tx) SetEmailVerified(ctx context.Context, customerID int64, email string, at time.Time) (bool, error) {
+	res, err := tx.Exec(ctx, `UPDATE customer SET email_verified_at = COALESCE(email_verified_at, $3)
+		WHERE id_customer = $1 AND lower(email) = lower($2)`, customerID, email, Time(at))
+	return applied(res, err, "verify email of %d", customerID)
+}
+
+// MarkVerificationSent records that a verification link is sent to the customer now,
+// unless one was sent after notBefore; it reports whether it recorded it (false:
+// too soon, send nothing). One conditional update, so two concurrent requests
+// cannot both send.
+func (tx *Tx) MarkVerificationSent(ctx context.Context, customerID int64, notBefore time.Time) (bool, error) {
+	res, err := tx.Exec(ctx, `UPDATE customer SET email_verify_sent_at = $2
+		WHERE id_customer = $1 AND (email_verify_sent_at IS NULL OR email_verify_sent_at <= $3)`,
+		customerID, tx.Now, Time(notBefore))
+	return applied(res, err, "verification sent to %d", customerID)
+}
+
+// UnclaimedReservationsOf lists the reservations on a customer's record that its
+// account neither booked while signed in nor has claimed: the candidates of a claim
+// (reservation.Claimable decides which qualify).
+func (tx *Tx) UnclaimedReservationsOf(ctx context.Context, customerID int64) ([]reservation.Reservation, error) {
+	return tx.reservationsOf(ctx, "unclaimed reservations", customerID,
+		`r.claimed_at IS NULL AND (r.booked_by IS NULL OR r.booked_by <> 'account')`)
+}
+
+// ClaimQualifying claims, in tx, every reservation on customerID's record that the
+// account neither booked nor claimed yet and that qualifies by the rule given
+// (reservation.Claimable: the store only reads and writes). It returns how many.
+func (tx *Tx) ClaimQualifying(ctx context.Context, customerID int64, qualifies func(reservation.Reservation, reservation.Customer) bool) (int, error) {
+	c, err := tx.Customer(ctx, customerID)
+	if err != nil {
+		return 0, err
+	}
+	rs, err := tx.UnclaimedReservationsOf(ctx, customerID)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, r := range rs {
+		if !qualifies(r, c) {
+			continue
+		}
+		if _, err := tx.ClaimReservation(ctx, r.ID, customerID); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// ClaimReservation makes reservation id the account customerID's own: it moves to
+// that customer (a claim with the manage token may come from another record) and
+// gets claimed_at, kept if it had one. It reports whether the reservation exists.
+func (tx *Tx) ClaimReservation(ctx context.Context, id, customerID int64) (bool, error) {
+	res, err := tx.Exec(ctx, `UPDATE reservation SET id_customer = $2, claimed_at = COALESCE(claimed_at, $3),
+		updated_at = CASE WHEN id_customer = $2 THEN updated_at ELSE $3 END
+		WHERE id_reservation = $1`, id, customerID, tx.Now)
+	return applied(res, err, "claim reservation %d", id)
+}
+
+// DetachReservations moves reservations off a customer record onto a new
+// NO-REGISTRADO customer named name, without a phone yet (the caller gives it the
+// phone once the old record frees it), and links their vehicles to it. It returns
+// the new customer's id. An account's erasure uses it for the bookings on its record
+// that the account does not see: they are someone else's and must survive it.
+func (tx *Tx) DetachReservations(ctx context.Context, rs []reservation.Reservation, name string) (int64, error) {
+	var id int64
+	if err := tx.QueryRow(ctx, `INSERT INTO customer (full_name, type, created_at) VALUES ($1, 'NO-REGISTRADO', $2)
+		RETURNING id_customer`, name, tx.Now).Scan(&id); err != nil {
+		return 0, fmt.Errorf("detach reservations: %w", err)
+	}
+	for _, r := range rs {
+		if _, err := tx.Exec(ctx, `UPDATE reservation SET id_customer = $2, updated_at = $3 WHERE id_reservation = $1`,
+			r.ID, id, tx.Now); err != nil {
+			return 0, fmt.Errorf("detach reservation %d: %w", r.ID, err)
+		}
+		if err := tx.LinkCustomerVehicle(ctx, id, r.VehicleID); err != nil {
+			return 0, err
+		}
+	}
+	return id, nil
+}
+
+// SetCustomerPhone gives a customer a phone (stored form; unique among customers).
+func (tx *Tx) SetCustomerPhone(ctx context.Context, customerID int64, phone string) error {
+	if _, err := tx.Exec(ctx, `UPDATE customer SET phone = $2 WHERE id_customer = $1`, customerID, phone); err != nil {
+		return fmt.Errorf("set phone of %d: %w", customerID, err)
 	}
 	return nil
 }

@@ -536,17 +536,23 @@ func (s *Store) CapacityOverrideAt(ctx context.Context, id int64) (*time.Time, e
 // PendingReservationsOf lists a customer's PENDIENTE reservations, read in the
 // transaction (an erasure cancels them; their days are freed first).
 func (tx *Tx) PendingReservationsOf(ctx context.Context, customerID int64) ([]reservation.Reservation, error) {
+	return tx.reservationsOf(ctx, "pending reservations", customerID, `r.status = 'PENDIENTE'`)
+}
+
+// reservationsOf reads, in the transaction, customerID's reservations that match
+// the condition cond (SQL on reservation r), in id order; what names them in errors.
+func (tx *Tx) reservationsOf(ctx context.Context, what string, customerID int64, cond string) ([]reservation.Reservation, error) {
 	rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT `+reservationColumns+` FROM reservation r
-		WHERE r.id_customer = $1 AND r.status = 'PENDIENTE'`, customerID)
+		WHERE r.id_customer = $1 AND `+cond+` ORDER BY r.id_reservation`, customerID)
 	if err != nil {
-		return nil, fmt.Errorf("pending reservations of %d: %w", customerID, err)
+		return nil, fmt.Errorf("%s of %d: %w", what, customerID, err)
 	}
 	var out []reservation.Reservation
 	for rows.Next() {
 		r, err := scanReservation(rows)
 		if err != nil {
 			rows.Close()
-			return nil, err
+			return nil, fmt.Errorf("%s of %d: %w", what, customerID, err)
 		}
 		out = append(out, r)
 	}

@@ -195,9 +195,10 @@ func (tx *Tx) EraseCustomer(ctx context.Context, customerID int64) (ErasedCustom
 	if err := closeRows(rows); err != nil {
 		return out, err
 	}
-	// Password reset links (docs/manage-booking.md#password-reset) go, and the password_reset notifications
-	// that carried the account's name and email (they concern no reservation, so
-	// they are found by the email in their payload) are emptied like the others.
+	// Password reset links (docs/manage-booking.md#password-reset) go, and the password_reset and
+	// email_verification notifications that carried the account's name and email
+	// (they concern no reservation, so they are found by the email in their payload)
+	// are emptied like the others.
 	var email sql.NullString
 	if err := tx.QueryRow(ctx, `SELECT email FROM customer WHERE id_customer = $1`, customerID).Scan(&email); err != nil {
 		return out, fmt.Errorf("erase customer %d: %w", customerID, notFound(err))
@@ -208,7 +209,7 @@ func (tx *Tx) EraseCustomer(ctx context.Context, customerID int64) (ErasedCustom
 	if email.Valid && email.String != "" {
 		if _, err := tx.Exec(ctx, `UPDATE notification SET payload = '{}',
 				status = CASE WHEN status = 'pending' THEN 'skipped' ELSE status END
-			WHERE type = 'password_reset' AND id_reservation IS NULL AND lower(payload) LIKE $1 ESCAPE '\'`,
+			WHERE type IN ('password_reset', 'email_verification') AND id_reservation IS NULL AND lower(payload) LIKE $1 ESCAPE '\'`,
 			likePattern(`"email":"`+email.String+`"`)); err != nil {
 			return out, fmt.Errorf("erase customer %d: reset notifications: %w", customerID, err)
 		}

@@ -227,7 +227,7 @@ func TestErasureFreesTheDays(t *testing.T) {
 		if err := a.Store.DB().QueryRow(`SELECT id_customer FROM reservation`).Scan(&customer); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.Privacy.Erase(context.Background(), customer); err != nil {
+		if _, err := a.Privacy.Erase(context.Background(), customer, false); err != nil {
 			t.Fatalf("erase: %v", err)
 		}
 		have, err := a.Store.OccupancyLedger(context.Background())

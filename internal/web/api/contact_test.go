@@ -173,16 +173,41 @@ func TestAnonymousBookingRevealsNothing(t *testing.T) {
 			}
 		}
 
-		// Lucía's profile marks the booking she did not make, and she can cancel it.
-		status, prof := webtest.CustCall(t, luciaClient, "GET", a.URL+"/users/profile", nil)
-		if status != 200 {
-			t.Fatalf("profile: %d %v", status, prof)
+		// Pedro's booking landed on Lucía's record by the phone, but it is not hers
+		// (docs/privacy.md#who-sees-a-booking): not listed, not cancellable.
+		profileMarks := func() map[int64][2]any {
+			t.Helper()
+			status, prof := webtest.CustCall(t, luciaClient, "GET", a.URL+"/users/profile", nil)
+			if status != 200 {
+				t.Fatalf("profile: %d %v", status, prof)
+			}
+			marks := map[int64][2]any{}
+			for _, it := range prof["active_reservations"].([]any) {
+				row := it.(map[string]any)
+				marks[int64(row["id_reservation"].(float64))] = [2]any{row["made_without_login"], row["contact_name"]}
+			}
+			return marks
 		}
-		marks := map[int64][2]any{}
-		for _, it := range prof["active_reservations"].([]any) {
-			row := it.(map[string]any)
-			marks[int64(row["id_reservation"].(float64))] = [2]any{row["made_without_login"], row["contact_name"]}
+		if _, listed := profileMarks()[anonID]; listed {
+			t.Error("Lucía's profile lists Pedro's booking")
 		}
+		cancelURL := fmt.Sprintf("%s/users/profile/reservation/%d/cancel", a.URL, anonID)
+		if status, body := webtest.CustCall(t, luciaClient, "DELETE", cancelURL, nil); status != http.StatusForbidden {
+			t.Errorf("Lucía cancels a booking she does not see: %d %v, want 403", status, body)
+		}
+
+		// Once she holds it (its manage token, say Pedro forwarded the email), her
+		// profile marks the booking she did not make, and she can cancel it.
+		anon, rerr := a.Store.Reservation(context.Background(), anonID)
+		if rerr != nil {
+			t.Fatal(rerr)
+		}
+		token, _ := a.Booking.ManageLink(anon)
+		if status, body := webtest.CustCall(t, luciaClient, "POST", a.URL+"/users/profile/claim",
+			map[string]any{"reference": anon.Reference, "manage_token": token}); status != http.StatusOK {
+			t.Fatalf("claim: %d %v", status, body)
+		}
+		marks := profileMarks()
 		if got := marks[anonID]; got != [2]any{true, "Pedro Gómez"} {
 			t.Errorf("anonymous booking in the profile: made_without_login, contact_name = %v", got)
 		}
@@ -193,7 +218,7 @@ func TestAnonymousBookingRevealsNothing(t *testing.T) {
 		if n := strings.Count(string(html), "Hecha sin iniciar sesión"); n != 1 || !strings.Contains(string(html), "«Pedro Gómez»") {
 			t.Errorf("profile page shows the mark %d times (want 1, with the typed name)", n)
 		}
-		status, body := webtest.CustCall(t, luciaClient, "DELETE", fmt.Sprintf("%s/users/profile/reservation/%d/cancel", a.URL, anonID), nil)
+		status, body := webtest.CustCall(t, luciaClient, "DELETE", cancelURL, nil)
 		if status != 200 || body["success"] != true {
 			t.Errorf("Lucía cancels the booking she did not make: %d %v", status, body)
 		}

@@ -26,6 +26,9 @@ type customerUserJSON struct {
 	Numero            string `json:"numero"`
 	Role              string `json:"role"`
 	CanChangePassword bool   `json:"can_change_password"`
+	// EmailVerified: the account has followed a link sent to its email
+	// (docs/accounts.md#email-verification); the page shows a banner until then.
+	EmailVerified bool `json:"email_verified"`
 }
 
 type customerVehicleJSON struct {
@@ -120,7 +123,7 @@ func (s *Server) profileView(area reservation.CustomerArea) customerProfileJSON 
 	u := account.UserOf(area.Customer)
 	out := customerProfileJSON{
 		User: customerUserJSON{ID: u.ID, Nombre: u.Nombre, Email: u.Email, Numero: u.Numero, Role: string(u.Role),
-			CanChangePassword: account.HasOwnPassword(area.Customer.PasswordHash)},
+			CanChangePassword: account.HasOwnPassword(area.Customer.PasswordHash), EmailVerified: area.Customer.EmailVerified()},
 		Vehicles:           make([]customerVehicleJSON, 0, len(area.Vehicles)),
 		ActiveReservations: []customerReservationJSON{},
 		PastReservations:   []customerReservationJSON{},

@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 
+	"parking/internal/account"
 	"parking/internal/fault"
+	"parking/internal/input"
 	"parking/internal/money"
 	"parking/internal/reservation"
 	"parking/internal/web/httpx"
@@ -26,6 +29,24 @@ type profilePageView struct {
 	// MarketingSince is when the customer consented to offers (nil: not given);
 	// the "Sus datos" card lets them give or withdraw it (customer_privacy.go).
 	MarketingSince string
+	// Notice is the outcome of a form that came back here (customer_verify.go).
+	Notice string
+}
+
+// profileNotice is the page's notice after a verification, a resend or a claim.
+func profileNotice(r *http.Request) string {
+	q := r.URL.Query()
+	switch {
+	case q.Get("verified") != "":
+		return "Correo electrónico verificado. Gracias."
+	case q.Get("verify") == "sent":
+		return account.MsgVerificationSent
+	case q.Get("claimed") != "":
+		if ref, ok := input.ReferenceLookup(q.Get("claimed")); ok {
+			return fmt.Sprintf(msgClaimed, reservation.ShowReference(ref))
+		}
+	}
+	return ""
 }
 
 // profileVehicle is one of the customer's vehicles, for people.
@@ -97,7 +118,7 @@ type serviceChoice struct {
 func (s *Server) renderProfile(w http.ResponseWriter, r *http.Request, area reservation.CustomerArea) {
 	j := s.profileView(area)
 	o := s.publicOffer()
-	v := profilePageView{User: j.User}
+	v := profilePageView{User: j.User, Notice: profileNotice(r)}
 	for _, vh := range j.Vehicles {
 		v.Vehicles = append(v.Vehicles, profileVehicle{Plate: vh.LicensePlate, Description: vehicleDescription(vh.Brand, vh.Model), TypeLabel: vehicleTypeLabel(vh.Type)})
 	}

@@ -184,8 +184,8 @@ func (s *Server) exportBody(e privacy.Export) exportJSON {
 }
 
 // writeExport answers the export as a file to download.
-func (s *Server) writeExport(w http.ResponseWriter, r *http.Request, customerID int64) {
-	e, err := s.privacy.Export(r.Context(), customerID)
+func (s *Server) writeExport(w http.ResponseWriter, r *http.Request, customerID int64, asAccount bool) {
+	e, err := s.privacy.Export(r.Context(), customerID, asAccount)
 	if err != nil {
 		s.privacyFailed(w, r, err)
 		return
@@ -211,7 +211,7 @@ func (s *Server) privacyFailed(w http.ResponseWriter, r *http.Request, err error
 
 // customerExport is GET /users/profile/data.
 func (s *Server) customerExport(w http.ResponseWriter, r *http.Request) {
-	s.writeExport(w, r, httpx.MustUser(r).ID)
+	s.writeExport(w, r, httpx.MustUser(r).ID, true)
 }
 
 // customerErase is POST /users/profile/delete: confirmed with the account's
@@ -245,7 +245,7 @@ func (s *Server) customerErase(w http.ResponseWriter, r *http.Request) {
 		s.privacyFailed(w, r, fault.Invalidf(msgEraseConfirm))
 		return
 	}
-	if _, err := s.privacy.Erase(r.Context(), u.ID); err != nil {
+	if _, err := s.privacy.Erase(r.Context(), u.ID, true); err != nil {
 		s.privacyFailed(w, r, err)
 		return
 	}
@@ -267,7 +267,7 @@ func (s *Server) adminCustomerExport(w http.ResponseWriter, r *http.Request) {
 		s.privacyFailed(w, r, err)
 		return
 	}
-	s.writeExport(w, r, id)
+	s.writeExport(w, r, id, false)
 }
 
 // adminCustomerErase is POST /admin/customers/{id}/erase, confirm=ELIMINAR; a
@@ -287,7 +287,7 @@ func (s *Server) adminCustomerErase(w http.ResponseWriter, r *http.Request) {
 		s.privacyFailed(w, r, fault.Invalidf(msgEraseConfirm))
 		return
 	}
-	done, err := s.privacy.Erase(r.Context(), id)
+	done, err := s.privacy.Erase(r.Context(), id, false)
 	if err != nil {
 		s.privacyFailed(w, r, err)
 		return

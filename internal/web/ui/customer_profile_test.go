@@ -43,7 +43,7 @@ func TestCustomerProfile(t *testing.T) {
 			}
 		}
 		webtest.CustWantBody(t, body["user"].(map[string]any), map[string]any{"id": u.ID, "nombre": "Cliente 600000001",
-			"email": "ana@example.com", "numero": "+34600000001", "role": "REGISTRADO", "can_change_password": true})
+			"email": "ana@example.com", "numero": "+34600000001", "role": "REGISTRADO", "can_change_password": true, "email_verified": true})
 
 		vehicles := body["vehicles"].([]any)
 		if len(vehicles) != 2 {
@@ -148,8 +148,9 @@ func TestCustomerUpdateProfile(t *testing.T) {
 		}
 		webtest.CustWantBody(t, body, ok)
 		// The session user is read from the database per request: the session copy follows.
+		// The new email is unverified (docs/accounts.md#email-verification).
 		webtest.CustWantBody(t, user(), map[string]any{"id": u.ID, "nombre": "Ana García", "email": "Ana.Garcia@example.com",
-			"numero": "+34600000009", "role": "REGISTRADO", "can_change_password": true})
+			"numero": "+34600000009", "role": "REGISTRADO", "can_change_password": true, "email_verified": false})
 		if _, err := a.Accounts.Authenticate(context.Background(), "ana.garcia@example.com", "customer-password"); err != nil {
 			t.Errorf("login with the new email: %v", err)
 		}

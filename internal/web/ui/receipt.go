@@ -371,8 +371,9 @@ func (s *Server) ownReservation(r *http.Request) (booking.Detail, error) {
 	if !ok {
 		return booking.Detail{}, notYours
 	}
-	d, err := s.booking.Detail(r.Context(), id)
-	if fault.KindOf(err) == fault.NotFound || (err == nil && d.Reservation.CustomerID != u.ID) {
+	// Only a reservation the account sees (docs/privacy.md#who-sees-a-booking).
+	d, err := s.booking.CustomerDetail(r.Context(), u.ID, id)
+	if k := fault.KindOf(err); k == fault.Forbidden || k == fault.NotFound {
 		return booking.Detail{}, notYours
 	}
 	return d, err

@@ -96,6 +96,12 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.Handle("GET /users/profile/data", s.RequireUser(s.customerExport))
 	mux.Handle("POST /users/profile/delete", s.RequireUser(s.customerErase))
 	mux.Handle("POST /users/profile/consents", s.RequireUser(s.customerConsents))
+	// Email verification and claims (customer_verify.go): the emailed link needs no
+	// session; a resend and a claim are limited per client address, a claim also
+	// throttled per reference like the booking lookup.
+	mux.HandleFunc("GET /users/verify", s.verifyEmail)
+	mux.Handle("POST /users/verify/resend", s.RequireUser(s.limit.Limit("verify-resend", s.resendVerification, s.customerFormRefused)))
+	mux.Handle("POST /users/profile/claim", s.RequireUser(s.limit.Limit("booking-lookup", s.claimBooking, s.customerFormRefused)))
 	admin("GET /admin/customers/{id}/data", s.adminCustomerExport)
 	admin("POST /admin/customers/{id}/erase", s.adminCustomerErase)
 

@@ -77,6 +77,11 @@ func TestSocialLoginFlow(t *testing.T) {
 		if !strings.Contains(prof.Body, `"ana@example.com"`) {
 			t.Fatalf("profile after social login: %s", prof.Body)
 		}
+		// The provider asserted a verified email: the account starts verified
+		// (docs/accounts.md#email-verification).
+		if !strings.Contains(prof.Body, `"email_verified":true`) {
+			t.Errorf("social account not verified: %s", prof.Body)
+		}
 		if n := webtest.CountRows(t, a, `SELECT COUNT(*) FROM customer WHERE email = 'ana@example.com' AND type = 'REGISTRADO'
 			AND password_hash = 'SOCIAL_LOGIN_mock_sub-ana'`); n != 1 {
 			t.Fatalf("accounts opened = %d, want 1 with the SOCIAL_LOGIN_ hash", n)

@@ -1,0 +1,121 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"parking/internal/fault"
+	"parking/internal/input"
+	"parking/internal/reservation"
+	"parking/internal/store"
+)
+
+// customerReader reads a customer record: the store, or a transaction.
+type customerReader interface {
+	Customer(ctx context.Context, id int64) (reservation.Customer, error)
+}
+
+// access decides whether a caller may act on reservation r, reading with q (the
+// transaction the action runs in, when there is one).
+type access func(ctx context.Context, q customerReader, r reservation.Reservation) (bool, error)
+
+// accountSees is the access of the signed-in account customerID on every customer
+// route: reservation.SeenBy, the one rule of who sees a booking
+// (docs/privacy.md#who-sees-a-booking). Another customer's reservation is refused
+// before the account is read.
+func accountSees(customerID int64) access {
+	return func(ctx context.Context, q customerReader, r reservation.Reservation) (bool, error) {
+		if r.CustomerID != customerID {
+			return false, nil
+		}
+		c, err := q.Customer(ctx, customerID)
+		if err != nil {
+			return false, fmt.Errorf("account %d: %w", customerID, err)
+		}
+		return reservation.SeenBy(r, c), nil
+	}
+}
+
+// anyone is the access of a caller who proved it holds the booking (its manage token).
+func anyone(context.Context, customerReader, reservation.Reservation) (bool, error) { return true, nil }
+
+// CustomerDetail is the full record of a reservation the signed-in account sees
+// (its receipt); any other, or a missing one, is ErrNotYours.
+func (s *Service) CustomerDetail(ctx context.Context, customerID, id int64) (Detail, error) {
+	d, err := s.Detail(ctx, id)
+	if fault.KindOf(err) == fault.NotFound {
+		return Detail{}, ErrNotYours
+	}
+	if err != nil {
+		return Detail{}, err
+	}
+	if ok, err := accountSees(customerID)(ctx, s.store, d.Reservation); err != nil {
+		return Detail{}, err
+	} else if !ok {
+		return Detail{}, ErrNotYours
+	}
+	return d, nil
+}
+
+// CustomerArea is everything the customer's profile shows: the customer, and the
+// reservations its account sees with their additional services and photos, and
+// the vehicles of those (reservation.SeenArea; docs/customer-area.md). Reading
+// it writes nothing: a booking is claimed by the operation that makes it qualify.
+func (s *Service) CustomerArea(ctx context.Context, customerID int64) (reservation.CustomerArea, error) {
+	area, err := s.store.CustomerArea(ctx, customerID)
+	if err != nil {
+		return area, err
+	}
+	return reservation.SeenArea(area), nil
+}
+
+// CustomerVehicles lists the vehicles the signed-in account sees (the booking page
+// offers them): not the plate of a booking it does not see.
+func (s *Service) CustomerVehicles(ctx context.Context, customerID int64) ([]reservation.Vehicle, error) {
+	area, err := s.CustomerArea(ctx, customerID)
+	return area.Vehicles, err
+}
+
+// ClaimBooking makes the booking of a reference the signed-in account's own, when the
+// account proves it holds it with the booking's manage token (docs/customer-area.md#claim):
+// the reservation moves to the account's record and is claimed, and its vehicle is
+// linked to the account. Any mismatch is ErrNoBooking, counted and throttled as a
+// failed lookup (per reference and per client address addr).
+func (s *Service) ClaimBooking(ctx context.Context, customerID int64, rawRef, token, addr string) (reservation.Reservation, error) {
+	ref, ok := input.ReferenceLookup(rawRef)
+	if !ok { // malformed: refused by manageID, still counted against what was typed
+		ref = strings.ToUpper(strings.TrimSpace(rawRef))
+	}
+	var out reservation.Reservation
+	err := s.throttledLookup(ctx, ref, addr, func() error {
+		id, err := s.manageID(ctx, rawRef, token)
+		if err != nil {
+			return err
+		}
+		return s.store.InTx(ctx, func(tx *store.Tx) error {
+			if ok, err := tx.ClaimReservation(ctx, id, customerID); err != nil {
+				return err
+			} else if !ok {
+				return ErrNoBooking
+			}
+			r, err := tx.Reservation(ctx, id)
+			if err != nil {
+				return err
+			}
+			if err := tx.LinkCustomerVehicle(ctx, customerID, r.VehicleID); err != nil {
+				return err
+			}
+			out = r
+			return nil
+		})
+	})
+	if err != nil {
+		if errors.Is(err, ErrNoBooking) || fault.KindOf(err) != fault.Internal {
+			return reservation.Reservation{}, err
+		}
+		return reservation.Reservation{}, fmt.Errorf("claim %s: %w", rawRef, err)
+	}
+	return out, nil
+}

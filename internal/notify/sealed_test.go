@@ -1,0 +1,136 @@
+package notify_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"parking/internal/notify"
+	"parking/internal/store"
+	"parking/internal/storetest"
+)
+
+// A sealed link opens with the key it was sealed with and no other; a body's sealed
+// values are opened in place, the rest left byte for byte.
+func TestSealedURL(t *testing.T) {
+	s := notify.NewSealer([]byte("service secret"))
+	link := "https://parking.example/users/verify?t=abc.def&x=<1>"
+	a, b := s.SealedURL(link), s.SealedURL(link)
+	if a == b || !strings.HasPrefix(a, notify.SealedPrefix) || strings.Contains(a, "verify") {
+		t.Fatalf("sealed %q / %q: want distinct opaque values", a, b)
+	}
+	if got, err := s.Open(a); err != nil || got != link {
+		t.Fatalf("open = %q, %v", got, err)
+	}
+	tampered := a[:len(a)-2] + "AA"
+	if tampered == a {
+		tampered = a[:len(a)-2] + "BB"
+	}
+	for name, v := range map[string]string{"tampered": tampered, "not sealed": link, "truncated": notify.SealedPrefix + "AAAA"} {
+		if _, err := s.Open(v); !errors.Is(err, notify.ErrSealed) {
+			t.Errorf("%s: %v, want ErrSealed", name, err)
+		}
+	}
+	if _, err := notify.NewSealer([]byte("another secret")).Open(a); !errors.Is(err, notify.ErrSealed) {
+		t.Errorf("another key opened it: %v", err)
+	}
+	body := []byte(`{"type":"email_verification","cliente":{"nombre":"Ana","email":"a@example.com"},"verify_url":"` + a + `","n":1.50}`)
+	opened, err := s.OpenBody(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Replace(string(body), a, link, 1); string(opened) != want {
+		t.Errorf("opened body\n%s\nwant\n%s", opened, want)
+	}
+	plain := []byte(`{"type":"invoice","n":1.50}`)
+	if got, err := (*notify.Sealer)(nil).OpenBody(plain); err != nil || string(got) != string(plain) {
+		t.Errorf("a body without sealed values: %s, %v", got, err)
+	}
+	if _, err := (*notify.Sealer)(nil).OpenBody(body); !errors.Is(err, notify.ErrSealed) {
+		t.Errorf("no sealer: %v, want ErrSealed", err)
+	}
+}
+
+// The email_verification row holds its link sealed; the dispatcher posts it opened
+// (and signs what it posts). A dispatcher that cannot open it fails the row at once
+// rather than post the sealed text. An outbox without a sealer refuses the link.
+func TestEmailVerificationSealedInOutbox(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		e := newEnv(t, d, true)
+		ctx := context.Background()
+		link := "https://parking.example/users/verify?t=1.abc.mac"
+		if err := e.st.InTx(ctx, func(tx *store.Tx) error {
+			return e.outbox.EnqueueEmailVerification(ctx, tx, "Ana", "ana@example.com", link)
+		}); err == nil {
+			t.Fatal("an outbox without a sealer stored a verification link")
+		}
+		sealer := notify.NewSealer([]byte("service secret"))
+		e.outbox.SetSealer(sealer)
+		enqueue := func() {
+			t.Helper()
+			if err := e.st.InTx(ctx, func(tx *store.Tx) error {
+				return e.outbox.EnqueueEmailVerification(ctx, tx, "Ana", "ana@example.com", link)
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		enqueue()
+		var stored string
+		if err := e.st.DB().QueryRow(`SELECT payload FROM notification WHERE type = 'email_verification'`).Scan(&stored); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(stored, "/users/verify") || strings.Contains(stored, "abc.mac") {
+			t.Fatalf("the outbox row holds the link: %s", stored)
+		}
+
+		rc := newReceiver(t, e.p, ok)
+		tune := withTimeout(fast())
+		disp := notify.NewDispatcher(e.st, notify.NewHTTPSender(rc.URL, "hook-secret", tune.Timeout, 8).WithClock(e.st.Clock()), e.outbox.Wake(), testLog(), tune)
+		disp.OpenSealedWith(sealer)
+		disp.Observe(e.p.observe)
+		disp.Start()
+		e.p.waitFor(t, 5*time.Second, "the verification to be sent", func() bool {
+			return countRows(t, e.st, "type = 'email_verification' AND status = 'sent'") == 1
+		})
+		disp.Stop()
+		got := rc.deliveries()
+		if len(got) != 1 {
+			t.Fatalf("deliveries = %d", len(got))
+		}
+		var body notify.EmailVerificationData
+		if err := json.Unmarshal(got[0].body, &body); err != nil || body.VerifyURL != link || body.Cliente.Email != "ana@example.com" {
+			t.Errorf("posted %s (%v), want the opened link", got[0].body, err)
+		}
+		if !notify.Verify([]byte("hook-secret"), got[0].body, got[0].signature) {
+			t.Error("the signature is not over the posted body")
+		}
+
+		// Another key (PARKING_SECRET_KEY changed): failed, nothing posted.
+		enqueue()
+		other := notify.NewDispatcher(e.st, notify.NewHTTPSender(rc.URL, "", tune.Timeout, 8).WithClock(e.st.Clock()), e.outbox.Wake(), testLog(), tune)
+		other.OpenSealedWith(notify.NewSealer([]byte("another secret")))
+		other.Observe(e.p.observe)
+		other.Start()
+		t.Cleanup(other.Stop)
+		e.p.waitFor(t, 5*time.Second, "the row to fail", func() bool {
+			return countRows(t, e.st, "type = 'email_verification' AND status = 'failed'") == 1
+		})
+		if n := len(rc.deliveries()); n != 1 {
+			t.Errorf("deliveries = %d, want none more", n)
+		}
+	})
+}
+
+// The verification email's body (the n8n workflow's test reads its fields).
+func TestGoldenEmailVerification(t *testing.T) {
+	body, err := notify.Encode(notify.EmailVerification, notify.EmailVerificationData{Type: notify.EmailVerification,
+		Cliente: notify.ResetCliente{Nombre: "Ana Pérez", Email: "ana@example.com"}, VerifyURL: "https://parking.example/users/verify?t=1.mjk8a0.abc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "email_verification", body)
+	checkTypes(t, body, map[string]string{"type": "string", "cliente.nombre": "string", "cliente.email": "string", "verify_url": "string"})
+}
