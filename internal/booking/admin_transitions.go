@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/feed"
-	"parking/internal/localtime"
+	"parking/internal/money"
 	"parking/internal/notify"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -106,24 +107,45 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (r
 	return out, nil
 }
 
-// Finalize checks a vehicle out: EN CURSO → FINALIZADA, paid with method (spec,
-// administrator finalize; checks in the spec's order: status, then payment method).
-// is_paid becomes true and the spot stays assigned. A reservation without exit date
-// gets now as its exit and is repriced before it is paid (docs/dates.md#open-exits). The
-// optional hand-over at check-out (docs/photos.md) is recorded with it.
+// Finalize checks a vehicle out now, paid with method (CheckOut).
 func (s *Service) Finalize(ctx context.Context, id int64, method string, hand ...HandoverInput) (reservation.Reservation, error) {
+	in := CheckOutInput{Method: method}
+	if len(hand) > 0 {
+		in.Handover = hand[0]
+	}
+	return s.CheckOut(ctx, id, in)
+}
+
+// CheckOutInput is what staff send to finalize: the payment method, and optionally
+// the moment of check-out (a stay typed in after the fact), the amount they were
+// shown and the hand-over at check-out.
+type CheckOutInput struct {
+	Method        string
+	CheckedOutAt  *time.Time   // nil: now
+	ExpectedTotal *money.Cents // nil: not checked
+	Handover      HandoverInput
+}
+
+// CheckOut checks a vehicle out: EN CURSO → FINALIZADA, paid with in.Method (spec,
+// administrator finalize; checks in the spec's order: status, then payment method).
+// is_paid becomes true and the spot stays assigned. The amount due follows the
+// real stay (exitCharge, docs/exit.md#overstay); when in.ExpectedTotal is not that
+// amount, nothing changes (docs/exit.md#expected-total). The moment of check-out
+// is recorded, and the optional hand-over at check-out (docs/photos.md) with it.
+func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (reservation.Reservation, error) {
 	var out reservation.Reservation
-	h, _, err := parseHandover(reservation.PhaseExit, hand)
+	h, err := in.Handover.parse(reservation.PhaseExit)
 	if err != nil {
 		return out, err
 	}
+	method := in.Method
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		r, err := lockForAdmin(ctx, tx, id)
 		if err != nil {
 			return err
 		}
 		if !reservation.For(r.Status).Finalize {
-			return fault.Invalidf("No se puede finalizar la reserva %d: su estado es %s y debe ser %s.", id, r.Status, reservation.InCourse)
+			return notInCourse(id, r.Status)
 		}
 		m, ok := reservation.ParsePaymentMethod(strings.TrimSpace(method))
 		if !ok {
@@ -132,35 +154,25 @@ func (s *Service) Finalize(ctx context.Context, id int64, method string, hand ..
 			}
 			return fault.Invalidf("El método de pago %q no es válido: use EFECTIVO o TARJETA.", method)
 		}
+		at, err := s.checkOutMoment(r, tx.Now, in.CheckedOutAt)
+		if err != nil {
+			return err
+		}
+		c, err := s.exitCharge(ctx, tx, r, at)
+		if err != nil {
+			return err
+		}
+		if err := expectedTotal(in.ExpectedTotal, c.Total); err != nil {
+			return err
+		}
 		before, err := s.stateOf(ctx, tx, r)
 		if err != nil {
 			return err
 		}
-		f := store.Finalization{Method: m, TotalPrice: r.TotalPrice}
-		if r.Exit != nil {
-			f.Exit = *r.Exit
-		} else {
-			now := tx.Now
-			if !now.After(r.Entry) {
-				return fault.Invalidf("La reserva %d no tiene fecha de salida y su fecha de entrada (%s) es posterior a este momento: indique la fecha de salida antes de finalizar.",
-					id, localtime.Spanish(r.Entry, s.loc))
-			}
-			v, err := tx.Vehicle(ctx, r.VehicleID)
-			if err != nil {
-				return err
-			}
-			booked, err := tx.ReservationExtras(ctx, id)
-			if err != nil {
-				return err
-			}
-			// The one price path (price.go, docs/pricing.md#one-price-path): the exit changed, so the stay
-			// is repriced with today's rates; the booked extras keep their booked price.
-			priced, err := s.price(ctx, WalkIn, stay{Entry: r.Entry, Exit: &now, VehicleType: v.Type, MainService: r.MainServiceID, Extras: extraIDs(booked)},
-				bookedOf(r, v.Type, booked))
-			if err != nil {
-				return err
-			}
-			f.Exit, f.TotalPrice, f.Extras, f.Repriced = now, priced.Quote.Total, priced.Extras, true
+		f := store.Finalization{Method: m, Exit: c.Exit, TotalPrice: c.Total, Extras: c.extras, Repriced: c.repriced, CheckedOutAt: at}
+		if c.Overstay {
+			booked := r.TotalPrice
+			f.BookedExit, f.BookedPrice = r.Exit, &booked
 		}
 		applied, err := tx.MarkFinalized(ctx, id, f)
 		if err != nil {

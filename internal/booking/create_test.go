@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"parking/internal/booking"
+	"parking/internal/clock"
 	"parking/internal/clock/clocktest"
 	"parking/internal/fault"
 	"parking/internal/money"
@@ -27,7 +28,14 @@ func newService(t *testing.T, d store.Dialect) (*booking.Service, *store.Store) 
 
 func newServiceTB(t testing.TB, d store.Dialect) (*booking.Service, *store.Store) {
 	t.Helper()
-	st := storetest.Open(t, d)
+	svc, st, _ := newServiceClock(t, d)
+	return svc, st
+}
+
+// newServiceClock is newService with the store's fake clock, which the test moves.
+func newServiceClock(t testing.TB, d store.Dialect) (*booking.Service, *store.Store, *clock.Fake) {
+	t.Helper()
+	st, clk := storetest.OpenClock(t, d)
 	ctx := context.Background()
 	if _, err := st.SeedCatalog(ctx, pricing.Default()); err != nil {
 		t.Fatal(err)
@@ -38,7 +46,7 @@ func newServiceTB(t testing.TB, d store.Dialect) (*booking.Service, *store.Store
 	}
 	h := &pricing.Holder{}
 	h.Store(pricing.NewSnapshot(cat))
-	return booking.New(st, h, madrid, slog.New(slog.NewTextHandler(io.Discard, nil))), st
+	return booking.New(st, h, madrid, slog.New(slog.NewTextHandler(io.Discard, nil))), st, clk
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -125,6 +125,8 @@ func (e Edited) Changed() bool { return !sameStay(e.Original, e.Updated) }
 //   - PENDIENTE and EN CURSO only; FINALIZADA and CANCELADA are terminal (400);
 //   - EN CURSO keeps the stored entry date and ignores the sent one;
 //   - the exit must be after the entry (400 naming both dates);
+//   - the edit never lowers what the stay owes: no exit in the past for EN CURSO,
+//     no changed entry in the past for PENDIENTE (docs/exit.md#edits);
 //   - priced with the reservation's own vehicle type; vehicle and spot unchanged;
 //   - a customer may only choose an active main service (keeping the current one is
 //     allowed even if it has since been retired, so its dates stay editable), and
@@ -191,6 +193,9 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 			exit = in.Exit
 		}
 		if err := s.exitAfterEntry(entry, exit); err != nil {
+			return err
+		}
+		if err := s.editKeepsWhatIsOwed(r, entry, exit, tx.Now); err != nil {
 			return err
 		}
 		mainService := r.MainServiceID

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"parking/internal/fault"
 	"parking/internal/money"
@@ -47,7 +48,7 @@ func (s *Service) issueReceipt(ctx context.Context, tx *store.Tx, id int64, kind
 	if m := sub.Reservation.PaymentMethod; m != nil {
 		r.PaymentMethod = string(*m)
 	}
-	descs, amounts := receiptConcepts(sub)
+	descs, amounts := receiptConcepts(sub, s.loc)
 	parts, totals := receipt.Split(amounts, rate)
 	for i, p := range parts {
 		r.Lines = append(r.Lines, receipt.Line{Description: descs[i], Part: p})
@@ -58,28 +59,41 @@ func (s *Service) issueReceipt(ctx context.Context, tx *store.Tx, id int64, kind
 
 // receiptConcepts are the receipt's lines: the stay (the stored total less the
 // extras at their booked prices: the price rule's base amount, so the lines add up
-// to what was charged whatever the catalog says today), then each extra.
-func receiptConcepts(sub store.NotificationSubject) ([]string, []money.Cents) {
+// to what was charged whatever the catalog says today), then each extra. A late car
+// charged its real stay (docs/exit.md#overstay) shows the booked stay at its booked
+// price and the excess on a line of its own.
+func receiptConcepts(sub store.NotificationSubject, loc *time.Location) ([]string, []money.Cents) {
 	res := sub.Reservation
-	stay := res.TotalPrice
+	stay := res.TotalPrice - res.Excess()
 	for _, e := range sub.Extras {
 		stay -= e.Price
 	}
 	desc := sub.MainServiceName
-	if res.Exit != nil {
-		n := pricing.ChargedDays(res.Entry, *res.Exit)
-		unit := "días"
-		if n == 1 {
-			unit = "día"
-		}
-		desc = fmt.Sprintf("%s · %d %s de estancia", sub.MainServiceName, n, unit)
+	switch {
+	case res.BookedExit != nil:
+		desc = fmt.Sprintf("%s · %s de estancia reservada", sub.MainServiceName, daysText(pricing.ChargedDays(res.Entry, *res.BookedExit)))
+	case res.Exit != nil:
+		desc = fmt.Sprintf("%s · %s de estancia", sub.MainServiceName, daysText(pricing.ChargedDays(res.Entry, *res.Exit)))
 	}
 	descs, amounts := []string{desc}, []money.Cents{stay}
 	for _, e := range sub.Extras {
 		descs = append(descs, e.Name)
 		amounts = append(amounts, e.Price)
 	}
+	if x := res.Excess(); x > 0 && res.Exit != nil {
+		descs = append(descs, fmt.Sprintf("Exceso de estancia: salida el %s (%s en total)",
+			res.Exit.In(loc).Format("02/01/2006 15:04"), daysText(pricing.ChargedDays(res.Entry, *res.Exit))))
+		amounts = append(amounts, x)
+	}
 	return descs, amounts
+}
+
+// daysText is a number of days in words: "1 día", "5 días".
+func daysText(n int64) string {
+	if n == 1 {
+		return "1 día"
+	}
+	return fmt.Sprintf("%d días", n)
 }
 
 // notIssued is the refusal for a reservation that has no receipt yet.

@@ -45,5 +45,6 @@ func facilityFields(f settings.Facility) audit.Fields {
 		"name", f.Name, "tax_id", f.TaxID, "address", f.Address, "phone", f.Phone, "email", f.Email,
 		"vat_rate", fmt.Sprintf("%d.%02d %%", f.VATBasisPoints/100, f.VATBasisPoints%100),
 		"photo_retention_days", strconv.Itoa(f.PhotoRetentionDays),
+		"charge_overstay", strconv.FormatBool(f.ChargeOverstay),
 	)
 }

@@ -169,19 +169,22 @@ type InvoiceCustomer struct {
 // InvoiceData is the flat invoice body: the spec's fields plus type, payment_method
 // (null until finalization) and status PAID or PENDING.
 type InvoiceData struct {
-	Type               Kind            `json:"type"`
-	IDReservation      int64           `json:"id_reservation"`
-	Customer           InvoiceCustomer `json:"customer"`
-	LicensePlate       string          `json:"license_plate"`
-	VehicleBrand       string          `json:"vehicle_brand"`
-	VehicleModel       string          `json:"vehicle_model"`
-	MainServiceName    string          `json:"main_service_name"`
-	TotalPrice         money.Cents     `json:"total_price"`
-	IsPaid             bool            `json:"is_paid"`
-	PaymentMethod      *string         `json:"payment_method"`
-	Status             string          `json:"status"`
-	AdditionalServices []Line          `json:"additional_services"`
-	Reserva            InvoiceReserva  `json:"reserva"`
+	Type            Kind            `json:"type"`
+	IDReservation   int64           `json:"id_reservation"`
+	Customer        InvoiceCustomer `json:"customer"`
+	LicensePlate    string          `json:"license_plate"`
+	VehicleBrand    string          `json:"vehicle_brand"`
+	VehicleModel    string          `json:"vehicle_model"`
+	MainServiceName string          `json:"main_service_name"`
+	TotalPrice      money.Cents     `json:"total_price"`
+	// Exceso is what the real stay of a late car added to its booked price
+	// (docs/exit.md#overstay); 0 when none.
+	Exceso             money.Cents    `json:"exceso"`
+	IsPaid             bool           `json:"is_paid"`
+	PaymentMethod      *string        `json:"payment_method"`
+	Status             string         `json:"status"`
+	AdditionalServices []Line         `json:"additional_services"`
+	Reserva            InvoiceReserva `json:"reserva"`
 	// The receipt (docs/receipts.md#the-invoice-notification): its number and where the customer opens it;
 	// both null before finalize, when there is no receipt.
 	NumeroFactura *string `json:"numero_factura"`
@@ -265,6 +268,7 @@ func build(kind Kind, sub store.NotificationSubject, original *store.Notificatio
 			VehicleModel:       sub.Vehicle.Model,
 			MainServiceName:    sub.MainServiceName,
 			TotalPrice:         sub.Reservation.TotalPrice,
+			Exceso:             sub.Reservation.Excess(),
 			IsPaid:             sub.Reservation.IsPaid,
 			Status:             "PENDING",
 			AdditionalServices: lines(sub.Extras),

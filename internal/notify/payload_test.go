@@ -212,7 +212,7 @@ func TestGoldenInvoice(t *testing.T) {
 		"type": "string", "id_reservation": "number",
 		"customer.full_name": "string", "customer.email": "string",
 		"license_plate": "string", "vehicle_brand": "string", "vehicle_model": "string",
-		"main_service_name": "string", "total_price": "number", "is_paid": "boolean",
+		"main_service_name": "string", "total_price": "number", "exceso": "number", "is_paid": "boolean",
 		"status": "string", "additional_services": "array",
 	}
 	t.Run("paid", func(t *testing.T) {
@@ -232,6 +232,30 @@ func TestGoldenInvoice(t *testing.T) {
 		}
 		checkTypes(t, body, types)
 		checkLine(t, body, "additional_services")
+	})
+	// A late car charged its real stay (docs/exit.md#overstay): exceso is what
+	// that added to the booked price.
+	t.Run("overstay", func(t *testing.T) {
+		sub := subject()
+		sub.Reservation.Status, sub.Reservation.IsPaid = reservation.Finalized, true
+		sub.Reservation.PaymentMethod = ptr(reservation.Cash)
+		bookedExit := *sub.Reservation.Exit
+		exit := bookedExit.Add(3 * 24 * time.Hour)
+		sub.Reservation.Exit, sub.Reservation.BookedExit = &exit, &bookedExit
+		sub.Reservation.BookedPrice, sub.Reservation.TotalPrice = ptr(money.Cents(6500)), 9500
+		sub.ReceiptNumber = "F2026-000043"
+		body, err := notify.Build(notify.Invoice, sub, nil, builtAt, madrid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "invoice_overstay", body)
+		var doc struct {
+			Exceso json.Number `json:"exceso"`
+			Total  json.Number `json:"total_price"`
+		}
+		if err := json.Unmarshal(body, &doc); err != nil || doc.Exceso != "30.00" || doc.Total != "95.00" {
+			t.Errorf("exceso %s, total %s (%v): want 30.00 of 95.00", doc.Exceso, doc.Total, err)
+		}
 	})
 	t.Run("pending", func(t *testing.T) {
 		body, err := notify.Build(notify.Invoice, subject(), nil, builtAt, madrid)

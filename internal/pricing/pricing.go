@@ -171,9 +171,14 @@ func (e *NoCoefficientError) Error() string {
 // ErrNotLoaded: pricing data has not been loaded (docs/pricing.md#catalog: pricing requests fail with 500).
 var ErrNotLoaded = errors.New("Los datos de precios no están cargados.")
 
+// Courtesy is the price rule's courtesy period: a remainder of up to 2 hours is
+// not charged as a day, and a car collected up to 2 hours after its booked exit
+// is not late (docs/exit.md#overstay).
+const Courtesy = 2 * time.Hour
+
 const (
 	msPerDay       = 24 * 60 * 60 * 1000
-	courtesyMillis = 2 * 60 * 60 * 1000 // docs/routes.md#limits: courtesy period 2 hours
+	courtesyMillis = int64(Courtesy / time.Millisecond) // docs/routes.md#limits: courtesy period 2 hours
 )
 
 // ChargedDays is price rule 1: whole 24-hour periods in the absolute difference,

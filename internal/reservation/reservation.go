@@ -88,6 +88,13 @@ type Reservation struct {
 	CheckedInAt *time.Time
 	// KeysHandedOver: the customer left the keys at the start.
 	KeysHandedOver bool
+	// CheckedOutAt is the moment of check-out (finalize); nil until then.
+	CheckedOutAt *time.Time
+	// BookedExit and BookedPrice are the exit and total that were booked, kept
+	// when a late car was repriced at the exit (docs/exit.md#overstay); nil when
+	// the stay never was.
+	BookedExit  *time.Time
+	BookedPrice *money.Cents
 	// ClaimedAt is when a reservation not booked while signed in to its customer's
 	// account became that account's own (SeenBy); nil until then.
 	ClaimedAt *time.Time
@@ -97,6 +104,15 @@ type Reservation struct {
 // exit passed at now (docs/board.md#overdue).
 func (r Reservation) Overdue(now time.Time) bool {
 	return r.Status == InCourse && r.Exit != nil && r.Exit.Before(now)
+}
+
+// Excess is what the stay was charged over its booked price: the real stay of a
+// late car (docs/exit.md#overstay); 0 when it was never repriced at the exit.
+func (r Reservation) Excess() money.Cents {
+	if r.BookedPrice == nil || r.TotalPrice <= *r.BookedPrice {
+		return 0
+	}
+	return r.TotalPrice - *r.BookedPrice
 }
 
 // Contact is who a reservation is for, as the booker typed it: staff see it on the

@@ -28,6 +28,11 @@ type Facility struct {
 
 	VATBasisPoints     int // VAT included in every price, in basis points: 2100 = 21 %
 	PhotoRetentionDays int // check-in photos are deleted this many days after a stay ends
+
+	// ChargeOverstay: a car collected after its booked exit plus the courtesy
+	// period pays its real stay (docs/exit.md#overstay); false keeps the booked
+	// exit and price. True on a new database.
+	ChargeOverstay bool
 }
 
 // Defaults and limits.
@@ -44,7 +49,7 @@ const (
 // Defaults are the settings of a new database: the capacity PARKING_CAPACITY seeds,
 // everything else at its default, the identity blank until staff fill it in.
 func Defaults(capacity int) Facility {
-	return Facility{Capacity: capacity, VATBasisPoints: DefaultVATBasisPoints, PhotoRetentionDays: DefaultPhotoRetentionDays}
+	return Facility{Capacity: capacity, VATBasisPoints: DefaultVATBasisPoints, PhotoRetentionDays: DefaultPhotoRetentionDays, ChargeOverstay: true}
 }
 
 // SellerMissing names the identity fields a receipt needs that are still blank
@@ -141,5 +146,5 @@ func ParsePercent(field, raw string) (int, error) {
 
 // String is for logs.
 func (f Facility) String() string {
-	return fmt.Sprintf("capacity=%d sellable=%d vat=%dbp retention=%dd", f.Capacity, f.Sellable, f.VATBasisPoints, f.PhotoRetentionDays)
+	return fmt.Sprintf("capacity=%d sellable=%d vat=%dbp retention=%dd charge_overstay=%t", f.Capacity, f.Sellable, f.VATBasisPoints, f.PhotoRetentionDays, f.ChargeOverstay)
 }

@@ -175,20 +175,27 @@ func (tx *Tx) insertExtras(ctx context.Context, reservationID int64, extras []Bo
 
 const reservationColumns = `r.id_reservation, r.reservation_date, r.entry_date, r.exit_date, r.status, r.total_price_cents,
 	r.is_paid, r.payment_method, r.notes, r.cod_parking_spot, r.id_customer, r.id_vehicle, r.id_main_service, r.updated_at,
-	r.contact_name, r.contact_email, r.contact_phone, r.booked_by, r.reference, r.checked_in_at, r.keys_handed_over, r.claimed_at`
+	r.contact_name, r.contact_email, r.contact_phone, r.booked_by, r.reference, r.checked_in_at, r.keys_handed_over, r.claimed_at,
+	r.checked_out_at, r.booked_exit_date, r.booked_price_cents`
 
 type rowScanner interface{ Scan(dest ...any) error }
 
 func scanReservation(row rowScanner) (reservation.Reservation, error) {
 	var r reservation.Reservation
-	var exit, checkedIn, claimed sql.NullTime
+	var exit, checkedIn, claimed, checkedOut, bookedExit sql.NullTime
+	var bookedPrice sql.NullInt64
 	var method, notes, spot, cName, cEmail, cPhone, bookedBy, ref sql.NullString
 	var status string
 	err := row.Scan(&r.ID, &r.ReservationDate, &r.Entry, &exit, &status, &r.TotalPrice,
 		&r.IsPaid, &method, &notes, &spot, &r.CustomerID, &r.VehicleID, &r.MainServiceID, &r.UpdatedAt,
-		&cName, &cEmail, &cPhone, &bookedBy, &ref, &checkedIn, &r.KeysHandedOver, &claimed)
+		&cName, &cEmail, &cPhone, &bookedBy, &ref, &checkedIn, &r.KeysHandedOver, &claimed, &checkedOut, &bookedExit, &bookedPrice)
 	if err != nil {
 		return r, err
+	}
+	r.CheckedInAt, r.CheckedOutAt, r.BookedExit = utcPtr(checkedIn), utcPtr(checkedOut), utcPtr(bookedExit)
+	if bookedPrice.Valid {
+		p := money.Cents(bookedPrice.Int64)
+		r.BookedPrice = &p
 	}
 	r.Reference = ref.String
 	r.ClaimedAt = utcPtr(claimed)
@@ -203,10 +210,6 @@ func scanReservation(row rowScanner) (reservation.Reservation, error) {
 	if exit.Valid {
 		t := exit.Time.UTC()
 		r.Exit = &t
-	}
-	if checkedIn.Valid {
-		t := checkedIn.Time.UTC()
-		r.CheckedInAt = &t
 	}
 	if method.Valid {
 		m := reservation.PaymentMethod(method.String)

@@ -13,11 +13,11 @@ import (
 // a database without it reads as settings.Defaults(0), so reads never fail on a
 // fresh database between migration and seeding.
 
-const facilityColumns = `capacity, sellable, name, tax_id, address, phone, email, vat_bp, photo_retention_days`
+const facilityColumns = `capacity, sellable, name, tax_id, address, phone, email, vat_bp, photo_retention_days, charge_overstay`
 
 func scanFacility(row rowScanner) (settings.Facility, error) {
 	var f settings.Facility
-	err := row.Scan(&f.Capacity, &f.Sellable, &f.Name, &f.TaxID, &f.Address, &f.Phone, &f.Email, &f.VATBasisPoints, &f.PhotoRetentionDays)
+	err := row.Scan(&f.Capacity, &f.Sellable, &f.Name, &f.TaxID, &f.Address, &f.Phone, &f.Email, &f.VATBasisPoints, &f.PhotoRetentionDays, &f.ChargeOverstay)
 	if errors.Is(err, sql.ErrNoRows) {
 		return settings.Defaults(0), nil
 	}
@@ -43,8 +43,8 @@ func (tx *Tx) Facility(ctx context.Context) (settings.Facility, error) {
 func (s *Store) SeedFacility(ctx context.Context, f settings.Facility) (seeded bool, err error) {
 	err = s.InTx(ctx, func(tx *Tx) error {
 		res, err := tx.Exec(ctx, `INSERT INTO facility_settings (id, `+facilityColumns+`, updated_at)
-			VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
-			f.Capacity, f.Sellable, f.Name, f.TaxID, f.Address, f.Phone, f.Email, f.VATBasisPoints, f.PhotoRetentionDays, tx.Now)
+			VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING`,
+			f.Capacity, f.Sellable, f.Name, f.TaxID, f.Address, f.Phone, f.Email, f.VATBasisPoints, f.PhotoRetentionDays, f.ChargeOverstay, tx.Now)
 		if err != nil {
 			return fmt.Errorf("seed facility settings: %w", err)
 		}
@@ -62,12 +62,12 @@ func (tx *Tx) SaveFacility(ctx context.Context, f settings.Facility) (before set
 		return before, err
 	}
 	_, err = tx.Exec(ctx, `INSERT INTO facility_settings (id, `+facilityColumns+`, updated_at)
-		VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT (id) DO UPDATE SET capacity = excluded.capacity, sellable = excluded.sellable,
 			name = excluded.name, tax_id = excluded.tax_id, address = excluded.address, phone = excluded.phone,
 			email = excluded.email, vat_bp = excluded.vat_bp, photo_retention_days = excluded.photo_retention_days,
-			updated_at = excluded.updated_at`,
-		f.Capacity, f.Sellable, f.Name, f.TaxID, f.Address, f.Phone, f.Email, f.VATBasisPoints, f.PhotoRetentionDays, tx.Now)
+			charge_overstay = excluded.charge_overstay, updated_at = excluded.updated_at`,
+		f.Capacity, f.Sellable, f.Name, f.TaxID, f.Address, f.Phone, f.Email, f.VATBasisPoints, f.PhotoRetentionDays, f.ChargeOverstay, tx.Now)
 	if err != nil {
 		return before, fmt.Errorf("save facility settings: %w", err)
 	}

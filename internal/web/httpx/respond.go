@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"parking/internal/account"
+	"parking/internal/booking"
 	"parking/internal/fault"
 	"parking/internal/occupancy"
 )
@@ -86,6 +87,11 @@ func (s *Kit) WriteSuccessFalse(w http.ResponseWriter, r *http.Request, err erro
 			days[i] = d.String()
 		}
 		body["full_days"] = days
+	}
+	// docs/exit.md#expected-total: a finalize refused for its amount names the amount due.
+	var due *booking.AmountDueError
+	if errors.As(err, &due) {
+		body["total_price"] = due.Total
 	}
 	WriteJSON(w, status, body)
 }

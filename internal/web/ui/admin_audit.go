@@ -103,7 +103,7 @@ var auditFieldLabels = map[string]string{
 	"daily_price": "Precio diario", "coefficient": "Coeficiente", "price": "Precio",
 	"full_name": "Nombre", "email": "Correo", "password": "Contraseña",
 	"capacity": "Plazas", "sellable": "Plazas a la venta", "tax_id": "NIF", "address": "Dirección", "phone": "Teléfono",
-	"vat_rate": "IVA", "photo_retention_days": "Conservación de fotos (días)",
+	"vat_rate": "IVA", "photo_retention_days": "Conservación de fotos (días)", "charge_overstay": "Cobrar la estancia real de salidas tardías",
 }
 
 // auditRowView is one entry on a page.

@@ -100,6 +100,16 @@ type detailPageView struct {
 	HasEntryDocument bool
 	// Warning: something staff should look at now (a walk-in whose exit has passed).
 	Warning string
+	// Due is what a finalize now would charge (EN CURSO only; docs/exit.md), shown
+	// on the page and in the finalize dialog before any script runs.
+	Due *detailDue
+}
+
+// detailDue is an exit charge as the detail page shows it.
+type detailDue struct {
+	Total, Booked, Excess, Exit string
+	Amount                      string // the total as expected_total is sent: "65.00"
+	Overdue, Differs            bool   // the booked exit has passed; the amount is not the stored total
 }
 
 // bookedByLabels say for people how a reservation was made.
@@ -282,6 +292,17 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 	v.SpotRequired = rules.Spot == reservation.SpotRequired
 	v.CanAddPhoto = rules.AddPhotos
 	v.CanFinalize = rules.Finalize
+	if rules.Finalize {
+		if c, err := s.booking.CheckoutPreview(r.Context(), res.ID); err == nil {
+			v.Due = &detailDue{Total: euros(c.Total), Booked: euros(c.BookedPrice), Exit: s.shortTime(c.Exit),
+				Amount: c.Total.String(), Overdue: c.Overdue, Differs: c.Total != res.TotalPrice}
+			if x := c.Excess(); x > 0 {
+				v.Due.Excess = euros(x)
+			}
+		} else {
+			s.LogIfInternal(r, err) // an open stay whose entry is still ahead: the dialog shows the stored total
+		}
+	}
 	v.CanCancel = rules.Cancel
 	v.CanInvoice = rules.RequestBill
 	v.HasReceipt = v.Finalized

@@ -147,6 +147,11 @@ type adminDetailJSON struct {
 		// customer left the keys then (docs/entry-document.md).
 		CheckedInAt    *string `json:"checked_in_at"`
 		KeysHandedOver bool    `json:"keys_handed_over"`
+		// The exit (docs/exit.md): the moment of check-out, and what was booked when
+		// a late car was repriced at the exit; null until they happen.
+		CheckedOutAt   *string      `json:"checked_out_at"`
+		BookedExitDate *string      `json:"booked_exit_date"`
+		BookedPrice    *money.Cents `json:"booked_price"`
 	} `json:"reservation"`
 	Customer           adminCustomerJSON     `json:"customer"`
 	Contact            contactJSON           `json:"contact"`
@@ -170,6 +175,9 @@ func (s *Server) adminDetail(d booking.Detail) adminDetailJSON {
 	}
 	out.Reservation.CheckedInAt = s.adminTime(d.Reservation.CheckedInAt)
 	out.Reservation.KeysHandedOver = d.Reservation.KeysHandedOver
+	out.Reservation.CheckedOutAt = s.adminTime(d.Reservation.CheckedOutAt)
+	out.Reservation.BookedExitDate = s.adminTime(d.Reservation.BookedExit)
+	out.Reservation.BookedPrice = d.Reservation.BookedPrice
 	out.Reservation.AdditionalServices = make([]adminExtraJSON, len(d.Extras))
 	for i, e := range d.Extras {
 		out.Reservation.AdditionalServices[i] = adminExtraJSON{ID: e.ID, Name: e.Name, Price: e.Price}

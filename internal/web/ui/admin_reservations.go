@@ -10,6 +10,7 @@ import (
 	"parking/internal/booking"
 	"parking/internal/fault"
 	"parking/internal/localtime"
+	"parking/internal/money"
 	"parking/internal/reservation"
 	"parking/internal/web/api"
 	"parking/internal/web/httpx"
@@ -337,11 +338,66 @@ func (s *Server) adminStart(w http.ResponseWriter, r *http.Request) {
 }
 
 // adminFinalize is PATCH /admin/reservations/{id}/finalize (check-out) with
-// paymentMethod EFECTIVO or TARJETA, in a JSON or form body.
+// paymentMethod EFECTIVO or TARJETA, in a JSON or form body; optionally
+// checked_out_at (a check-out typed in after the fact) and expected_total (the
+// amount staff were shown: another amount due is a 409 naming it,
+// docs/exit.md#expected-total).
 func (s *Server) adminFinalize(w http.ResponseWriter, r *http.Request) {
 	s.adminTransition(w, r, func(id int64, in httpx.Input) (reservation.Reservation, error) {
-		return s.booking.Finalize(r.Context(), id, in.Str(in.First("paymentMethod", "payment_method")), handoverInput(in))
+		c := booking.CheckOutInput{Method: in.Str(in.First("paymentMethod", "payment_method")), Handover: handoverInput(in)}
+		var err error
+		if c.CheckedOutAt, err = in.OptDate("checked_out_at", s.cfg.Location); err != nil {
+			return reservation.Reservation{}, err
+		}
+		if c.ExpectedTotal, err = in.OptCents("expected_total"); err != nil {
+			return reservation.Reservation{}, err
+		}
+		return s.booking.CheckOut(r.Context(), id, c)
 	}, "Reserva %d finalizada y pagada.")
+}
+
+// adminCheckout is GET /admin/reservations/{id}/checkout (docs/exit.md#checkout-preview):
+// what a finalize at this moment charges, by the finalize's own rule. The route is
+// registered as /admin/reservations/{id}/{view} (the mux refuses a pattern that
+// overlaps /admin/reservations/details/{id} without being more specific), so any
+// other view is a 404.
+func (s *Server) adminCheckout(w http.ResponseWriter, r *http.Request) {
+	if r.PathValue("view") != "checkout" {
+		err := fault.New(fault.NotFound, "La dirección solicitada no existe.")
+		if !httpx.WantsJSON(r) {
+			s.renderError(w, r, err, "Página no encontrada", "/admin/dashboard", "Volver al panel")
+			return
+		}
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	id, err := reservationID(r)
+	var c booking.ExitCharge
+	if err == nil {
+		c, err = s.booking.CheckoutPreview(r.Context(), id)
+	}
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, http.StatusOK, s.checkoutJSON(c))
+}
+
+// checkoutView is the wire form of an exit charge.
+type checkoutView struct {
+	Success        bool        `json:"success"`
+	TotalPrice     money.Cents `json:"total_price"`
+	BookedPrice    money.Cents `json:"booked_price"`
+	Excess         money.Cents `json:"excess"`
+	ExitDate       string      `json:"exit_date"`
+	BookedExitDate *string     `json:"booked_exit_date"`
+	Days           int64       `json:"days"`
+	Overdue        bool        `json:"overdue"`
+}
+
+func (s *Server) checkoutJSON(c booking.ExitCharge) checkoutView {
+	return checkoutView{Success: true, TotalPrice: c.Total, BookedPrice: c.BookedPrice, Excess: c.Excess(),
+		ExitDate: localtime.JSON(c.Exit, s.cfg.Location), BookedExitDate: s.adminTime(c.BookedExit), Days: c.Days, Overdue: c.Overdue}
 }
 
 // adminCancel is PATCH /admin/reservations/{id}/cancel.

@@ -28,12 +28,13 @@ type settingsView struct {
 	Email              string  `json:"email"`
 	VATRate            float64 `json:"vat_rate"`
 	PhotoRetentionDays int     `json:"photo_retention_days"`
+	ChargeOverstay     bool    `json:"charge_overstay"`
 }
 
 func newSettingsView(f settings.Facility) settingsView {
 	return settingsView{Capacity: f.Capacity, Sellable: f.Sellable, SellableLimit: f.SellableLimit(), Name: f.Name,
 		TaxID: f.TaxID, Address: f.Address, Phone: f.Phone, Email: f.Email, VATRate: f.VATPercent(),
-		PhotoRetentionDays: f.PhotoRetentionDays}
+		PhotoRetentionDays: f.PhotoRetentionDays, ChargeOverstay: f.ChargeOverstay}
 }
 
 // settingsPageView is the data of admin_settings.html.
@@ -110,6 +111,12 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) (settings.
 		if in.Has(name) {
 			*dst = in.Str(name)
 		}
+	}
+	// docs/exit.md#overstay; the page sends a hidden "false" before its checkbox.
+	if b, err := in.OptBool("charge_overstay"); err != nil {
+		return f, err
+	} else if b != nil {
+		f.ChargeOverstay = *b
 	}
 	if in.Has("vat_rate") {
 		if f.VATBasisPoints, err = settings.ParsePercent("vat_rate", in.Str("vat_rate")); err != nil {

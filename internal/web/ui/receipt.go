@@ -42,11 +42,16 @@ type receiptView struct {
 	Entry        string
 	Exit         string
 	Days         int64
-	Spot         string
-	Paid         bool
-	BackHref     string
-	BackLabel    string
-	PDFHref      string
+	// The booked stay of a late car charged its real stay (docs/exit.md#overstay):
+	// its booked exit and price, and the excess; "" when it was not.
+	BookedExit  string
+	BookedPrice string
+	Excess      string
+	Spot        string
+	Paid        bool
+	BackHref    string
+	BackLabel   string
+	PDFHref     string
 	// SellerIncomplete: the receipt lacks the facility's name or NIF (the settings
 	// were blank when it was issued); staff see a note, customers do not.
 	SellerIncomplete bool
@@ -112,6 +117,12 @@ func (s *Server) receiptOf(d booking.Detail, rc receipt.Receipt) (receiptView, e
 	if res.Exit != nil {
 		v.Days = pricing.ChargedDays(res.Entry, *res.Exit)
 	}
+	if res.BookedExit != nil && res.BookedPrice != nil {
+		v.BookedExit, v.BookedPrice = s.shortTime(*res.BookedExit), euros(*res.BookedPrice)
+	}
+	if x := res.Excess(); x > 0 {
+		v.Excess = euros(x)
+	}
 	v.Handovers = s.handovers(d)
 	var err error
 	v.Doc, err = s.receiptDocOf(rc)
@@ -126,6 +137,12 @@ func (s *Server) receiptFacts(v receiptView) []receipt.Fact {
 	}
 	if v.Exit != "" {
 		f = append(f, receipt.Fact{Label: "Salida", Value: v.Exit})
+	}
+	if v.BookedExit != "" {
+		f = append(f, receipt.Fact{Label: "Salida reservada", Value: v.BookedExit}, receipt.Fact{Label: "Precio reservado", Value: v.BookedPrice})
+	}
+	if v.Excess != "" {
+		f = append(f, receipt.Fact{Label: "Exceso de estancia", Value: v.Excess})
 	}
 	if v.Spot != "" {
 		f = append(f, receipt.Fact{Label: "Plaza", Value: v.Spot})
@@ -153,6 +170,9 @@ type receiptJSON struct {
 	Replaces      *string           `json:"replaces"`
 	PDFURL        string            `json:"pdf_url"`
 	VeriFactu     verifactuJSON     `json:"verifactu"`
+	// Excess is what the real stay of a late car added to its booked price
+	// (docs/exit.md#overstay); 0 when none.
+	Excess money.Cents `json:"excess"`
 }
 
 type partyJSON struct {
@@ -182,7 +202,7 @@ type verifactuJSON struct {
 	QRURL       string `json:"qr_url"`
 }
 
-func (s *Server) receiptAsJSON(rc receipt.Receipt, pdfURL string) receiptJSON {
+func (s *Server) receiptAsJSON(rc receipt.Receipt, pdfURL string, excess money.Cents) receiptJSON {
 	out := receiptJSON{
 		Number: rc.Number, IssuedAt: rc.IssuedAt.In(s.cfg.Location).Format(time.RFC3339),
 		Seller:  partyJSON{Name: rc.Seller.Name, TaxID: rc.Seller.TaxID, Address: rc.Seller.Address},
@@ -190,7 +210,7 @@ func (s *Server) receiptAsJSON(rc receipt.Receipt, pdfURL string) receiptJSON {
 		VATRate: json.Number(receipt.RateText(rc.VATRate)),
 		Base:    rc.Totals.Base, VAT: rc.Totals.VAT, Total: rc.Totals.Total,
 		ReservationID: rc.ReservationID, Kind: string(rc.Kind), PDFURL: pdfURL,
-		VeriFactu: s.verifactuOf(rc),
+		VeriFactu: s.verifactuOf(rc), Excess: excess,
 	}
 	if rc.PaymentMethod != "" {
 		m := rc.PaymentMethod
@@ -242,7 +262,7 @@ func (s *Server) serveReceipt(w http.ResponseWriter, r *http.Request, d booking.
 	}
 	if format == receiptPage && httpx.WantsJSON(r) {
 		w.Header().Set("Cache-Control", "no-store")
-		httpx.WriteJSON(w, http.StatusOK, s.receiptAsJSON(rc, pdfHref(base)))
+		httpx.WriteJSON(w, http.StatusOK, s.receiptAsJSON(rc, pdfHref(base), d.Reservation.Excess()))
 		return
 	}
 	v, err := s.receiptOf(d, rc)

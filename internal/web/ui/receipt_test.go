@@ -110,7 +110,7 @@ func TestReceiptJSONNotificationAndPDF(t *testing.T) {
 		if st != 200 {
 			t.Fatalf("receipt JSON: %d %v", st, body)
 		}
-		wantKeys := []string{"base", "customer", "id_reservation", "issued_at", "kind", "lines", "number", "payment_method",
+		wantKeys := []string{"base", "customer", "excess", "id_reservation", "issued_at", "kind", "lines", "number", "payment_method",
 			"pdf_url", "replaces", "seller", "total", "vat", "vat_rate", "verifactu"}
 		if got := keysOf(body); !reflect.DeepEqual(got, wantKeys) {
 			t.Errorf("receipt keys = %v, want %v", got, wantKeys)
@@ -120,7 +120,7 @@ func TestReceiptJSONNotificationAndPDF(t *testing.T) {
 			"number": number, "issued_at": issued,
 			"seller":   map[string]any{"name": "Parking Aeropuerto Barajas, S.L.", "tax_id": "B12345674", "address": "Avenida de la Hispanidad 1, 28042 Madrid"},
 			"vat_rate": 21.0, "base": 62.81, "vat": 13.19, "total": 76.0, "payment_method": "TARJETA",
-			"id_reservation": float64(id), "kind": "F2", "customer": nil, "replaces": nil, "pdf_url": p + ".pdf",
+			"id_reservation": float64(id), "kind": "F2", "customer": nil, "replaces": nil, "pdf_url": p + ".pdf", "excess": 0.0,
 			"lines": []any{
 				map[string]any{"description": "ECO · 3 días de estancia", "total": 36.0, "base": 29.75, "vat": 6.25},
 				map[string]any{"description": "Lavado básico", "total": 15.0, "base": 12.40, "vat": 2.60},

@@ -35,6 +35,7 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	admin("POST /admin/reservations/{id}/edit", s.adminEdit)
 	admin("PATCH /admin/reservations/{id}/start", s.adminStart)
 	admin("PATCH /admin/reservations/{id}/finalize", s.adminFinalize)
+	admin("GET /admin/reservations/{id}/{view}", s.adminCheckout) // {view} = checkout (docs/exit.md#checkout-preview)
 	admin("PATCH /admin/reservations/{id}/cancel", s.adminCancel)
 	// Photos: also an administrator's API token (docs/photos.md#api-tokens).
 	mux.Handle("POST /admin/reservations/{id}/photos", s.RequireAdminOrToken(s.adminAddPhoto))

@@ -165,11 +165,38 @@
       });
       if (action === 'finalize') {
         dlg.el.querySelectorAll('input[name="paymentMethod"]').forEach(function (r) { r.checked = false; });
-        var total = document.querySelector('[data-detail-total]');
-        var t = dlg.el.querySelector('[data-dialog-total]');
-        if (total && t) { t.textContent = total.textContent; }
+        checkoutPreview(dlg);
       }
       dlg.open();
+    }
+
+    // docs/exit.md#checkout-preview: the amount a finalize at this moment charges
+    // (GET …/checkout, the finalize's own rule), shown in the dialog and sent back
+    // as expected_total, so the amount shown is the amount charged or nothing is.
+    function showCheckout(el, c) {
+      var set = function (sel, text) { var e = el.querySelector(sel); if (e) { e.textContent = text; } };
+      set('[data-dialog-total]', ui.euros(c.total_price));
+      set('[data-checkout-booked]', ui.euros(c.booked_price));
+      set('[data-checkout-excess]', c.excess > 0 ? ui.euros(c.excess) : '');
+      set('[data-checkout-exit]', localText(c.exit_date));
+      var row = el.querySelector('[data-checkout-excess-row]');
+      if (row) { row.hidden = !(c.excess > 0); }
+      var late = el.querySelector('[data-checkout-overdue]');
+      if (late) { late.hidden = !c.overdue; }
+      var exp = el.querySelector('[data-checkout-expected]');
+      if (exp) { exp.value = Number(c.total_price).toFixed(2); }
+    }
+
+    function checkoutPreview(dlg) {
+      if (!dlg.el.querySelector('[data-checkout]')) { return; }
+      dlg.el.removeAttribute('data-checkout-ready');
+      dlg.el.setAttribute('aria-busy', 'true');
+      api('GET', base + '/checkout').then(function (r) {
+        dlg.el.removeAttribute('aria-busy');
+        if (!r.ok) { dlg.error(r.message); return; }
+        showCheckout(dlg.el, r.data);
+        dlg.el.setAttribute('data-checkout-ready', '');
+      });
     }
 
     // docs/reservations.md#transitions: PATCH …/start, …/finalize {paymentMethod},
@@ -184,6 +211,8 @@
           return;
         }
         body = { paymentMethod: chosen.value };
+        var exp = dlg.el.querySelector('[data-checkout-expected]');
+        if (exp && exp.value) { body.expected_total = Number(exp.value); }
       }
       // docs/photos.md: the hand-over (mileage, fuel or charge level, damage notes),
       // sent only when typed.
@@ -215,6 +244,9 @@
       api(method, path, body).then(function (r) {
         if (!r.ok) {
           setBusy(dlg.confirm, false);
+          // The amount due changed since it was shown: show the new one, which
+          // the next confirmation charges.
+          if (action === 'finalize' && r.status === 409 && r.data.total_price !== undefined) { checkoutPreview(dlg); }
           dlg.error(r.message);
           return;
         }

@@ -1,0 +1,190 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"parking/internal/fault"
+	"parking/internal/localtime"
+	"parking/internal/money"
+	"parking/internal/pricing"
+	"parking/internal/receipt"
+	"parking/internal/reservation"
+	"parking/internal/settings"
+	"parking/internal/store"
+)
+
+// The exit (docs/exit.md): the stay that was parked is the stay that is paid. One
+// function, exitCharge, says what a check-out at a moment charges; the finalize
+// and its preview (GET /admin/reservations/{id}/checkout) both call it.
+
+// ExitCharge is what checking out an EN CURSO reservation at a moment charges.
+type ExitCharge struct {
+	At          time.Time   // the moment of check-out
+	Exit        time.Time   // the exit date the stay is closed with
+	Total       money.Cents // the amount due
+	BookedPrice money.Cents // the booked total (for a stay without exit date, the amount due)
+	BookedExit  *time.Time  // the booked exit; nil for a stay without exit date
+	// Overstay: collected after the booked exit plus the courtesy period and
+	// charged for the real stay; the reservation keeps what was booked.
+	Overstay bool
+	Overdue  bool  // the booked exit has passed
+	Days     int64 // the charged days of the stay as it is closed
+
+	extras   []store.BookedExtra // the extras to store when repriced
+	repriced bool                // the exit and the total change at check-out
+}
+
+// Excess is what the real stay adds to the booked price; 0 when nothing.
+func (c ExitCharge) Excess() money.Cents { return max(c.Total-c.BookedPrice, 0) }
+
+// exitReader is what exitCharge reads: the store for the preview, the finalize's
+// transaction for the check-out itself.
+type exitReader interface {
+	Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error)
+	ReservationExtras(ctx context.Context, id int64) ([]reservation.BookedExtraDetail, error)
+	Facility(ctx context.Context) (settings.Facility, error)
+}
+
+// exitCharge is the rule (docs/exit.md#overstay) for reservation r checked out at
+// the moment at:
+//   - no exit date: the exit is that moment, priced by the one price path;
+//   - at later than the booked exit plus the courtesy period, and the facility
+//     charges overstays: an overstay, the exit is that moment and the amount is the
+//     larger of the booked total and the real stay's price (today's rates and
+//     coefficient, the booked extras at their booked price);
+//   - otherwise (on time, early, within the courtesy period): the booked total.
+func (s *Service) exitCharge(ctx context.Context, rd exitReader, r reservation.Reservation, at time.Time) (ExitCharge, error) {
+	c := ExitCharge{At: at, Total: r.TotalPrice, BookedPrice: r.TotalPrice, BookedExit: r.Exit}
+	if r.Exit != nil {
+		c.Exit = *r.Exit
+		c.Overdue = r.Overdue(at) // docs/board.md#overdue
+		c.Days = pricing.ChargedDays(r.Entry, *r.Exit)
+		if !at.After(r.Exit.Add(pricing.Courtesy)) {
+			return c, nil
+		}
+		f, err := rd.Facility(ctx)
+		if err != nil || !f.ChargeOverstay {
+			return c, err
+		}
+	} else if !at.After(r.Entry) {
+		return c, fault.Invalidf("La reserva %d no tiene fecha de salida y su fecha de entrada (%s) es posterior a este momento: indique la fecha de salida antes de finalizar.",
+			r.ID, localtime.Spanish(r.Entry, s.loc))
+	}
+	v, err := rd.Vehicle(ctx, r.VehicleID)
+	if err != nil {
+		return c, err
+	}
+	booked, err := rd.ReservationExtras(ctx, r.ID)
+	if err != nil {
+		return c, err
+	}
+	// The one price path (price.go): the exit changed, so the stay is repriced with
+	// today's rates and coefficient; the booked extras keep their booked price.
+	priced, err := s.price(ctx, WalkIn, stay{Entry: r.Entry, Exit: &at, VehicleType: v.Type, MainService: r.MainServiceID, Extras: extraIDs(booked)},
+		bookedOf(r, v.Type, booked))
+	if err != nil {
+		return c, err
+	}
+	c.Exit, c.extras, c.repriced = at, priced.Extras, true
+	c.Days = pricing.ChargedDays(r.Entry, at)
+	if r.Exit == nil {
+		c.Total, c.BookedPrice = priced.Quote.Total, priced.Quote.Total
+	} else {
+		c.Total, c.Overstay = max(r.TotalPrice, priced.Quote.Total), true // a longer stay never pays less
+	}
+	return c, nil
+}
+
+// checkedIn is the moment the car came in, the earliest a check-out can be: the
+// moment of the start when it was recorded, else the reservation's entry date.
+func checkedIn(r reservation.Reservation) time.Time {
+	if r.CheckedInAt != nil {
+		return *r.CheckedInAt
+	}
+	return r.Entry
+}
+
+// checkOutMoment is the moment of check-out: now, or the one staff sent (a stay
+// typed in after the fact), which may be neither in the future nor before the
+// check-in.
+func (s *Service) checkOutMoment(r reservation.Reservation, now time.Time, sent *time.Time) (time.Time, error) {
+	if sent == nil {
+		return now, nil
+	}
+	switch in := checkedIn(r); {
+	case sent.After(now):
+		return now, fault.Invalidf("La hora de salida (checked_out_at) %s es posterior a este momento (%s): indique una hora que ya haya pasado.",
+			localtime.Spanish(*sent, s.loc), localtime.Spanish(now, s.loc))
+	case sent.Before(in):
+		return now, fault.Invalidf("La hora de salida (checked_out_at) %s es anterior a la entrada del vehículo (%s).",
+			localtime.Spanish(*sent, s.loc), localtime.Spanish(in, s.loc))
+	}
+	return *sent, nil
+}
+
+// CheckoutPreview is what finalizing reservation id at this moment would charge
+// (docs/exit.md#checkout-preview), by the finalize's own rule. Unknown id:
+// NotFound; not EN CURSO: Invalid, naming the state.
+func (s *Service) CheckoutPreview(ctx context.Context, id int64) (ExitCharge, error) {
+	r, err := s.store.Reservation(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return ExitCharge{}, fault.New(fault.NotFound, "La reserva %d no existe.", id)
+	}
+	if err != nil {
+		return ExitCharge{}, err
+	}
+	if !reservation.For(r.Status).Finalize {
+		return ExitCharge{}, notInCourse(id, r.Status)
+	}
+	return s.exitCharge(ctx, s.store, r, s.now())
+}
+
+// notInCourse refuses a check-out (or its preview) of a reservation in another state.
+func notInCourse(id int64, st reservation.Status) error {
+	return fault.Invalidf("No se puede finalizar la reserva %d: su estado es %s y debe ser %s.", id, st, reservation.InCourse)
+}
+
+// AmountDueError is the cause of a finalize refused because the amount staff
+// expected (expected_total) is not the amount due (docs/exit.md#expected-total);
+// the web layer sends Total with the refusal.
+type AmountDueError struct{ Total money.Cents }
+
+func (e *AmountDueError) Error() string { return "amount due " + e.Total.String() }
+
+// expectedTotal refuses a check-out whose amount due is not the one staff were shown.
+func expectedTotal(expected *money.Cents, due money.Cents) error {
+	if expected == nil || *expected == due {
+		return nil
+	}
+	return &fault.Error{Kind: fault.Conflict, Err: &AmountDueError{Total: due},
+		Message: fmt.Sprintf("El importe a cobrar es %s, no %s (expected_total): revise el importe con el cliente y confirme de nuevo.",
+			receipt.Euros(due), receipt.Euros(*expected))}
+}
+
+// pastEntryMargin is how far in the past a changed entry of a PENDIENTE
+// reservation may be: a customer typing "now" a few minutes late is not refused.
+const pastEntryMargin = 15 * time.Minute
+
+// editKeepsWhatIsOwed is the customer edit's rule (docs/exit.md#edits): an edit
+// never lowers what a stay already owes. Of an EN CURSO reservation, a changed exit
+// may not be earlier than now; of a PENDIENTE one, a changed entry may not be
+// earlier than now less pastEntryMargin (an unchanged entry that has passed, as for
+// a delayed traveller changing the exit, is kept).
+func (s *Service) editKeepsWhatIsOwed(r reservation.Reservation, entry time.Time, exit *time.Time, now time.Time) error {
+	switch r.Status {
+	case reservation.InCourse:
+		if exit != nil && !sameTime(exit, r.Exit) && exit.Before(now) {
+			return fault.Invalidf("La fecha de salida (exit_date) %s ya ha pasado: el vehículo está en el aparcamiento y la salida no puede ser anterior a este momento (%s).",
+				localtime.Spanish(*exit, s.loc), localtime.Spanish(now, s.loc))
+		}
+	case reservation.Pending:
+		if !entry.Equal(r.Entry) && entry.Before(now.Add(-pastEntryMargin)) {
+			return fault.Invalidf("La fecha de entrada (entry_date) %s ya ha pasado: elija una entrada a partir de este momento (%s).",
+				localtime.Spanish(entry, s.loc), localtime.Spanish(now, s.loc))
+		}
+	}
+	return nil
+}
