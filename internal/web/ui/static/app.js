@@ -166,7 +166,9 @@
         var overdue = root.querySelector('[data-overdue-section]');
         if (overdue) {
           overdue.hidden = b.date !== root.getAttribute('data-today');
-          root.querySelector('[data-stat="overdue"]').textContent = b.stats.total_overdue;
+          var badge = root.querySelector('[data-stat="overdue"]');
+          badge.textContent = b.stats.total_overdue;
+          badge.setAttribute('data-count', b.stats.total_overdue > 0 ? 'some' : 'none'); // red only when there are some
           fill('overdue', b.overdue || []);
         }
         setStatus('');
