@@ -21,7 +21,7 @@ import (
 // account's count. The worst the real owner of a targeted account sees is a
 // wait of throttleMaxLockout.
 //
-// The counts live in the database (table login_failure), like sessions, so that
+// The counts live in the database (table throttle_failure), like sessions, so that
 // several instances share them and a restart does not reset them; the only cost is
 // an indexed read per login and a write per failure, and failures are themselves
 // limited by the throttle.
@@ -83,7 +83,7 @@ func (s *Service) throttled(ctx context.Context, accountKey, addressKey string, 
 	if addressKey != "" {
 		keys = append(keys, addressKey)
 	}
-	failures, err := s.store.LoginFailures(ctx, now.Add(-throttleWindow), keys...)
+	failures, err := s.store.ThrottleFailures(ctx, now.Add(-throttleWindow), keys...)
 	if err != nil {
 		return 0, err
 	}
@@ -138,7 +138,7 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (User
 			keys = append(keys, addressKey)
 		}
 		if rerr := s.store.InTx(ctx, func(tx *store.Tx) error {
-			return tx.RecordLoginFailure(ctx, s.now(), now.Add(-throttleWindow), keys...)
+			return tx.RecordThrottleFailure(ctx, s.now(), now.Add(-throttleWindow), keys...)
 		}); rerr != nil {
 			s.log.ErrorContext(ctx, "recording a failed login failed", "err", rerr)
 		}
@@ -147,7 +147,7 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (User
 	if err != nil {
 		return User{}, err
 	}
-	if cerr := s.store.InTx(ctx, func(tx *store.Tx) error { return tx.ClearLoginFailures(ctx, accountKey) }); cerr != nil {
+	if cerr := s.store.InTx(ctx, func(tx *store.Tx) error { return tx.ClearThrottleFailures(ctx, accountKey) }); cerr != nil {
 		s.log.ErrorContext(ctx, "clearing login failures failed", "err", cerr)
 	}
 	return u, nil

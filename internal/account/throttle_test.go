@@ -157,11 +157,11 @@ func TestThrottlePrunes(t *testing.T) {
 		now.Advance(2 * time.Hour)
 		s.Login(ctx, "y@example.com", "wrong", "192.0.2.2:1")
 		var n int
-		if err := s.store.DB().QueryRow(`SELECT COUNT(*) FROM login_failure`).Scan(&n); err != nil {
+		if err := s.store.DB().QueryRow(`SELECT COUNT(*) FROM throttle_failure`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		if n != 2 {
-			t.Errorf("login_failure rows = %d, want 2 (the new failure's two keys)", n)
+			t.Errorf("throttle_failure rows = %d, want 2 (the new failure's two keys)", n)
 		}
 	})
 }

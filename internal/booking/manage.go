@@ -100,7 +100,7 @@ func (s *Service) throttledLookup(ctx context.Context, ref, addr string, find fu
 	if addr != "" {
 		keys = append(keys, lookupKey(manageLookupKeyAddress+addr))
 	}
-	failures, err := s.store.LoginFailures(ctx, now.Add(-lookupWindow), keys...)
+	failures, err := s.store.ThrottleFailures(ctx, now.Add(-lookupWindow), keys...)
 	if err != nil {
 		return fmt.Errorf("lookup throttle: %w", err)
 	}
@@ -115,7 +115,7 @@ func (s *Service) throttledLookup(ctx context.Context, ref, addr string, find fu
 	err = find()
 	if errors.Is(err, ErrNoBooking) {
 		if rerr := s.store.InTx(ctx, func(tx *store.Tx) error {
-			return tx.RecordLoginFailure(ctx, now, now.Add(-lookupWindow), keys...)
+			return tx.RecordThrottleFailure(ctx, now, now.Add(-lookupWindow), keys...)
 		}); rerr != nil {
 			s.log.ErrorContext(ctx, "recording a failed booking lookup failed", "err", rerr)
 		}

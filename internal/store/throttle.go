@@ -6,51 +6,52 @@ import (
 	"time"
 )
 
-// LoginFailures lists, newest first, the failed logins recorded since `since` for
-// each of the given throttling keys (hashes).
-func (s *Store) LoginFailures(ctx context.Context, since time.Time, keyHashes ...string) (map[string][]time.Time, error) {
+// ThrottleFailures lists, newest first, the failed attempts (logins, booking
+// lookups, claims) recorded since `since` for each of the given throttling keys
+// (hashes; each throttle prefixes its keys, so their counts never mix).
+func (s *Store) ThrottleFailures(ctx context.Context, since time.Time, keyHashes ...string) (map[string][]time.Time, error) {
 	out := make(map[string][]time.Time, len(keyHashes))
 	for _, k := range keyHashes {
-		rows, err := s.query(ctx, `SELECT failed_at FROM login_failure
+		rows, err := s.query(ctx, `SELECT failed_at FROM throttle_failure
 			WHERE key_hash = $1 AND failed_at > $2 ORDER BY failed_at DESC`, k, Time(since))
 		if err != nil {
-			return nil, fmt.Errorf("login failures: %w", err)
+			return nil, fmt.Errorf("throttle failures: %w", err)
 		}
 		var list []time.Time
 		for rows.Next() {
 			var t time.Time
 			if err := rows.Scan(&t); err != nil {
 				rows.Close()
-				return nil, fmt.Errorf("login failures: %w", err)
+				return nil, fmt.Errorf("throttle failures: %w", err)
 			}
 			list = append(list, t.UTC())
 		}
 		if err := closeRows(rows); err != nil {
-			return nil, fmt.Errorf("login failures: %w", err)
+			return nil, fmt.Errorf("throttle failures: %w", err)
 		}
 		out[k] = list
 	}
 	return out, nil
 }
 
-// RecordLoginFailure records a failed login at `at` under each key, and deletes
+// RecordThrottleFailure records a failed attempt at `at` under each key, and deletes
 // every failure older than pruneBefore (they no longer count for anyone).
-func (tx *Tx) RecordLoginFailure(ctx context.Context, at, pruneBefore time.Time, keyHashes ...string) error {
-	if _, err := tx.Exec(ctx, `DELETE FROM login_failure WHERE failed_at < $1`, Time(pruneBefore)); err != nil {
-		return fmt.Errorf("prune login failures: %w", err)
+func (tx *Tx) RecordThrottleFailure(ctx context.Context, at, pruneBefore time.Time, keyHashes ...string) error {
+	if _, err := tx.Exec(ctx, `DELETE FROM throttle_failure WHERE failed_at < $1`, Time(pruneBefore)); err != nil {
+		return fmt.Errorf("prune throttle failures: %w", err)
 	}
 	for _, k := range keyHashes {
-		if _, err := tx.Exec(ctx, `INSERT INTO login_failure (key_hash, failed_at) VALUES ($1, $2)`, k, Time(at)); err != nil {
-			return fmt.Errorf("record login failure: %w", err)
+		if _, err := tx.Exec(ctx, `INSERT INTO throttle_failure (key_hash, failed_at) VALUES ($1, $2)`, k, Time(at)); err != nil {
+			return fmt.Errorf("record throttle failure: %w", err)
 		}
 	}
 	return nil
 }
 
-// ClearLoginFailures forgets the failures recorded under a key (after a successful login).
-func (tx *Tx) ClearLoginFailures(ctx context.Context, keyHash string) error {
-	if _, err := tx.Exec(ctx, `DELETE FROM login_failure WHERE key_hash = $1`, keyHash); err != nil {
-		return fmt.Errorf("clear login failures: %w", err)
+// ClearThrottleFailures forgets the failures recorded under a key (after a successful login).
+func (tx *Tx) ClearThrottleFailures(ctx context.Context, keyHash string) error {
+	if _, err := tx.Exec(ctx, `DELETE FROM throttle_failure WHERE key_hash = $1`, keyHash); err != nil {
+		return fmt.Errorf("clear throttle failures: %w", err)
 	}
 	return nil
 }

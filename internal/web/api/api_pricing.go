@@ -147,7 +147,7 @@ func (s *Server) quoteAvailability(r *http.Request, entry, exit time.Time) *pric
 	a, err := s.booking.StayAvailability(r.Context(), entry, exit)
 	if err != nil {
 		if fault.KindOf(err) != fault.Invalid {
-			s.LogIfInternal(r, err)
+			s.FailureStatus(r, err)
 		}
 		return nil
 	}

@@ -66,7 +66,7 @@ const (
 
 // WriteErrorField writes {"error": …} (GET /api/reservations and the token API).
 func (s *Kit) WriteErrorField(w http.ResponseWriter, r *http.Request, err error) {
-	status := s.LogIfInternal(r, err)
+	status := s.FailureStatus(r, err)
 	msg := fault.MessageOf(err, MsgInternalEN)
 	if status == http.StatusServiceUnavailable && !IsFault(err, fault.Unavailable) {
 		msg = MsgUnavailableEN
@@ -77,7 +77,7 @@ func (s *Kit) WriteErrorField(w http.ResponseWriter, r *http.Request, err error)
 // WriteSuccessFalse writes {"success": false, "message": …} (pricing, booking,
 // administrator and customer actions).
 func (s *Kit) WriteSuccessFalse(w http.ResponseWriter, r *http.Request, err error) {
-	status := s.LogIfInternal(r, err)
+	status := s.FailureStatus(r, err)
 	body := map[string]any{"success": false, "message": fault.MessageOf(err, MsgInternalES)}
 	// docs/capacity.md#refusals: a refusal for capacity names the full days.
 	var full *occupancy.FullError
@@ -96,7 +96,9 @@ func (s *Kit) WriteSuccessFalse(w http.ResponseWriter, r *http.Request, err erro
 	WriteJSON(w, status, body)
 }
 
-func (s *Kit) LogIfInternal(r *http.Request, err error) int {
+// FailureStatus is the status that answers err; on the way it logs what an
+// operator must see (our own failures, the database unavailable), and no more.
+func (s *Kit) FailureStatus(r *http.Request, err error) int {
 	status := StatusOf(err)
 	if errors.Is(r.Context().Err(), context.Canceled) && errors.Is(err, context.Canceled) {
 		// The client went away mid-request; nothing failed on our side, and the

@@ -65,7 +65,7 @@ func (s *Kit) SessionUser(r *http.Request) (account.User, bool, error) {
 // (docs/reliability.md): 503 with Retry-After, never the login page nor a 401. JSON
 // clients get {"success": false, "message": …}, browsers the Spanish page.
 func (s *Kit) DenyUnavailable(w http.ResponseWriter, r *http.Request, err error) {
-	s.LogIfInternal(r, err)
+	s.FailureStatus(r, err)
 	w.Header().Set("Retry-After", RetryAfterUnavailable)
 	if WantsJSON(r) || s.errorPage == nil {
 		WriteJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "message": fault.MsgUnavailable})
@@ -160,8 +160,9 @@ func (s *Kit) RequireAdminOrToken(next http.HandlerFunc) http.Handler {
 	})
 }
 
-// MustUser returns the user that RequireUser or RequireAdmin put on the request.
-func MustUser(r *http.Request) account.User {
+// GuardedUser returns the user that RequireUser or RequireAdmin put on the request
+// (the zero User on a route without such a guard).
+func GuardedUser(r *http.Request) account.User {
 	u, _ := r.Context().Value(userKey{}).(account.User)
 	return u
 }

@@ -47,7 +47,7 @@ func TestGuards(t *testing.T) {
 		customerToken := newAccount(reservation.Registered, "c@example.com")
 
 		reached := func(w http.ResponseWriter, r *http.Request) {
-			WriteJSON(w, http.StatusOK, map[string]any{"id": MustUser(r).ID, "role": MustUser(r).Role})
+			WriteJSON(w, http.StatusOK, map[string]any{"id": GuardedUser(r).ID, "role": GuardedUser(r).Role})
 		}
 		mux := http.NewServeMux()
 		mux.Handle("/admin/x", s.RequireAdmin(reached))

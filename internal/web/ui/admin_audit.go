@@ -160,7 +160,7 @@ func (s *Server) adminAudit(w http.ResponseWriter, r *http.Request) {
 	v := auditPageView{Person: aq.Person, Reservation: aq.Reservation, From: aq.From, To: aq.To}
 	status := http.StatusOK
 	if err != nil {
-		status = s.LogIfInternal(r, err)
+		status = s.FailureStatus(r, err)
 		v.Error = fault.MessageOf(err, httpx.MsgInternalES)
 	} else {
 		v.Rows, v.Total, v.Page, v.Pages = auditRows(page.Entries), page.Total, page.Page, page.TotalPages

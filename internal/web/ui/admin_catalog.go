@@ -67,7 +67,7 @@ func (s *Server) catalogWrite(w http.ResponseWriter, r *http.Request, status int
 	switch {
 	case page:
 		if err != nil {
-			s.LogIfInternal(r, err)
+			s.FailureStatus(r, err)
 		}
 		catalogBack(w, r, catalogSections[key], message, err)
 	case err != nil:
@@ -175,7 +175,7 @@ func (s *Server) adminDeleteRate(w http.ResponseWriter, r *http.Request) {
 	}
 	if httpx.BrowserForm(r) {
 		if err != nil {
-			s.LogIfInternal(r, err)
+			s.FailureStatus(r, err)
 		}
 		catalogBack(w, r, "servicios", "Tarifa eliminada.", err)
 		return

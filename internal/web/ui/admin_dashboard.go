@@ -54,7 +54,7 @@ func (s *Server) adminDashboard(w http.ResponseWriter, r *http.Request) {
 		v.Error = "La fecha indicada no es válida; se muestra el día de hoy."
 		day = v.Today
 		if fault.KindOf(err) == fault.Internal {
-			status = s.LogIfInternal(r, err)
+			status = s.FailureStatus(r, err)
 		}
 	}
 	v.Date = day

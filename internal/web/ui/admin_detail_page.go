@@ -300,7 +300,7 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 				v.Due.Excess = euros(x)
 			}
 		} else {
-			s.LogIfInternal(r, err) // an open stay whose entry is still ahead: the dialog shows the stored total
+			s.FailureStatus(r, err) // an open stay whose entry is still ahead: the dialog shows the stored total
 		}
 	}
 	v.CanCancel = rules.Cancel
@@ -354,7 +354,7 @@ func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d book
 		})
 	}
 	if trail, err := s.booking.ReservationTrail(r.Context(), res.ID); err != nil {
-		s.LogIfInternal(r, err)
+		s.FailureStatus(r, err)
 		v.TrailError = fault.MessageOf(err, httpx.MsgInternalES)
 	} else {
 		v.Trail = auditRows(trail)

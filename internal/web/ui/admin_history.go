@@ -105,7 +105,7 @@ func (s *Server) renderHistoryPage(w http.ResponseWriter, r *http.Request, hq bo
 	}
 	status := http.StatusOK
 	if err != nil {
-		status = s.LogIfInternal(r, err)
+		status = s.FailureStatus(r, err)
 		v.Error = fault.MessageOf(err, httpx.MsgInternalES)
 		s.render(w, r, status, "admin_history.html", "Historial", v)
 		return

@@ -116,7 +116,7 @@ func (s *Server) adminHistoryCSV(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !started {
-		status := s.LogIfInternal(r, err)
+		status := s.FailureStatus(r, err)
 		http.Error(w, fault.MessageOf(err, httpx.MsgInternalES), status)
 		return
 	}

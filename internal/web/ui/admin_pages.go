@@ -29,7 +29,7 @@ type errorView struct {
 // renderError shows a refusal or failure as a page with its status: the fault's
 // message (a generic one for internal errors, which are logged) and a way back.
 func (s *Server) renderError(w http.ResponseWriter, r *http.Request, err error, heading, backHref, backLabel string) {
-	status := s.LogIfInternal(r, err)
+	status := s.FailureStatus(r, err)
 	s.render(w, r, status, "error.html", heading, errorView{
 		Heading: heading, Message: fault.MessageOf(err, httpx.MsgInternalES), BackHref: backHref, BackLabel: backLabel,
 	})

@@ -121,7 +121,7 @@ func uploadReadFault(err error) error {
 func (s *Server) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id int64, page bool, back string) {
 	fail := func(err error) {
 		if page && fault.KindOf(err) != fault.NotFound {
-			s.LogIfInternal(r, err)
+			s.FailureStatus(r, err)
 			httpx.SeeOther(w, r, back+"?error="+url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))+"#fotos")
 			return
 		}

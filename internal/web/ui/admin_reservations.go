@@ -80,7 +80,7 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 			s.WriteSuccessFalse(w, r, err)
 			return
 		}
-		status := s.LogIfInternal(r, err)
+		status := s.FailureStatus(r, err)
 		s.renderWalkIn(w, r, status, in, fault.MessageOf(err, httpx.MsgInternalES))
 	}
 	if err == nil {
@@ -227,7 +227,7 @@ func (s *Server) adminEdit(w http.ResponseWriter, r *http.Request) {
 			s.WriteSuccessFalse(w, r, err)
 			return
 		}
-		s.LogIfInternal(r, err)
+		s.FailureStatus(r, err)
 		msg := fault.MessageOf(err, httpx.MsgInternalES)
 		httpx.SeeOther(w, r, "/admin/reservations/details/"+strconv.FormatInt(id, 10)+"?error="+url.QueryEscape(msg))
 	}
@@ -435,7 +435,7 @@ func (s *Server) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case err != nil && page && fault.KindOf(err) != fault.NotFound:
-		s.LogIfInternal(r, err)
+		s.FailureStatus(r, err)
 		httpx.SeeOther(w, r, back+"?error="+url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))+"#fotos")
 	case err != nil:
 		s.WriteSuccessFalse(w, r, err)

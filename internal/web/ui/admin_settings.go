@@ -71,7 +71,7 @@ func (s *Server) adminSaveSettings(w http.ResponseWriter, r *http.Request) {
 	case page:
 		q := "ok=" + url.QueryEscape("Ajustes guardados.")
 		if err != nil {
-			s.LogIfInternal(r, err)
+			s.FailureStatus(r, err)
 			q = "error=" + url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))
 		}
 		httpx.SeeOther(w, r, "/admin/settings?"+q)

@@ -71,7 +71,7 @@ func (s *Server) adminStaff(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	v := staffPageView{Notice: q.Get("ok"), Error: q.Get("error"), Me: httpx.MustUser(r).ID}
+	v := staffPageView{Notice: q.Get("ok"), Error: q.Get("error"), Me: httpx.GuardedUser(r).ID}
 	for _, st := range list {
 		row := staffRowView{ID: st.ID, Name: st.Name, Email: st.Email, Active: st.Active(), CreatedAt: st.CreatedAt}
 		if st.DisabledAt != nil {
@@ -96,7 +96,7 @@ func (s *Server) staffWrite(w http.ResponseWriter, r *http.Request, status int, 
 	case page:
 		q := "ok=" + url.QueryEscape(message)
 		if err != nil {
-			s.LogIfInternal(r, err)
+			s.FailureStatus(r, err)
 			q = "error=" + url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))
 		}
 		httpx.SeeOther(w, r, "/admin/staff?"+q)
@@ -173,7 +173,7 @@ func (s *Server) adminStaffPassword(w http.ResponseWriter, r *http.Request) {
 			return nil, err
 		}
 		keep := ""
-		if id == httpx.MustUser(r).ID {
+		if id == httpx.GuardedUser(r).ID {
 			keep = httpx.SessionToken(r)
 		}
 		return nil, s.accounts.SetStaffPassword(r.Context(), id, keep, str(f["password"]), f["confirmPassword"])

@@ -102,7 +102,7 @@ type customerProfileJSON struct {
 // customerProfile is GET /users/profile: the customer's page for browsers
 // (customer_page.go), the docs/errors.md#json-on-web-routes JSON for clients that prefer JSON.
 func (s *Server) customerProfile(w http.ResponseWriter, r *http.Request) {
-	u := httpx.MustUser(r)
+	u := httpx.GuardedUser(r)
 	area, err := s.booking.CustomerArea(r.Context(), u.ID)
 	if !httpx.WantsJSON(r) {
 		if err != nil {
@@ -198,7 +198,7 @@ func (s *Server) customerUpdateProfile(w http.ResponseWriter, r *http.Request) {
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	u := httpx.MustUser(r)
+	u := httpx.GuardedUser(r)
 	if _, err := s.accounts.UpdateProfile(r.Context(), u.ID, account.ProfileChange{
 		Nombre: f["nombre"], Email: f["email"], Telefono: f["telefono"],
 	}); err != nil {
@@ -217,7 +217,7 @@ func (s *Server) customerChangePassword(w http.ResponseWriter, r *http.Request) 
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	u := httpx.MustUser(r)
+	u := httpx.GuardedUser(r)
 	err = s.accounts.ChangePassword(r.Context(), u.ID, httpx.SessionToken(r), account.PasswordChange{
 		Current: deref(f["currentPassword"]), New: deref(f["newPassword"]), Confirm: deref(f["confirmPassword"]),
 	})
@@ -235,7 +235,7 @@ func (s *Server) customerCancel(w http.ResponseWriter, r *http.Request) {
 		s.WriteSuccessFalse(w, r, booking.ErrNotYours)
 		return
 	}
-	res, err := s.booking.CustomerCancel(r.Context(), httpx.MustUser(r).ID, id)
+	res, err := s.booking.CustomerCancel(r.Context(), httpx.GuardedUser(r).ID, id)
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return
@@ -258,7 +258,7 @@ func (s *Server) customerEdit(w http.ResponseWriter, r *http.Request) {
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	edited, err := s.booking.CustomerEdit(r.Context(), httpx.MustUser(r).ID, id, in)
+	edited, err := s.booking.CustomerEdit(r.Context(), httpx.GuardedUser(r).ID, id, in)
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return

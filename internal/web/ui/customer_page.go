@@ -203,6 +203,6 @@ func (s *Server) profileReservation(it customerReservationJSON, cr reservation.C
 
 // profileUnavailable answers a browser whose profile could not be read.
 func (s *Server) profileUnavailable(w http.ResponseWriter, r *http.Request, err error) {
-	status := s.LogIfInternal(r, err)
+	status := s.FailureStatus(r, err)
 	http.Error(w, fault.MessageOf(err, httpx.MsgInternalES), status)
 }

@@ -211,13 +211,13 @@ func (s *Server) privacyFailed(w http.ResponseWriter, r *http.Request, err error
 
 // customerExport is GET /users/profile/data.
 func (s *Server) customerExport(w http.ResponseWriter, r *http.Request) {
-	s.writeExport(w, r, httpx.MustUser(r).ID, true)
+	s.writeExport(w, r, httpx.GuardedUser(r).ID, true)
 }
 
 // customerErase is POST /users/profile/delete: confirmed with the account's
 // password, or, for an account without one (social login), by typing ELIMINAR.
 func (s *Server) customerErase(w http.ResponseWriter, r *http.Request) {
-	u := httpx.MustUser(r)
+	u := httpx.GuardedUser(r)
 	f, err := httpx.ReadTexts(w, r, "password", "confirm")
 	if err != nil {
 		s.privacyFailed(w, r, err)
@@ -292,7 +292,7 @@ func (s *Server) adminCustomerErase(w http.ResponseWriter, r *http.Request) {
 		s.privacyFailed(w, r, err)
 		return
 	}
-	s.log.InfoContext(r.Context(), "customer data erased by staff", "id_customer", id, "by", httpx.MustUser(r).ID)
+	s.log.InfoContext(r.Context(), "customer data erased by staff", "id_customer", id, "by", httpx.GuardedUser(r).ID)
 	if jsonClient(r) {
 		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": msgStaffErased,
 			"erased": map[string]any{"id_customer": id, "reservations": done.Reservations, "cancelled": done.Cancelled,
@@ -321,7 +321,7 @@ func (s *Server) customerConsents(w http.ResponseWriter, r *http.Request) {
 		err = fault.Invalidf("Indique marketing_consent: true para aceptar las ofertas por correo o false para retirarlo.")
 	}
 	if err == nil {
-		err = s.accounts.SetMarketingConsent(r.Context(), httpx.MustUser(r).ID, *on)
+		err = s.accounts.SetMarketingConsent(r.Context(), httpx.GuardedUser(r).ID, *on)
 	}
 	if err != nil {
 		s.privacyFailed(w, r, err)

@@ -30,7 +30,7 @@ func (s *Server) verifyEmail(w http.ResponseWriter, r *http.Request) {
 // resendVerification is POST /users/verify/resend: JSON {success, message}, or a
 // 303 back to the profile for the page's form.
 func (s *Server) resendVerification(w http.ResponseWriter, r *http.Request) {
-	err := s.accounts.ResendVerification(r.Context(), httpx.MustUser(r).ID)
+	err := s.accounts.ResendVerification(r.Context(), httpx.GuardedUser(r).ID)
 	if err != nil {
 		s.customerFormRefused(w, r, err)
 		return
@@ -67,7 +67,7 @@ func (s *Server) claimBooking(w http.ResponseWriter, r *http.Request) {
 		s.customerFormRefused(w, r, err)
 		return
 	}
-	res, err := s.booking.ClaimBooking(r.Context(), httpx.MustUser(r).ID, deref(f["reference"]), deref(f["manage_token"]), httpx.ClientAddr(r))
+	res, err := s.booking.ClaimBooking(r.Context(), httpx.GuardedUser(r).ID, deref(f["reference"]), deref(f["manage_token"]), httpx.ClientAddr(r))
 	if err != nil {
 		s.customerFormRefused(w, r, err)
 		return

@@ -81,7 +81,7 @@ func (s *Server) manageLookupRefused(w http.ResponseWriter, r *http.Request, v m
 	if fault.KindOf(err) == fault.TooMany {
 		httpx.SetRetryAfter(w, err)
 	}
-	status := s.LogIfInternal(r, err)
+	status := s.FailureStatus(r, err)
 	v.Error = fault.MessageOf(err, httpx.MsgInternalES)
 	s.render(w, r, status, "manage_lookup.html", "Gestionar mi reserva", v)
 }

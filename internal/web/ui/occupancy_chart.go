@@ -52,7 +52,7 @@ func (s *Server) occupancyChart(ctx context.Context, r *http.Request) *occupancy
 	today := occupancy.DayOf(s.now(), s.cfg.Location)
 	a, err := s.booking.Availability(ctx, occupancy.Span{First: today, Last: today + ChartDays - 1})
 	if err != nil {
-		s.LogIfInternal(r, err)
+		s.FailureStatus(r, err)
 		return nil
 	}
 	limit := a.Facility.SellableLimit()

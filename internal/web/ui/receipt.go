@@ -365,7 +365,7 @@ func (s *Server) customerReceiptAs(w http.ResponseWriter, r *http.Request, forma
 // Another customer's reservation, or a missing one, is 403 (docs/accounts.md
 // 6), without saying which.
 func (s *Server) ownReservation(r *http.Request) (booking.Detail, error) {
-	u := httpx.MustUser(r)
+	u := httpx.GuardedUser(r)
 	notYours := fault.New(fault.Forbidden, "Esta reserva no existe o no es suya.")
 	id, ok := customerReservationID(r)
 	if !ok {

@@ -167,7 +167,7 @@ func (s *Server) loginFailed(w http.ResponseWriter, r *http.Request, v loginView
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	status := s.LogIfInternal(r, err)
+	status := s.FailureStatus(r, err)
 	v.Error = fault.MessageOf(err, httpx.MsgInternalES)
 	s.render(w, r, status, "login.html", "Iniciar sesión", v)
 }
@@ -226,7 +226,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 // registerFailed re-renders the form with the errors next to their fields (400
 // invalid, 409 email or phone taken), or answers JSON {success:false, message, errors}.
 func (s *Server) registerFailed(w http.ResponseWriter, r *http.Request, v registerView, err error) {
-	status := s.LogIfInternal(r, err)
+	status := s.FailureStatus(r, err)
 	var fields account.FieldErrors
 	errors.As(err, &fields)
 	if jsonClient(r) {

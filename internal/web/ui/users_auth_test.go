@@ -306,8 +306,8 @@ func TestLoginThrottling(t *testing.T) {
 		}
 		webtest.WantStatus(t, webtest.Login(t, cl, a, "dora@example.com", "customer-password", "customer"), 429)
 		// Nothing identifying is stored: only hashes of the keys.
-		if n := webtest.CountRows(t, a, `SELECT COUNT(*) FROM login_failure WHERE key_hash LIKE '%@%'`); n != 0 {
-			t.Errorf("login_failure stores %d clear keys", n)
+		if n := webtest.CountRows(t, a, `SELECT COUNT(*) FROM throttle_failure WHERE key_hash LIKE '%@%'`); n != 0 {
+			t.Errorf("throttle_failure stores %d clear keys", n)
 		}
 	})
 }

@@ -62,7 +62,7 @@ func (s *Server) forgotRefused(w http.ResponseWriter, r *http.Request, err error
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	status := s.LogIfInternal(r, err)
+	status := s.FailureStatus(r, err)
 	s.render(w, r, status, "password_forgot.html", "Restablecer la contraseña",
 		forgotView{Error: fault.MessageOf(err, httpx.MsgInternalES)})
 }
@@ -95,7 +95,7 @@ func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
 			s.WriteSuccessFalse(w, r, err)
 			return
 		}
-		status := s.LogIfInternal(r, err)
+		status := s.FailureStatus(r, err)
 		s.render(w, r, status, "password_reset.html", "Restablecer la contraseña", resetView{
 			Token: f["token"], Usable: !errors.Is(err, account.ErrResetLink), Error: fault.MessageOf(err, httpx.MsgInternalES),
 			MinLength: account.MinPasswordLength,

@@ -57,7 +57,7 @@ func (s *Server) clearOIDCCookie(w http.ResponseWriter, name string) {
 
 // socialLoginFailed shows a refusal on the login page with its status.
 func (s *Server) socialLoginFailed(w http.ResponseWriter, r *http.Request, err error) {
-	status := s.LogIfInternal(r, err)
+	status := s.FailureStatus(r, err)
 	if fault.KindOf(err) == fault.TooMany {
 		httpx.SetRetryAfter(w, err)
 	}
@@ -211,7 +211,7 @@ func (s *Server) oidcLink(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	status := s.LogIfInternal(r, err)
+	status := s.FailureStatus(r, err)
 	if fault.KindOf(err) == fault.TooMany {
 		httpx.SetRetryAfter(w, err)
 	}
