@@ -21,7 +21,7 @@
 #                 bookings with a spot and photos, each started once) is too heavy to prepare
 #                 for every round, so the staff detail page the counter opens stands for it.
 # Each server has its own scratch database: a SQLite file in the temporary folder, or the
-# PostgreSQL databases parking_cmp_old / parking_cmp_new (dropped and created). Servers run
+# PostgreSQL databases parking_cmp_old / parking_cmp_new (dropped and created; dropped again on exit). Servers run
 # with PARKING_PUBLIC_RATE=0, PARKING_LOG_LEVEL=warn, SQLite's default durability (FULL;
 # SQLITE_SYNC=NORMAL to change both), PostgreSQL with synchronous_commit on. Ports are free
 # ones chosen at start. `uptime` is printed before each run: the figures mean little without
@@ -48,6 +48,9 @@ cleanup() {
   wait 2>/dev/null || true
   git worktree remove --force "$old_tree" 2>/dev/null || true
   rm -rf "$work"
+  case " $DBS " in *" postgres "*)
+    psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS parking_cmp_old WITH (FORCE)" -c "DROP DATABASE IF EXISTS parking_cmp_new WITH (FORCE)" 2>/dev/null || true ;;
+  esac
 }
 trap cleanup EXIT
 
