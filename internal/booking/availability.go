@@ -61,6 +61,11 @@ func (s *Service) Availability(ctx context.Context, span occupancy.Span) (Availa
 	if err != nil {
 		return Availability{}, err
 	}
+	return s.availability(ctx, span, f)
+}
+
+// availability is Availability with the settings already read.
+func (s *Service) availability(ctx context.Context, span occupancy.Span, f settings.Facility) (Availability, error) {
 	ledger, err := s.store.Occupancy(ctx, span)
 	if err != nil {
 		return Availability{}, err
@@ -94,13 +99,22 @@ func (s *Service) Availability(ctx context.Context, span occupancy.Span) (Availa
 }
 
 // StayAvailability is the availability of the days a stay from entry to exit would
-// occupy (the quote's availability field and the booking page's date step).
+// occupy (the quote's availability field). It reads the settings from the quote's copy
+// (docs/capacity.md#the-quotes-copy-of-the-settings); when the facility sells without a limit it
+// reads nothing else and answers no days.
 func (s *Service) StayAvailability(ctx context.Context, entry, exit time.Time) (Availability, error) {
 	sp := occupancy.Span{First: occupancy.DayOf(entry, s.loc), Last: occupancy.DayOf(exit, s.loc)}
 	if sp.Empty() || sp.Len() > MaxAvailabilityDays*4 {
 		return Availability{}, fault.Invalidf("Las fechas de la estancia no son válidas.")
 	}
-	return s.Availability(ctx, sp)
+	f, err := s.cachedFacility(ctx)
+	if err != nil {
+		return Availability{}, err
+	}
+	if f.SellableLimit() == 0 {
+		return Availability{From: sp.First, To: sp.Last, Facility: f}, nil
+	}
+	return s.availability(ctx, sp, f)
 }
 
 // RebuildOccupancy recomputes the ledger from the reservations; it returns how many

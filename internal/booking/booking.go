@@ -20,18 +20,19 @@ import (
 
 // Service is the operations layer.
 type Service struct {
-	store   *store.Store
-	catalog *pricing.Holder
-	loc     *time.Location
-	log     *slog.Logger
-	now     func() time.Time
-	outbox  *notify.Outbox
-	input   input.Rules        // phones read in PARKING_PHONE_REGION (docs/input-rules.md#phones)
-	admin   adminState         // administrator operations: parking feed, catalog writes (admin_state.go)
-	events  Events             // metrics (events.go)
-	origin  string             // names this instance in announcements to the others (shared.go)
-	photos  photoConfig        // uploaded photos: media store, addresses, retention (photos_upload.go)
-	links   *managelink.Signer // manage tokens and links (manage.go, docs/manage-booking.md#the-token)
+	store    *store.Store
+	catalog  *pricing.Holder
+	loc      *time.Location
+	log      *slog.Logger
+	now      func() time.Time
+	outbox   *notify.Outbox
+	input    input.Rules        // phones read in PARKING_PHONE_REGION (docs/input-rules.md#phones)
+	admin    adminState         // administrator operations: parking feed, catalog writes (admin_state.go)
+	events   Events             // metrics (events.go)
+	origin   string             // names this instance in announcements to the others (shared.go)
+	photos   photoConfig        // uploaded photos: media store, addresses, retention (photos_upload.go)
+	links    *managelink.Signer // manage tokens and links (manage.go, docs/manage-booking.md#the-token)
+	facility facilityCache      // the quote's copy of the facility settings (facility_cache.go)
 }
 
 // Option adjusts a Service at construction.

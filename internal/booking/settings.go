@@ -35,6 +35,12 @@ func (s *Service) SaveFacility(ctx context.Context, f settings.Facility) (settin
 		}
 		return nil
 	})
+	if err == nil {
+		// The quote's copy of the settings (docs/capacity.md#the-quotes-copy-of-the-settings):
+		// dropped here, and on the other instances when they hear of it.
+		s.forgetFacility()
+		s.announce(signal{Type: signalSettings})
+	}
 	return f, err
 }
 

@@ -16,9 +16,12 @@ import (
 // signals (store.Signal / store.Listen, PostgreSQL NOTIFY):
 //   - the live parking board's events: an operation on one instance reaches the
 //     streams open on every instance;
-//   - the catalog snapshot: a catalog change reloads it everywhere.
+//   - the catalog snapshot: a catalog change reloads it everywhere;
+//   - the quote's copy of the facility settings: a change drops it everywhere (it
+//     also expires after FacilityCacheTTL, should an announcement be lost).
 // The rest is already shared through the database: sessions, API tokens, login
-// throttling, idempotency keys, the outbox, the facility settings, and the daily
+// throttling, idempotency keys, the outbox, the facility settings (read from the database by
+// every operation but the quote), and the daily
 // board's cache (checked against the database's board version on every request).
 // The anonymous rate limit stays per instance (docs/public-booking.md#limits-on-anonymous-traffic).
 
@@ -26,7 +29,7 @@ import (
 // event (feed.Event) carries no tags.
 type signal struct {
 	Origin        string    `json:"o"` // the sending instance (Service.origin): it has applied the change already
-	Type          string    `json:"t"` // "board" or "catalog"
+	Type          string    `json:"t"` // "board", "catalog" or "settings"
 	Kind          string    `json:"k,omitempty"`
 	ReservationID int64     `json:"r,omitempty"`
 	Status        string    `json:"s,omitempty"`
@@ -38,6 +41,8 @@ type signal struct {
 const (
 	signalBoard   = "board"
 	signalCatalog = "catalog"
+	// signalSettings: the facility settings changed; the quote's copy is dropped.
+	signalSettings = "settings"
 )
 
 // signalTimeout bounds sending one signal after a commit.
@@ -86,6 +91,7 @@ func (s *Service) ListenShared(ctx context.Context, log *slog.Logger, ready func
 		// streams end (browsers reconnect and reload the board) and the catalog
 		// is read again.
 		s.admin.feed.Reset()
+		s.forgetFacility()
 		s.reloadAnnounced(ctx)
 	}, func(payload string) {
 		var m signal
@@ -102,6 +108,8 @@ func (s *Service) ListenShared(ctx context.Context, log *slog.Logger, ready func
 				Spot: m.Spot, PreviousSpot: m.PreviousSpot, At: m.At})
 		case signalCatalog:
 			s.reloadAnnounced(ctx)
+		case signalSettings:
+			s.forgetFacility()
 		}
 	})
 }
