@@ -199,7 +199,7 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	// An erasure deletes the customer's uploaded photo files from the photo
 	// storage after commit (docs/privacy.md).
-	a.Privacy = privacy.New(a.Store, a.Log, privacy.WithPhotoFiles(a.Booking), privacy.WithOccupancy(a.Booking))
+	a.Privacy = privacy.New(a.Store, a.Log, privacy.WithPhotoFiles(a.Booking), privacy.WithEraser(a.Booking))
 	a.Web = web.New(web.Deps{
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL,
 			FeedHeartbeat: a.Config.FeedHeartbeat, PublicRate: a.Config.PublicRate, DBTimeout: a.Config.DBTimeout,

@@ -72,28 +72,14 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (r
 		if r.Spot == nil || strings.TrimSpace(*r.Spot) == "" {
 			return fault.Invalidf("No se puede iniciar la reserva %d: no tiene plaza de aparcamiento asignada.", id)
 		}
-		ok, err := tx.MarkStarted(ctx, id, keys)
+		applied, err := tx.MarkStarted(ctx, id, keys)
 		if err != nil {
 			return err
 		}
-		if !ok {
-			return statusMoved(id)
-		}
-		if err := saveHandover(ctx, tx, id, h); err != nil {
-			return err
-		}
-		if out, err = tx.Reservation(ctx, id); err != nil {
-			return err
-		}
 		// docs/capacity.md#refusals: the car is in; past its exit it keeps counting (never refused).
-		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
-			return err
-		}
 		// docs/manage-booking.md#the-reminder-the-day-before-booking_reminder: a car that came in needs no reminder.
-		if err := s.syncReminder(ctx, tx, id); err != nil {
-			return err
-		}
-		if err := s.auditTransition(ctx, tx, audit.ActionStart, before); err != nil {
+		out, err = s.endTransition(ctx, tx, r, applied, transition{action: audit.ActionStart, before: before, handover: h, reminder: true})
+		if err != nil {
 			return err
 		}
 		// Spec: a vehicle-entry notification is triggered, in this transaction (docs/notifications.md).
@@ -102,8 +88,7 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (r
 	if err != nil {
 		return out, fmt.Errorf("start reservation %d: %w", id, err)
 	}
-	s.publishParking(feed.Started, out, out.Spot)
-	s.moved(reservation.Pending, reservation.InCourse)
+	s.announceTransition(feed.Started, out, out.Spot, reservation.Pending)
 	return out, nil
 }
 
@@ -178,20 +163,9 @@ func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (res
 		if err != nil {
 			return err
 		}
-		if !applied {
-			return statusMoved(id)
-		}
-		if err := saveHandover(ctx, tx, id, h); err != nil {
-			return err
-		}
-		if out, err = tx.Reservation(ctx, id); err != nil {
-			return err
-		}
 		// docs/capacity.md#what-counts: check-out frees the days at once.
-		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out), noCheck, false); err != nil {
-			return err
-		}
-		if err := s.auditTransition(ctx, tx, audit.ActionFinalize, before); err != nil {
+		out, err = s.endTransition(ctx, tx, r, applied, transition{action: audit.ActionFinalize, before: before, handover: h})
+		if err != nil {
 			return err
 		}
 		// docs/receipts.md#numbering-correlative-no-gaps-no-duplicates: the receipt is numbered and issued in this transaction, so
@@ -205,8 +179,7 @@ func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (res
 	if err != nil {
 		return out, fmt.Errorf("finalize reservation %d: %w", id, err)
 	}
-	s.publishParking(feed.Finalized, out, out.Spot)
-	s.moved(reservation.InCourse, reservation.Finalized)
+	s.announceTransition(feed.Finalized, out, out.Spot, reservation.InCourse)
 	return out, nil
 }
 
@@ -233,22 +206,40 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 	if err != nil {
 		return out, fmt.Errorf("cancel reservation %d: %w", id, err)
 	}
-	s.publishParking(feed.Cancelled, out, before.Spot)
-	s.moved(before.Status, reservation.Cancelled)
+	s.announceTransition(feed.Cancelled, out, before.Spot, before.Status)
 	return out, nil
 }
 
 // cancelLocked cancels r, locked and checked PENDIENTE by the caller (staff or
-// the manage link), inside its transaction: the conditional update, the days freed
-// at once (docs/capacity.md), the reminder dropped (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder), the trail with prev as the
-// state before.
+// the manage link), inside its transaction: the conditional update, then the end
+// of the transition (the days freed at once, the reminder dropped, the trail with
+// prev as the state before).
 func (s *Service) cancelLocked(ctx context.Context, tx *store.Tx, r reservation.Reservation, prev resState) (reservation.Reservation, error) {
-	ok, err := tx.MarkCancelled(ctx, r.ID, reservation.Pending)
+	applied, err := tx.MarkCancelled(ctx, r.ID, reservation.Pending)
 	if err != nil {
 		return r, err
 	}
-	if !ok {
+	return s.endTransition(ctx, tx, r, applied, transition{action: audit.ActionCancel, before: prev, reminder: true})
+}
+
+// transition is what the end of a status change records, besides the row itself.
+type transition struct {
+	action   string               // the audit trail's action
+	before   resState             // the trail's state before
+	handover reservation.Handover // recorded when anything was
+	reminder bool                 // the day-before reminder follows the new status (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder)
+}
+
+// endTransition ends a status change of r inside its transaction, once its
+// conditional update ran (applied: it found the expected status): the hand-over
+// recorded, the row read again, its days counted anew (docs/capacity.md), the
+// reminder synced when t.reminder, the trail written. It returns the row as it is now.
+func (s *Service) endTransition(ctx context.Context, tx *store.Tx, r reservation.Reservation, applied bool, t transition) (reservation.Reservation, error) {
+	if !applied {
 		return r, statusMoved(r.ID)
+	}
+	if err := saveHandover(ctx, tx, r.ID, t.handover); err != nil {
+		return r, err
 	}
 	out, err := tx.Reservation(ctx, r.ID)
 	if err != nil {
@@ -257,10 +248,19 @@ func (s *Service) cancelLocked(ctx context.Context, tx *store.Tx, r reservation.
 	if err := s.occupy(ctx, tx, r.ID, stayOf(r), stayOf(out), noCheck, false); err != nil {
 		return out, err
 	}
-	if err := s.syncReminder(ctx, tx, r.ID); err != nil {
-		return out, err
+	if t.reminder {
+		if err := s.syncReminder(ctx, tx, r.ID); err != nil {
+			return out, err
+		}
 	}
-	return out, s.auditTransition(ctx, tx, audit.ActionCancel, prev)
+	return out, s.auditTransition(ctx, tx, t.action, t.before)
+}
+
+// announceTransition tells, after the commit, the live board (previous: the spot
+// before) and the status counters that out moved from status from.
+func (s *Service) announceTransition(kind feed.Kind, out reservation.Reservation, previous *string, from reservation.Status) {
+	s.publishParking(kind, out, previous)
+	s.moved(from, out.Status)
 }
 
 func extraIDs(booked []reservation.BookedExtraDetail) []int64 {

@@ -117,21 +117,3 @@ func minusAll(a, b []occupancy.Span) []occupancy.Span {
 	}
 	return out
 }
-
-// ReleaseCustomerPending frees, in tx, the days of a customer's PENDIENTE bookings,
-// which the caller is about to cancel in bulk (the erasure of a customer's data,
-// internal/privacy): the ledger moves with the reservations (docs/capacity.md#what-counts).
-func (s *Service) ReleaseCustomerPending(ctx context.Context, tx *store.Tx, customerID int64) error {
-	pending, err := tx.PendingReservationsOf(ctx, customerID)
-	if err != nil {
-		return err
-	}
-	for _, r := range pending {
-		after := stayOf(r)
-		after.Active = false
-		if err := s.occupy(ctx, tx, r.ID, stayOf(r), after, noCheck, false); err != nil {
-			return err
-		}
-	}
-	return nil
-}

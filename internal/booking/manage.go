@@ -217,8 +217,7 @@ func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservat
 	if err != nil {
 		return reservation.Reservation{}, wrapOp(err, "cancel reservation %s", ref)
 	}
-	s.publishParking(feed.Cancelled, out, before.Spot)
-	s.moved(reservation.Pending, reservation.Cancelled)
+	s.announceTransition(feed.Cancelled, out, before.Spot, reservation.Pending)
 	return out, nil
 }
 

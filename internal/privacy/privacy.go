@@ -25,10 +25,11 @@ type PhotoFiles interface {
 	DeletePhotoFiles(ctx context.Context, keys []string) error
 }
 
-// Occupancy frees, in the erasure's transaction, the days of the bookings it
-// cancels (docs/capacity.md#what-counts: the occupancy ledger moves with every reservation change).
-type Occupancy interface {
-	ReleaseCustomerPending(ctx context.Context, tx *store.Tx, customerID int64) error
+// Eraser runs the erasure's one transaction (booking.Service.EraseCustomer): the
+// refusals below, the bookings it cancels freed in the occupancy ledger
+// (docs/capacity.md#what-counts) and the data erased.
+type Eraser interface {
+	EraseCustomer(ctx context.Context, customerID int64, asAccount bool) (store.ErasedCustomer, error)
 }
 
 // Service is the privacy operations.
@@ -37,7 +38,7 @@ type Service struct {
 	log    *slog.Logger
 	now    func() time.Time
 	photos PhotoFiles
-	occ    Occupancy
+	eraser Eraser
 }
 
 // Option adjusts a Service.
@@ -46,8 +47,8 @@ type Option func(*Service)
 // WithPhotoFiles sets the hook that deletes photo files after an erasure.
 func WithPhotoFiles(p PhotoFiles) Option { return func(s *Service) { s.photos = p } }
 
-// WithOccupancy sets the hook that frees the cancelled bookings' days.
-func WithOccupancy(o Occupancy) Option { return func(s *Service) { s.occ = o } }
+// WithEraser sets the operation that runs the erasure's transaction.
+func WithEraser(e Eraser) Option { return func(s *Service) { s.eraser = e } }
 
 // New builds the service.
 func New(st *store.Store, log *slog.Logger, opts ...Option) *Service {
@@ -106,54 +107,14 @@ const (
 // stay for accounting (the law keeps them six years) without the person's name,
 // email or phone. Refused for staff accounts, for a customer whose vehicle is in
 // the car park (EN CURSO: it must still be handed back), and when already done.
-// Photo files are deleted after commit through the PhotoFiles hook. asAccount: the
+// The transaction is the Eraser's (WithEraser, required to erase); photo files are
+// deleted after commit through the PhotoFiles hook. asAccount: the
 // account erases itself, and the bookings on its record that it does not see
 // (docs/privacy.md#who-sees-a-booking) are someone else's: they are moved first to a
 // record of their own, which keeps the phone, and are neither cancelled nor blanked.
 // Staff erase the whole record.
 func (s *Service) Erase(ctx context.Context, customerID int64, asAccount bool) (store.ErasedCustomer, error) {
-	var out store.ErasedCustomer
-	err := s.store.InTx(ctx, func(tx *store.Tx) error {
-		c, err := tx.Customer(ctx, customerID)
-		if errors.Is(err, store.ErrNotFound) {
-			return ErrUnknownCustomer
-		}
-		if err != nil {
-			return err
-		}
-		if c.Type == reservation.Admin {
-			return fault.New(fault.Forbidden, MsgEraseStaff)
-		}
-		if erased, err := tx.CustomerErased(ctx, customerID); err != nil || erased {
-			if err != nil {
-				return err
-			}
-			return fault.New(fault.Conflict, MsgEraseDone)
-		}
-		holder, err := detachUnseen(ctx, tx, c, asAccount)
-		if err != nil {
-			return err
-		}
-		busy, err := tx.CustomerHasStayInProgress(ctx, customerID)
-		if err != nil {
-			return err
-		}
-		if busy {
-			return fault.New(fault.Conflict, MsgEraseInProgress)
-		}
-		if s.occ != nil {
-			if err := s.occ.ReleaseCustomerPending(ctx, tx, customerID); err != nil {
-				return err
-			}
-		}
-		if out, err = tx.EraseCustomer(ctx, customerID); err != nil {
-			return err
-		}
-		if holder != 0 { // the erasure freed the phone: the bookings' record takes it
-			return tx.SetCustomerPhone(ctx, holder, *c.Phone)
-		}
-		return nil
-	})
+	out, err := s.eraser.EraseCustomer(ctx, customerID, asAccount)
 	if err != nil {
 		if fault.KindOf(err) != fault.Internal {
 			return out, err
@@ -169,26 +130,4 @@ func (s *Service) Erase(ctx context.Context, customerID int64, asAccount bool) (
 		}
 	}
 	return out, nil
-}
-
-// detachUnseen moves the bookings on account c's record that it does not see to a
-// new record (store.DetachReservations) and returns that record's id, 0 if none.
-func detachUnseen(ctx context.Context, tx *store.Tx, c reservation.Customer, asAccount bool) (int64, error) {
-	if !asAccount || c.Phone == nil {
-		return 0, nil
-	}
-	rs, err := tx.UnclaimedReservationsOf(ctx, c.ID)
-	if err != nil {
-		return 0, err
-	}
-	var unseen []reservation.Reservation
-	for _, r := range rs {
-		if !reservation.SeenBy(r, c) {
-			unseen = append(unseen, r)
-		}
-	}
-	if len(unseen) == 0 {
-		return 0, nil
-	}
-	return tx.DetachReservations(ctx, unseen, reservation.ContactOf(unseen[0], c).FullName)
 }

@@ -14,14 +14,8 @@ import (
 // request for a full invoice (factura completa, docs/receipts.md#full-invoice-factura-completa): the answer also
 // carries the reservation's receipt number once it has one.
 func (s *Server) adminRequestInvoice(w http.ResponseWriter, r *http.Request) {
-	id, err := reservationID(r)
-	if err != nil {
-		s.WriteSuccessFalse(w, r, err)
-		return
-	}
-	in, err := httpx.ReadInput(w, r)
-	if err != nil {
-		s.WriteSuccessFalse(w, r, err)
+	id, in, ok := s.reservationInput(w, r)
+	if !ok {
 		return
 	}
 	texts, err := in.Texts("tax_id", "name", "address")

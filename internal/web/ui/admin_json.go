@@ -15,24 +15,49 @@ import (
 
 // adminReservationJSON is a reservation record (docs/reservations.md#reservation).
 type adminReservationJSON struct {
-	ID              int64       `json:"id_reservation"`
-	Reference       string      `json:"reference"` // K7Q2-M9XD (docs/manage-booking.md#booking-reference)
-	ReservationDate string      `json:"reservation_date"`
-	EntryDate       string      `json:"entry_date"`
-	ExitDate        *string     `json:"exit_date"`
-	Status          string      `json:"status"`
-	TotalPrice      money.Cents `json:"total_price"`
-	IsPaid          bool        `json:"is_paid"`
-	PaymentMethod   *string     `json:"payment_method"`
-	Notes           *string     `json:"notes"`
-	Spot            *string     `json:"cod_parking_spot"`
-	CustomerID      int64       `json:"id_customer"`
-	VehicleID       int64       `json:"id_vehicle"`
-	MainServiceID   int64       `json:"id_main_service"`
+	reservationHeadJSON
+	reservationPaymentJSON
+	Notes         *string `json:"notes"`
+	Spot          *string `json:"cod_parking_spot"`
+	CustomerID    int64   `json:"id_customer"`
+	VehicleID     int64   `json:"id_vehicle"`
+	MainServiceID int64   `json:"id_main_service"`
 	// How it was made: "public" (online, not signed in as its customer), "account",
 	// "staff"; null when not recorded (made before it was). docs/input-rules.md.
 	BookedBy         *string `json:"booked_by"`
 	MadeWithoutLogin bool    `json:"made_without_login"`
+}
+
+// reservationHeadJSON is what every wire shape of a reservation starts with.
+type reservationHeadJSON struct {
+	ID              int64   `json:"id_reservation"`
+	Reference       string  `json:"reference"` // K7Q2-M9XD (docs/manage-booking.md#booking-reference)
+	ReservationDate string  `json:"reservation_date"`
+	EntryDate       string  `json:"entry_date"`
+	ExitDate        *string `json:"exit_date"`
+	Status          string  `json:"status"`
+}
+
+func (s *Server) reservationHead(r reservation.Reservation) reservationHeadJSON {
+	return reservationHeadJSON{ID: r.ID, Reference: reservation.ShowReference(r.Reference),
+		ReservationDate: localtime.JSON(r.ReservationDate, s.cfg.Location), EntryDate: localtime.JSON(r.Entry, s.cfg.Location),
+		ExitDate: s.adminTime(r.Exit), Status: string(r.Status)}
+}
+
+// reservationPaymentJSON is a reservation's amount and how it was paid.
+type reservationPaymentJSON struct {
+	TotalPrice    money.Cents `json:"total_price"`
+	IsPaid        bool        `json:"is_paid"`
+	PaymentMethod *string     `json:"payment_method"`
+}
+
+func reservationPayment(r reservation.Reservation) reservationPaymentJSON {
+	out := reservationPaymentJSON{TotalPrice: r.TotalPrice, IsPaid: r.IsPaid}
+	if r.PaymentMethod != nil {
+		m := string(*r.PaymentMethod)
+		out.PaymentMethod = &m
+	}
+	return out
 }
 
 // contactJSON is the reservation's contact (docs/public-booking.md#privacy-of-anonymous-bookings): the name, email and phone
@@ -50,15 +75,9 @@ func contactView(r reservation.Reservation, c reservation.Customer) contactJSON 
 }
 
 func (s *Server) adminReservation(r reservation.Reservation) adminReservationJSON {
-	loc := s.cfg.Location
 	out := adminReservationJSON{
-		ID: r.ID, Reference: reservation.ShowReference(r.Reference), ReservationDate: localtime.JSON(r.ReservationDate, loc), EntryDate: localtime.JSON(r.Entry, loc),
-		ExitDate: s.adminTime(r.Exit), Status: string(r.Status), TotalPrice: r.TotalPrice, IsPaid: r.IsPaid,
+		reservationHeadJSON: s.reservationHead(r), reservationPaymentJSON: reservationPayment(r),
 		Notes: r.Notes, Spot: r.Spot, CustomerID: r.CustomerID, VehicleID: r.VehicleID, MainServiceID: r.MainServiceID,
-	}
-	if r.PaymentMethod != nil {
-		m := string(*r.PaymentMethod)
-		out.PaymentMethod = &m
 	}
 	if r.BookedBy != "" {
 		b := string(r.BookedBy)
@@ -89,7 +108,8 @@ func adminCustomer(c reservation.Customer) adminCustomerJSON {
 	return adminCustomerJSON{ID: c.ID, FullName: c.FullName, Phone: c.Phone, Email: c.Email, Type: string(c.Type)}
 }
 
-type adminVehicleJSON struct {
+// vehicleJSON is a vehicle, for staff and for its owner alike.
+type vehicleJSON struct {
 	ID           int64  `json:"id_vehicle"`
 	LicensePlate string `json:"license_plate"`
 	Brand        string `json:"brand"`
@@ -98,8 +118,8 @@ type adminVehicleJSON struct {
 	Type         string `json:"type"`
 }
 
-func adminVehicle(v reservation.Vehicle) adminVehicleJSON {
-	return adminVehicleJSON{ID: v.ID, LicensePlate: v.LicensePlate, Brand: v.Brand, Model: v.Model, Color: v.Color, Type: v.Type}
+func vehicleView(v reservation.Vehicle) vehicleJSON {
+	return vehicleJSON{ID: v.ID, LicensePlate: v.LicensePlate, Brand: v.Brand, Model: v.Model, Color: v.Color, Type: v.Type}
 }
 
 type adminPhotoJSON struct {
@@ -155,7 +175,7 @@ type adminDetailJSON struct {
 	} `json:"reservation"`
 	Customer           adminCustomerJSON     `json:"customer"`
 	Contact            contactJSON           `json:"contact"`
-	Vehicle            adminVehicleJSON      `json:"vehicle"`
+	Vehicle            vehicleJSON           `json:"vehicle"`
 	Photos             []adminPhotoJSON      `json:"photos"`
 	PhotoCount         int                   `json:"photo_count"`
 	Handovers          []handoverJSON        `json:"handovers"` // docs/photos.md
@@ -184,7 +204,7 @@ func (s *Server) adminDetail(d booking.Detail) adminDetailJSON {
 	}
 	out.Customer = adminCustomer(d.Customer)
 	out.Contact = contactView(d.Reservation, d.Customer)
-	out.Vehicle = adminVehicle(d.Vehicle)
+	out.Vehicle = vehicleView(d.Vehicle)
 	out.Photos = make([]adminPhotoJSON, len(d.Photos))
 	for i, p := range d.Photos {
 		out.Photos[i] = s.adminPhoto(p)

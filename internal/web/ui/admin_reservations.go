@@ -29,6 +29,20 @@ func reservationID(r *http.Request) (int64, error) {
 	return httpx.PathID(r, "id", "La reserva")
 }
 
+// reservationInput reads the reservation id of the path and the body (JSON or
+// form); false when either is bad, and the refusal has been answered.
+func (s *Server) reservationInput(w http.ResponseWriter, r *http.Request) (int64, httpx.Input, bool) {
+	id, err := reservationID(r)
+	if err == nil {
+		var in httpx.Input
+		if in, err = httpx.ReadInput(w, r); err == nil {
+			return id, in, true
+		}
+	}
+	s.WriteSuccessFalse(w, r, err)
+	return 0, httpx.Input{}, false
+}
+
 // adminWalkInForm is GET /admin/reservations/new: the walk-in form for browsers;
 // JSON clients get what the form needs — the whole catalog (inactive main services
 // included: staff may use them) and the default entry date (now).
@@ -254,7 +268,7 @@ func (s *Server) adminEdit(w http.ResponseWriter, r *http.Request) {
 		"message":     "Reserva actualizada correctamente.",
 		"reservation": s.adminReservation(up.Reservation),
 		"customer":    adminCustomer(up.Customer),
-		"vehicle":     adminVehicle(up.Vehicle),
+		"vehicle":     vehicleView(up.Vehicle),
 		"repriced":    up.Repriced,
 	})
 }
@@ -304,14 +318,8 @@ func overrideCapacity(in httpx.Input) (bool, error) {
 // {success:true, message, reservation}, or {success:false, message} with 400 (a
 // rule broken) or 404 (unknown id).
 func (s *Server) adminTransition(w http.ResponseWriter, r *http.Request, do func(id int64, in httpx.Input) (reservation.Reservation, error), done string) {
-	id, err := reservationID(r)
-	if err != nil {
-		s.WriteSuccessFalse(w, r, err)
-		return
-	}
-	in, err := httpx.ReadInput(w, r)
-	if err != nil {
-		s.WriteSuccessFalse(w, r, err)
+	id, in, ok := s.reservationInput(w, r)
+	if !ok {
 		return
 	}
 	res, err := do(id, in)

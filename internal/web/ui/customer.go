@@ -31,15 +31,6 @@ type customerUserJSON struct {
 	EmailVerified bool `json:"email_verified"`
 }
 
-type customerVehicleJSON struct {
-	ID           int64  `json:"id_vehicle"`
-	LicensePlate string `json:"license_plate"`
-	Brand        string `json:"brand"`
-	Model        string `json:"model"`
-	Color        string `json:"color"`
-	Type         string `json:"type"`
-}
-
 type bookedExtraJSON struct {
 	ID    int64       `json:"id"`
 	Name  string      `json:"name"`
@@ -49,15 +40,8 @@ type bookedExtraJSON struct {
 // customerReservationJSON is one reservation of the profile lists. can_cancel and
 // can_edit tell the page which actions the state rules allow.
 type customerReservationJSON struct {
-	ID                 int64             `json:"id_reservation"`
-	Reference          string            `json:"reference"` // K7Q2-M9XD (docs/manage-booking.md#booking-reference)
-	ReservationDate    string            `json:"reservation_date"`
-	EntryDate          string            `json:"entry_date"`
-	ExitDate           *string           `json:"exit_date"`
-	Status             string            `json:"status"`
-	TotalPrice         money.Cents       `json:"total_price"`
-	IsPaid             bool              `json:"is_paid"`
-	PaymentMethod      *string           `json:"payment_method"`
+	reservationHeadJSON
+	reservationPaymentJSON
 	ParkingSpot        *string           `json:"cod_parking_spot"`
 	VehicleID          int64             `json:"id_vehicle"`
 	LicensePlate       string            `json:"license_plate"`
@@ -93,7 +77,7 @@ type customerPhotoJSON struct {
 // customerProfileJSON is the GET /users/profile body (docs/errors.md#json-on-web-routes).
 type customerProfileJSON struct {
 	User               customerUserJSON          `json:"user"`
-	Vehicles           []customerVehicleJSON     `json:"vehicles"`
+	Vehicles           []vehicleJSON             `json:"vehicles"`
 	ActiveReservations []customerReservationJSON `json:"active_reservations"`
 	PastReservations   []customerReservationJSON `json:"past_reservations"`
 	Catalog            api.CatalogJSON           `json:"catalog"`
@@ -124,12 +108,12 @@ func (s *Server) profileView(area reservation.CustomerArea) customerProfileJSON 
 	out := customerProfileJSON{
 		User: customerUserJSON{ID: u.ID, Nombre: u.Nombre, Email: u.Email, Numero: u.Numero, Role: string(u.Role),
 			CanChangePassword: account.HasOwnPassword(area.Customer.PasswordHash), EmailVerified: area.Customer.EmailVerified()},
-		Vehicles:           make([]customerVehicleJSON, 0, len(area.Vehicles)),
+		Vehicles:           make([]vehicleJSON, 0, len(area.Vehicles)),
 		ActiveReservations: []customerReservationJSON{},
 		PastReservations:   []customerReservationJSON{},
 	}
 	for _, v := range area.Vehicles {
-		out.Vehicles = append(out.Vehicles, customerVehicleJSON{ID: v.ID, LicensePlate: v.LicensePlate, Brand: v.Brand, Model: v.Model, Color: v.Color, Type: v.Type})
+		out.Vehicles = append(out.Vehicles, vehicleView(v))
 	}
 	// Spec: active list = PENDIENTE and EN CURSO; history = FINALIZADA and CANCELADA.
 	for _, cr := range area.Reservations {
@@ -151,15 +135,10 @@ func (s *Server) profileView(area reservation.CustomerArea) customerProfileJSON 
 func (s *Server) customerReservationView(cr reservation.CustomerReservation) customerReservationJSON {
 	loc := s.cfg.Location
 	item := customerReservationJSON{
-		ID:              cr.ID,
-		Reference:       reservation.ShowReference(cr.Reference),
-		ReservationDate: localtime.JSON(cr.ReservationDate, loc),
-		EntryDate:       localtime.JSON(cr.Entry, loc),
-		Status:          string(cr.Status),
-		TotalPrice:      cr.TotalPrice,
-		IsPaid:          cr.IsPaid,
-		ParkingSpot:     cr.Spot,
-		VehicleID:       cr.Vehicle.ID, LicensePlate: cr.Vehicle.LicensePlate, Brand: cr.Vehicle.Brand,
+		reservationHeadJSON:    s.reservationHead(cr.Reservation),
+		reservationPaymentJSON: reservationPayment(cr.Reservation),
+		ParkingSpot:            cr.Spot,
+		VehicleID:              cr.Vehicle.ID, LicensePlate: cr.Vehicle.LicensePlate, Brand: cr.Vehicle.Brand,
 		Model: cr.Vehicle.Model, Color: cr.Vehicle.Color, VehicleType: cr.Vehicle.Type,
 		MainServiceID: cr.MainServiceID, ServiceName: cr.MainServiceName,
 		AdditionalServices: make([]bookedExtraJSON, 0, len(cr.Extras)),
@@ -169,14 +148,6 @@ func (s *Server) customerReservationView(cr reservation.CustomerReservation) cus
 	}
 	if item.MadeWithoutLogin && cr.Contact != nil {
 		item.ContactName = cr.Contact.FullName
-	}
-	if cr.Exit != nil {
-		e := localtime.JSON(*cr.Exit, loc)
-		item.ExitDate = &e
-	}
-	if cr.PaymentMethod != nil {
-		m := string(*cr.PaymentMethod)
-		item.PaymentMethod = &m
 	}
 	for _, e := range cr.Extras {
 		item.AdditionalServices = append(item.AdditionalServices, bookedExtraJSON{ID: e.ID, Name: e.Name, Price: e.Price})

@@ -12,7 +12,6 @@ import (
 	"parking/internal/localtime"
 	"parking/internal/money"
 	"parking/internal/privacy"
-	"parking/internal/reservation"
 	"parking/internal/web/httpx"
 )
 
@@ -99,17 +98,10 @@ type (
 		Payload   json.RawMessage `json:"payload"`
 	}
 	exportReservation struct {
-		ID                 int64                `json:"id_reservation"`
-		Reference          string               `json:"reference"` // K7Q2-M9XD (docs/manage-booking.md#booking-reference)
-		ReservationDate    string               `json:"reservation_date"`
-		EntryDate          string               `json:"entry_date"`
-		ExitDate           *string              `json:"exit_date"`
-		Status             string               `json:"status"`
-		MainService        string               `json:"main_service"`
-		AdditionalServices []exportExtra        `json:"additional_services"`
-		TotalPrice         money.Cents          `json:"total_price"`
-		IsPaid             bool                 `json:"is_paid"`
-		PaymentMethod      *string              `json:"payment_method"`
+		reservationHeadJSON
+		MainService        string        `json:"main_service"`
+		AdditionalServices []exportExtra `json:"additional_services"`
+		reservationPaymentJSON
 		ParkingSpot        *string              `json:"parking_spot"`
 		Notes              *string              `json:"notes"`
 		Contact            *exportContact       `json:"contact"`
@@ -149,15 +141,10 @@ func (s *Server) exportBody(e privacy.Export) exportJSON {
 		out.Vehicles = append(out.Vehicles, exportVehicle{LicensePlate: v.LicensePlate, Brand: v.Brand, Model: v.Model, Color: v.Color, Type: v.Type})
 	}
 	for _, r := range e.Area.Reservations {
-		x := exportReservation{ID: r.ID, Reference: reservation.ShowReference(r.Reference), ReservationDate: ts(r.ReservationDate), EntryDate: ts(r.Entry), ExitDate: opt(r.Exit),
-			Status: string(r.Status), MainService: r.MainServiceName, AdditionalServices: []exportExtra{},
-			TotalPrice: r.TotalPrice, IsPaid: r.IsPaid, ParkingSpot: r.Spot, Notes: r.Notes,
+		x := exportReservation{reservationHeadJSON: s.reservationHead(r.Reservation), MainService: r.MainServiceName, AdditionalServices: []exportExtra{},
+			reservationPaymentJSON: reservationPayment(r.Reservation), ParkingSpot: r.Spot, Notes: r.Notes,
 			Vehicle: exportVehicle{LicensePlate: r.Vehicle.LicensePlate, Brand: r.Vehicle.Brand, Model: r.Vehicle.Model, Color: r.Vehicle.Color, Type: r.Vehicle.Type},
 			Photos:  []exportPhoto{}, Notifications: []exportNotification{}}
-		if r.PaymentMethod != nil {
-			pm := string(*r.PaymentMethod)
-			x.PaymentMethod = &pm
-		}
 		if r.Contact != nil {
 			x.Contact = &exportContact{FullName: r.Contact.FullName, Email: r.Contact.Email, Phone: r.Contact.Phone}
 		}
