@@ -57,16 +57,12 @@ func (s *Server) adminWalkInForm(w http.ResponseWriter, r *http.Request) {
 // was typed and the refusal.
 //
 // With an Idempotency-Key, the same key and body answer the first result again;
-// the key with another body is 422 (docs/reliability.md; booking.Once).
+// the key with another body is 422 (docs/reliability.md; booking.Service.CreateOnce).
 func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 	page := httpx.BrowserForm(r)
 	key, hash, keyErr := httpx.ReadIdempotency(r)
 	in, err := httpx.ReadInput(w, r)
-	var once *booking.Once
 	fail := func(err error) {
-		if once != nil {
-			s.booking.Release(r.Context(), *once)
-		}
 		if errors.Is(err, booking.ErrKeyReused) {
 			status, msg := http.StatusUnprocessableEntity, booking.ErrKeyReused.Message
 			if page {
@@ -90,67 +86,26 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 		fail(err)
 		return
 	}
-	if key != "" {
-		o := &booking.Once{Route: "walk-in", Key: key, BodyHash: hash, Answer: func(c booking.Created) (booking.Answer, error) {
-			if page {
-				return booking.Answer{Status: http.StatusSeeOther, Location: walkInCreatedPage(c)}, nil
-			}
-			ct, body, err := httpx.JSONAnswer(s.walkInCreated(c))
-			return booking.Answer{Status: http.StatusCreated, ContentType: ct, Body: body}, err
-		}}
-		stored, err := s.booking.Claim(r.Context(), *o)
+	once := booking.Once{Route: "walk-in", Key: key, BodyHash: hash, Answer: func(c booking.Created) (booking.Answer, error) {
+		if page {
+			return booking.Answer{Status: http.StatusSeeOther, Location: walkInCreatedPage(c)}, nil
+		}
+		ct, body, err := httpx.JSONAnswer(s.walkInCreated(c))
+		return booking.Answer{Status: http.StatusCreated, ContentType: ct, Body: body}, err
+	}}
+	created, stored, err := s.booking.CreateOnce(r.Context(), once, func(opts ...booking.CreateOption) (booking.Created, error) {
+		nb, err := s.walkInBooking(in)
 		if err != nil {
-			fail(err)
-			return
+			return booking.Created{}, err
 		}
-		if stored != nil {
-			httpx.WriteStored(w, stored.Status, stored.ContentType, stored.Location, stored.Body)
-			return
-		}
-		once = o
-	}
-	nb := booking.NewBooking{
-		FullName: in.Str("full_name"), Phone: in.Str("phone"), Email: in.Str("email"),
-		LicensePlate: in.Str("license_plate"), Brand: in.Str("brand"), Model: in.Str("model"), Color: in.Str("color"),
-		VehicleType: in.Str("vehicle_type"), Spot: in.Str("cod_parking_spot"), Notes: in.Str("notes"),
-	}
-	if nb.Entry, err = httpx.ParseDateField("entry_date", in.Str("entry_date"), s.cfg.Location); err != nil {
-		fail(err)
-		return
-	}
-	exit, err := in.OptDate("exit_date", s.cfg.Location)
+		return s.booking.WalkIn(r.Context(), nb, opts...)
+	})
 	if err != nil {
 		fail(err)
 		return
 	}
-	nb.Exit = exit
-	svc, err := in.OptInt("id_main_service")
-	if err != nil {
-		fail(err)
-		return
-	}
-	if svc != nil {
-		nb.MainService = *svc
-	}
-	extras, err := in.IDs(in.First("additional_services", "extras"))
-	if err != nil {
-		fail(err)
-		return
-	}
-	if extras != nil {
-		nb.Extras = *extras
-	}
-	if nb.OverrideCapacity, err = overrideCapacity(in); err != nil {
-		fail(err)
-		return
-	}
-	var opts []booking.CreateOption
-	if once != nil {
-		opts = append(opts, booking.WithOnce(once))
-	}
-	created, err := s.booking.WalkIn(r.Context(), nb, opts...)
-	if err != nil {
-		fail(err)
+	if stored != nil {
+		httpx.WriteStored(w, stored.Status, stored.ContentType, stored.Location, stored.Body)
 		return
 	}
 	if page {
@@ -158,6 +113,38 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.WriteJSON(w, http.StatusCreated, s.walkInCreated(created))
+}
+
+// walkInBooking reads the walk-in form or body.
+func (s *Server) walkInBooking(in httpx.Input) (booking.NewBooking, error) {
+	nb := booking.NewBooking{
+		FullName: in.Str("full_name"), Phone: in.Str("phone"), Email: in.Str("email"),
+		LicensePlate: in.Str("license_plate"), Brand: in.Str("brand"), Model: in.Str("model"), Color: in.Str("color"),
+		VehicleType: in.Str("vehicle_type"), Spot: in.Str("cod_parking_spot"), Notes: in.Str("notes"),
+	}
+	var err error
+	if nb.Entry, err = httpx.ParseDateField("entry_date", in.Str("entry_date"), s.cfg.Location); err != nil {
+		return nb, err
+	}
+	if nb.Exit, err = in.OptDate("exit_date", s.cfg.Location); err != nil {
+		return nb, err
+	}
+	svc, err := in.OptInt("id_main_service")
+	if err != nil {
+		return nb, err
+	}
+	if svc != nil {
+		nb.MainService = *svc
+	}
+	extras, err := in.IDs(in.First("additional_services", "extras"))
+	if err != nil {
+		return nb, err
+	}
+	if extras != nil {
+		nb.Extras = *extras
+	}
+	nb.OverrideCapacity, err = overrideCapacity(in)
+	return nb, err
 }
 
 // walkInCreatedPage is where a browser goes after a walk-in.
