@@ -40,7 +40,7 @@ type Once struct {
 }
 
 // ErrKeyReused refuses an Idempotency-Key sent again with another body (422).
-var ErrKeyReused = &fault.Error{Kind: fault.Invalid,
+var ErrKeyReused = &fault.Error{Kind: fault.Unprocessable,
 	Message: "La cabecera Idempotency-Key ya se usó con otra petición distinta: envíe una clave nueva para cada reserva."}
 
 // errKeyRunning refuses a key whose first request is still running (409).

@@ -21,6 +21,9 @@ const (
 	// Unavailable: the database cannot be reached, or the request's database
 	// deadline passed (docs/reliability.md#every-requests-database-work-has-a-deadline). Nothing was saved; the client may try again.
 	Unavailable
+	// Unprocessable: the request is well formed but cannot be applied as sent (an
+	// Idempotency-Key sent again with another body).
+	Unprocessable
 )
 
 // MsgUnavailable is the message of an Unavailable error (docs/reliability.md).

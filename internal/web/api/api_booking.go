@@ -1,7 +1,6 @@
 package api
 
 import (
-	"errors"
 	"net/http"
 
 	"parking/internal/audit"
@@ -67,7 +66,7 @@ func (s *Server) apiPublicBooking(w http.ResponseWriter, r *http.Request) {
 		return s.createPublic(w, r, opts)
 	})
 	if err != nil {
-		s.bookingRefused(w, r, err)
+		s.WriteSuccessFalse(w, r, err) // 422 for an Idempotency-Key sent again with another body
 		return
 	}
 	if stored != nil {
@@ -75,16 +74,6 @@ func (s *Server) apiPublicBooking(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.WriteJSON(w, http.StatusCreated, s.bookingCreated(created))
-}
-
-// bookingRefused writes a refused public booking: {success:false, message}, 422 for
-// an Idempotency-Key sent again with another body (docs/public-booking.md#retries-idempotency-key).
-func (s *Server) bookingRefused(w http.ResponseWriter, r *http.Request, err error) {
-	if errors.Is(err, booking.ErrKeyReused) {
-		httpx.WriteJSON(w, http.StatusUnprocessableEntity, map[string]any{"success": false, "message": booking.ErrKeyReused.Message})
-		return
-	}
-	s.WriteSuccessFalse(w, r, err)
 }
 
 // createPublic reads the booking body and makes the booking.

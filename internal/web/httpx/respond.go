@@ -46,6 +46,8 @@ func StatusOf(err error) int {
 		return http.StatusConflict
 	case fault.TooMany:
 		return http.StatusTooManyRequests
+	case fault.Unprocessable:
+		return http.StatusUnprocessableEntity
 	case fault.Unavailable: // docs/reliability.md; the middleware adds Retry-After (RetryAfterUnavailable)
 		return http.StatusServiceUnavailable
 	default:

@@ -6,7 +6,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/url"
 	"os"
 	"strconv"
 	"time"
@@ -119,20 +118,12 @@ func uploadReadFault(err error) error {
 // file_path and no file is a photo by URL (docs/errors.md#operation-responses). All or nothing: a bad
 // file refuses the upload and nothing is stored.
 func (s *Server) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id int64, page bool, back string) {
-	fail := func(err error) {
-		if page && fault.KindOf(err) != fault.NotFound {
-			s.FailureStatus(r, err)
-			httpx.SeeOther(w, r, back+"?error="+url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))+"#fotos")
-			return
-		}
-		s.WriteSuccessFalse(w, r, err)
-	}
 	// Refuse an unknown or closed reservation before reading the files.
 	ctx, cancel := s.DBContext(r)
 	err := s.booking.CheckPhotoUpload(ctx, id, "", "")
 	cancel()
 	if err != nil {
-		fail(err)
+		s.FailBack(w, r, err, page, back, "#fotos")
 		return
 	}
 	// A phone on a slow network may need minutes to send several photos: this
@@ -141,7 +132,7 @@ func (s *Server) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id in
 	up, err := readUpload(w, r)
 	defer up.close()
 	if err != nil {
-		fail(err)
+		s.FailBack(w, r, err, page, back, "#fotos")
 		return
 	}
 	if len(up.files) == 0 && up.fields["file_path"] != "" {
@@ -150,7 +141,7 @@ func (s *Server) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id in
 		photo, count, err := s.booking.AddPhoto(ctx, id, up.fields["file_path"], up.fields["description"])
 		switch {
 		case err != nil:
-			fail(err)
+			s.FailBack(w, r, err, page, back, "#fotos")
 		case page:
 			httpx.SeeOther(w, r, back+"?photo=added#fotos")
 		default:
@@ -163,19 +154,19 @@ func (s *Server) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id in
 	err = s.booking.CheckPhotoUpload(ctx, id, desc, phase)
 	cancel()
 	if err != nil {
-		fail(err)
+		s.FailBack(w, r, err, page, back, "#fotos")
 		return
 	}
 	processed, err := booking.ProcessPhotos(up.readers())
 	if err != nil {
-		fail(err)
+		s.FailBack(w, r, err, page, back, "#fotos")
 		return
 	}
 	ctx, cancel = s.DBContext(r)
 	defer cancel()
 	photos, count, err := s.booking.AddUploadedPhotos(ctx, id, processed, desc, phase)
 	if err != nil {
-		fail(err)
+		s.FailBack(w, r, err, page, back, "#fotos")
 		return
 	}
 	if page {

@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"errors"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -62,28 +60,11 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 	page := httpx.BrowserForm(r)
 	key, hash, keyErr := httpx.ReadIdempotency(r)
 	in, err := httpx.ReadInput(w, r)
-	fail := func(err error) {
-		if errors.Is(err, booking.ErrKeyReused) {
-			status, msg := http.StatusUnprocessableEntity, booking.ErrKeyReused.Message
-			if page {
-				s.renderWalkIn(w, r, status, in, msg)
-			} else {
-				httpx.WriteJSON(w, status, map[string]any{"success": false, "message": msg})
-			}
-			return
-		}
-		if !page {
-			s.WriteSuccessFalse(w, r, err)
-			return
-		}
-		status := s.FailureStatus(r, err)
-		s.renderWalkIn(w, r, status, in, fault.MessageOf(err, httpx.MsgInternalES))
-	}
 	if err == nil {
 		err = keyErr
 	}
 	if err != nil {
-		fail(err)
+		s.walkInRefused(w, r, page, in, err)
 		return
 	}
 	once := booking.Once{Route: "walk-in", Key: key, BodyHash: hash, Answer: func(c booking.Created) (booking.Answer, error) {
@@ -101,7 +82,7 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 		return s.booking.WalkIn(r.Context(), nb, opts...)
 	})
 	if err != nil {
-		fail(err)
+		s.walkInRefused(w, r, page, in, err)
 		return
 	}
 	if stored != nil {
@@ -113,6 +94,13 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.WriteJSON(w, http.StatusCreated, s.walkInCreated(created))
+}
+
+// walkInRefused answers a refused walk-in: the form again with what was typed and
+// the refusal for a browser's form post, {success:false, message} otherwise (422 for
+// an Idempotency-Key sent again with another body).
+func (s *Server) walkInRefused(w http.ResponseWriter, r *http.Request, page bool, in httpx.Input, err error) {
+	s.Fail(w, r, err, page, func(status int, msg string) { s.renderWalkIn(w, r, status, in, msg) })
 }
 
 // walkInBooking reads the walk-in form or body.
@@ -207,29 +195,17 @@ func (s *Server) adminEdit(w http.ResponseWriter, r *http.Request) {
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	in, inErr := httpx.ReadInput(w, r)
+	in, err := httpx.ReadInput(w, r)
 	jsonClient := httpx.WantsJSON(r) || httpx.IsJSONBody(r) || in.IsJSON()
-	fail := func(err error) {
-		if jsonClient || fault.KindOf(err) == fault.NotFound {
-			s.WriteSuccessFalse(w, r, err)
-			return
+	var up booking.Updated
+	if err == nil {
+		var c booking.AdminChange
+		if c, err = s.adminChange(in); err == nil {
+			up, err = s.booking.AdminUpdate(r.Context(), id, c)
 		}
-		s.FailureStatus(r, err)
-		msg := fault.MessageOf(err, httpx.MsgInternalES)
-		httpx.SeeOther(w, r, "/admin/reservations/details/"+strconv.FormatInt(id, 10)+"?error="+url.QueryEscape(msg))
 	}
-	if inErr != nil {
-		fail(inErr)
-		return
-	}
-	c, err := s.adminChange(in)
 	if err != nil {
-		fail(err)
-		return
-	}
-	up, err := s.booking.AdminUpdate(r.Context(), id, c)
-	if err != nil {
-		fail(err)
+		s.FailBack(w, r, err, !jsonClient, "/admin/reservations/details/"+strconv.FormatInt(id, 10), "")
 		return
 	}
 	if !jsonClient {
@@ -421,11 +397,8 @@ func (s *Server) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
 		photo, count, err = s.booking.AddPhoto(ctx, id, in.Str("file_path"), in.Str("description"))
 	}
 	switch {
-	case err != nil && page && fault.KindOf(err) != fault.NotFound:
-		s.FailureStatus(r, err)
-		httpx.SeeOther(w, r, back+"?error="+url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))+"#fotos")
 	case err != nil:
-		s.WriteSuccessFalse(w, r, err)
+		s.FailBack(w, r, err, page, back, "#fotos")
 	case page:
 		httpx.SeeOther(w, r, back+"?photo=added#fotos")
 	default:
