@@ -104,6 +104,19 @@ func readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
 	}
 }
 
+// photoByURLAdded answers a photo by URL (form field or multipart file_path): 201
+// {success, photo, photo_count}, a browser sent back to the photos, or the refusal.
+func (s *Server) photoByURLAdded(w http.ResponseWriter, r *http.Request, page bool, back string, photo reservation.Photo, count int, err error) {
+	switch {
+	case err != nil:
+		s.FailBack(w, r, err, page, back, "#fotos")
+	case page:
+		httpx.SeeOther(w, r, back+"?photo=added#fotos")
+	default:
+		httpx.WriteJSON(w, http.StatusCreated, map[string]any{"success": true, "photo": s.adminPhoto(photo), "photo_count": count})
+	}
+}
+
 func uploadReadFault(err error) error {
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
@@ -139,14 +152,7 @@ func (s *Server) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id in
 		ctx, cancel := s.DBContext(r)
 		defer cancel()
 		photo, count, err := s.booking.AddPhoto(ctx, id, up.fields["file_path"], up.fields["description"])
-		switch {
-		case err != nil:
-			s.FailBack(w, r, err, page, back, "#fotos")
-		case page:
-			httpx.SeeOther(w, r, back+"?photo=added#fotos")
-		default:
-			httpx.WriteJSON(w, http.StatusCreated, map[string]any{"success": true, "photo": s.adminPhoto(photo), "photo_count": count})
-		}
+		s.photoByURLAdded(w, r, page, back, photo, count, err)
 		return
 	}
 	desc, phase := up.fields["description"], up.fields["phase"]

@@ -396,12 +396,5 @@ func (s *Server) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		photo, count, err = s.booking.AddPhoto(ctx, id, in.Str("file_path"), in.Str("description"))
 	}
-	switch {
-	case err != nil:
-		s.FailBack(w, r, err, page, back, "#fotos")
-	case page:
-		httpx.SeeOther(w, r, back+"?photo=added#fotos")
-	default:
-		httpx.WriteJSON(w, http.StatusCreated, map[string]any{"success": true, "photo": s.adminPhoto(photo), "photo_count": count})
-	}
+	s.photoByURLAdded(w, r, page, back, photo, count, err)
 }
