@@ -52,6 +52,8 @@ func refusalReason(err error) string {
 		return "conflict"
 	case fault.TooMany:
 		return "too_many"
+	case fault.Unprocessable:
+		return "unprocessable"
 	case fault.Unavailable:
 		return "unavailable"
 	default:

@@ -154,6 +154,9 @@ type AmountDueError struct{ Total money.Cents }
 
 func (e *AmountDueError) Error() string { return "amount due " + e.Total.String() }
 
+// AmountDue is Total (fault.AmountDue).
+func (e *AmountDueError) AmountDue() money.Cents { return e.Total }
+
 // expectedTotal refuses a check-out whose amount due is not the one staff were shown.
 func expectedTotal(expected *money.Cents, due money.Cents) error {
 	if expected == nil || *expected == due {

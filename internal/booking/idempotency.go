@@ -40,7 +40,7 @@ type Once struct {
 }
 
 // ErrKeyReused refuses an Idempotency-Key sent again with another body (422).
-var ErrKeyReused = &fault.Error{Kind: fault.Invalid,
+var ErrKeyReused = &fault.Error{Kind: fault.Unprocessable,
 	Message: "La cabecera Idempotency-Key ya se usó con otra petición distinta: envíe una clave nueva para cada reserva."}
 
 // errKeyRunning refuses a key whose first request is still running (409).
@@ -105,4 +105,25 @@ func finishOnce(ctx context.Context, tx *store.Tx, o *Once, c Created) error {
 		return err
 	}
 	return tx.FinishIdempotencyKey(ctx, o.Route, o.Key, a.Status, a.ContentType, a.Location, string(a.Body))
+}
+
+// CreateOnce runs one create under o's Idempotency-Key
+// (docs/public-booking.md#retries-idempotency-key): it claims the key, runs create
+// with the key's option, and frees the key when create fails. A stored answer is the
+// key's first result, to be sent again as it is (create does not run). With no key
+// (o.Key == ""), create runs alone.
+func (s *Service) CreateOnce(ctx context.Context, o Once, create func(...CreateOption) (Created, error)) (Created, *Answer, error) {
+	if o.Key == "" {
+		c, err := create()
+		return c, nil, err
+	}
+	stored, err := s.Claim(ctx, o)
+	if err != nil || stored != nil {
+		return Created{}, stored, err
+	}
+	c, err := create(WithOnce(&o))
+	if err != nil {
+		s.Release(ctx, o)
+	}
+	return c, nil, err
 }

@@ -85,3 +85,44 @@ func TestIdempotentCreate(t *testing.T) {
 		}
 	})
 }
+
+// CreateOnce: no key runs the create alone; a key's first create is stored and the
+// same key answers it again without creating; a failed create frees its key.
+func TestCreateOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		svc, _ := newService(t, d)
+		ctx := context.Background()
+		runs := 0
+		create := func(b booking.NewBooking) func(...booking.CreateOption) (booking.Created, error) {
+			return func(opts ...booking.CreateOption) (booking.Created, error) {
+				runs++
+				return svc.Create(ctx, booking.Public, b, opts...)
+			}
+		}
+		if _, stored, err := svc.CreateOnce(ctx, booking.Once{}, create(validBooking())); err != nil || stored != nil {
+			t.Fatalf("without a key: %v, %v", stored, err)
+		}
+		o := once("k", "h")
+		c, stored, err := svc.CreateOnce(ctx, o, create(validBooking()))
+		if err != nil || stored != nil {
+			t.Fatalf("first with a key: %v, %v", stored, err)
+		}
+		_, stored, err = svc.CreateOnce(ctx, o, create(validBooking()))
+		if err != nil || stored == nil || string(stored.Body) != strconv.FormatInt(c.Reservation.ID, 10) {
+			t.Fatalf("again with the key: %+v, %v", stored, err)
+		}
+		if runs != 2 {
+			t.Fatalf("create ran %d times, want 2", runs)
+		}
+		bad := validBooking()
+		bad.Exit = &bad.Entry
+		o2 := once("k2", "h")
+		if _, _, err := svc.CreateOnce(ctx, o2, create(bad)); err == nil {
+			t.Fatal("a stay ending at its start was booked")
+		}
+		// Freed: the key claims again rather than answering 409.
+		if a, err := svc.Claim(ctx, o2); a != nil || err != nil {
+			t.Fatalf("claim after a failed create: %v, %v", a, err)
+		}
+	})
+}

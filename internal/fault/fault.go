@@ -5,6 +5,8 @@ package fault
 import (
 	"errors"
 	"fmt"
+
+	"parking/internal/money"
 )
 
 // Kind classifies an error for the caller.
@@ -21,6 +23,9 @@ const (
 	// Unavailable: the database cannot be reached, or the request's database
 	// deadline passed (docs/reliability.md#every-requests-database-work-has-a-deadline). Nothing was saved; the client may try again.
 	Unavailable
+	// Unprocessable: the request is well formed but cannot be applied as sent (an
+	// Idempotency-Key sent again with another body).
+	Unprocessable
 )
 
 // MsgUnavailable is the message of an Unavailable error (docs/reliability.md).
@@ -85,3 +90,11 @@ func MessageOf(err error, fallback string) string {
 	}
 	return fallback
 }
+
+// FullDays is implemented by the cause of a capacity refusal (docs/capacity.md#refusals):
+// the days over the limit as YYYY-MM-DD, which the web layer answers as full_days.
+type FullDays interface{ FullDays() []string }
+
+// AmountDue is implemented by the cause of a finalize refused for its amount
+// (docs/exit.md#expected-total): the amount due, which the web layer answers as total_price.
+type AmountDue interface{ AmountDue() money.Cents }

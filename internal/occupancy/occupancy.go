@@ -173,13 +173,19 @@ type FullError struct {
 
 func (e *FullError) Error() string { return "capacity reached on " + DayList(e.Days) }
 
+// FullDays is Days as YYYY-MM-DD (fault.FullDays).
+func (e *FullError) FullDays() []string { return dayStrings(e.Days) }
+
 // DayList is the days as YYYY-MM-DD, comma separated.
-func DayList(days []Day) string {
+func DayList(days []Day) string { return strings.Join(dayStrings(days), ", ") }
+
+// dayStrings is the days as YYYY-MM-DD.
+func dayStrings(days []Day) []string {
 	s := make([]string, len(days))
 	for i, d := range days {
 		s[i] = d.String()
 	}
-	return strings.Join(s, ", ")
+	return s
 }
 
 // Spanish names the days for a message: 12/03/2027, 13/03/2027 y 14/03/2027.

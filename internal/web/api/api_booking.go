@@ -1,7 +1,6 @@
 package api
 
 import (
-	"errors"
 	"net/http"
 
 	"parking/internal/audit"
@@ -51,53 +50,34 @@ const publicBookingRoute = "public-booking"
 
 // apiPublicBooking is POST /api/reservations/public-new and /api/reservations/public.
 // With an Idempotency-Key, the same key and body answer the first result again
-// (docs/reliability.md; booking.Once).
+// (docs/reliability.md; booking.Service.CreateOnce).
 func (s *Server) apiPublicBooking(w http.ResponseWriter, r *http.Request) {
 	key, hash, err := httpx.ReadIdempotency(r)
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	var once *booking.Once
-	if key != "" {
-		once = &booking.Once{Route: publicBookingRoute, Key: key, BodyHash: hash,
-			Answer: func(c booking.Created) (booking.Answer, error) {
-				ct, body, err := httpx.JSONAnswer(s.bookingCreated(c))
-				return booking.Answer{Status: http.StatusCreated, ContentType: ct, Body: body}, err
-			}}
-		stored, err := s.booking.Claim(r.Context(), *once)
-		if err != nil {
-			s.bookingRefused(w, r, err)
-			return
-		}
-		if stored != nil {
-			httpx.WriteStored(w, stored.Status, stored.ContentType, stored.Location, stored.Body)
-			return
-		}
-	}
-	created, err := s.createPublic(w, r, once)
+	once := booking.Once{Route: publicBookingRoute, Key: key, BodyHash: hash,
+		Answer: func(c booking.Created) (booking.Answer, error) {
+			ct, body, err := httpx.JSONAnswer(s.bookingCreated(c))
+			return booking.Answer{Status: http.StatusCreated, ContentType: ct, Body: body}, err
+		}}
+	created, stored, err := s.booking.CreateOnce(r.Context(), once, func(opts ...booking.CreateOption) (booking.Created, error) {
+		return s.createPublic(w, r, opts)
+	})
 	if err != nil {
-		if once != nil {
-			s.booking.Release(r.Context(), *once)
-		}
-		s.bookingRefused(w, r, err)
+		s.WriteSuccessFalse(w, r, err) // 422 for an Idempotency-Key sent again with another body
+		return
+	}
+	if stored != nil {
+		httpx.WriteStored(w, stored.Status, stored.ContentType, stored.Location, stored.Body)
 		return
 	}
 	httpx.WriteJSON(w, http.StatusCreated, s.bookingCreated(created))
 }
 
-// bookingRefused writes a refused public booking: {success:false, message}, 422 for
-// an Idempotency-Key sent again with another body (docs/public-booking.md#retries-idempotency-key).
-func (s *Server) bookingRefused(w http.ResponseWriter, r *http.Request, err error) {
-	if errors.Is(err, booking.ErrKeyReused) {
-		httpx.WriteJSON(w, http.StatusUnprocessableEntity, map[string]any{"success": false, "message": booking.ErrKeyReused.Message})
-		return
-	}
-	s.WriteSuccessFalse(w, r, err)
-}
-
 // createPublic reads the booking body and makes the booking.
-func (s *Server) createPublic(w http.ResponseWriter, r *http.Request, once *booking.Once) (booking.Created, error) {
+func (s *Server) createPublic(w http.ResponseWriter, r *http.Request, opts []booking.CreateOption) (booking.Created, error) {
 	var req bookingRequest
 	if err := httpx.DecodeJSON(w, r, &req); err != nil {
 		return booking.Created{}, err
@@ -122,10 +102,6 @@ func (s *Server) createPublic(w http.ResponseWriter, r *http.Request, once *book
 		if !u.IsAdmin() {
 			in.SignedIn = u.ID
 		}
-	}
-	var opts []booking.CreateOption
-	if once != nil {
-		opts = append(opts, booking.WithOnce(once))
 	}
 	return s.booking.Create(ctx, booking.Public, in, opts...)
 }

@@ -148,7 +148,7 @@ func (s *Server) apiManagedCancel(w http.ResponseWriter, r *http.Request) {
 // apiManagedEdit is PUT /api/bookings/{reference} with the token: the customer
 // edit's rules and answer (200 {success, message, total_price}; 400; 409).
 func (s *Server) apiManagedEdit(w http.ResponseWriter, r *http.Request) {
-	in, err := httpx.ReadCustomerEdit(w, r, s.cfg.Location)
+	in, err := ReadCustomerEdit(w, r, s.cfg.Location)
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return

@@ -10,9 +10,7 @@ import (
 	"strconv"
 
 	"parking/internal/account"
-	"parking/internal/booking"
 	"parking/internal/fault"
-	"parking/internal/occupancy"
 )
 
 // WriteJSON writes v with status. It encodes into a buffer first, so an encoding
@@ -46,6 +44,8 @@ func StatusOf(err error) int {
 		return http.StatusConflict
 	case fault.TooMany:
 		return http.StatusTooManyRequests
+	case fault.Unprocessable:
+		return http.StatusUnprocessableEntity
 	case fault.Unavailable: // docs/reliability.md; the middleware adds Retry-After (RetryAfterUnavailable)
 		return http.StatusServiceUnavailable
 	default:
@@ -80,18 +80,14 @@ func (s *Kit) WriteSuccessFalse(w http.ResponseWriter, r *http.Request, err erro
 	status := s.FailureStatus(r, err)
 	body := map[string]any{"success": false, "message": fault.MessageOf(err, MsgInternalES)}
 	// docs/capacity.md#refusals: a refusal for capacity names the full days.
-	var full *occupancy.FullError
+	var full fault.FullDays
 	if errors.As(err, &full) {
-		days := make([]string, len(full.Days))
-		for i, d := range full.Days {
-			days[i] = d.String()
-		}
-		body["full_days"] = days
+		body["full_days"] = full.FullDays()
 	}
 	// docs/exit.md#expected-total: a finalize refused for its amount names the amount due.
-	var due *booking.AmountDueError
+	var due fault.AmountDue
 	if errors.As(err, &due) {
-		body["total_price"] = due.Total
+		body["total_price"] = due.AmountDue()
 	}
 	WriteJSON(w, status, body)
 }

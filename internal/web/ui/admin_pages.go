@@ -5,9 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"parking/internal/fault"
 	"parking/internal/localtime"
-	"parking/internal/web/httpx"
 )
 
 // The administrator pages (issue 7): the routes of the administrator area render
@@ -29,10 +27,17 @@ type errorView struct {
 // renderError shows a refusal or failure as a page with its status: the fault's
 // message (a generic one for internal errors, which are logged) and a way back.
 func (s *Server) renderError(w http.ResponseWriter, r *http.Request, err error, heading, backHref, backLabel string) {
-	status := s.FailureStatus(r, err)
-	s.render(w, r, status, "error.html", heading, errorView{
-		Heading: heading, Message: fault.MessageOf(err, httpx.MsgInternalES), BackHref: backHref, BackLabel: backLabel,
-	})
+	s.Fail(w, r, err, true, s.errorPage(w, r, heading, backHref, backLabel))
+}
+
+// errorPage draws error.html with a refusal's status and message and a way back
+// (the page half of httpx.Kit.Fail).
+func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, heading, backHref, backLabel string) func(status int, msg string) {
+	return func(status int, msg string) {
+		s.render(w, r, status, "error.html", heading, errorView{
+			Heading: heading, Message: msg, BackHref: backHref, BackLabel: backLabel,
+		})
+	}
 }
 
 // statusClass is the CSS class suffix of a state's pill: "EN CURSO" → "EN-CURSO".

@@ -6,7 +6,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/url"
 	"os"
 	"strconv"
 	"time"
@@ -105,6 +104,19 @@ func readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
 	}
 }
 
+// photoByURLAdded answers a photo by URL (form field or multipart file_path): 201
+// {success, photo, photo_count}, a browser sent back to the photos, or the refusal.
+func (s *Server) photoByURLAdded(w http.ResponseWriter, r *http.Request, page bool, back string, photo reservation.Photo, count int, err error) {
+	switch {
+	case err != nil:
+		s.FailBack(w, r, err, page, back, "#fotos")
+	case page:
+		httpx.SeeOther(w, r, back+"?photo=added#fotos")
+	default:
+		httpx.WriteJSON(w, http.StatusCreated, map[string]any{"success": true, "photo": s.adminPhoto(photo), "photo_count": count})
+	}
+}
+
 func uploadReadFault(err error) error {
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
@@ -119,20 +131,12 @@ func uploadReadFault(err error) error {
 // file_path and no file is a photo by URL (docs/errors.md#operation-responses). All or nothing: a bad
 // file refuses the upload and nothing is stored.
 func (s *Server) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id int64, page bool, back string) {
-	fail := func(err error) {
-		if page && fault.KindOf(err) != fault.NotFound {
-			s.FailureStatus(r, err)
-			httpx.SeeOther(w, r, back+"?error="+url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))+"#fotos")
-			return
-		}
-		s.WriteSuccessFalse(w, r, err)
-	}
 	// Refuse an unknown or closed reservation before reading the files.
 	ctx, cancel := s.DBContext(r)
 	err := s.booking.CheckPhotoUpload(ctx, id, "", "")
 	cancel()
 	if err != nil {
-		fail(err)
+		s.FailBack(w, r, err, page, back, "#fotos")
 		return
 	}
 	// A phone on a slow network may need minutes to send several photos: this
@@ -141,21 +145,14 @@ func (s *Server) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id in
 	up, err := readUpload(w, r)
 	defer up.close()
 	if err != nil {
-		fail(err)
+		s.FailBack(w, r, err, page, back, "#fotos")
 		return
 	}
 	if len(up.files) == 0 && up.fields["file_path"] != "" {
 		ctx, cancel := s.DBContext(r)
 		defer cancel()
 		photo, count, err := s.booking.AddPhoto(ctx, id, up.fields["file_path"], up.fields["description"])
-		switch {
-		case err != nil:
-			fail(err)
-		case page:
-			httpx.SeeOther(w, r, back+"?photo=added#fotos")
-		default:
-			httpx.WriteJSON(w, http.StatusCreated, map[string]any{"success": true, "photo": s.adminPhoto(photo), "photo_count": count})
-		}
+		s.photoByURLAdded(w, r, page, back, photo, count, err)
 		return
 	}
 	desc, phase := up.fields["description"], up.fields["phase"]
@@ -163,19 +160,19 @@ func (s *Server) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id in
 	err = s.booking.CheckPhotoUpload(ctx, id, desc, phase)
 	cancel()
 	if err != nil {
-		fail(err)
+		s.FailBack(w, r, err, page, back, "#fotos")
 		return
 	}
 	processed, err := booking.ProcessPhotos(up.readers())
 	if err != nil {
-		fail(err)
+		s.FailBack(w, r, err, page, back, "#fotos")
 		return
 	}
 	ctx, cancel = s.DBContext(r)
 	defer cancel()
 	photos, count, err := s.booking.AddUploadedPhotos(ctx, id, processed, desc, phase)
 	if err != nil {
-		fail(err)
+		s.FailBack(w, r, err, page, back, "#fotos")
 		return
 	}
 	if page {

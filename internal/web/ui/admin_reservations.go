@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"errors"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -71,100 +69,38 @@ func (s *Server) adminWalkInForm(w http.ResponseWriter, r *http.Request) {
 // was typed and the refusal.
 //
 // With an Idempotency-Key, the same key and body answer the first result again;
-// the key with another body is 422 (docs/reliability.md; booking.Once).
+// the key with another body is 422 (docs/reliability.md; booking.Service.CreateOnce).
 func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 	page := httpx.BrowserForm(r)
 	key, hash, keyErr := httpx.ReadIdempotency(r)
 	in, err := httpx.ReadInput(w, r)
-	var once *booking.Once
-	fail := func(err error) {
-		if once != nil {
-			s.booking.Release(r.Context(), *once)
-		}
-		if errors.Is(err, booking.ErrKeyReused) {
-			status, msg := http.StatusUnprocessableEntity, booking.ErrKeyReused.Message
-			if page {
-				s.renderWalkIn(w, r, status, in, msg)
-			} else {
-				httpx.WriteJSON(w, status, map[string]any{"success": false, "message": msg})
-			}
-			return
-		}
-		if !page {
-			s.WriteSuccessFalse(w, r, err)
-			return
-		}
-		status := s.FailureStatus(r, err)
-		s.renderWalkIn(w, r, status, in, fault.MessageOf(err, httpx.MsgInternalES))
-	}
 	if err == nil {
 		err = keyErr
 	}
 	if err != nil {
-		fail(err)
+		s.walkInRefused(w, r, page, in, err)
 		return
 	}
-	if key != "" {
-		o := &booking.Once{Route: "walk-in", Key: key, BodyHash: hash, Answer: func(c booking.Created) (booking.Answer, error) {
-			if page {
-				return booking.Answer{Status: http.StatusSeeOther, Location: walkInCreatedPage(c)}, nil
-			}
-			ct, body, err := httpx.JSONAnswer(s.walkInCreated(c))
-			return booking.Answer{Status: http.StatusCreated, ContentType: ct, Body: body}, err
-		}}
-		stored, err := s.booking.Claim(r.Context(), *o)
+	once := booking.Once{Route: "walk-in", Key: key, BodyHash: hash, Answer: func(c booking.Created) (booking.Answer, error) {
+		if page {
+			return booking.Answer{Status: http.StatusSeeOther, Location: walkInCreatedPage(c)}, nil
+		}
+		ct, body, err := httpx.JSONAnswer(s.walkInCreated(c))
+		return booking.Answer{Status: http.StatusCreated, ContentType: ct, Body: body}, err
+	}}
+	created, stored, err := s.booking.CreateOnce(r.Context(), once, func(opts ...booking.CreateOption) (booking.Created, error) {
+		nb, err := s.walkInBooking(in)
 		if err != nil {
-			fail(err)
-			return
+			return booking.Created{}, err
 		}
-		if stored != nil {
-			httpx.WriteStored(w, stored.Status, stored.ContentType, stored.Location, stored.Body)
-			return
-		}
-		once = o
-	}
-	nb := booking.NewBooking{
-		FullName: in.Str("full_name"), Phone: in.Str("phone"), Email: in.Str("email"),
-		LicensePlate: in.Str("license_plate"), Brand: in.Str("brand"), Model: in.Str("model"), Color: in.Str("color"),
-		VehicleType: in.Str("vehicle_type"), Spot: in.Str("cod_parking_spot"), Notes: in.Str("notes"),
-	}
-	if nb.Entry, err = httpx.ParseDateField("entry_date", in.Str("entry_date"), s.cfg.Location); err != nil {
-		fail(err)
-		return
-	}
-	exit, err := in.OptDate("exit_date", s.cfg.Location)
+		return s.booking.WalkIn(r.Context(), nb, opts...)
+	})
 	if err != nil {
-		fail(err)
+		s.walkInRefused(w, r, page, in, err)
 		return
 	}
-	nb.Exit = exit
-	svc, err := in.OptInt("id_main_service")
-	if err != nil {
-		fail(err)
-		return
-	}
-	if svc != nil {
-		nb.MainService = *svc
-	}
-	extras, err := in.IDs(in.First("additional_services", "extras"))
-	if err != nil {
-		fail(err)
-		return
-	}
-	if extras != nil {
-		nb.Extras = *extras
-	}
-	if nb.OverrideCapacity, err = overrideCapacity(in); err != nil {
-		fail(err)
-		return
-	}
-	var opts []booking.CreateOption
-	if once != nil {
-		opts = append(opts, booking.WithOnce(once))
-	}
-	created, err := s.booking.WalkIn(r.Context(), nb, opts...)
-	if err != nil {
-		fail(err)
+	if stored != nil {
+		httpx.WriteStored(w, stored.Status, stored.ContentType, stored.Location, stored.Body)
 		return
 	}
 	if page {
@@ -172,6 +108,45 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.WriteJSON(w, http.StatusCreated, s.walkInCreated(created))
+}
+
+// walkInRefused answers a refused walk-in: the form again with what was typed and
+// the refusal for a browser's form post, {success:false, message} otherwise (422 for
+// an Idempotency-Key sent again with another body).
+func (s *Server) walkInRefused(w http.ResponseWriter, r *http.Request, page bool, in httpx.Input, err error) {
+	s.Fail(w, r, err, page, func(status int, msg string) { s.renderWalkIn(w, r, status, in, msg) })
+}
+
+// walkInBooking reads the walk-in form or body.
+func (s *Server) walkInBooking(in httpx.Input) (booking.NewBooking, error) {
+	nb := booking.NewBooking{
+		FullName: in.Str("full_name"), Phone: in.Str("phone"), Email: in.Str("email"),
+		LicensePlate: in.Str("license_plate"), Brand: in.Str("brand"), Model: in.Str("model"), Color: in.Str("color"),
+		VehicleType: in.Str("vehicle_type"), Spot: in.Str("cod_parking_spot"), Notes: in.Str("notes"),
+	}
+	var err error
+	if nb.Entry, err = httpx.ParseDateField("entry_date", in.Str("entry_date"), s.cfg.Location); err != nil {
+		return nb, err
+	}
+	if nb.Exit, err = in.OptDate("exit_date", s.cfg.Location); err != nil {
+		return nb, err
+	}
+	svc, err := in.OptInt("id_main_service")
+	if err != nil {
+		return nb, err
+	}
+	if svc != nil {
+		nb.MainService = *svc
+	}
+	extras, err := in.IDs(in.First("additional_services", "extras"))
+	if err != nil {
+		return nb, err
+	}
+	if extras != nil {
+		nb.Extras = *extras
+	}
+	nb.OverrideCapacity, err = overrideCapacity(in)
+	return nb, err
 }
 
 // walkInCreatedPage is where a browser goes after a walk-in.
@@ -234,29 +209,17 @@ func (s *Server) adminEdit(w http.ResponseWriter, r *http.Request) {
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	in, inErr := httpx.ReadInput(w, r)
+	in, err := httpx.ReadInput(w, r)
 	jsonClient := httpx.WantsJSON(r) || httpx.IsJSONBody(r) || in.IsJSON()
-	fail := func(err error) {
-		if jsonClient || fault.KindOf(err) == fault.NotFound {
-			s.WriteSuccessFalse(w, r, err)
-			return
+	var up booking.Updated
+	if err == nil {
+		var c booking.AdminChange
+		if c, err = s.adminChange(in); err == nil {
+			up, err = s.booking.AdminUpdate(r.Context(), id, c)
 		}
-		s.FailureStatus(r, err)
-		msg := fault.MessageOf(err, httpx.MsgInternalES)
-		httpx.SeeOther(w, r, "/admin/reservations/details/"+strconv.FormatInt(id, 10)+"?error="+url.QueryEscape(msg))
 	}
-	if inErr != nil {
-		fail(inErr)
-		return
-	}
-	c, err := s.adminChange(in)
 	if err != nil {
-		fail(err)
-		return
-	}
-	up, err := s.booking.AdminUpdate(r.Context(), id, c)
-	if err != nil {
-		fail(err)
+		s.FailBack(w, r, err, !jsonClient, "/admin/reservations/details/"+strconv.FormatInt(id, 10), "")
 		return
 	}
 	if !jsonClient {
@@ -441,15 +404,5 @@ func (s *Server) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		photo, count, err = s.booking.AddPhoto(ctx, id, in.Str("file_path"), in.Str("description"))
 	}
-	switch {
-	case err != nil && page && fault.KindOf(err) != fault.NotFound:
-		s.FailureStatus(r, err)
-		httpx.SeeOther(w, r, back+"?error="+url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))+"#fotos")
-	case err != nil:
-		s.WriteSuccessFalse(w, r, err)
-	case page:
-		httpx.SeeOther(w, r, back+"?photo=added#fotos")
-	default:
-		httpx.WriteJSON(w, http.StatusCreated, map[string]any{"success": true, "photo": s.adminPhoto(photo), "photo_count": count})
-	}
+	s.photoByURLAdded(w, r, page, back, photo, count, err)
 }

@@ -224,7 +224,7 @@ func (s *Server) customerEdit(w http.ResponseWriter, r *http.Request) {
 		s.WriteSuccessFalse(w, r, booking.ErrNotYours)
 		return
 	}
-	in, err := httpx.ReadCustomerEdit(w, r, s.cfg.Location)
+	in, err := api.ReadCustomerEdit(w, r, s.cfg.Location)
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return

@@ -248,16 +248,9 @@ const (
 // serveReceipt answers with reservation d's receipt in the asked format; base is
 // the route without its suffix (…/receipt), for the PDF link.
 func (s *Server) serveReceipt(w http.ResponseWriter, r *http.Request, d booking.Detail, format receiptFormat, base, back, backLabel string) {
-	fail := func(err error) {
-		if httpx.WantsJSON(r) {
-			s.WriteSuccessFalse(w, r, err)
-			return
-		}
-		s.renderError(w, r, err, "Recibo no disponible", back, backLabel)
-	}
 	rc, err := s.booking.Receipt(r.Context(), d.Reservation.ID)
 	if err != nil {
-		fail(err)
+		s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "Recibo no disponible", back, backLabel))
 		return
 	}
 	if format == receiptPage && httpx.WantsJSON(r) {
@@ -267,7 +260,7 @@ func (s *Server) serveReceipt(w http.ResponseWriter, r *http.Request, d booking.
 	}
 	v, err := s.receiptOf(d, rc)
 	if err != nil {
-		fail(err)
+		s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "Recibo no disponible", back, backLabel))
 		return
 	}
 	v.BackHref, v.BackLabel, v.PDFHref = back, backLabel, pdfHref(base)
@@ -275,7 +268,7 @@ func (s *Server) serveReceipt(w http.ResponseWriter, r *http.Request, d booking.
 	if format == receiptPDF {
 		pdf, err := receipt.PDF(rc, s.cfg.Location, s.qrBase(), s.receiptFacts(v), v.Handovers)
 		if err != nil {
-			fail(err)
+			s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "Recibo no disponible", back, backLabel))
 			return
 		}
 		h := w.Header()

@@ -1,0 +1,47 @@
+package httpx
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"parking/internal/fault"
+)
+
+// Fail and FailBack: a JSON client gets {success:false, message} with the fault's
+// status (422 for Unprocessable); a browser gets the page, or is sent back with
+// ?error=…, except for an unknown record (404 as JSON: no page to go back to).
+func TestFail(t *testing.T) {
+	k := NewKit(slog.New(slog.NewTextHandler(io.Discard, nil)), nil, "")
+	r := httptest.NewRequest(http.MethodPost, "/x", nil)
+	refused := fault.Invalidf("Falta el campo.")
+
+	w := httptest.NewRecorder()
+	k.Fail(w, r, &fault.Error{Kind: fault.Unprocessable, Message: "Otra vez."}, false, nil)
+	if w.Code != http.StatusUnprocessableEntity || !strings.Contains(w.Body.String(), `"message":"Otra vez."`) {
+		t.Fatalf("JSON: %d %s", w.Code, w.Body)
+	}
+
+	w = httptest.NewRecorder()
+	var gotStatus int
+	var gotMsg string
+	k.Fail(w, r, refused, true, func(status int, msg string) { gotStatus, gotMsg = status, msg })
+	if gotStatus != http.StatusBadRequest || gotMsg != "Falta el campo." || w.Body.Len() != 0 {
+		t.Fatalf("page: %d %q %s", gotStatus, gotMsg, w.Body)
+	}
+
+	w = httptest.NewRecorder()
+	k.FailBack(w, r, refused, true, "/a/1", "#fotos")
+	if loc := w.Header().Get("Location"); w.Code != http.StatusSeeOther || loc != "/a/1?error=Falta+el+campo.#fotos" {
+		t.Fatalf("back: %d %q", w.Code, loc)
+	}
+
+	w = httptest.NewRecorder()
+	k.FailBack(w, r, fault.New(fault.NotFound, "No existe."), true, "/a/1", "")
+	if w.Code != http.StatusNotFound || !strings.Contains(w.Body.String(), `"success":false`) {
+		t.Fatalf("unknown record: %d %s", w.Code, w.Body)
+	}
+}
