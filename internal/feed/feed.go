@@ -46,6 +46,7 @@ type Broker struct {
 // falls more than Buffer events behind; in each case C is closed.
 type Subscription struct {
 	C      <-chan Event
+	Seq    uint64 // the broker's Seq when the subscription began: C carries every later event
 	c      chan Event
 	broker *Broker
 }
@@ -64,6 +65,7 @@ func (b *Broker) Subscribe() *Subscription {
 		b.subs = map[*Subscription]struct{}{}
 	}
 	b.subs[s] = struct{}{}
+	s.Seq = b.seq
 	return s
 }
 
@@ -101,6 +103,16 @@ func (b *Broker) Publish(e Event) {
 	}
 }
 
+// Seq is the ID of the last event published (0 before the first). A page that
+// reads Seq before reading what the events describe knows, from a subscription's
+// first Seq, whether anything happened in between (the parking board's first
+// connection, docs/admin.md#live-feed).
+func (b *Broker) Seq() uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.seq
+}
+
 // Subscribers counts the open subscriptions.
 func (b *Broker) Subscribers() int {
 	b.mu.Lock()
@@ -124,10 +136,12 @@ func (b *Broker) Close() {
 
 // Reset ends every current subscription but keeps the broker open: their clients
 // reconnect and reload the board. Used when events may have been missed (the
-// connection that brings other instances' events was lost).
+// connection that brings other instances' events was lost). It moves Seq on, so a
+// page read before it does not pass for current.
 func (b *Broker) Reset() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.seq++
 	for s := range b.subs {
 		delete(b.subs, s)
 		close(s.c)

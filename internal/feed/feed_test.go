@@ -63,3 +63,24 @@ func TestBrokerDropsSlowSubscriber(t *testing.T) {
 		t.Error("slow subscriber still subscribed")
 	}
 }
+
+// Seq tells a reader whether events happened between two moments: a subscription
+// starts at the broker's Seq, every event and every Reset moves it on.
+func TestBrokerSeq(t *testing.T) {
+	var b Broker
+	page := b.Seq() // a page reads its position, then what the events describe
+	s := b.Subscribe()
+	if s.Seq != page {
+		t.Errorf("subscription at %d, page at %d with nothing in between", s.Seq, page)
+	}
+	b.Publish(Event{Kind: Started, ReservationID: 1})
+	late := b.Subscribe()
+	if late.Seq == page || late.Seq != (<-s.C).ID {
+		t.Errorf("after one event: page %d, new subscription %d", page, late.Seq)
+	}
+	before := b.Seq()
+	b.Reset() // events may have been missed: no page read before is current
+	if after := b.Subscribe(); after.Seq == before {
+		t.Errorf("Seq did not move at Reset: %d", after.Seq)
+	}
+}

@@ -3,12 +3,12 @@ package api
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"time"
 
 	"parking/internal/booking"
 	"parking/internal/localtime"
 	"parking/internal/reservation"
+	"parking/internal/web/httpx"
 )
 
 // boardItemJSON is the spec's reservation item of GET /api/reservations.
@@ -103,7 +103,5 @@ func (s *Server) apiReservations(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(body)
+	httpx.WriteBody(w, r, http.StatusOK, body.json, body.gz)
 }

@@ -1,8 +1,10 @@
 package api_test
 
 import (
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -292,6 +294,48 @@ func TestDailyBoardFollowsChanges(t *testing.T) {
 		after, _ := a.Store.BoardVersion(context.Background())
 		if after != before {
 			t.Errorf("version moved from %d to %d on changes the board does not show", before, after)
+		}
+	})
+}
+
+// A day's board is sent gzip-compressed to clients that accept it (a day of a large
+// car park is hundreds of kilobytes of JSON), the same JSON once decompressed, and
+// plain to clients that do not.
+func TestDailyBoardCompressed(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		a := apptest.Start(t, d)
+		tok := adminToken(t, a)
+		for i := range 8 {
+			webtest.SeedStay(t, a, fmt.Sprintf("GZ%d", i), "2026-11-21T09:00:00+01:00", "2026-11-24T10:00:00+01:00")
+		}
+		plain, res := boardOf(t, a, tok, "2026-11-21")
+		if res.Header.Get("Content-Encoding") != "" {
+			t.Fatalf("compressed for a client that did not ask: %v", res.Header)
+		}
+		if len(res.Body) < 1024 {
+			t.Fatalf("board of %d bytes: too small to be compressed, the test needs more stays", len(res.Body))
+		}
+		for range 2 { // the first read fills the cache, the second is served from it
+			gz := webtest.Do(t, apptest.Client(t), "GET", a.URL+"/api/reservations?date=2026-11-21", nil,
+				"Authorization: Bearer "+tok, "Accept-Encoding: gzip")
+			webtest.WantStatus(t, gz, 200)
+			if gz.Header.Get("Content-Encoding") != "gzip" || len(gz.Body) >= len(res.Body) {
+				t.Fatalf("Content-Encoding %q, %d bytes against %d plain", gz.Header.Get("Content-Encoding"), len(gz.Body), len(res.Body))
+			}
+			zr, err := gzip.NewReader(strings.NewReader(gz.Body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, err := io.ReadAll(zr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(body) != res.Body {
+				t.Errorf("decompressed board differs from the plain one:\n%s\n%s", body, res.Body)
+			}
+		}
+		if len(plain["entries"].([]any)) != 8 {
+			t.Errorf("entries = %v", plain["entries"])
 		}
 	})
 }

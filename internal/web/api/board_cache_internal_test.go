@@ -56,20 +56,20 @@ func TestBoardJSONEncoding(t *testing.T) {
 func TestBoardCache(t *testing.T) {
 	c := newBoardCache(100)
 	t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	c.put("2026-01-01", 5, time.Time{}, []byte("aaaa"))
+	c.put("2026-01-01", 5, time.Time{}, newBoardBody([]byte("aaaa")))
 	if _, ok := c.get("2026-01-01", 6, t0); ok {
 		t.Error("served at another version")
 	}
-	if b, ok := c.get("2026-01-01", 5, t0); !ok || string(b) != "aaaa" {
+	if b, ok := c.get("2026-01-01", 5, t0); !ok || string(b.json) != "aaaa" {
 		t.Error("miss at the same version")
 	}
-	c.put("2026-01-01", 4, time.Time{}, []byte("old"))
+	c.put("2026-01-01", 4, time.Time{}, newBoardBody([]byte("old")))
 	if _, ok := c.get("2026-01-01", 5, t0); !ok {
 		t.Error("an older read replaced a newer one")
 	}
-	c.put("2026-01-02", 5, time.Time{}, bytes.Repeat([]byte("b"), 50))
+	c.put("2026-01-02", 5, time.Time{}, newBoardBody(bytes.Repeat([]byte("b"), 50)))
 	c.get("2026-01-01", 5, t0) // 01-01 is now the most recently used
-	c.put("2026-01-03", 5, time.Time{}, bytes.Repeat([]byte("c"), 50))
+	c.put("2026-01-03", 5, time.Time{}, newBoardBody(bytes.Repeat([]byte("c"), 50)))
 	if _, ok := c.get("2026-01-02", 5, t0); ok {
 		t.Error("least recently used day kept beyond the budget")
 	}
@@ -79,7 +79,7 @@ func TestBoardCache(t *testing.T) {
 	if c.bytes > c.maxBytes {
 		t.Errorf("cache holds %d bytes, budget %d", c.bytes, c.maxBytes)
 	}
-	c.put("huge", 5, time.Time{}, bytes.Repeat([]byte("h"), 101))
+	c.put("huge", 5, time.Time{}, newBoardBody(bytes.Repeat([]byte("h"), 101)))
 	if _, ok := c.get("huge", 5, t0); ok {
 		t.Error("a body larger than the budget was kept")
 	}
@@ -102,7 +102,7 @@ func TestBoardCache(t *testing.T) {
 			if err != nil {
 				t.Error(err)
 			}
-			bodies[i] = string(b)
+			bodies[i] = string(b.json)
 		}(i)
 	}
 	joined.Wait()
@@ -127,7 +127,7 @@ func TestBoardCache(t *testing.T) {
 			}
 			return 3, []byte("fresh"), time.Time{}, nil
 		})
-		if err != want || (err == nil && string(b) != "fresh") {
+		if err != want || (err == nil && string(b.json) != "fresh") {
 			t.Errorf("load %d: %q, %v; want %v", i, b, err, want)
 		}
 	}
@@ -135,8 +135,8 @@ func TestBoardCache(t *testing.T) {
 	// Today's board is true until its next exit passes: served before that
 	// instant, read again at it (docs/board.md#overdue).
 	until := t0.Add(time.Hour)
-	c.put("2026-01-01", 7, until, []byte("today"))
-	if b, ok := c.get("2026-01-01", 7, until.Add(-time.Nanosecond)); !ok || string(b) != "today" {
+	c.put("2026-01-01", 7, until, newBoardBody([]byte("today")))
+	if b, ok := c.get("2026-01-01", 7, until.Add(-time.Nanosecond)); !ok || string(b.json) != "today" {
 		t.Error("today's board not served before its next exit")
 	}
 	if _, ok := c.get("2026-01-01", 7, until); ok {

@@ -29,6 +29,22 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(buf.Bytes())
 }
 
+// WriteJSONCompressed is WriteJSON for answers that can be large (the parking
+// board of a thousand spots is some 600 KB), gzip-compressed for clients that
+// accept it; small answers go out as they are (WriteBody).
+func WriteJSONCompressed(w http.ResponseWriter, r *http.Request, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		http.Error(w, `{"error":"Internal Server Error"}`, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	WriteBody(w, r, status, buf.Bytes(), nil)
+}
+
 // StatusOf is the one mapping from error kind to HTTP status.
 func StatusOf(err error) int {
 	switch fault.KindOf(err) {

@@ -37,6 +37,9 @@ type parkingItemJSON struct {
 // Browsers get the live board page (admin_parking.html): the board as it is now,
 // which static/admin.js keeps current from GET /admin/parking/events.
 func (s *Server) adminParking(w http.ResponseWriter, r *http.Request) {
+	// The feed's position is read before the board, so the page's live feed can tell
+	// whether anything changed between this read and its subscription.
+	seq := s.booking.ParkingFeed().Seq()
 	// The capacity is the facility setting (docs/capacity.md#settings), read on every request so
 	// that a change on /admin/settings shows at once.
 	f, err := s.booking.Facility(r.Context())
@@ -49,7 +52,7 @@ func (s *Server) adminParking(w http.ResponseWriter, r *http.Request) {
 			s.renderError(w, r, err, "Parking no disponible", "/admin/dashboard", "Volver al panel")
 			return
 		}
-		s.renderParkingPage(w, r, b)
+		s.renderParkingPage(w, r, b, seq)
 		return
 	}
 	if err != nil {
@@ -68,7 +71,7 @@ func (s *Server) adminParking(w http.ResponseWriter, r *http.Request) {
 	if b.Capacity > 0 {
 		capacity = b.Capacity
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{
+	httpx.WriteJSONCompressed(w, r, http.StatusOK, map[string]any{
 		"spots": spots, "occupied": b.Occupied, "reserved": b.Reserved, "free": b.Free, "capacity": capacity,
 		"day": b.Day, "updated_at": localtime.JSON(b.UpdatedAt, s.cfg.Location),
 	})
@@ -109,7 +112,9 @@ func (s *Server) adminParkingEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	if _, err := fmt.Fprint(w, "retry: 3000\n: connected\n\n"); err != nil {
+	// hello: the feed's position at subscription; a page rendered at the same
+	// position is current and need not read the board again (static/admin.js).
+	if _, err := fmt.Fprintf(w, "retry: 3000\nevent: hello\ndata: {\"seq\":%d}\n\n: connected\n\n", sub.Seq); err != nil {
 		return
 	}
 	if err := rc.Flush(); err != nil {

@@ -11,7 +11,10 @@ import (
 // page"). The server renders the board as it is; static/admin.js then listens to
 // GET /admin/parking/events (EventSource) and, on every event and on every
 // (re)connection, reads the board again from GET /admin/parking as JSON and redraws
-// it without reloading the page, showing the connection's state.
+// it without reloading the page, showing the connection's state. The first
+// connection skips that reading when nothing happened since the page was read (the
+// feed's position in data-seq equals the stream's hello): a board of a thousand
+// spots is read and drawn once, not twice.
 
 // parkingPageView is the data of admin_parking.html.
 type parkingPageView struct {
@@ -23,6 +26,7 @@ type parkingPageView struct {
 	Day      string              // "21/11/2026"
 	Updated  string              // "10:05:31"
 	Chart    *occupancyChartView // today and the next 14 days (docs/capacity.md#what-counts)
+	Seq      uint64              // the live feed's position before the board was read
 }
 
 type parkingSpotView struct {
@@ -51,8 +55,8 @@ func (s *Server) parkingRes(p reservation.ParkingRow) parkingResView {
 // spotLabels name a spot's state on the board.
 var spotLabels = map[string]string{booking.SpotOccupied: "Ocupada", booking.SpotReserved: "Reservada hoy"}
 
-func (s *Server) renderParkingPage(w http.ResponseWriter, r *http.Request, b booking.ParkingBoard) {
-	v := parkingPageView{Occupied: b.Occupied, Reserved: b.Reserved, Free: b.Free, Capacity: b.Capacity,
+func (s *Server) renderParkingPage(w http.ResponseWriter, r *http.Request, b booking.ParkingBoard, seq uint64) {
+	v := parkingPageView{Seq: seq, Occupied: b.Occupied, Reserved: b.Reserved, Free: b.Free, Capacity: b.Capacity,
 		Updated: b.UpdatedAt.In(s.cfg.Location).Format("15:04:05"), Chart: s.occupancyChart(r.Context(), r)}
 	if len(b.Day) == 10 {
 		v.Day = b.Day[8:10] + "/" + b.Day[5:7] + "/" + b.Day[0:4]

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -74,6 +75,17 @@ func TestAdminParkingEvents(t *testing.T) {
 		pending := e.WalkIn(webtest.WalkInFields(1, time.Date(2027, 3, 1, 10, 0, 0, 0, webtest.Madrid), 2, "A-1"))
 		e.AddPhotos(pending, 5)
 
+		// The page says the feed's position it was drawn at (data-seq)...
+		pageSeq := func() string {
+			t.Helper()
+			m := regexp.MustCompile(`data-seq="(\d+)"`).FindStringSubmatch(e.Page("/admin/parking").Body)
+			if m == nil {
+				t.Fatal("the board page has no data-seq")
+			}
+			return m[1]
+		}
+		drawnAt := pageSeq()
+
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
 		req, _ := http.NewRequestWithContext(ctx, "GET", e.A.URL+"/admin/parking/events", nil)
@@ -121,11 +133,20 @@ func TestAdminParkingEvents(t *testing.T) {
 				}
 			}
 		}
-		// The stream is open once its first comment arrived.
+		// The stream is open once its first comment arrived. Before it, the hello
+		// event gives the feed's position: the same as the page's when nothing
+		// happened in between, so the page need not read the board again.
+		hello := ""
 		for line := range lines {
+			if data, ok := strings.CutPrefix(line, "data: "); ok {
+				hello = data
+			}
 			if line == ": connected" {
 				break
 			}
+		}
+		if hello != `{"seq":`+drawnAt+`}` {
+			t.Errorf("hello %q, page drawn at %s with nothing in between", hello, drawnAt)
 		}
 
 		e.JSON("PATCH", fmt.Sprintf("/admin/reservations/%d/start", pending), nil)
@@ -147,6 +168,10 @@ func TestAdminParkingEvents(t *testing.T) {
 		e.JSON("PATCH", fmt.Sprintf("/admin/reservations/%d/cancel", other), nil)
 		if ev := next(); ev["type"] != "cancelled" || ev["cod_parking_spot"] != nil || ev["previous_spot"] != "C-3" {
 			t.Errorf("cancel event: %v", ev)
+		}
+		// ...and a page drawn after the changes is at another position.
+		if now := pageSeq(); now == drawnAt {
+			t.Errorf("page position %s unchanged after five events", now)
 		}
 		// Heartbeats flow while nothing happens: wait for the next one.
 	heartbeat:

@@ -647,6 +647,7 @@
     var timer = null;
     var changed = {};
     var stopped = false;
+    var pageSeq = root.getAttribute('data-seq'); // the feed's position the page was drawn at
 
     function setLive(state, text) {
       live.setAttribute('data-live', state);
@@ -745,7 +746,17 @@
       es.addEventListener('open', function () {
         retry = 1000;
         setLive('open', 'En directo');
-        load();
+      });
+      // The stream's first event gives the feed's position. On the page's first
+      // connection, a position equal to the one the page was drawn at means nothing
+      // changed since: the board on the page is current. Otherwise (and on every
+      // reconnection, events may have been missed) the board is read again.
+      es.addEventListener('hello', function (e) {
+        var seq = null;
+        try { seq = String(JSON.parse(e.data).seq); } catch (x) { /* read the board again */ }
+        var current = pageSeq !== null && seq === pageSeq;
+        pageSeq = null;
+        if (!current) { load(); }
       });
       es.addEventListener('parking', function (e) {
         try {

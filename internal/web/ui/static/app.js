@@ -115,8 +115,15 @@
 
     var EMPTY = { entries: 'No hay entradas este día.', exits: 'No hay salidas este día.', overdue: 'Ningún vehículo con la salida vencida.' };
 
+    // A busy day has some two thousand rows: the first ones are drawn at once, the
+    // rest in slices between which the page stays responsive (a newer fill of the
+    // same list stops an older one).
+    var SLICE = 150;
+
     function fill(list, items) {
       var tbody = root.querySelector('[data-list="' + list + '"]');
+      var mine = {};
+      tbody.fillToken = mine;
       var rows = document.createDocumentFragment();
       if (items.length === 0) {
         var tr = document.createElement('tr');
@@ -127,29 +134,41 @@
         tr.appendChild(td);
         rows.appendChild(tr);
       }
-      items.forEach(function (it) {
-        var tr = document.createElement('tr');
-        var a = document.createElement('a');
-        a.href = detailURL + it.id_reservation;
-        a.textContent = '#' + it.id_reservation;
-        a.setAttribute('aria-label', 'Reserva ' + it.id_reservation + ', ' + it.license_plate);
-        var pill = document.createElement('span');
-        pill.className = 'pill pill-' + String(it.status).replace(/\s+/g, '-');
-        pill.textContent = it.status;
-        cell(tr, labels[0], a);
-        cell(tr, labels[1], localText(it.entry_date));
-        cell(tr, labels[2], localText(it.exit_date));
-        cell(tr, labels[3], it.license_plate);
-        // A public booking's unknown brand and colour are the spec's placeholders
-        // (Desconocida, No color): shown as a dash, not as words.
-        cell(tr, labels[4], [it.brand, it.color].filter(function (x) { return x && x !== 'Desconocida' && x !== 'No color'; }).join(' · ') || '—');
-        cell(tr, labels[5], it.customer_name);
-        cell(tr, labels[6], it.phone);
-        cell(tr, labels[7], it.service_name);
-        cell(tr, labels[8], pill);
-        rows.appendChild(tr);
-      });
+      items.slice(0, SLICE).forEach(function (it) { rows.appendChild(row(it)); });
       tbody.replaceChildren(rows);
+      (function more(from) {
+        if (from >= items.length) { return; }
+        setTimeout(function () {
+          if (tbody.fillToken !== mine) { return; }
+          var next = document.createDocumentFragment();
+          items.slice(from, from + SLICE).forEach(function (it) { next.appendChild(row(it)); });
+          tbody.appendChild(next);
+          more(from + SLICE);
+        }, 0);
+      })(SLICE);
+    }
+
+    function row(it) {
+      var tr = document.createElement('tr');
+      var a = document.createElement('a');
+      a.href = detailURL + it.id_reservation;
+      a.textContent = '#' + it.id_reservation;
+      a.setAttribute('aria-label', 'Reserva ' + it.id_reservation + ', ' + it.license_plate);
+      var pill = document.createElement('span');
+      pill.className = 'pill pill-' + String(it.status).replace(/\s+/g, '-');
+      pill.textContent = it.status;
+      cell(tr, labels[0], a);
+      cell(tr, labels[1], localText(it.entry_date));
+      cell(tr, labels[2], localText(it.exit_date));
+      cell(tr, labels[3], it.license_plate);
+      // A public booking's unknown brand and colour are the spec's placeholders
+      // (Desconocida, No color): shown as a dash, not as words.
+      cell(tr, labels[4], [it.brand, it.color].filter(function (x) { return x && x !== 'Desconocida' && x !== 'No color'; }).join(' · ') || '—');
+      cell(tr, labels[5], it.customer_name);
+      cell(tr, labels[6], it.phone);
+      cell(tr, labels[7], it.service_name);
+      cell(tr, labels[8], pill);
+      return tr;
     }
 
     function load(date) {
