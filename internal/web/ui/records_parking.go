@@ -36,7 +36,7 @@ type parkingItemJSON struct {
 //
 // Browsers get the live board page (admin_parking.html): the board as it is now,
 // which static/admin.js keeps current from GET /admin/parking/events.
-func (s *Server) adminParking(w http.ResponseWriter, r *http.Request) {
+func (s recordsPages) adminParking(w http.ResponseWriter, r *http.Request) {
 	// The capacity is the facility setting (docs/capacity.md#settings), read on every request so
 	// that a change on /admin/settings shows at once.
 	f, err := s.booking.Facility(r.Context())
@@ -99,7 +99,7 @@ const (
 // comment line as heartbeat. It ends when the client goes away or the server shuts
 // down; EventSource reconnects by itself, and a client should reload GET
 // /admin/parking on (re)connection, since events missed meanwhile are not replayed.
-func (s *Server) adminParkingEvents(w http.ResponseWriter, r *http.Request) {
+func (s recordsPages) adminParkingEvents(w http.ResponseWriter, r *http.Request) {
 	sub := s.booking.ParkingFeed().Subscribe()
 	defer sub.Close()
 	rc := http.NewResponseController(w)
@@ -143,7 +143,7 @@ func (s *Server) adminParkingEvents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) writeParkingEvent(w http.ResponseWriter, ev feed.Event) error {
+func (s recordsPages) writeParkingEvent(w http.ResponseWriter, ev feed.Event) error {
 	data, err := json.Marshal(parkingEventJSON{
 		Type: string(ev.Kind), ReservationID: ev.ReservationID, Status: ev.Status,
 		Spot: ev.Spot, PreviousSpot: ev.PreviousSpot, At: localtime.JSON(ev.At, s.cfg.Location),

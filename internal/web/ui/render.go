@@ -131,7 +131,7 @@ func parsePages(funcs template.FuncMap) (pages, error) {
 }
 
 // templateFuncs are the helpers every template may call.
-func (s *Server) templateFuncs() template.FuncMap {
+func (s *base) templateFuncs() template.FuncMap {
 	return template.FuncMap{
 		"asset": s.assets.url,
 		// limit is a docs/input-rules.md#length-limits length limit by name, so that the pages' maxlength
@@ -168,7 +168,7 @@ func (s *Server) templateFuncs() template.FuncMap {
 }
 
 // render writes page name (a file in templates/) with the layout, status and title.
-func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name, title string, data any) {
+func (s *base) render(w http.ResponseWriter, r *http.Request, status int, name, title string, data any) {
 	t, ok := s.pages[name]
 	if !ok {
 		s.log.ErrorContext(r.Context(), "unknown page template", "template", name)

@@ -221,7 +221,7 @@ func detailNotice(r *http.Request) string {
 }
 
 // renderDetailPage renders the detail record d as the detail page.
-func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d booking.Detail) {
+func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Request, d booking.Detail) {
 	res := d.Reservation
 	v := detailPageView{
 		ID: res.ID, Reference: reservation.ShowReference(res.Reference), Status: string(res.Status), StatusClass: statusClass(string(res.Status)),
