@@ -27,9 +27,9 @@ type profilePageView struct {
 	Active   []profileReservation
 	Past     []profileReservation
 	// MarketingSince is when the customer consented to offers (nil: not given);
-	// the "Sus datos" card lets them give or withdraw it (customer_privacy.go).
+	// the "Sus datos" card lets them give or withdraw it (accounts_privacy.go).
 	MarketingSince string
-	// Notice is the outcome of a form that came back here (customer_verify.go).
+	// Notice is the outcome of a form that came back here (accounts_verify.go).
 	Notice string
 }
 

@@ -162,7 +162,7 @@ func (s *base) templateFuncs() template.FuncMap {
 		"consentView": func(errMsg string, marketing bool, purpose string) consentBlock {
 			return consentBlock{Error: errMsg, Marketing: marketing, Purpose: purpose}
 		},
-		// socialProviders are the buttons "Continuar con <proveedor>" (users_social.go).
+		// socialProviders are the buttons "Continuar con <proveedor>" (accounts_social.go).
 		"socialProviders": func() []social.ProviderConfig { return s.social.List() },
 	}
 }

@@ -16,7 +16,7 @@ import (
 
 // Administrator reservation routes (docs/admin.md).
 // They answer JSON to scripts and to clients that ask for it; browsers get the pages
-// (admin_detail_page.go, admin_walkin_page.go) and, for their form posts, redirects
+// (reservations_detail_page.go, reservations_walkin_page.go) and, for their form posts, redirects
 // back to a page (browserForm). Refusals to JSON clients use
 // {success:false, message} with the status of the fault: 400 a broken rule,
 // 404 an unknown reservation, 409 a clash with stored data (spot taken, phone used).
@@ -408,7 +408,7 @@ func (s reservationPages) adminAddPhoto(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	back := "/admin/reservations/details/" + strconv.FormatInt(id, 10)
-	// docs/photos.md: multipart with file parts is an upload (admin_photos.go).
+	// docs/photos.md: multipart with file parts is an upload (handover_photos.go).
 	if isMultipart(r) {
 		s.adminUploadPhotos(w, r, id, page, back)
 		return

@@ -80,7 +80,7 @@ type detailPageView struct {
 	VehicleTypes []detailTypeChoice
 
 	Notifications []detailNotification
-	Trail         []auditRowView // the reservation's audit trail, newest first (admin_audit.go)
+	Trail         []auditRowView // the reservation's audit trail, newest first (records_audit.go)
 	TrailError    string
 
 	// Contact is the reservation's contact (docs/public-booking.md#privacy-of-anonymous-bookings): who staff deal with and
