@@ -17,6 +17,17 @@ import (
 // and the customer's own reservations. Every route is behind RequireUser (session
 // and cross-origin protection); refusals are {"success":false,"message"}.
 
+// customerPages are the customer area's profile pages and posts.
+type customerPages struct{ *base }
+
+func (s customerPages) routes(mux *http.ServeMux) {
+	mux.Handle("GET /users/profile", s.RequireUser(s.customerProfile))
+	mux.Handle("PUT /users/profile/update", s.RequireUser(s.customerUpdateProfile))
+	mux.Handle("PUT /users/profile/password", s.RequireUser(s.customerChangePassword))
+	mux.Handle("DELETE /users/profile/reservation/{id}/cancel", s.RequireUser(s.customerCancel))
+	mux.Handle("PUT /users/profile/reservation/{id}/edit", s.RequireUser(s.customerEdit))
+}
+
 // customerUserJSON is the session user (docs/accounts.md#customer-types: id, nombre, email,
 // numero, role), plus whether the password form applies to this account.
 type customerUserJSON struct {
@@ -85,7 +96,7 @@ type customerProfileJSON struct {
 
 // customerProfile is GET /users/profile: the customer's page for browsers
 // (customer_page.go), the docs/errors.md#json-on-web-routes JSON for clients that prefer JSON.
-func (s *Server) customerProfile(w http.ResponseWriter, r *http.Request) {
+func (s customerPages) customerProfile(w http.ResponseWriter, r *http.Request) {
 	u := httpx.GuardedUser(r)
 	area, err := s.booking.CustomerArea(r.Context(), u.ID)
 	if !httpx.WantsJSON(r) {
@@ -103,7 +114,7 @@ func (s *Server) customerProfile(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, s.profileView(area))
 }
 
-func (s *Server) profileView(area reservation.CustomerArea) customerProfileJSON {
+func (s customerPages) profileView(area reservation.CustomerArea) customerProfileJSON {
 	u := account.UserOf(area.Customer)
 	out := customerProfileJSON{
 		User: customerUserJSON{ID: u.ID, Nombre: u.Nombre, Email: u.Email, Numero: u.Numero, Role: string(u.Role),
@@ -132,7 +143,7 @@ func (s *Server) profileView(area reservation.CustomerArea) customerProfileJSON 
 	return out
 }
 
-func (s *Server) customerReservationView(cr reservation.CustomerReservation) customerReservationJSON {
+func (s customerPages) customerReservationView(cr reservation.CustomerReservation) customerReservationJSON {
 	loc := s.cfg.Location
 	item := customerReservationJSON{
 		reservationHeadJSON:    s.reservationHead(cr.Reservation),
@@ -163,7 +174,7 @@ func (s *Server) customerReservationView(cr reservation.CustomerReservation) cus
 
 // customerUpdateProfile is PUT /users/profile/update (nombre, email, telefono; JSON
 // or form). A field not sent keeps its stored value.
-func (s *Server) customerUpdateProfile(w http.ResponseWriter, r *http.Request) {
+func (s customerPages) customerUpdateProfile(w http.ResponseWriter, r *http.Request) {
 	f, err := httpx.ReadTexts(w, r, "nombre", "email", "telefono")
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
@@ -182,7 +193,7 @@ func (s *Server) customerUpdateProfile(w http.ResponseWriter, r *http.Request) {
 // customerChangePassword is PUT /users/profile/password (currentPassword,
 // newPassword, confirmPassword; JSON or form). The caller's session survives; every
 // other session of the account is ended.
-func (s *Server) customerChangePassword(w http.ResponseWriter, r *http.Request) {
+func (s customerPages) customerChangePassword(w http.ResponseWriter, r *http.Request) {
 	f, err := httpx.ReadTexts(w, r, "currentPassword", "newPassword", "confirmPassword")
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
@@ -200,7 +211,7 @@ func (s *Server) customerChangePassword(w http.ResponseWriter, r *http.Request) 
 }
 
 // customerCancel is DELETE /users/profile/reservation/{id}/cancel.
-func (s *Server) customerCancel(w http.ResponseWriter, r *http.Request) {
+func (s customerPages) customerCancel(w http.ResponseWriter, r *http.Request) {
 	id, ok := customerReservationID(r)
 	if !ok {
 		s.WriteSuccessFalse(w, r, booking.ErrNotYours)
@@ -218,7 +229,7 @@ func (s *Server) customerCancel(w http.ResponseWriter, r *http.Request) {
 }
 
 // customerEdit is PUT /users/profile/reservation/{id}/edit.
-func (s *Server) customerEdit(w http.ResponseWriter, r *http.Request) {
+func (s customerPages) customerEdit(w http.ResponseWriter, r *http.Request) {
 	id, ok := customerReservationID(r)
 	if !ok {
 		s.WriteSuccessFalse(w, r, booking.ErrNotYours)

@@ -27,9 +27,9 @@ type profilePageView struct {
 	Active   []profileReservation
 	Past     []profileReservation
 	// MarketingSince is when the customer consented to offers (nil: not given);
-	// the "Sus datos" card lets them give or withdraw it (customer_privacy.go).
+	// the "Sus datos" card lets them give or withdraw it (accounts_privacy.go).
 	MarketingSince string
-	// Notice is the outcome of a form that came back here (customer_verify.go).
+	// Notice is the outcome of a form that came back here (accounts_verify.go).
 	Notice string
 }
 
@@ -115,7 +115,7 @@ type serviceChoice struct {
 }
 
 // renderProfile renders profile.html for the customer's area.
-func (s *Server) renderProfile(w http.ResponseWriter, r *http.Request, area reservation.CustomerArea) {
+func (s customerPages) renderProfile(w http.ResponseWriter, r *http.Request, area reservation.CustomerArea) {
 	j := s.profileView(area)
 	o := s.publicOffer()
 	v := profilePageView{User: j.User, Notice: profileNotice(r)}
@@ -140,7 +140,7 @@ func (s *Server) renderProfile(w http.ResponseWriter, r *http.Request, area rese
 	s.render(w, r, http.StatusOK, "profile.html", "Mi cuenta", v)
 }
 
-func (s *Server) profileReservation(it customerReservationJSON, cr reservation.CustomerReservation, o offer) profileReservation {
+func (s customerPages) profileReservation(it customerReservationJSON, cr reservation.CustomerReservation, o offer) profileReservation {
 	loc := s.cfg.Location
 	p := profileReservation{
 		ID: it.ID, Reference: it.Reference, Status: it.Status, StatusClass: strings.ReplaceAll(it.Status, " ", "-"),
@@ -202,7 +202,7 @@ func (s *Server) profileReservation(it customerReservationJSON, cr reservation.C
 }
 
 // profileUnavailable answers a browser whose profile could not be read.
-func (s *Server) profileUnavailable(w http.ResponseWriter, r *http.Request, err error) {
+func (s customerPages) profileUnavailable(w http.ResponseWriter, r *http.Request, err error) {
 	status := s.FailureStatus(r, err)
 	http.Error(w, fault.MessageOf(err, httpx.MsgInternalES), status)
 }

@@ -19,6 +19,24 @@ import (
 // same token), prints the confirmation and, once paid, the receipt. Every form
 // works without JavaScript: posts answer with 303s back to the page.
 
+// managePages are the manage-link pages (/reserva/...); the receipt they print is
+// the receipts' (receiptPages).
+type managePages struct{ receiptPages }
+
+func (s managePages) routes(mux *http.ServeMux) {
+	// The lookup form is limited with the JSON lookup (docs/public-booking.md#limits-on-anonymous-traffic)
+	// and throttled per reference (docs/manage-booking.md#the-lookup-and-guessing).
+	mux.HandleFunc("GET /reserva", s.manageLookupPage)
+	mux.Handle("POST /reserva", s.SameOrigin(s.limit.Limit("booking-lookup", s.manageLookup, func(w http.ResponseWriter, r *http.Request, err error) {
+		s.manageLookupRefused(w, r, manageLookupView{}, err)
+	})))
+	mux.HandleFunc("GET /reserva/{reference}", s.managePage)
+	mux.HandleFunc("GET /reserva/{reference}/recibo", s.manageReceipt)
+	mux.HandleFunc("GET /reserva/{reference}/recibo.pdf", s.manageReceiptPDF)
+	mux.Handle("POST /reserva/{reference}/cancelar", s.SameOrigin(http.HandlerFunc(s.manageCancel)))
+	mux.Handle("POST /reserva/{reference}/modificar", s.SameOrigin(http.HandlerFunc(s.manageEdit)))
+}
+
 type manageLookupView struct {
 	Reference, Contact string
 	Error              string
@@ -50,14 +68,14 @@ type manageView struct {
 }
 
 // manageLookupPage is GET /reserva.
-func (s *Server) manageLookupPage(w http.ResponseWriter, r *http.Request) {
+func (s managePages) manageLookupPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "manage_lookup.html", "Gestionar mi reserva", manageLookupView{})
 }
 
 // manageLookup is POST /reserva (reference, contact: a phone or an email): 303 to
 // the booking's signed link, or the form again with the one answer (404) or the
 // throttle's (429).
-func (s *Server) manageLookup(w http.ResponseWriter, r *http.Request) {
+func (s managePages) manageLookup(w http.ResponseWriter, r *http.Request) {
 	f, err := readForm(w, r, "reference", "contact")
 	v := manageLookupView{Reference: f["reference"], Contact: f["contact"]}
 	var m booking.Managed
@@ -77,7 +95,7 @@ func (s *Server) manageLookup(w http.ResponseWriter, r *http.Request) {
 	httpx.SeeOther(w, r, managePath(m.Detail.Reservation, m.Token, ""))
 }
 
-func (s *Server) manageLookupRefused(w http.ResponseWriter, r *http.Request, v manageLookupView, err error) {
+func (s managePages) manageLookupRefused(w http.ResponseWriter, r *http.Request, v manageLookupView, err error) {
 	if fault.KindOf(err) == fault.TooMany {
 		httpx.SetRetryAfter(w, err)
 	}
@@ -112,7 +130,7 @@ var manageFlashes = map[string]string{
 
 // managePage is GET /reserva/{reference}?t=…; a bad or expired link shows the
 // lookup form with the reason (404).
-func (s *Server) managePage(w http.ResponseWriter, r *http.Request) {
+func (s managePages) managePage(w http.ResponseWriter, r *http.Request) {
 	token := api.ManageToken(r)
 	m, err := s.booking.ManagedBooking(r.Context(), r.PathValue("reference"), token)
 	if err != nil {
@@ -128,7 +146,7 @@ func (s *Server) managePage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "manage.html", "Reserva "+v.Reference, v)
 }
 
-func (s *Server) manageViewOf(d booking.Detail, token string) manageView {
+func (s managePages) manageViewOf(d booking.Detail, token string) manageView {
 	loc := s.cfg.Location
 	res := d.Reservation
 	v := manageView{
@@ -170,7 +188,7 @@ func (s *Server) manageViewOf(d booking.Detail, token string) manageView {
 }
 
 // manageCancel is POST /reserva/{reference}/cancelar (t): 303 back with a flash.
-func (s *Server) manageCancel(w http.ResponseWriter, r *http.Request) {
+func (s managePages) manageCancel(w http.ResponseWriter, r *http.Request) {
 	f, err := readForm(w, r, "t")
 	var res reservation.Reservation
 	if err == nil {
@@ -181,7 +199,7 @@ func (s *Server) manageCancel(w http.ResponseWriter, r *http.Request) {
 
 // manageEdit is POST /reserva/{reference}/modificar (t, id_main_service,
 // entry_date, exit_date, additional_services…): the manage edit; 303 back.
-func (s *Server) manageEdit(w http.ResponseWriter, r *http.Request) {
+func (s managePages) manageEdit(w http.ResponseWriter, r *http.Request) {
 	in, err := httpx.ReadInput(w, r)
 	var token string
 	var edited booking.Edited
@@ -217,7 +235,7 @@ func (s *Server) manageEdit(w http.ResponseWriter, r *http.Request) {
 
 // manageDone sends the browser back to the booking's page: with a flash, or with
 // the refusal's message; a bad link gets the lookup form.
-func (s *Server) manageDone(w http.ResponseWriter, r *http.Request, token string, res reservation.Reservation, flash string, err error) {
+func (s managePages) manageDone(w http.ResponseWriter, r *http.Request, token string, res reservation.Reservation, flash string, err error) {
 	if err != nil {
 		if fault.KindOf(err) == fault.NotFound || fault.KindOf(err) == fault.Internal || fault.KindOf(err) == fault.Unavailable {
 			s.manageLookupRefused(w, r, manageLookupView{Reference: r.PathValue("reference")}, err)
@@ -232,15 +250,15 @@ func (s *Server) manageDone(w http.ResponseWriter, r *http.Request, token string
 
 // manageReceipt is GET /reserva/{reference}/recibo?t=…: the printable receipt once
 // the booking is paid (FINALIZADA); manageReceiptPDF is its PDF.
-func (s *Server) manageReceipt(w http.ResponseWriter, r *http.Request) {
+func (s managePages) manageReceipt(w http.ResponseWriter, r *http.Request) {
 	s.manageReceiptAs(w, r, receiptPage)
 }
 
-func (s *Server) manageReceiptPDF(w http.ResponseWriter, r *http.Request) {
+func (s managePages) manageReceiptPDF(w http.ResponseWriter, r *http.Request) {
 	s.manageReceiptAs(w, r, receiptPDF)
 }
 
-func (s *Server) manageReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
+func (s managePages) manageReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
 	token := api.ManageToken(r)
 	m, err := s.booking.ManagedBooking(r.Context(), r.PathValue("reference"), token)
 	if err != nil {

@@ -131,7 +131,7 @@ func parsePages(funcs template.FuncMap) (pages, error) {
 }
 
 // templateFuncs are the helpers every template may call.
-func (s *Server) templateFuncs() template.FuncMap {
+func (s *base) templateFuncs() template.FuncMap {
 	return template.FuncMap{
 		"asset": s.assets.url,
 		// limit is a docs/input-rules.md#length-limits length limit by name, so that the pages' maxlength
@@ -162,13 +162,13 @@ func (s *Server) templateFuncs() template.FuncMap {
 		"consentView": func(errMsg string, marketing bool, purpose string) consentBlock {
 			return consentBlock{Error: errMsg, Marketing: marketing, Purpose: purpose}
 		},
-		// socialProviders are the buttons "Continuar con <proveedor>" (users_social.go).
+		// socialProviders are the buttons "Continuar con <proveedor>" (accounts_social.go).
 		"socialProviders": func() []social.ProviderConfig { return s.social.List() },
 	}
 }
 
 // render writes page name (a file in templates/) with the layout, status and title.
-func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name, title string, data any) {
+func (s *base) render(w http.ResponseWriter, r *http.Request, status int, name, title string, data any) {
 	t, ok := s.pages[name]
 	if !ok {
 		s.log.ErrorContext(r.Context(), "unknown page template", "template", name)

@@ -22,9 +22,17 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// Server holds the pages' dependencies; the shared helpers come with the embedded
-// kit.
+// Server is the pages: it builds the handler types, one per capability, and
+// mounts their routes (routes.go).
 type Server struct {
+	*base
+}
+
+// base holds the pages' dependencies and the helpers every handler type shares
+// (render, the error pages, the staff JSON shapes); the request helpers come with
+// the embedded kit. Each handler type embeds it, so a handler reads s.booking,
+// s.render, s.RequireAdmin alike.
+type base struct {
 	*httpx.Kit
 	cfg      httpx.Config
 	log      *slog.Logger
@@ -59,7 +67,7 @@ type Deps struct {
 // New builds the pages. It parses the embedded templates and static files; as
 // they are part of the binary, a failure there is a programming error and panics.
 func New(d Deps) *Server {
-	s := &Server{
+	s := &base{
 		Kit: d.Kit, now: d.Clock, cfg: d.Config, log: d.Log, booking: d.Booking, accounts: d.Accounts, catalog: d.Catalog,
 		limit: d.Limiter, social: d.Social, privacy: d.Privacy,
 	}
@@ -70,12 +78,12 @@ func New(d Deps) *Server {
 	if s.pages, err = parsePages(s.templateFuncs()); err != nil {
 		panic(err)
 	}
-	return s
+	return &Server{s}
 }
 
 // ErrorPage renders the site's error page with a heading and a message and a way
 // back to the home page (the 404/405 answer of httpx.Unrouted for browsers).
-func (s *Server) ErrorPage(w http.ResponseWriter, r *http.Request, status int, heading, message string) {
+func (s *base) ErrorPage(w http.ResponseWriter, r *http.Request, status int, heading, message string) {
 	s.render(w, r, status, "error.html", heading, errorView{
 		Heading: heading, Message: message, BackHref: "/", BackLabel: "Ir a la página de inicio",
 	})

@@ -59,7 +59,7 @@ func csvAmount(c money.Cents) string { return strings.Replace(c.String(), ".", "
 
 // adminHistoryCSV is GET /admin/history.csv. The stream is gzip-compressed (at
 // the fastest level) for clients that accept it: a CSV shrinks about seven times.
-func (s *Server) adminHistoryCSV(w http.ResponseWriter, r *http.Request) {
+func (s recordsPages) adminHistoryCSV(w http.ResponseWriter, r *http.Request) {
 	hq := historyQuery(r)
 	started := false
 	rc := http.NewResponseController(w)
@@ -150,7 +150,7 @@ func newCSVWriter(w io.Writer) *csv.Writer {
 }
 
 // csvRecord is one reservation as a row of the export.
-func (s *Server) csvRecord(row reservation.HistoryRow) []string {
+func (s recordsPages) csvRecord(row reservation.HistoryRow) []string {
 	res := row.Reservation
 	paid := "No"
 	if res.IsPaid {

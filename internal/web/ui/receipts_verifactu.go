@@ -12,7 +12,7 @@ import (
 // as JSON {"valid","error","count","records":[…]}; ?format=csv gives the same
 // records as CSV for a spreadsheet or an archive. Sending them to the AEAT is a
 // later step (docs/receipts.md).
-func (s *Server) adminVerifactuRecords(w http.ResponseWriter, r *http.Request) {
+func (s receiptPages) adminVerifactuRecords(w http.ResponseWriter, r *http.Request) {
 	list, err := s.booking.ReceiptChain(r.Context())
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)

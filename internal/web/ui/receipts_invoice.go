@@ -13,7 +13,7 @@ import (
 // With tax_id (and address, optionally name) in the body, JSON or form, it is a
 // request for a full invoice (factura completa, docs/receipts.md#full-invoice-factura-completa): the answer also
 // carries the reservation's receipt number once it has one.
-func (s *Server) adminRequestInvoice(w http.ResponseWriter, r *http.Request) {
+func (s receiptPages) adminRequestInvoice(w http.ResponseWriter, r *http.Request) {
 	id, in, ok := s.reservationInput(w, r)
 	if !ok {
 		return

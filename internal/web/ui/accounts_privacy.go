@@ -113,7 +113,7 @@ type (
 	}
 )
 
-func (s *Server) exportBody(e privacy.Export) exportJSON {
+func (s accountPages) exportBody(e privacy.Export) exportJSON {
 	loc := s.cfg.Location
 	ts := func(t time.Time) string { return localtime.JSON(t, loc) }
 	opt := func(t *time.Time) *string {
@@ -171,7 +171,7 @@ func (s *Server) exportBody(e privacy.Export) exportJSON {
 }
 
 // writeExport answers the export as a file to download.
-func (s *Server) writeExport(w http.ResponseWriter, r *http.Request, customerID int64, asAccount bool) {
+func (s accountPages) writeExport(w http.ResponseWriter, r *http.Request, customerID int64, asAccount bool) {
 	e, err := s.privacy.Export(r.Context(), customerID, asAccount)
 	if err != nil {
 		s.privacyFailed(w, r, err)
@@ -184,7 +184,7 @@ func (s *Server) writeExport(w http.ResponseWriter, r *http.Request, customerID 
 
 // privacyFailed answers a refused export or erasure: JSON clients
 // {success:false,message}, browsers the error page with a way back.
-func (s *Server) privacyFailed(w http.ResponseWriter, r *http.Request, err error) {
+func (s accountPages) privacyFailed(w http.ResponseWriter, r *http.Request, err error) {
 	if jsonClient(r) {
 		s.WriteSuccessFalse(w, r, err)
 		return
@@ -197,13 +197,13 @@ func (s *Server) privacyFailed(w http.ResponseWriter, r *http.Request, err error
 }
 
 // customerExport is GET /users/profile/data.
-func (s *Server) customerExport(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) customerExport(w http.ResponseWriter, r *http.Request) {
 	s.writeExport(w, r, httpx.GuardedUser(r).ID, true)
 }
 
 // customerErase is POST /users/profile/delete: confirmed with the account's
 // password, or, for an account without one (social login), by typing ELIMINAR.
-func (s *Server) customerErase(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) customerErase(w http.ResponseWriter, r *http.Request) {
 	u := httpx.GuardedUser(r)
 	f, err := httpx.ReadTexts(w, r, "password", "confirm")
 	if err != nil {
@@ -248,7 +248,7 @@ func (s *Server) customerErase(w http.ResponseWriter, r *http.Request) {
 }
 
 // adminCustomerExport is GET /admin/customers/{id}/data.
-func (s *Server) adminCustomerExport(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) adminCustomerExport(w http.ResponseWriter, r *http.Request) {
 	id, err := httpx.PathID(r, "id", "El cliente")
 	if err != nil {
 		s.privacyFailed(w, r, err)
@@ -259,7 +259,7 @@ func (s *Server) adminCustomerExport(w http.ResponseWriter, r *http.Request) {
 
 // adminCustomerErase is POST /admin/customers/{id}/erase, confirm=ELIMINAR; a
 // browser goes back to the page it came from (back, under /admin/).
-func (s *Server) adminCustomerErase(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) adminCustomerErase(w http.ResponseWriter, r *http.Request) {
 	id, err := httpx.PathID(r, "id", "El cliente")
 	if err != nil {
 		s.privacyFailed(w, r, err)
@@ -297,7 +297,7 @@ func (s *Server) adminCustomerErase(w http.ResponseWriter, r *http.Request) {
 // the consent, false withdraws it (the page's form sends a hidden false before its
 // checkbox; the last value wins). Browsers go back to the profile; JSON clients get
 // {"success":true,"message","marketing_consent"}.
-func (s *Server) customerConsents(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) customerConsents(w http.ResponseWriter, r *http.Request) {
 	in, err := httpx.ReadInput(w, r)
 	if err != nil {
 		s.privacyFailed(w, r, err)

@@ -26,13 +26,13 @@ type errorView struct {
 
 // renderError shows a refusal or failure as a page with its status: the fault's
 // message (a generic one for internal errors, which are logged) and a way back.
-func (s *Server) renderError(w http.ResponseWriter, r *http.Request, err error, heading, backHref, backLabel string) {
+func (s *base) renderError(w http.ResponseWriter, r *http.Request, err error, heading, backHref, backLabel string) {
 	s.Fail(w, r, err, true, s.errorPage(w, r, heading, backHref, backLabel))
 }
 
 // errorPage draws error.html with a refusal's status and message and a way back
 // (the page half of httpx.Kit.Fail).
-func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, heading, backHref, backLabel string) func(status int, msg string) {
+func (s *base) errorPage(w http.ResponseWriter, r *http.Request, heading, backHref, backLabel string) func(status int, msg string) {
 	return func(status int, msg string) {
 		s.render(w, r, status, "error.html", heading, errorView{
 			Heading: heading, Message: msg, BackHref: backHref, BackLabel: backLabel,
@@ -44,7 +44,7 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, heading, back
 func statusClass(status string) string { return strings.ReplaceAll(status, " ", "-") }
 
 // shortTime formats an instant for people in the facility's zone: "21/11/2026 10:00".
-func (s *Server) shortTime(t time.Time) string {
+func (s *base) shortTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
@@ -52,7 +52,7 @@ func (s *Server) shortTime(t time.Time) string {
 }
 
 // optTime is shortTime of an optional instant ("" when absent).
-func (s *Server) optTime(t *time.Time) string {
+func (s *base) optTime(t *time.Time) string {
 	if t == nil {
 		return ""
 	}
@@ -61,7 +61,7 @@ func (s *Server) optTime(t *time.Time) string {
 
 // isoText formats an RFC 3339 text (the notification history's dates) like
 // shortTime; an unreadable one is shown as it is.
-func (s *Server) isoText(v *string) string {
+func (s *base) isoText(v *string) string {
 	if v == nil || *v == "" {
 		return ""
 	}
@@ -73,7 +73,7 @@ func (s *Server) isoText(v *string) string {
 }
 
 // nowInput is the facility's current time as a datetime-local value.
-func (s *Server) nowInput() string { return s.inputTime(s.now()) }
+func (s *base) nowInput() string { return s.inputTime(s.now()) }
 
 // todayISO is the facility's current day, YYYY-MM-DD.
-func (s *Server) todayISO() string { return localtime.JSON(s.now(), s.cfg.Location)[:10] }
+func (s *base) todayISO() string { return localtime.JSON(s.now(), s.cfg.Location)[:10] }

@@ -30,7 +30,7 @@ const walkInDefaultType = defaultQuoteType
 
 // renderWalkIn renders the walk-in form with status; in holds what was typed
 // (after a refusal) or is empty.
-func (s *Server) renderWalkIn(w http.ResponseWriter, r *http.Request, status int, in httpx.Input, errMsg string) {
+func (s reservationPages) renderWalkIn(w http.ResponseWriter, r *http.Request, status int, in httpx.Input, errMsg string) {
 	v := walkInView{Values: map[string]string{}, Now: s.nowInput(), Error: errMsg}
 	for _, k := range in.Names() {
 		if vals := in.Values(k); len(vals) > 0 {

@@ -53,7 +53,7 @@ type entryDocumentView struct {
 
 // serveEntryDocument answers with d's entry document in the format asked; base
 // is the route (with the manage link's query, if any), back where the page leads.
-func (s *Server) serveEntryDocument(w http.ResponseWriter, r *http.Request, d booking.Detail, base, back, backLabel string) {
+func (s handoverPages) serveEntryDocument(w http.ResponseWriter, r *http.Request, d booking.Detail, base, back, backLabel string) {
 	doc, err := s.booking.EntryDocument(r.Context(), d)
 	if err != nil {
 		s.entryDocumentRefused(w, r, err, back, backLabel)
@@ -97,7 +97,7 @@ func (s *Server) serveEntryDocument(w http.ResponseWriter, r *http.Request, d bo
 }
 
 // entryDocumentRefused answers a refusal as JSON or as the error page.
-func (s *Server) entryDocumentRefused(w http.ResponseWriter, r *http.Request, err error, back, backLabel string) {
+func (s handoverPages) entryDocumentRefused(w http.ResponseWriter, r *http.Request, err error, back, backLabel string) {
 	if httpx.WantsJSON(r) {
 		s.WriteSuccessFalse(w, r, err)
 		return
@@ -106,7 +106,7 @@ func (s *Server) entryDocumentRefused(w http.ResponseWriter, r *http.Request, er
 }
 
 // adminEntryDocument is GET /admin/reservations/details/{id}/justificante.
-func (s *Server) adminEntryDocument(w http.ResponseWriter, r *http.Request) {
+func (s handoverPages) adminEntryDocument(w http.ResponseWriter, r *http.Request) {
 	s.withAdminDetail(w, r, "Justificante no disponible", func(d booking.Detail, back string) {
 		s.serveEntryDocument(w, r, d, back+"/justificante", back, "Volver a la reserva")
 	})
@@ -115,7 +115,7 @@ func (s *Server) adminEntryDocument(w http.ResponseWriter, r *http.Request) {
 // customerEntryDocument is GET /users/profile/reservation/{id}/justificante: the
 // owner's entry document; another customer's reservation, or a missing one, is
 // 403 without saying which (as the receipt).
-func (s *Server) customerEntryDocument(w http.ResponseWriter, r *http.Request) {
+func (s handoverPages) customerEntryDocument(w http.ResponseWriter, r *http.Request) {
 	d, err := s.ownReservation(r)
 	if err != nil {
 		s.entryDocumentRefused(w, r, err, "/users/profile", "Volver a mi cuenta")
@@ -127,7 +127,7 @@ func (s *Server) customerEntryDocument(w http.ResponseWriter, r *http.Request) {
 // manageEntryDocument is GET /reserva/{reference}/justificante?t=…: the entry
 // document through the manage link (a bad or expired token: 404, as the other
 // /reserva routes).
-func (s *Server) manageEntryDocument(w http.ResponseWriter, r *http.Request) {
+func (s handoverPages) manageEntryDocument(w http.ResponseWriter, r *http.Request) {
 	token := api.ManageToken(r)
 	m, err := s.booking.ManagedBooking(r.Context(), r.PathValue("reference"), token)
 	if err != nil {

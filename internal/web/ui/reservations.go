@@ -16,10 +16,29 @@ import (
 
 // Administrator reservation routes (docs/admin.md).
 // They answer JSON to scripts and to clients that ask for it; browsers get the pages
-// (admin_detail_page.go, admin_walkin_page.go) and, for their form posts, redirects
+// (reservations_detail_page.go, reservations_walkin_page.go) and, for their form posts, redirects
 // back to a page (browserForm). Refusals to JSON clients use
 // {success:false, message} with the status of the fault: 400 a broken rule,
 // 404 an unknown reservation, 409 a clash with stored data (spot taken, phone used).
+
+// reservationPages are the administrators' reservation routes: the walk-in, the
+// detail page and its actions (edit, start, finalize, checkout, cancel) and the
+// photo post, which answers with the hand-over's upload (handoverPages).
+type reservationPages struct{ handoverPages }
+
+func (s reservationPages) routes(mux *http.ServeMux) {
+	admin := s.adminOnly(mux)
+	admin("GET /admin/reservations/new", s.adminWalkInForm)
+	admin("POST /admin/reservations/new", s.adminWalkIn)
+	admin("GET /admin/reservations/details/{id}", s.adminDetails)
+	admin("POST /admin/reservations/{id}/edit", s.adminEdit)
+	admin("PATCH /admin/reservations/{id}/start", s.adminStart)
+	admin("PATCH /admin/reservations/{id}/finalize", s.adminFinalize)
+	admin("GET /admin/reservations/{id}/{view}", s.adminCheckout) // {view} = checkout (docs/exit.md#checkout-preview)
+	admin("PATCH /admin/reservations/{id}/cancel", s.adminCancel)
+	// Photos: also an administrator's API token (docs/photos.md#api-tokens).
+	mux.Handle("POST /admin/reservations/{id}/photos", s.RequireAdminOrToken(s.adminAddPhoto))
+}
 
 // reservationID reads the {id} path value; anything but a positive integer names
 // no reservation (404).
@@ -29,7 +48,7 @@ func reservationID(r *http.Request) (int64, error) {
 
 // reservationInput reads the reservation id of the path and the body (JSON or
 // form); false when either is bad, and the refusal has been answered.
-func (s *Server) reservationInput(w http.ResponseWriter, r *http.Request) (int64, httpx.Input, bool) {
+func (s *base) reservationInput(w http.ResponseWriter, r *http.Request) (int64, httpx.Input, bool) {
 	id, err := reservationID(r)
 	if err == nil {
 		var in httpx.Input
@@ -44,7 +63,7 @@ func (s *Server) reservationInput(w http.ResponseWriter, r *http.Request) (int64
 // adminWalkInForm is GET /admin/reservations/new: the walk-in form for browsers;
 // JSON clients get what the form needs — the whole catalog (inactive main services
 // included: staff may use them) and the default entry date (now).
-func (s *Server) adminWalkInForm(w http.ResponseWriter, r *http.Request) {
+func (s reservationPages) adminWalkInForm(w http.ResponseWriter, r *http.Request) {
 	if !httpx.WantsJSON(r) {
 		s.renderWalkIn(w, r, http.StatusOK, httpx.Input{}, "")
 		return
@@ -70,7 +89,7 @@ func (s *Server) adminWalkInForm(w http.ResponseWriter, r *http.Request) {
 //
 // With an Idempotency-Key, the same key and body answer the first result again;
 // the key with another body is 422 (docs/reliability.md; booking.Service.CreateOnce).
-func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
+func (s reservationPages) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 	page := httpx.BrowserForm(r)
 	key, hash, keyErr := httpx.ReadIdempotency(r)
 	in, err := httpx.ReadInput(w, r)
@@ -113,12 +132,12 @@ func (s *Server) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 // walkInRefused answers a refused walk-in: the form again with what was typed and
 // the refusal for a browser's form post, {success:false, message} otherwise (422 for
 // an Idempotency-Key sent again with another body).
-func (s *Server) walkInRefused(w http.ResponseWriter, r *http.Request, page bool, in httpx.Input, err error) {
+func (s reservationPages) walkInRefused(w http.ResponseWriter, r *http.Request, page bool, in httpx.Input, err error) {
 	s.Fail(w, r, err, page, func(status int, msg string) { s.renderWalkIn(w, r, status, in, msg) })
 }
 
 // walkInBooking reads the walk-in form or body.
-func (s *Server) walkInBooking(in httpx.Input) (booking.NewBooking, error) {
+func (s reservationPages) walkInBooking(in httpx.Input) (booking.NewBooking, error) {
 	nb := booking.NewBooking{
 		FullName: in.Str("full_name"), Phone: in.Str("phone"), Email: in.Str("email"),
 		LicensePlate: in.Str("license_plate"), Brand: in.Str("brand"), Model: in.Str("model"), Color: in.Str("color"),
@@ -155,7 +174,7 @@ func walkInCreatedPage(c booking.Created) string {
 }
 
 // walkInCreated is the 201 body of a walk-in for JSON clients.
-func (s *Server) walkInCreated(created booking.Created) map[string]any {
+func (s reservationPages) walkInCreated(created booking.Created) map[string]any {
 	out := map[string]any{
 		"success": true,
 		"message": "Reserva creada correctamente.",
@@ -177,7 +196,7 @@ func (s *Server) walkInCreated(created booking.Created) map[string]any {
 
 // adminDetails is GET /admin/reservations/details/{id}: the detail page for
 // browsers, the full record for JSON clients (docs/errors.md#json-on-web-routes).
-func (s *Server) adminDetails(w http.ResponseWriter, r *http.Request) {
+func (s reservationPages) adminDetails(w http.ResponseWriter, r *http.Request) {
 	page := !httpx.WantsJSON(r)
 	id, err := reservationID(r)
 	if err == nil {
@@ -203,7 +222,7 @@ func (s *Server) adminDetails(w http.ResponseWriter, r *http.Request) {
 // with ?error=<message> when refused; a JSON client (JSON body, or Accept preferring
 // JSON) gets 200 {success, message, reservation, customer, vehicle, repriced} or the
 // refusal's status with {success:false, message}.
-func (s *Server) adminEdit(w http.ResponseWriter, r *http.Request) {
+func (s reservationPages) adminEdit(w http.ResponseWriter, r *http.Request) {
 	id, err := reservationID(r)
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
@@ -241,7 +260,7 @@ func (s *Server) adminEdit(w http.ResponseWriter, r *http.Request) {
 // additional services, cod_parking_spot) to a booking.AdminChange. Only the fields
 // sent change. A form that lets staff untick every additional service must send the
 // field anyway (a hidden empty additional_services input), or the selection is kept.
-func (s *Server) adminChange(in httpx.Input) (booking.AdminChange, error) {
+func (s reservationPages) adminChange(in httpx.Input) (booking.AdminChange, error) {
 	c := booking.AdminChange{
 		FullName: in.Opt("full_name"), Phone: in.Opt("phone"), Email: in.Opt("email"),
 		LicensePlate: in.Opt("license_plate"),
@@ -280,7 +299,7 @@ func overrideCapacity(in httpx.Input) (bool, error) {
 // adminTransition answers the three state changes alike (docs/errors.md#operation-responses): 200
 // {success:true, message, reservation}, or {success:false, message} with 400 (a
 // rule broken) or 404 (unknown id).
-func (s *Server) adminTransition(w http.ResponseWriter, r *http.Request, do func(id int64, in httpx.Input) (reservation.Reservation, error), done string) {
+func (s reservationPages) adminTransition(w http.ResponseWriter, r *http.Request, do func(id int64, in httpx.Input) (reservation.Reservation, error), done string) {
 	id, in, ok := s.reservationInput(w, r)
 	if !ok {
 		return
@@ -296,7 +315,7 @@ func (s *Server) adminTransition(w http.ResponseWriter, r *http.Request, do func
 }
 
 // adminStart is PATCH /admin/reservations/{id}/start (check-in).
-func (s *Server) adminStart(w http.ResponseWriter, r *http.Request) {
+func (s reservationPages) adminStart(w http.ResponseWriter, r *http.Request) {
 	s.adminTransition(w, r, func(id int64, in httpx.Input) (reservation.Reservation, error) {
 		h := handoverInput(in)
 		var err error
@@ -313,7 +332,7 @@ func (s *Server) adminStart(w http.ResponseWriter, r *http.Request) {
 // checked_out_at (a check-out typed in after the fact) and expected_total (the
 // amount staff were shown: another amount due is a 409 naming it,
 // docs/exit.md#expected-total).
-func (s *Server) adminFinalize(w http.ResponseWriter, r *http.Request) {
+func (s reservationPages) adminFinalize(w http.ResponseWriter, r *http.Request) {
 	s.adminTransition(w, r, func(id int64, in httpx.Input) (reservation.Reservation, error) {
 		c := booking.CheckOutInput{Method: in.Str(in.First("paymentMethod", "payment_method")), Handover: handoverInput(in)}
 		var err error
@@ -332,7 +351,7 @@ func (s *Server) adminFinalize(w http.ResponseWriter, r *http.Request) {
 // registered as /admin/reservations/{id}/{view} (the mux refuses a pattern that
 // overlaps /admin/reservations/details/{id} without being more specific), so any
 // other view is a 404.
-func (s *Server) adminCheckout(w http.ResponseWriter, r *http.Request) {
+func (s reservationPages) adminCheckout(w http.ResponseWriter, r *http.Request) {
 	if r.PathValue("view") != "checkout" {
 		err := fault.New(fault.NotFound, "La dirección solicitada no existe.")
 		if !httpx.WantsJSON(r) {
@@ -366,13 +385,13 @@ type checkoutView struct {
 	Overdue        bool        `json:"overdue"`
 }
 
-func (s *Server) checkoutJSON(c booking.ExitCharge) checkoutView {
+func (s reservationPages) checkoutJSON(c booking.ExitCharge) checkoutView {
 	return checkoutView{Success: true, TotalPrice: c.Total, BookedPrice: c.BookedPrice, Excess: c.Excess(),
 		ExitDate: localtime.JSON(c.Exit, s.cfg.Location), BookedExitDate: s.adminTime(c.BookedExit), Days: c.Days, Overdue: c.Overdue}
 }
 
 // adminCancel is PATCH /admin/reservations/{id}/cancel.
-func (s *Server) adminCancel(w http.ResponseWriter, r *http.Request) {
+func (s reservationPages) adminCancel(w http.ResponseWriter, r *http.Request) {
 	s.adminTransition(w, r, func(id int64, _ httpx.Input) (reservation.Reservation, error) {
 		return s.booking.AdminCancel(r.Context(), id)
 	}, "Reserva %d cancelada.")
@@ -381,7 +400,7 @@ func (s *Server) adminCancel(w http.ResponseWriter, r *http.Request) {
 // adminAddPhoto is POST /admin/reservations/{id}/photos: 201 {success, photo,
 // photo_count} (docs/errors.md#operation-responses). A browser's form post (no script) gets 303 back to
 // the detail page with ?photo=added or ?error=….
-func (s *Server) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
+func (s reservationPages) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
 	page := httpx.BrowserForm(r)
 	id, err := reservationID(r)
 	if err != nil {
@@ -389,7 +408,7 @@ func (s *Server) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	back := "/admin/reservations/details/" + strconv.FormatInt(id, 10)
-	// docs/photos.md: multipart with file parts is an upload (admin_photos.go).
+	// docs/photos.md: multipart with file parts is an upload (handover_photos.go).
 	if isMultipart(r) {
 		s.adminUploadPhotos(w, r, id, page, back)
 		return

@@ -27,6 +27,20 @@ import (
 // split, VeriFactu QR code. A reservation that is not FINALIZADA has no receipt:
 // 409 with the reason.
 
+// receiptPages are the receipts (docs/receipts.md): the page and the PDF for
+// staff and for the owner, the invoice request and the VeriFactu records' export.
+type receiptPages struct{ *base }
+
+func (s receiptPages) routes(mux *http.ServeMux) {
+	admin := s.adminOnly(mux)
+	admin("GET /admin/reservations/details/{id}/receipt", s.adminReceipt)
+	admin("GET /admin/reservations/details/{id}/receipt.pdf", s.adminReceiptPDF)
+	admin("POST /admin/reservations/{id}/invoice", s.adminRequestInvoice)
+	admin("GET /admin/verifactu/records", s.adminVerifactuRecords)
+	mux.Handle("GET /users/profile/reservation/{id}/receipt", s.RequireUser(s.customerReceipt))
+	mux.Handle("GET /users/profile/reservation/{id}/receipt.pdf", s.RequireUser(s.customerReceiptPDF))
+}
+
 // receiptView is the data of receipt.html.
 type receiptView struct {
 	ID           int64
@@ -76,14 +90,14 @@ type receiptDocLine struct{ Description, Base, VAT, Total string }
 
 // qrBase is the AEAT verification address the QR codes carry
 // (PARKING_VERIFACTU_ENV; default the AEAT's test host, receipt.QRHostTest).
-func (s *Server) qrBase() string {
+func (s receiptPages) qrBase() string {
 	if s.cfg.VerifactuQRBase != "" {
 		return s.cfg.VerifactuQRBase
 	}
 	return receipt.QRHostTest
 }
 
-func (s *Server) receiptDocOf(rc receipt.Receipt) (receiptDoc, error) {
+func (s receiptPages) receiptDocOf(rc receipt.Receipt) (receiptDoc, error) {
 	doc := receiptDoc{
 		Number: rc.Number, KindLabel: rc.Kind.Label(), Issued: s.shortTime(rc.IssuedAt), Replaces: rc.Replaces,
 		Full: rc.Kind.IsFull(), Seller: rc.Seller, Recipient: rc.Recipient, Rate: receipt.RateText(rc.VATRate),
@@ -102,7 +116,7 @@ func (s *Server) receiptDocOf(rc receipt.Receipt) (receiptDoc, error) {
 }
 
 // receiptOf builds the page of d's receipt rc.
-func (s *Server) receiptOf(d booking.Detail, rc receipt.Receipt) (receiptView, error) {
+func (s receiptPages) receiptOf(d booking.Detail, rc receipt.Receipt) (receiptView, error) {
 	res := d.Reservation
 	ct := reservation.ContactOf(res, d.Customer) // as the invoice notification (docs/notifications.md#recipient)
 	v := receiptView{
@@ -130,7 +144,7 @@ func (s *Server) receiptOf(d booking.Detail, rc receipt.Receipt) (receiptView, e
 }
 
 // receiptFacts are the stay's details the PDF prints under the parties.
-func (s *Server) receiptFacts(v receiptView) []receipt.Fact {
+func (s receiptPages) receiptFacts(v receiptView) []receipt.Fact {
 	f := []receipt.Fact{
 		{Label: "Reserva", Value: "nº " + strconv.FormatInt(v.ID, 10)}, {Label: "Cliente", Value: v.CustomerName},
 		{Label: "Matrícula", Value: v.Plate}, {Label: "Entrada", Value: v.Entry},
@@ -202,7 +216,7 @@ type verifactuJSON struct {
 	QRURL       string `json:"qr_url"`
 }
 
-func (s *Server) receiptAsJSON(rc receipt.Receipt, pdfURL string, excess money.Cents) receiptJSON {
+func (s receiptPages) receiptAsJSON(rc receipt.Receipt, pdfURL string, excess money.Cents) receiptJSON {
 	out := receiptJSON{
 		Number: rc.Number, IssuedAt: rc.IssuedAt.In(s.cfg.Location).Format(time.RFC3339),
 		Seller:  partyJSON{Name: rc.Seller.Name, TaxID: rc.Seller.TaxID, Address: rc.Seller.Address},
@@ -229,7 +243,7 @@ func (s *Server) receiptAsJSON(rc receipt.Receipt, pdfURL string, excess money.C
 	return out
 }
 
-func (s *Server) verifactuOf(rc receipt.Receipt) verifactuJSON {
+func (s receiptPages) verifactuOf(rc receipt.Receipt) verifactuJSON {
 	return verifactuJSON{
 		Seq: rc.Record.Seq, IssuerID: rc.Record.IssuerID, IssueDate: rc.Record.IssueDate, Kind: string(rc.Kind),
 		VAT: rc.Totals.VAT.String(), Total: rc.Totals.Total.String(), GeneratedAt: rc.Record.GeneratedAt,
@@ -247,7 +261,7 @@ const (
 
 // serveReceipt answers with reservation d's receipt in the asked format; base is
 // the route without its suffix (…/receipt), for the PDF link.
-func (s *Server) serveReceipt(w http.ResponseWriter, r *http.Request, d booking.Detail, format receiptFormat, base, back, backLabel string) {
+func (s receiptPages) serveReceipt(w http.ResponseWriter, r *http.Request, d booking.Detail, format receiptFormat, base, back, backLabel string) {
 	rc, err := s.booking.Receipt(r.Context(), d.Reservation.ID)
 	if err != nil {
 		s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "Recibo no disponible", back, backLabel))
@@ -293,16 +307,16 @@ func pdfHref(base string) string {
 }
 
 // adminReceipt is GET /admin/reservations/details/{id}/receipt.
-func (s *Server) adminReceipt(w http.ResponseWriter, r *http.Request) {
+func (s receiptPages) adminReceipt(w http.ResponseWriter, r *http.Request) {
 	s.adminReceiptAs(w, r, receiptPage)
 }
 
 // adminReceiptPDF is GET /admin/reservations/details/{id}/receipt.pdf.
-func (s *Server) adminReceiptPDF(w http.ResponseWriter, r *http.Request) {
+func (s receiptPages) adminReceiptPDF(w http.ResponseWriter, r *http.Request) {
 	s.adminReceiptAs(w, r, receiptPDF)
 }
 
-func (s *Server) adminReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
+func (s receiptPages) adminReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
 	s.withAdminDetail(w, r, "Recibo no disponible", func(d booking.Detail, back string) {
 		s.serveReceipt(w, r, d, format, back+"/receipt", back, "Volver a la reserva")
 	})
@@ -311,7 +325,7 @@ func (s *Server) adminReceiptAs(w http.ResponseWriter, r *http.Request, format r
 // withAdminDetail reads the detail of reservation {id} for a staff document route
 // and hands it to serve with the detail page's address; an unknown or malformed id
 // is answered here (JSON, or the error page titled heading).
-func (s *Server) withAdminDetail(w http.ResponseWriter, r *http.Request, heading string, serve func(d booking.Detail, back string)) {
+func (s *base) withAdminDetail(w http.ResponseWriter, r *http.Request, heading string, serve func(d booking.Detail, back string)) {
 	id, err := reservationID(r)
 	back := "/admin/history"
 	if err == nil {
@@ -332,16 +346,16 @@ func (s *Server) withAdminDetail(w http.ResponseWriter, r *http.Request, heading
 // customerReceipt is GET /users/profile/reservation/{id}/receipt: the owner's
 // receipt. Another customer's reservation, or a missing one, is 403 (spec,
 // Authentication 6), without saying which.
-func (s *Server) customerReceipt(w http.ResponseWriter, r *http.Request) {
+func (s receiptPages) customerReceipt(w http.ResponseWriter, r *http.Request) {
 	s.customerReceiptAs(w, r, receiptPage)
 }
 
 // customerReceiptPDF is GET /users/profile/reservation/{id}/receipt.pdf.
-func (s *Server) customerReceiptPDF(w http.ResponseWriter, r *http.Request) {
+func (s receiptPages) customerReceiptPDF(w http.ResponseWriter, r *http.Request) {
 	s.customerReceiptAs(w, r, receiptPDF)
 }
 
-func (s *Server) customerReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
+func (s receiptPages) customerReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
 	d, err := s.ownReservation(r)
 	if err != nil {
 		if httpx.WantsJSON(r) {
@@ -357,7 +371,7 @@ func (s *Server) customerReceiptAs(w http.ResponseWriter, r *http.Request, forma
 // ownReservation reads the detail of the signed-in customer's reservation {id}.
 // Another customer's reservation, or a missing one, is 403 (docs/accounts.md
 // 6), without saying which.
-func (s *Server) ownReservation(r *http.Request) (booking.Detail, error) {
+func (s *base) ownReservation(r *http.Request) (booking.Detail, error) {
 	u := httpx.GuardedUser(r)
 	notYours := fault.New(fault.Forbidden, "Esta reserva no existe o no es suya.")
 	id, ok := customerReservationID(r)

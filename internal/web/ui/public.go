@@ -19,6 +19,17 @@ import (
 // stylesheet and script are customer.css and customer.js, loaded through the
 // layout's "head" block.
 
+// publicPages are the pages anyone may read: home, the booking flow and the
+// privacy policy and terms (public_legal.go).
+type publicPages struct{ *base }
+
+func (s publicPages) routes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /{$}", s.homePage)
+	mux.HandleFunc("GET /booking", s.bookingPage)
+	mux.HandleFunc("GET /privacidad", s.privacyPage)
+	mux.HandleFunc("GET /condiciones", s.termsPage)
+}
+
 // inputLayout is the value format of <input type="datetime-local">.
 const inputLayout = "2006-01-02T15:04"
 
@@ -73,7 +84,7 @@ type offer struct {
 
 // publicOffer builds the offer from the current catalog snapshot; an unloaded
 // catalog gives an empty offer, which the pages explain instead of failing.
-func (s *Server) publicOffer() offer {
+func (s *base) publicOffer() offer {
 	var o offer
 	snap := s.catalog.Load()
 	if snap == nil {
@@ -187,11 +198,11 @@ func euros(c money.Cents) string {
 func multiplierText(m money.Multiplier) string { return strings.Replace(m.String(), ".", ",", 1) }
 
 // inputTime formats an instant for a datetime-local input, in the facility's zone.
-func (s *Server) inputTime(t time.Time) string { return t.In(s.cfg.Location).Format(inputLayout) }
+func (s *base) inputTime(t time.Time) string { return t.In(s.cfg.Location).Format(inputLayout) }
 
 // queryTime reads a date query parameter (entrada, salida) as a datetime-local
 // value; ok is false when it is present but unreadable.
-func (s *Server) queryTime(r *http.Request, name string) (value string, ok bool) {
+func (s publicPages) queryTime(r *http.Request, name string) (value string, ok bool) {
 	raw := strings.TrimSpace(r.URL.Query().Get(name))
 	if raw == "" {
 		return "", true
@@ -211,7 +222,7 @@ type homeView struct {
 
 // homePage is GET / (exactly): a welcome, the services with their lowest daily
 // price, and a quick quote form that opens /booking with the dates filled in.
-func (s *Server) homePage(w http.ResponseWriter, r *http.Request) {
+func (s publicPages) homePage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "home.html", "Aparcamiento en el aeropuerto", homeView{
 		Offer: s.publicOffer(), Now: s.inputTime(s.now()),
 	})
@@ -233,7 +244,7 @@ type bookingView struct {
 // bookingPage is GET /booking (docs/web-pages.md): the 3-step flow. The optional
 // query parameters entrada and salida prefill the dates; a logged-in customer's
 // name, phone and email prefill step 2, and their vehicles can be picked.
-func (s *Server) bookingPage(w http.ResponseWriter, r *http.Request) {
+func (s publicPages) bookingPage(w http.ResponseWriter, r *http.Request) {
 	v := bookingView{Offer: s.publicOffer(), Now: s.inputTime(s.now())}
 	var okEntry, okExit bool
 	v.Entry, okEntry = s.queryTime(r, "entrada")

@@ -19,9 +19,36 @@ import (
 // rate band). Every change swaps the pricing snapshot: the next quote uses it.
 // Stored reservations keep their price.
 
+// catalogPages are the catalog's and the facility settings' pages and posts
+// (docs/pricing.md#catalog, docs/settings.md), for administrators only.
+type catalogPages struct{ *base }
+
+func (s catalogPages) routes(mux *http.ServeMux) {
+	admin := s.adminOnly(mux)
+	admin("GET /admin/catalog", s.adminCatalog)
+	admin("POST /admin/catalog/main-services", s.adminCreateMainService)
+	admin("POST /admin/catalog/main-services/{id}", s.adminUpdateMainService)
+	admin("PATCH /admin/catalog/main-services/{id}", s.adminUpdateMainService)
+	admin("POST /admin/catalog/rates", s.adminCreateRate)
+	admin("POST /admin/catalog/rates/{id}", s.adminUpdateRate)
+	admin("PATCH /admin/catalog/rates/{id}", s.adminUpdateRate)
+	admin("DELETE /admin/catalog/rates/{id}", s.adminDeleteRate)
+	admin("POST /admin/catalog/rates/{id}/delete", s.adminDeleteRate)
+	admin("POST /admin/catalog/vehicle-types", s.adminCreateVehicleType)
+	admin("POST /admin/catalog/vehicle-types/{type}", s.adminUpdateVehicleType)
+	admin("PATCH /admin/catalog/vehicle-types/{type}", s.adminUpdateVehicleType)
+	admin("POST /admin/catalog/additional-services", s.adminCreateExtra)
+	admin("POST /admin/catalog/additional-services/{id}", s.adminUpdateExtra)
+	admin("PATCH /admin/catalog/additional-services/{id}", s.adminUpdateExtra)
+	// Facility settings (docs/settings.md): places, identity, VAT, photo retention.
+	admin("GET /admin/settings", s.adminSettings)
+	admin("POST /admin/settings", s.adminSaveSettings)
+	admin("PATCH /admin/settings", s.adminSaveSettings)
+}
+
 // adminCatalog is GET /admin/catalog: everything, inactive entries included; the
 // catalog page for browsers.
-func (s *Server) adminCatalog(w http.ResponseWriter, r *http.Request) {
+func (s catalogPages) adminCatalog(w http.ResponseWriter, r *http.Request) {
 	snap := s.catalog.Load()
 	if snap == nil {
 		err := fault.New(fault.Internal, "El catálogo no está cargado.")
@@ -56,7 +83,7 @@ func catalogID(r *http.Request, what string) (int64, error) {
 
 // catalogWrite decodes the body, runs do, and answers status with the item (a
 // browser's form post: 303 back to the catalog page).
-func (s *Server) catalogWrite(w http.ResponseWriter, r *http.Request, status int, key, message string,
+func (s catalogPages) catalogWrite(w http.ResponseWriter, r *http.Request, status int, key, message string,
 	do func(in httpx.Input) (any, error)) {
 	page := httpx.BrowserForm(r)
 	in, err := httpx.ReadInput(w, r)
@@ -92,7 +119,7 @@ func mainServiceView(m pricing.MainService) api.MainServiceJSON {
 }
 
 // adminCreateMainService is POST /admin/catalog/main-services {name, description, active}.
-func (s *Server) adminCreateMainService(w http.ResponseWriter, r *http.Request) {
+func (s catalogPages) adminCreateMainService(w http.ResponseWriter, r *http.Request) {
 	s.catalogWrite(w, r, http.StatusCreated, "main_service", "Servicio principal creado.", func(in httpx.Input) (any, error) {
 		mi, err := mainServiceInput(in)
 		if err != nil {
@@ -104,7 +131,7 @@ func (s *Server) adminCreateMainService(w http.ResponseWriter, r *http.Request) 
 }
 
 // adminUpdateMainService is POST or PATCH /admin/catalog/main-services/{id}.
-func (s *Server) adminUpdateMainService(w http.ResponseWriter, r *http.Request) {
+func (s catalogPages) adminUpdateMainService(w http.ResponseWriter, r *http.Request) {
 	s.catalogWrite(w, r, http.StatusOK, "main_service", "Servicio principal actualizado.", func(in httpx.Input) (any, error) {
 		id, err := catalogID(r, "El servicio principal")
 		if err != nil {
@@ -140,7 +167,7 @@ func rateView(r pricing.Rate) api.RateJSON {
 }
 
 // adminCreateRate is POST /admin/catalog/rates {id_main_service, min_days, max_days, daily_price}.
-func (s *Server) adminCreateRate(w http.ResponseWriter, r *http.Request) {
+func (s catalogPages) adminCreateRate(w http.ResponseWriter, r *http.Request) {
 	s.catalogWrite(w, r, http.StatusCreated, "rate", "Tarifa creada.", func(in httpx.Input) (any, error) {
 		ri, err := rateInput(in)
 		if err != nil {
@@ -152,7 +179,7 @@ func (s *Server) adminCreateRate(w http.ResponseWriter, r *http.Request) {
 }
 
 // adminUpdateRate is POST or PATCH /admin/catalog/rates/{id}.
-func (s *Server) adminUpdateRate(w http.ResponseWriter, r *http.Request) {
+func (s catalogPages) adminUpdateRate(w http.ResponseWriter, r *http.Request) {
 	s.catalogWrite(w, r, http.StatusOK, "rate", "Tarifa actualizada.", func(in httpx.Input) (any, error) {
 		id, err := catalogID(r, "La tarifa")
 		if err != nil {
@@ -168,7 +195,7 @@ func (s *Server) adminUpdateRate(w http.ResponseWriter, r *http.Request) {
 }
 
 // adminDeleteRate is DELETE /admin/catalog/rates/{id} (and POST …/{id}/delete for forms).
-func (s *Server) adminDeleteRate(w http.ResponseWriter, r *http.Request) {
+func (s catalogPages) adminDeleteRate(w http.ResponseWriter, r *http.Request) {
 	id, err := catalogID(r, "La tarifa")
 	if err == nil {
 		err = s.booking.DeleteRate(r.Context(), id)
@@ -203,7 +230,7 @@ func coefficientInput(in httpx.Input) (money.Multiplier, error) {
 }
 
 // adminCreateVehicleType is POST /admin/catalog/vehicle-types {vehicle_type, coefficient}.
-func (s *Server) adminCreateVehicleType(w http.ResponseWriter, r *http.Request) {
+func (s catalogPages) adminCreateVehicleType(w http.ResponseWriter, r *http.Request) {
 	s.catalogWrite(w, r, http.StatusCreated, "vehicle_type", "Tipo de vehículo creado.", func(in httpx.Input) (any, error) {
 		m, err := coefficientInput(in)
 		if err != nil {
@@ -215,7 +242,7 @@ func (s *Server) adminCreateVehicleType(w http.ResponseWriter, r *http.Request) 
 }
 
 // adminUpdateVehicleType is POST or PATCH /admin/catalog/vehicle-types/{type} {coefficient}.
-func (s *Server) adminUpdateVehicleType(w http.ResponseWriter, r *http.Request) {
+func (s catalogPages) adminUpdateVehicleType(w http.ResponseWriter, r *http.Request) {
 	s.catalogWrite(w, r, http.StatusOK, "vehicle_type", "Coeficiente actualizado.", func(in httpx.Input) (any, error) {
 		m, err := coefficientInput(in)
 		if err != nil {
@@ -241,7 +268,7 @@ func extraView(e pricing.Extra) api.ExtraJSON {
 }
 
 // adminCreateExtra is POST /admin/catalog/additional-services {name, price, active}.
-func (s *Server) adminCreateExtra(w http.ResponseWriter, r *http.Request) {
+func (s catalogPages) adminCreateExtra(w http.ResponseWriter, r *http.Request) {
 	s.catalogWrite(w, r, http.StatusCreated, "additional_service", "Servicio adicional creado.", func(in httpx.Input) (any, error) {
 		ei, err := extraInput(in)
 		if err != nil {
@@ -253,7 +280,7 @@ func (s *Server) adminCreateExtra(w http.ResponseWriter, r *http.Request) {
 }
 
 // adminUpdateExtra is POST or PATCH /admin/catalog/additional-services/{id}.
-func (s *Server) adminUpdateExtra(w http.ResponseWriter, r *http.Request) {
+func (s catalogPages) adminUpdateExtra(w http.ResponseWriter, r *http.Request) {
 	s.catalogWrite(w, r, http.StatusOK, "additional_service", "Servicio adicional actualizado.", func(in httpx.Input) (any, error) {
 		id, err := catalogID(r, "El servicio adicional")
 		if err != nil {

@@ -27,7 +27,7 @@ type staffJSON struct {
 	DisabledAt *string `json:"disabled_at"`
 }
 
-func (s *Server) staffJSON(st account.Staff) staffJSON {
+func (s accountPages) staffJSON(st account.Staff) staffJSON {
 	out := staffJSON{ID: st.ID, FullName: st.Name, Email: st.Email, Active: st.Active(),
 		CreatedAt: localtime.JSON(st.CreatedAt, s.cfg.Location)}
 	if st.DisabledAt != nil {
@@ -52,7 +52,7 @@ type staffRowView struct {
 }
 
 // adminStaff is GET /admin/staff.
-func (s *Server) adminStaff(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) adminStaff(w http.ResponseWriter, r *http.Request) {
 	list, err := s.accounts.ListStaff(r.Context())
 	if err != nil {
 		if httpx.WantsJSON(r) {
@@ -84,7 +84,7 @@ func (s *Server) adminStaff(w http.ResponseWriter, r *http.Request) {
 
 // staffWrite reads the body, runs do, and answers (a browser's form post: 303 back
 // to the staff page with the outcome).
-func (s *Server) staffWrite(w http.ResponseWriter, r *http.Request, status int, message string,
+func (s accountPages) staffWrite(w http.ResponseWriter, r *http.Request, status int, message string,
 	do func(in httpx.Input) (*account.Staff, error)) {
 	page := httpx.BrowserForm(r)
 	in, err := httpx.ReadInput(w, r)
@@ -124,7 +124,7 @@ func str(p *string) string {
 }
 
 // adminCreateStaff is POST /admin/staff: full_name, email, password, confirmPassword.
-func (s *Server) adminCreateStaff(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) adminCreateStaff(w http.ResponseWriter, r *http.Request) {
 	s.staffWrite(w, r, http.StatusCreated, "Cuenta de personal creada.", func(in httpx.Input) (*account.Staff, error) {
 		f, err := staffTexts(in, "full_name", "email", "password", "confirmPassword")
 		if err != nil {
@@ -137,7 +137,7 @@ func (s *Server) adminCreateStaff(w http.ResponseWriter, r *http.Request) {
 }
 
 // adminDisableStaff is POST /admin/staff/{id}/disable.
-func (s *Server) adminDisableStaff(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) adminDisableStaff(w http.ResponseWriter, r *http.Request) {
 	s.staffWrite(w, r, http.StatusOK, "Cuenta desactivada: sus sesiones y tokens han terminado.", func(httpx.Input) (*account.Staff, error) {
 		id, err := httpx.PathID(r, "id", "La cuenta de personal")
 		if err != nil {
@@ -149,7 +149,7 @@ func (s *Server) adminDisableStaff(w http.ResponseWriter, r *http.Request) {
 }
 
 // adminEnableStaff is POST /admin/staff/{id}/enable.
-func (s *Server) adminEnableStaff(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) adminEnableStaff(w http.ResponseWriter, r *http.Request) {
 	s.staffWrite(w, r, http.StatusOK, "Cuenta activada de nuevo.", func(httpx.Input) (*account.Staff, error) {
 		id, err := httpx.PathID(r, "id", "La cuenta de personal")
 		if err != nil {
@@ -162,7 +162,7 @@ func (s *Server) adminEnableStaff(w http.ResponseWriter, r *http.Request) {
 
 // adminStaffPassword is POST /admin/staff/{id}/password: password, confirmPassword.
 // The account's other sessions and tokens end (the caller's own session stays).
-func (s *Server) adminStaffPassword(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) adminStaffPassword(w http.ResponseWriter, r *http.Request) {
 	s.staffWrite(w, r, http.StatusOK, "Contraseña cambiada: las demás sesiones de la cuenta han terminado.", func(in httpx.Input) (*account.Staff, error) {
 		id, err := httpx.PathID(r, "id", "La cuenta de personal")
 		if err != nil {

@@ -47,7 +47,7 @@ type parkingResView struct {
 	Exit     string
 }
 
-func (s *Server) parkingRes(p reservation.ParkingRow) parkingResView {
+func (s recordsPages) parkingRes(p reservation.ParkingRow) parkingResView {
 	return parkingResView{ID: p.Reservation.ID, Plate: p.LicensePlate, Vehicle: vehicleDescription(p.Brand, p.Model),
 		Customer: p.CustomerName, Entry: s.shortTime(p.Reservation.Entry), Exit: s.optTime(p.Reservation.Exit)}
 }
@@ -55,7 +55,7 @@ func (s *Server) parkingRes(p reservation.ParkingRow) parkingResView {
 // spotLabels name a spot's state on the board.
 var spotLabels = map[string]string{booking.SpotOccupied: "Ocupada", booking.SpotReserved: "Reservada hoy"}
 
-func (s *Server) renderParkingPage(w http.ResponseWriter, r *http.Request, b booking.ParkingBoard, seq uint64) {
+func (s recordsPages) renderParkingPage(w http.ResponseWriter, r *http.Request, b booking.ParkingBoard, seq uint64) {
 	v := parkingPageView{Seq: seq, Occupied: b.Occupied, Reserved: b.Reserved, Free: b.Free, Capacity: b.Capacity,
 		Updated: b.UpdatedAt.In(s.cfg.Location).Format("15:04:05"), Chart: s.occupancyChart(r.Context(), r)}
 	if len(b.Day) == 10 {

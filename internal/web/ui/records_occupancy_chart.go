@@ -48,7 +48,7 @@ const (
 // occupancyChart reads the next ChartDays days' occupancy and lays the chart out. A
 // failure is logged and the page is shown without the chart: it is an aid, not the
 // page's purpose.
-func (s *Server) occupancyChart(ctx context.Context, r *http.Request) *occupancyChartView {
+func (s recordsPages) occupancyChart(ctx context.Context, r *http.Request) *occupancyChartView {
 	today := occupancy.DayOf(s.now(), s.cfg.Location)
 	a, err := s.booking.Availability(ctx, occupancy.Span{First: today, Last: today + ChartDays - 1})
 	if err != nil {

@@ -30,7 +30,7 @@ func historyQuery(r *http.Request) booking.HistoryQuery {
 // (docs/errors.md#json-on-web-routes). Browsers get the history page; JSON clients {reservations,
 // total_count, page, page_size: 15, total_pages}. A page past the end is empty. An
 // unknown status or a malformed date is a 400 (the page shows the message).
-func (s *Server) adminHistory(w http.ResponseWriter, r *http.Request) {
+func (s recordsPages) adminHistory(w http.ResponseWriter, r *http.Request) {
 	hq := historyQuery(r)
 	h, err := s.booking.History(r.Context(), hq)
 	if !httpx.WantsJSON(r) {
@@ -97,7 +97,7 @@ func historyURL(path string, hq booking.HistoryQuery, page int) string {
 }
 
 // renderHistoryPage renders one page of the history, or the refusal of its filters.
-func (s *Server) renderHistoryPage(w http.ResponseWriter, r *http.Request, hq booking.HistoryQuery, h booking.HistoryPage, err error) {
+func (s recordsPages) renderHistoryPage(w http.ResponseWriter, r *http.Request, hq booking.HistoryQuery, h booking.HistoryPage, err error) {
 	v := historyPageView{Status: hq.Status, Search: hq.Search, DateFrom: hq.DateFrom, DateTo: hq.DateTo, BookedFrom: hq.BookedFrom, BookedTo: hq.BookedTo}
 	v.Filtered = strings.TrimSpace(hq.Status+hq.Search+hq.DateFrom+hq.DateTo+hq.BookedFrom+hq.BookedTo) != ""
 	for _, st := range reservation.Statuses {

@@ -25,7 +25,7 @@ type dashboardView struct {
 // two lists, which its script loads from GET /api/reservations with a token
 // obtained through the session (POST /admin/api-token). JSON clients get the day
 // and its counts: {"date","stats":{"total_entries","total_exits","total"}}.
-func (s *Server) adminDashboard(w http.ResponseWriter, r *http.Request) {
+func (s recordsPages) adminDashboard(w http.ResponseWriter, r *http.Request) {
 	date := r.URL.Query().Get("date")
 	if httpx.WantsJSON(r) {
 		b, err := s.booking.DailyBoard(r.Context(), date)
@@ -65,7 +65,7 @@ func (s *Server) adminDashboard(w http.ResponseWriter, r *http.Request) {
 // adminAPIToken is POST /admin/api-token (session ADMIN): a token for the
 // dashboard page, bound to the session (docs/accounts.md#sessions: the dashboard obtains its
 // token through its session); logout revokes it.
-func (s *Server) adminAPIToken(w http.ResponseWriter, r *http.Request) {
+func (s recordsPages) adminAPIToken(w http.ResponseWriter, r *http.Request) {
 	t, err := s.accounts.IssueSessionToken(r.Context(), httpx.SessionToken(r), s.cfg.TokenTTL)
 	if errors.Is(err, account.ErrNoSession) {
 		httpx.DenyNoSession(w, r)

@@ -106,7 +106,7 @@ func readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
 
 // photoByURLAdded answers a photo by URL (form field or multipart file_path): 201
 // {success, photo, photo_count}, a browser sent back to the photos, or the refusal.
-func (s *Server) photoByURLAdded(w http.ResponseWriter, r *http.Request, page bool, back string, photo reservation.Photo, count int, err error) {
+func (s handoverPages) photoByURLAdded(w http.ResponseWriter, r *http.Request, page bool, back string, photo reservation.Photo, count int, err error) {
 	switch {
 	case err != nil:
 		s.FailBack(w, r, err, page, back, "#fotos")
@@ -130,7 +130,7 @@ func uploadReadFault(err error) error {
 // 201 {"success":true,"photos":[…],"photo_count"}. A multipart form with
 // file_path and no file is a photo by URL (docs/errors.md#operation-responses). All or nothing: a bad
 // file refuses the upload and nothing is stored.
-func (s *Server) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id int64, page bool, back string) {
+func (s handoverPages) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id int64, page bool, back string) {
 	// Refuse an unknown or closed reservation before reading the files.
 	ctx, cancel := s.DBContext(r)
 	err := s.booking.CheckPhotoUpload(ctx, id, "", "")
@@ -191,7 +191,7 @@ func (s *Server) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id in
 // reservation's own customer (session). Anyone else — another customer, nobody
 // signed in — gets the same 404 as for a photo that does not exist (docs/photos.md:
 // photos are personal data).
-func (s *Server) mediaPhoto(w http.ResponseWriter, r *http.Request) {
+func (s handoverPages) mediaPhoto(w http.ResponseWriter, r *http.Request) {
 	notFound := func() {
 		s.ErrorPage(w, r, http.StatusNotFound, "Página no encontrada", "La dirección solicitada no existe.")
 	}
@@ -259,7 +259,7 @@ func handoverInput(in httpx.Input) booking.HandoverInput {
 }
 
 // handovers are d's hand-over records for the detail page and the receipt.
-func (s *Server) handovers(d booking.Detail) []detailHandover {
+func (s *base) handovers(d booking.Detail) []detailHandover {
 	var out []detailHandover
 	for _, h := range d.Handovers {
 		v := detailHandover{Label: "Entrega del vehículo (entrada)", When: s.shortTime(h.RecordedAt), Mileage: "—", Fuel: "—", Damage: "Ninguno anotado"}

@@ -36,7 +36,7 @@ type parkingItemJSON struct {
 //
 // Browsers get the live board page (admin_parking.html): the board as it is now,
 // which static/admin.js keeps current from GET /admin/parking/events.
-func (s *Server) adminParking(w http.ResponseWriter, r *http.Request) {
+func (s recordsPages) adminParking(w http.ResponseWriter, r *http.Request) {
 	// The feed's position is read before the board, so the page's live feed can tell
 	// whether anything changed between this read and its subscription.
 	seq := s.booking.ParkingFeed().Seq()
@@ -102,7 +102,7 @@ const (
 // comment line as heartbeat. It ends when the client goes away or the server shuts
 // down; EventSource reconnects by itself, and a client should reload GET
 // /admin/parking on (re)connection, since events missed meanwhile are not replayed.
-func (s *Server) adminParkingEvents(w http.ResponseWriter, r *http.Request) {
+func (s recordsPages) adminParkingEvents(w http.ResponseWriter, r *http.Request) {
 	sub := s.booking.ParkingFeed().Subscribe()
 	defer sub.Close()
 	rc := http.NewResponseController(w)
@@ -148,7 +148,7 @@ func (s *Server) adminParkingEvents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) writeParkingEvent(w http.ResponseWriter, ev feed.Event) error {
+func (s recordsPages) writeParkingEvent(w http.ResponseWriter, ev feed.Event) error {
 	data, err := json.Marshal(parkingEventJSON{
 		Type: string(ev.Kind), ReservationID: ev.ReservationID, Status: ev.Status,
 		Spot: ev.Spot, PreviousSpot: ev.PreviousSpot, At: localtime.JSON(ev.At, s.cfg.Location),

@@ -77,7 +77,7 @@ func readForm(w http.ResponseWriter, r *http.Request, names ...string) (map[stri
 // startSession renews the session at login and registration (docs/accounts.md#sessions): the
 // session the request came with, if any, is ended (and its API tokens revoked), and
 // a new one with a fresh token is started.
-func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u account.User) error {
+func (s accountPages) startSession(w http.ResponseWriter, r *http.Request, u account.User) error {
 	if old := httpx.SessionToken(r); old != "" {
 		if err := s.accounts.EndSession(r.Context(), old); err != nil {
 			return err
@@ -107,7 +107,7 @@ func loginTypeOf(v string) string {
 }
 
 // loginPage is GET /users/login; ?loginType=worker preselects the staff tab.
-func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) loginPage(w http.ResponseWriter, r *http.Request) {
 	v := loginView{LoginType: loginTypeOf(r.URL.Query().Get("loginType"))}
 	if r.URL.Query().Get("reset") == "1" {
 		v.Notice = msgPasswordReset
@@ -116,7 +116,7 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // login is POST /users/login.
-func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) login(w http.ResponseWriter, r *http.Request) {
 	f, err := readForm(w, r, "email", "password", "loginType")
 	if err != nil {
 		s.loginFailed(w, r, loginView{LoginType: loginTypeCustomer}, err)
@@ -159,7 +159,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 
 // loginFailed answers a refused login: the login page (or JSON) with the status of
 // err: 400 incomplete, 401 wrong credentials, 403 worker access denied, 429 throttled.
-func (s *Server) loginFailed(w http.ResponseWriter, r *http.Request, v loginView, err error) {
+func (s accountPages) loginFailed(w http.ResponseWriter, r *http.Request, v loginView, err error) {
 	if fault.KindOf(err) == fault.TooMany {
 		httpx.SetRetryAfter(w, err)
 	}
@@ -182,13 +182,13 @@ type registerView struct {
 }
 
 // registerPage is GET /users/register.
-func (s *Server) registerPage(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) registerPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "register.html", "Crear cuenta", registerView{})
 }
 
 // register is POST /users/register (docs/accounts.md#the-phone-rule): a REGISTRADO account, logged in,
 // 303 to /users/profile.
-func (s *Server) register(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) register(w http.ResponseWriter, r *http.Request) {
 	f, consent, err := readRegistration(w, r)
 	if err != nil {
 		s.registerFailed(w, r, registerView{}, err)
@@ -225,7 +225,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 
 // registerFailed re-renders the form with the errors next to their fields (400
 // invalid, 409 email or phone taken), or answers JSON {success:false, message, errors}.
-func (s *Server) registerFailed(w http.ResponseWriter, r *http.Request, v registerView, err error) {
+func (s accountPages) registerFailed(w http.ResponseWriter, r *http.Request, v registerView, err error) {
 	status := s.FailureStatus(r, err)
 	var fields account.FieldErrors
 	errors.As(err, &fields)
@@ -248,7 +248,7 @@ func (s *Server) registerFailed(w http.ResponseWriter, r *http.Request, v regist
 
 // logout is GET and POST /users/logout: the session ends, its API tokens are
 // revoked, the cookie is cleared; 303 to the login page.
-func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) logout(w http.ResponseWriter, r *http.Request) {
 	if token := httpx.SessionToken(r); token != "" {
 		if err := s.accounts.EndSession(r.Context(), token); err != nil {
 			s.WriteSuccessFalse(w, r, err)
@@ -265,7 +265,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 
 // registerRefused answers a registration beyond PARKING_PUBLIC_RATE (docs/public-booking.md#limits-on-anonymous-traffic):
 // the form again with the message and 429, or JSON for JSON clients.
-func (s *Server) registerRefused(w http.ResponseWriter, r *http.Request, err error) {
+func (s accountPages) registerRefused(w http.ResponseWriter, r *http.Request, err error) {
 	s.registerFailed(w, r, registerView{}, err)
 }
 

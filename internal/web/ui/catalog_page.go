@@ -54,7 +54,7 @@ type catalogExtraView struct {
 // amountInput writes cents for an input the Spanish way: 1250 → "12,50".
 func amountInput(c money.Cents) string { return strings.Replace(c.String(), ".", ",", 1) }
 
-func (s *Server) renderCatalogPage(w http.ResponseWriter, r *http.Request, c pricing.Catalog) {
+func (s catalogPages) renderCatalogPage(w http.ResponseWriter, r *http.Request, c pricing.Catalog) {
 	q := r.URL.Query()
 	v := catalogPageView{Notice: q.Get("ok"), Error: q.Get("error")}
 	byService := map[int64]int{}

@@ -43,7 +43,7 @@ type auditChangeJSON struct {
 	After  string `json:"after"`
 }
 
-func (s *Server) auditJSON(rows []audit.Record) []auditEntryJSON {
+func (s recordsPages) auditJSON(rows []audit.Record) []auditEntryJSON {
 	out := make([]auditEntryJSON, len(rows))
 	for i, e := range rows {
 		j := auditEntryJSON{ID: e.ID, At: localtime.JSON(e.At, s.cfg.Location), Action: e.Action, Entity: e.Entity, EntityID: e.EntityID,
@@ -143,7 +143,7 @@ type auditPageView struct {
 }
 
 // adminAudit is GET /admin/audit?person=&reservation=&from=&to=&page=.
-func (s *Server) adminAudit(w http.ResponseWriter, r *http.Request) {
+func (s recordsPages) adminAudit(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	aq := booking.AuditQuery{Person: q.Get("person"), Reservation: q.Get("reservation"), From: q.Get("from"), To: q.Get("to")}
 	aq.Page, _ = strconv.Atoi(q.Get("page"))

@@ -20,7 +20,7 @@ type legalView struct {
 	IsAdmin    bool
 }
 
-func (s *Server) legalView(w http.ResponseWriter, r *http.Request) (legalView, bool) {
+func (s publicPages) legalView(w http.ResponseWriter, r *http.Request) (legalView, bool) {
 	f, err := s.booking.Facility(r.Context())
 	if err != nil {
 		status := s.FailureStatus(r, err)
@@ -35,14 +35,14 @@ func (s *Server) legalView(w http.ResponseWriter, r *http.Request) (legalView, b
 }
 
 // privacyPage is GET /privacidad.
-func (s *Server) privacyPage(w http.ResponseWriter, r *http.Request) {
+func (s publicPages) privacyPage(w http.ResponseWriter, r *http.Request) {
 	if v, ok := s.legalView(w, r); ok {
 		s.render(w, r, http.StatusOK, "privacy.html", "Política de privacidad", v)
 	}
 }
 
 // termsPage is GET /condiciones.
-func (s *Server) termsPage(w http.ResponseWriter, r *http.Request) {
+func (s publicPages) termsPage(w http.ResponseWriter, r *http.Request) {
 	if v, ok := s.legalView(w, r); ok {
 		s.render(w, r, http.StatusOK, "terms.html", "Condiciones del servicio", v)
 	}

@@ -31,13 +31,13 @@ type resetView struct {
 const msgPasswordReset = "Contraseña cambiada. Inicie sesión con la contraseña nueva."
 
 // forgotPage is GET /users/password/forgot.
-func (s *Server) forgotPage(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) forgotPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "password_forgot.html", "Restablecer la contraseña", forgotView{})
 }
 
 // forgot is POST /users/password/forgot (email): limited per client address
 // (docs/reliability.md) by its route, per account by account.RequestPasswordReset.
-func (s *Server) forgot(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) forgot(w http.ResponseWriter, r *http.Request) {
 	f, err := readForm(w, r, "email")
 	if err == nil {
 		err = s.accounts.RequestPasswordReset(r.Context(), f["email"])
@@ -54,7 +54,7 @@ func (s *Server) forgot(w http.ResponseWriter, r *http.Request) {
 }
 
 // forgotRefused answers a malformed or throttled reset request.
-func (s *Server) forgotRefused(w http.ResponseWriter, r *http.Request, err error) {
+func (s accountPages) forgotRefused(w http.ResponseWriter, r *http.Request, err error) {
 	if fault.KindOf(err) == fault.TooMany {
 		httpx.SetRetryAfter(w, err)
 	}
@@ -68,7 +68,7 @@ func (s *Server) forgotRefused(w http.ResponseWriter, r *http.Request, err error
 }
 
 // resetPage is GET /users/password/reset?t=…: the form, or the link's expiry.
-func (s *Server) resetPage(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) resetPage(w http.ResponseWriter, r *http.Request) {
 	token := r.URL.Query().Get("t")
 	ok, err := s.accounts.PasswordResetUsable(r.Context(), token)
 	if err != nil {
@@ -85,7 +85,7 @@ func (s *Server) resetPage(w http.ResponseWriter, r *http.Request) {
 
 // reset is POST /users/password/reset (token, newPassword, confirmPassword): 303
 // to the login page with a notice; JSON clients 200 {success, message}.
-func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) reset(w http.ResponseWriter, r *http.Request) {
 	f, err := readForm(w, r, "token", "newPassword", "confirmPassword")
 	if err == nil {
 		err = s.accounts.ResetPassword(r.Context(), f["token"], f["newPassword"], f["confirmPassword"])

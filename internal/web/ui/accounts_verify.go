@@ -19,7 +19,7 @@ import (
 
 // verifyEmail is GET /users/verify?t=…. A good link, followed once or again, is a
 // 303 to the profile; any other is a 400 page saying why, and nothing changes.
-func (s *Server) verifyEmail(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) verifyEmail(w http.ResponseWriter, r *http.Request) {
 	if err := s.accounts.VerifyEmail(r.Context(), r.URL.Query().Get("t")); err != nil {
 		s.renderError(w, r, err, "Verificación del correo electrónico", "/users/profile", "Ir a mi cuenta")
 		return
@@ -29,7 +29,7 @@ func (s *Server) verifyEmail(w http.ResponseWriter, r *http.Request) {
 
 // resendVerification is POST /users/verify/resend: JSON {success, message}, or a
 // 303 back to the profile for the page's form.
-func (s *Server) resendVerification(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) resendVerification(w http.ResponseWriter, r *http.Request) {
 	err := s.accounts.ResendVerification(r.Context(), httpx.GuardedUser(r).ID)
 	if err != nil {
 		s.customerFormRefused(w, r, err)
@@ -44,7 +44,7 @@ func (s *Server) resendVerification(w http.ResponseWriter, r *http.Request) {
 
 // customerFormRefused answers a refused profile form post: {success:false} to JSON
 // clients, an error page with the way back to the profile otherwise.
-func (s *Server) customerFormRefused(w http.ResponseWriter, r *http.Request, err error) {
+func (s accountPages) customerFormRefused(w http.ResponseWriter, r *http.Request, err error) {
 	if fault.KindOf(err) == fault.TooMany {
 		httpx.SetRetryAfter(w, err)
 	}
@@ -61,7 +61,7 @@ const msgClaimed = "La reserva %s está ahora en su cuenta."
 // claimBooking is POST /users/profile/claim (reference, manage_token; JSON or the
 // profile page's form): 200 {success, message, reference, id_reservation}, or a 303
 // to the profile. A wrong reference or token is the same 404 whichever is wrong.
-func (s *Server) claimBooking(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) claimBooking(w http.ResponseWriter, r *http.Request) {
 	f, err := httpx.ReadTexts(w, r, "reference", "manage_token")
 	if err != nil {
 		s.customerFormRefused(w, r, err)

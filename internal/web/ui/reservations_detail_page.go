@@ -80,7 +80,7 @@ type detailPageView struct {
 	VehicleTypes []detailTypeChoice
 
 	Notifications []detailNotification
-	Trail         []auditRowView // the reservation's audit trail, newest first (admin_audit.go)
+	Trail         []auditRowView // the reservation's audit trail, newest first (records_audit.go)
 	TrailError    string
 
 	// Contact is the reservation's contact (docs/public-booking.md#privacy-of-anonymous-bookings): who staff deal with and
@@ -221,7 +221,7 @@ func detailNotice(r *http.Request) string {
 }
 
 // renderDetailPage renders the detail record d as the detail page.
-func (s *Server) renderDetailPage(w http.ResponseWriter, r *http.Request, d booking.Detail) {
+func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Request, d booking.Detail) {
 	res := d.Reservation
 	v := detailPageView{
 		ID: res.ID, Reference: reservation.ShowReference(res.Reference), Status: string(res.Status), StatusClass: statusClass(string(res.Status)),

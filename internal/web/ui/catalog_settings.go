@@ -44,7 +44,7 @@ type settingsPageView struct {
 	VAT           string // "21" or "10,5", as typed on the page
 }
 
-func (s *Server) adminSettings(w http.ResponseWriter, r *http.Request) {
+func (s catalogPages) adminSettings(w http.ResponseWriter, r *http.Request) {
 	f, err := s.booking.Facility(r.Context())
 	if !httpx.WantsJSON(r) {
 		if err != nil {
@@ -64,7 +64,7 @@ func (s *Server) adminSettings(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "settings": newSettingsView(f)})
 }
 
-func (s *Server) adminSaveSettings(w http.ResponseWriter, r *http.Request) {
+func (s catalogPages) adminSaveSettings(w http.ResponseWriter, r *http.Request) {
 	page := httpx.BrowserForm(r)
 	saved, err := s.saveSettings(w, r)
 	switch {
@@ -83,7 +83,7 @@ func (s *Server) adminSaveSettings(w http.ResponseWriter, r *http.Request) {
 }
 
 // saveSettings reads the fields sent over the current settings and saves them.
-func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) (settings.Facility, error) {
+func (s catalogPages) saveSettings(w http.ResponseWriter, r *http.Request) (settings.Facility, error) {
 	in, err := httpx.ReadInput(w, r)
 	if err == nil {
 		err = in.RequireBody()

@@ -38,7 +38,7 @@ type reservationHeadJSON struct {
 	Status          string  `json:"status"`
 }
 
-func (s *Server) reservationHead(r reservation.Reservation) reservationHeadJSON {
+func (s *base) reservationHead(r reservation.Reservation) reservationHeadJSON {
 	return reservationHeadJSON{ID: r.ID, Reference: reservation.ShowReference(r.Reference),
 		ReservationDate: localtime.JSON(r.ReservationDate, s.cfg.Location), EntryDate: localtime.JSON(r.Entry, s.cfg.Location),
 		ExitDate: s.adminTime(r.Exit), Status: string(r.Status)}
@@ -74,7 +74,7 @@ func contactView(r reservation.Reservation, c reservation.Customer) contactJSON 
 	return contactJSON{FullName: ct.FullName, Email: ct.Email, Phone: ct.Phone, Typed: r.Contact != nil}
 }
 
-func (s *Server) adminReservation(r reservation.Reservation) adminReservationJSON {
+func (s *base) adminReservation(r reservation.Reservation) adminReservationJSON {
 	out := adminReservationJSON{
 		reservationHeadJSON: s.reservationHead(r), reservationPaymentJSON: reservationPayment(r),
 		Notes: r.Notes, Spot: r.Spot, CustomerID: r.CustomerID, VehicleID: r.VehicleID, MainServiceID: r.MainServiceID,
@@ -88,7 +88,7 @@ func (s *Server) adminReservation(r reservation.Reservation) adminReservationJSO
 }
 
 // adminTime formats an optional instant (docs/dates.md#output), null when absent.
-func (s *Server) adminTime(t *time.Time) *string {
+func (s *base) adminTime(t *time.Time) *string {
 	if t == nil {
 		return nil
 	}
@@ -131,7 +131,7 @@ type adminPhotoJSON struct {
 	Phase         string  `json:"phase"` // entrada or salida (docs/receipts.md)
 }
 
-func (s *Server) adminPhoto(p reservation.Photo) adminPhotoJSON {
+func (s *base) adminPhoto(p reservation.Photo) adminPhotoJSON {
 	return adminPhotoJSON{ID: p.ID, ReservationID: p.ReservationID, FilePath: p.FilePath, Description: p.Description,
 		TakenAt: localtime.JSON(p.TakenAt, s.cfg.Location), Phase: p.Phase}
 }
@@ -185,7 +185,7 @@ type adminDetailJSON struct {
 	AdditionalServices []api.ExtraJSON       `json:"additional_services"`
 }
 
-func (s *Server) adminDetail(d booking.Detail) adminDetailJSON {
+func (s *base) adminDetail(d booking.Detail) adminDetailJSON {
 	var out adminDetailJSON
 	out.Reservation.adminReservationJSON = s.adminReservation(d.Reservation)
 	out.Reservation.MainServiceName = d.MainServiceName
@@ -236,7 +236,7 @@ type adminListItemJSON struct {
 	ServiceName  string  `json:"service_name,omitempty"`
 }
 
-func (s *Server) adminHistoryItem(h reservation.HistoryRow) adminListItemJSON {
+func (s *base) adminHistoryItem(h reservation.HistoryRow) adminListItemJSON {
 	out := adminListItemJSON{adminReservationJSON: s.adminReservation(h.Reservation),
 		CustomerName: h.CustomerName, Phone: h.Phone, LicensePlate: h.LicensePlate, Brand: h.Brand, Model: h.Model,
 		Color: h.Color, VehicleType: h.VehicleType, ServiceName: h.MainServiceName}
@@ -246,7 +246,7 @@ func (s *Server) adminHistoryItem(h reservation.HistoryRow) adminListItemJSON {
 	return out
 }
 
-func (s *Server) adminParkingItem(p reservation.ParkingRow) adminListItemJSON {
+func (s *base) adminParkingItem(p reservation.ParkingRow) adminListItemJSON {
 	return adminListItemJSON{adminReservationJSON: s.adminReservation(p.Reservation),
 		CustomerName: p.CustomerName, Phone: p.Phone, LicensePlate: p.LicensePlate, Brand: p.Brand, Model: p.Model,
 		Color: p.Color, VehicleType: p.VehicleType}

@@ -42,7 +42,7 @@ const (
 	msgSocialMisconfig   = "El acceso con %s no está bien configurado en este servicio, y no funcionará hasta que se corrija. Entre con su correo y contraseña."
 )
 
-func (s *Server) setOIDCCookie(w http.ResponseWriter, name, value string, ttl time.Duration) {
+func (s accountPages) setOIDCCookie(w http.ResponseWriter, name, value string, ttl time.Duration) {
 	http.SetCookie(w, &http.Cookie{
 		Name: name, Value: value, Path: oidcCookiePath, MaxAge: int(ttl / time.Second),
 		// Lax: the provider's redirect back is a top-level GET, which carries it.
@@ -50,13 +50,13 @@ func (s *Server) setOIDCCookie(w http.ResponseWriter, name, value string, ttl ti
 	})
 }
 
-func (s *Server) clearOIDCCookie(w http.ResponseWriter, name string) {
+func (s accountPages) clearOIDCCookie(w http.ResponseWriter, name string) {
 	http.SetCookie(w, &http.Cookie{Name: name, Value: "", Path: oidcCookiePath, MaxAge: -1,
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: strings.HasPrefix(s.cfg.BaseURL, "https://")})
 }
 
 // socialLoginFailed shows a refusal on the login page with its status.
-func (s *Server) socialLoginFailed(w http.ResponseWriter, r *http.Request, err error) {
+func (s accountPages) socialLoginFailed(w http.ResponseWriter, r *http.Request, err error) {
 	status := s.FailureStatus(r, err)
 	if fault.KindOf(err) == fault.TooMany {
 		httpx.SetRetryAfter(w, err)
@@ -70,7 +70,7 @@ func (s *Server) socialLoginFailed(w http.ResponseWriter, r *http.Request, err e
 // (social.ErrMisconfigured): an error in the log naming the mismatch for the
 // operator, and the login page saying that this way in does not work, as a 500
 // (the service's own configuration is at fault; trying again cannot help).
-func (s *Server) socialMisconfigured(w http.ResponseWriter, r *http.Request, p social.ProviderConfig, err error) {
+func (s accountPages) socialMisconfigured(w http.ResponseWriter, r *http.Request, p social.ProviderConfig, err error) {
 	s.log.ErrorContext(r.Context(), "social login provider misconfigured: fix PARKING_OIDC_*", "provider", p.ID, "issuer", p.Issuer, "err", err)
 	s.render(w, r, http.StatusInternalServerError, "login.html", "Iniciar sesión", loginView{
 		LoginType: loginTypeCustomer, Error: fmt.Sprintf(msgSocialMisconfig, p.Name),
@@ -78,7 +78,7 @@ func (s *Server) socialMisconfigured(w http.ResponseWriter, r *http.Request, p s
 }
 
 // oidcStart is GET /users/oidc/{provider}/start.
-func (s *Server) oidcStart(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) oidcStart(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.social.Lookup(r.PathValue("provider"))
 	if !ok {
 		s.ErrorPage(w, r, http.StatusNotFound, "Proveedor no disponible", msgSocialUnknown)
@@ -105,7 +105,7 @@ func (s *Server) oidcStart(w http.ResponseWriter, r *http.Request) {
 }
 
 // oidcCallback is GET /users/oidc/{provider}/callback: the provider's answer.
-func (s *Server) oidcCallback(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) oidcCallback(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.social.Lookup(r.PathValue("provider"))
 	if !ok {
 		s.ErrorPage(w, r, http.StatusNotFound, "Proveedor no disponible", msgSocialUnknown)
@@ -183,7 +183,7 @@ func linkToken(r *http.Request) string {
 
 // oidcLinkPage is GET /users/oidc/link: an existing account has the provider's
 // verified email; the person proves it is theirs with its password.
-func (s *Server) oidcLinkPage(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) oidcLinkPage(w http.ResponseWriter, r *http.Request) {
 	email, err := s.accounts.PendingLinkEmail(r.Context(), linkToken(r))
 	if err != nil {
 		s.socialLoginFailed(w, r, err)
@@ -193,7 +193,7 @@ func (s *Server) oidcLinkPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // oidcLink is POST /users/oidc/link.
-func (s *Server) oidcLink(w http.ResponseWriter, r *http.Request) {
+func (s accountPages) oidcLink(w http.ResponseWriter, r *http.Request) {
 	token := linkToken(r)
 	email, err := s.accounts.PendingLinkEmail(r.Context(), token)
 	if err != nil {
@@ -219,6 +219,6 @@ func (s *Server) oidcLink(w http.ResponseWriter, r *http.Request) {
 }
 
 // oidcRefused answers a start beyond PARKING_PUBLIC_RATE (docs/public-booking.md#limits-on-anonymous-traffic).
-func (s *Server) oidcRefused(w http.ResponseWriter, r *http.Request, err error) {
+func (s accountPages) oidcRefused(w http.ResponseWriter, r *http.Request, err error) {
 	s.socialLoginFailed(w, r, err)
 }
