@@ -72,7 +72,7 @@ func (a *App) startPhotoSweep() {
 				return
 			case <-t.C:
 			}
-			n, err := a.Booking.SweepExpiredPhotos(ctx)
+			n, err := a.Handover.SweepExpiredPhotos(ctx)
 			switch {
 			case err != nil && !errors.Is(err, context.Canceled):
 				a.Log.Error("photo retention sweep failed; tried again at the next one", "deleted", n, "err", err)

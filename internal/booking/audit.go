@@ -93,15 +93,6 @@ func (s *Service) fields(st resState) audit.Fields {
 	return f
 }
 
-// auditReservation records action on reservation id with the fields that changed
-// between before and after (nil before: the reservation was created).
-func auditReservation(ctx context.Context, tx *store.Tx, action string, id int64, before, after audit.Fields) error {
-	return tx.Audit(ctx, audit.Entry{
-		Action: action, Entity: audit.EntityReservation, EntityID: audit.ID(id),
-		ReservationID: id, Changes: audit.Compare(before, after),
-	})
-}
-
 // auditTransition is the common case of the state changes (start, finalize,
 // cancel, …): record the reservation's state before the change, then after it.
 func (s *Service) auditTransition(ctx context.Context, tx *store.Tx, action string, before resState) error {

@@ -9,30 +9,36 @@ import (
 	"log/slog"
 	"time"
 
+	"parking/internal/catalog"
 	"parking/internal/fault"
 	"parking/internal/input"
 	"parking/internal/localtime"
 	"parking/internal/managelink"
 	"parking/internal/notify"
+	"parking/internal/ops"
 	"parking/internal/pricing"
+	"parking/internal/records"
 	"parking/internal/store"
 )
 
 // Service is the operations layer.
 type Service struct {
-	store    *store.Store
-	catalog  *pricing.Holder
-	loc      *time.Location
-	log      *slog.Logger
-	now      func() time.Time
-	outbox   *notify.Outbox
-	input    input.Rules        // phones read in PARKING_PHONE_REGION (docs/input-rules.md#phones)
-	admin    adminState         // administrator operations: parking feed, catalog writes (admin_state.go)
-	events   Events             // metrics (events.go)
-	origin   string             // names this instance in announcements to the others (shared.go)
-	photos   photoConfig        // uploaded photos: media store, addresses, retention (photos_upload.go)
-	links    *managelink.Signer // manage tokens and links (manage.go, docs/manage-booking.md#the-token)
-	facility facilityCache      // the quote's copy of the facility settings (facility_cache.go)
+	store   *store.Store
+	catalog *pricing.Holder
+	loc     *time.Location
+	log     *slog.Logger
+	now     func() time.Time
+	outbox  *notify.Outbox
+	input   input.Rules        // phones read in PARKING_PHONE_REGION (docs/input-rules.md#phones)
+	admin   adminState         // the live parking board's feed (board_feed.go)
+	events  Events             // metrics (events.go)
+	shared  *ops.Announcer     // tells the other instances of board changes (shared.go); the catalog's
+	links   *managelink.Signer // manage tokens and links (manage.go, docs/manage-booking.md#the-token)
+	// catalogOps is the catalog the quote reads the facility settings through and the
+	// announcements reload (WithCatalog): one per instance, shared with the web layer.
+	catalogOps *catalog.Service
+	// records reads a reservation's full record for the customer and manage-link views.
+	records *records.Service
 }
 
 // Option adjusts a Service at construction.
@@ -46,12 +52,17 @@ func WithOutbox(o *notify.Outbox) Option { return func(s *Service) { s.outbox = 
 // without it, input.DefaultRegion.
 func WithInputRules(r input.Rules) Option { return func(s *Service) { s.input = r } }
 
+// WithCatalog sets the catalog operations the service shares with the web layer, so
+// that a change of the facility settings reaches the quote's copy at once. Without
+// it, the service has its own.
+func WithCatalog(c *catalog.Service) Option { return func(s *Service) { s.catalogOps = c } }
+
 // Input is the service's input rules (the web layer reads search phones with them).
 func (s *Service) Input() input.Rules { return s.input }
 
 // New builds the service. loc is the facility's time zone.
-func New(st *store.Store, catalog *pricing.Holder, loc *time.Location, log *slog.Logger, opts ...Option) *Service {
-	s := &Service{store: st, catalog: catalog, loc: loc, log: log, now: st.Clock()} // the service's one clock (internal/clock)
+func New(st *store.Store, holder *pricing.Holder, loc *time.Location, log *slog.Logger, opts ...Option) *Service {
+	s := &Service{store: st, catalog: holder, loc: loc, log: log, now: st.Clock()} // the service's one clock (internal/clock)
 	for _, o := range opts {
 		o(s)
 	}
@@ -61,7 +72,11 @@ func New(st *store.Store, catalog *pricing.Holder, loc *time.Location, log *slog
 	if s.events == nil {
 		s.events = noEvents{}
 	}
-	s.origin = newOrigin()
+	if s.catalogOps == nil {
+		s.catalogOps = catalog.New(st, holder, log)
+	}
+	s.shared = s.catalogOps.Announcer()
+	s.records = records.New(st, holder, loc, s.input)
 	return s
 }
 

@@ -208,13 +208,3 @@ func (s *Service) fullInvoice(ctx context.Context, tx *store.Tx, r reservation.R
 	_, err = s.issueAtFinalize(ctx, tx, r.ID)
 	return err
 }
-
-// NotificationHistory lists a reservation's notifications, oldest first, in the
-// detail record's form (docs/notifications.md#history); an unknown reservation has an empty history.
-func (s *Service) NotificationHistory(ctx context.Context, reservationID int64) ([]notify.HistoryItem, error) {
-	rows, err := s.store.NotificationHistory(ctx, reservationID)
-	if err != nil {
-		return nil, err
-	}
-	return notify.History(rows, s.loc), nil
-}

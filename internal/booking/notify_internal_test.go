@@ -81,7 +81,7 @@ func TestEnqueueFromOperations(t *testing.T) {
 			t.Errorf("hora_entrada = %q, want %q", entryMsg.Reserva.HoraEntrada, want)
 		}
 
-		hist, err := s.NotificationHistory(ctx, id)
+		hist, err := s.records.NotificationHistory(ctx, id)
 		// The booking 11 days ahead also scheduled its reminder (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder).
 		if err != nil || len(hist) != 4 || hist[0].Type != "booking_confirmation" || hist[1].Type != "booking_reminder" ||
 			hist[2].Type != "reservation_modified" || hist[3].Type != "vehicle_entry" {

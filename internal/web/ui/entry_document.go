@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"parking/internal/booking"
 	"parking/internal/localtime"
 	"parking/internal/receipt"
+	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/web/api"
 	"parking/internal/web/httpx"
@@ -53,8 +53,8 @@ type entryDocumentView struct {
 
 // serveEntryDocument answers with d's entry document in the format asked; base
 // is the route (with the manage link's query, if any), back where the page leads.
-func (s *Server) serveEntryDocument(w http.ResponseWriter, r *http.Request, d booking.Detail, base, back, backLabel string) {
-	doc, err := s.booking.EntryDocument(r.Context(), d)
+func (s *Server) serveEntryDocument(w http.ResponseWriter, r *http.Request, d records.Detail, base, back, backLabel string) {
+	doc, err := s.handover.EntryDocument(r.Context(), d)
 	if err != nil {
 		s.entryDocumentRefused(w, r, err, back, backLabel)
 		return
@@ -107,7 +107,7 @@ func (s *Server) entryDocumentRefused(w http.ResponseWriter, r *http.Request, er
 
 // adminEntryDocument is GET /admin/reservations/details/{id}/justificante.
 func (s *Server) adminEntryDocument(w http.ResponseWriter, r *http.Request) {
-	s.withAdminDetail(w, r, "Justificante no disponible", func(d booking.Detail, back string) {
+	s.withAdminDetail(w, r, "Justificante no disponible", func(d records.Detail, back string) {
 		s.serveEntryDocument(w, r, d, back+"/justificante", back, "Volver a la reserva")
 	})
 }

@@ -1,9 +1,8 @@
 package booking
 
 import (
-	"sync"
-
 	"parking/internal/feed"
+	"parking/internal/ops"
 	"parking/internal/reservation"
 )
 
@@ -12,9 +11,6 @@ import (
 type adminState struct {
 	// feed carries parking-board changes to the live page (GET /admin/parking/events).
 	feed feed.Broker
-	// catalogMu orders catalog changes with their snapshot reloads, so that two
-	// changes committed close together cannot install their snapshots out of order.
-	catalogMu sync.Mutex
 }
 
 // ParkingFeed is the broker of parking-board changes. Operations publish to it after
@@ -31,7 +27,7 @@ func (s *Service) publishParking(kind feed.Kind, r reservation.Reservation, prev
 		Kind: kind, ReservationID: r.ID, Status: string(r.Status), Spot: r.Spot, PreviousSpot: previous, At: at,
 	})
 	if s.store.Shared() {
-		s.announce(signal{Type: signalBoard, Kind: string(kind), ReservationID: r.ID, Status: string(r.Status),
+		s.shared.Announce(ops.Signal{Type: ops.SignalBoard, Kind: string(kind), ReservationID: r.ID, Status: string(r.Status),
 			Spot: r.Spot, PreviousSpot: previous, At: at})
 	}
 }

@@ -2,7 +2,6 @@ package booking
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/feed"
+	"parking/internal/handover"
 	"parking/internal/money"
 	"parking/internal/notify"
 	"parking/internal/reservation"
@@ -21,15 +21,6 @@ import (
 // transactions are one at a time), the spec's conditions are checked in the spec's
 // order, and the change is one conditional UPDATE on the expected status. Of two
 // staff clicking at once, the second sees the first one's result and is refused.
-
-// lockForAdmin reads reservation id for a change; NotFound when there is none.
-func lockForAdmin(ctx context.Context, tx *store.Tx, id int64) (reservation.Reservation, error) {
-	r, err := tx.LockReservation(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return r, fault.New(fault.NotFound, "La reserva %d no existe.", id)
-	}
-	return r, err
-}
 
 // statusMoved is the refusal when the conditional UPDATE found the row in another
 // state than the one just read (kept for safety: the row lock makes it unreachable).
@@ -44,9 +35,9 @@ func statusMoved(id int64) error {
 // (mileage, fuel level, damage notes; docs/photos.md) is recorded with it, and the
 // moment of check-in with whether the keys were handed over (the entry document,
 // docs/entry-document.md).
-func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (reservation.Reservation, error) {
+func (s *Service) Start(ctx context.Context, id int64, hand ...handover.Input) (reservation.Reservation, error) {
 	var out reservation.Reservation
-	h, keys, err := parseHandover(reservation.PhaseEntry, hand)
+	h, keys, err := handover.Parse(reservation.PhaseEntry, hand)
 	if err != nil {
 		return out, err
 	}
@@ -93,7 +84,7 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (r
 }
 
 // Finalize checks a vehicle out now, paid with method (CheckOut).
-func (s *Service) Finalize(ctx context.Context, id int64, method string, hand ...HandoverInput) (reservation.Reservation, error) {
+func (s *Service) Finalize(ctx context.Context, id int64, method string, hand ...handover.Input) (reservation.Reservation, error) {
 	in := CheckOutInput{Method: method}
 	if len(hand) > 0 {
 		in.Handover = hand[0]
@@ -108,7 +99,7 @@ type CheckOutInput struct {
 	Method        string
 	CheckedOutAt  *time.Time   // nil: now
 	ExpectedTotal *money.Cents // nil: not checked
-	Handover      HandoverInput
+	Handover      handover.Input
 }
 
 // CheckOut checks a vehicle out: EN CURSO → FINALIZADA, paid with in.Method (spec,
@@ -119,7 +110,7 @@ type CheckOutInput struct {
 // is recorded, and the optional hand-over at check-out (docs/photos.md) with it.
 func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (reservation.Reservation, error) {
 	var out reservation.Reservation
-	h, err := in.Handover.parse(reservation.PhaseExit)
+	h, err := in.Handover.Read(reservation.PhaseExit)
 	if err != nil {
 		return out, err
 	}
@@ -238,7 +229,7 @@ func (s *Service) endTransition(ctx context.Context, tx *store.Tx, r reservation
 	if !applied {
 		return r, statusMoved(r.ID)
 	}
-	if err := saveHandover(ctx, tx, r.ID, t.handover); err != nil {
+	if err := handover.Save(ctx, tx, r.ID, t.handover); err != nil {
 		return r, err
 	}
 	out, err := tx.Reservation(ctx, r.ID)
