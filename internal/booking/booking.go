@@ -30,15 +30,22 @@ type Service struct {
 	now     func() time.Time
 	outbox  *notify.Outbox
 	input   input.Rules        // phones read in PARKING_PHONE_REGION (docs/input-rules.md#phones)
-	admin   adminState         // the live parking board's feed (board_feed.go)
 	events  Events             // metrics (events.go)
-	shared  *ops.Announcer     // tells the other instances of board changes (shared.go); the catalog's
+	shared  *ops.Announcer     // the catalog's: one origin for the instance (shared.go)
 	links   *managelink.Signer // manage tokens and links (manage.go, docs/manage-booking.md#the-token)
 	// catalogOps is the catalog the quote reads the facility settings through and the
 	// announcements reload (WithCatalog): one per instance, shared with the web layer.
 	catalogOps *catalog.Service
 	// records reads a reservation's full record for the customer and manage-link views.
 	records *records.Service
+
+	// The helpers that need little of the service, each with just that.
+	report   reporter  // after a commit: the live board, the metrics (board_feed.go)
+	trail    trail     // the audit trail's view of a reservation (audit.go)
+	notes    notifier  // notifications inside the transaction (notify.go)
+	spots    spots     // one stay at a time on a spot (spot.go)
+	receipts issuer    // receipts inside the transaction (receipts.go)
+	dates    stayRules // the rules on a stay's dates (booking.go, exit.go)
 }
 
 // Option adjusts a Service at construction.
@@ -77,6 +84,12 @@ func New(st *store.Store, holder *pricing.Holder, loc *time.Location, log *slog.
 	}
 	s.shared = s.catalogOps.Announcer()
 	s.records = records.New(st, holder, loc, s.input)
+	s.report.now, s.report.store, s.report.shared, s.report.events = s.now, st, s.shared, s.events
+	s.trail = trail{loc: loc, catalog: holder}
+	s.notes = notifier{outbox: s.outbox, catalog: holder}
+	s.spots = spots{store: st, loc: loc}
+	s.receipts = issuer{loc: loc}
+	s.dates = stayRules{loc: loc}
 	return s
 }
 
@@ -111,8 +124,14 @@ func pricingFault(err error) error {
 	return &fault.Error{Kind: fault.Invalid, Message: err.Error(), Err: err}
 }
 
+// stayRules are the rules on a stay's dates every create and edit checks, their
+// refusals worded in the facility's zone (exit.go has the rest).
+type stayRules struct {
+	loc *time.Location
+}
+
 // exitAfterEntry is the rule every create and edit checks (docs/errors.md#operation-responses).
-func (s *Service) exitAfterEntry(entry time.Time, exit *time.Time) error {
+func (s *stayRules) exitAfterEntry(entry time.Time, exit *time.Time) error {
 	if exit != nil && !exit.After(entry) {
 		return fault.Invalidf("La fecha de salida (%s) debe ser posterior a la fecha de entrada (%s).",
 			localtime.Spanish(*exit, s.loc), localtime.Spanish(entry, s.loc))

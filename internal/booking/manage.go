@@ -205,7 +205,7 @@ func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservat
 			return err
 		}
 		before = r
-		prev, err := s.readState(ctx, tx, id, false) // the audit trail's "before"
+		prev, err := s.trail.readState(ctx, tx, id, false) // the audit trail's "before"
 		if err != nil {
 			return err
 		}
@@ -218,7 +218,7 @@ func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservat
 	if err != nil {
 		return reservation.Reservation{}, wrapOp(err, "cancel reservation %s", ref)
 	}
-	s.announceTransition(feed.Cancelled, out, before.Spot, reservation.Pending)
+	s.report.announceTransition(feed.Cancelled, out, before.Spot, reservation.Pending)
 	return out, nil
 }
 

@@ -42,7 +42,7 @@ func (s *Service) ListenShared(ctx context.Context, log *slog.Logger, ready func
 		// Announcements sent while the connection was down are lost: the open
 		// streams end (browsers reconnect and reload the board) and the catalog
 		// is read again.
-		s.admin.feed.Reset()
+		s.report.feed.Reset()
 		s.catalogOps.ForgetFacility()
 		s.catalogOps.ReloadAnnounced(ctx)
 	}, func(payload string) {
@@ -56,7 +56,7 @@ func (s *Service) ListenShared(ctx context.Context, log *slog.Logger, ready func
 		}
 		switch m.Type {
 		case ops.SignalBoard:
-			s.admin.feed.Publish(feed.Event{Kind: feed.Kind(m.Kind), ReservationID: m.ReservationID, Status: m.Status,
+			s.report.feed.Publish(feed.Event{Kind: feed.Kind(m.Kind), ReservationID: m.ReservationID, Status: m.Status,
 				Spot: m.Spot, PreviousSpot: m.PreviousSpot, At: m.At})
 		case ops.SignalCatalog:
 			s.catalogOps.ReloadAnnounced(ctx)

@@ -56,7 +56,7 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...handover.Input) (
 		if n < reservation.MinPhotosToStart {
 			return fault.Invalidf("No se puede iniciar la reserva %d: tiene %d fotos y se necesitan al menos %d.", id, n, reservation.MinPhotosToStart)
 		}
-		before, err := s.stateOf(ctx, tx, r)
+		before, err := s.trail.stateOf(ctx, tx, r)
 		if err != nil {
 			return err
 		}
@@ -74,12 +74,12 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...handover.Input) (
 			return err
 		}
 		// Spec: a vehicle-entry notification is triggered, in this transaction (docs/notifications.md).
-		return s.enqueue(ctx, tx, notify.VehicleEntry, id, nil)
+		return s.notes.enqueue(ctx, tx, notify.VehicleEntry, id, nil)
 	})
 	if err != nil {
 		return out, fmt.Errorf("start reservation %d: %w", id, err)
 	}
-	s.announceTransition(feed.Started, out, out.Spot, reservation.Pending)
+	s.report.announceTransition(feed.Started, out, out.Spot, reservation.Pending)
 	return out, nil
 }
 
@@ -130,7 +130,7 @@ func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (res
 			}
 			return fault.Invalidf("El método de pago %q no es válido: use EFECTIVO o TARJETA.", method)
 		}
-		at, err := s.checkOutMoment(r, tx.Now, in.CheckedOutAt)
+		at, err := s.dates.checkOutMoment(r, tx.Now, in.CheckedOutAt)
 		if err != nil {
 			return err
 		}
@@ -141,7 +141,7 @@ func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (res
 		if err := expectedTotal(in.ExpectedTotal, c.Total); err != nil {
 			return err
 		}
-		before, err := s.stateOf(ctx, tx, r)
+		before, err := s.trail.stateOf(ctx, tx, r)
 		if err != nil {
 			return err
 		}
@@ -162,15 +162,15 @@ func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (res
 		// docs/receipts.md#numbering-correlative-no-gaps-no-duplicates: the receipt is numbered and issued in this transaction, so
 		// a finalize that fails leaves no number used; then the invoice
 		// notification (docs/notifications.md), which carries that number.
-		if _, err := s.issueAtFinalize(ctx, tx, id); err != nil {
+		if _, err := s.receipts.issueAtFinalize(ctx, tx, id); err != nil {
 			return err
 		}
-		return s.enqueue(ctx, tx, notify.Invoice, id, nil)
+		return s.notes.enqueue(ctx, tx, notify.Invoice, id, nil)
 	})
 	if err != nil {
 		return out, fmt.Errorf("finalize reservation %d: %w", id, err)
 	}
-	s.announceTransition(feed.Finalized, out, out.Spot, reservation.InCourse)
+	s.report.announceTransition(feed.Finalized, out, out.Spot, reservation.InCourse)
 	return out, nil
 }
 
@@ -187,7 +187,7 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 		if !reservation.For(r.Status).Cancel {
 			return fault.Invalidf("No se puede cancelar la reserva %d: su estado es %s; solo se cancelan reservas %s.", id, r.Status, reservation.Pending)
 		}
-		prev, err := s.stateOf(ctx, tx, r)
+		prev, err := s.trail.stateOf(ctx, tx, r)
 		if err != nil {
 			return err
 		}
@@ -197,7 +197,7 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 	if err != nil {
 		return out, fmt.Errorf("cancel reservation %d: %w", id, err)
 	}
-	s.announceTransition(feed.Cancelled, out, before.Spot, before.Status)
+	s.report.announceTransition(feed.Cancelled, out, before.Spot, before.Status)
 	return out, nil
 }
 
@@ -240,16 +240,16 @@ func (s *Service) endTransition(ctx context.Context, tx *store.Tx, r reservation
 		return out, err
 	}
 	if t.reminder {
-		if err := s.syncReminder(ctx, tx, r.ID); err != nil {
+		if err := s.notes.syncReminder(ctx, tx, r.ID); err != nil {
 			return out, err
 		}
 	}
-	return out, s.auditTransition(ctx, tx, t.action, t.before)
+	return out, s.trail.auditTransition(ctx, tx, t.action, t.before)
 }
 
 // announceTransition tells, after the commit, the live board (previous: the spot
 // before) and the status counters that out moved from status from.
-func (s *Service) announceTransition(kind feed.Kind, out reservation.Reservation, previous *string, from reservation.Status) {
+func (s *reporter) announceTransition(kind feed.Kind, out reservation.Reservation, previous *string, from reservation.Status) {
 	s.publishParking(kind, out, previous)
 	s.moved(from, out.Status)
 }
