@@ -53,7 +53,7 @@ const photoSweepEvery = time.Hour
 // startPhotoSweep deletes photos past their retention period (docs/photos.md)
 // every cfg.PhotoSweepEvery, first one interval after the start. The interval is
 // real time; what counts as expired is read from the service's clock
-// (booking.SweepExpiredPhotos), which tests move instead.
+// (handover.SweepExpiredPhotos), which tests move instead.
 func (a *App) startPhotoSweep() {
 	every := a.Config.PhotoSweepEvery
 	if every <= 0 {

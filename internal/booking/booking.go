@@ -84,7 +84,7 @@ func New(st *store.Store, holder *pricing.Holder, loc *time.Location, log *slog.
 	}
 	s.shared = s.catalogOps.Announcer()
 	s.records = records.New(st, holder, loc, s.input)
-	s.report.now, s.report.store, s.report.shared, s.report.events = s.now, st, s.shared, s.events
+	s.report.now, s.report.store, s.report.shared, s.report.events = func() time.Time { return s.now() }, st, s.shared, s.events
 	s.trail = trail{loc: loc, catalog: holder}
 	s.notes = notifier{outbox: s.outbox, catalog: holder}
 	s.spots = spots{store: st, loc: loc}

@@ -181,7 +181,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		if in.Spot != "" {
 			nr.Spot = &in.Spot
 		}
-		if err := s.spots.ensureSpotFree(ctx, tx, 0, in.Spot, in.Entry, in.Exit); err != nil { // spots are physical (admin_spot.go)
+		if err := s.spots.ensureSpotFree(ctx, tx, 0, in.Spot, in.Entry, in.Exit); err != nil { // spots are physical (spot.go)
 			return err
 		}
 		nr.Extras = priced.Extras

@@ -79,7 +79,7 @@ func (s *Service) CustomerCancel(ctx context.Context, customerID, reservationID 
 	if err != nil {
 		return reservation.Reservation{}, wrapOp(err, "cancel reservation %d", reservationID)
 	}
-	s.report.publishParking(feed.Cancelled, out, nil) // the live board (admin_state.go)
+	s.report.publishParking(feed.Cancelled, out, nil) // the live board (board_feed.go)
 	// Only PENDIENTE is cancelled (the conditional update).
 	s.report.moved(reservation.Pending, reservation.Cancelled)
 	return out, nil
@@ -221,7 +221,7 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 		if err != nil {
 			return err
 		}
-		if err := s.spots.keepSpotFree(ctx, tx, r, entry, exit); err != nil { // spots are physical (admin_spot.go)
+		if err := s.spots.keepSpotFree(ctx, tx, r, entry, exit); err != nil { // spots are physical (spot.go)
 			return err
 		}
 		ok, err := tx.UpdateStay(ctx, r.ID, r.Status, store.Stay{
@@ -287,7 +287,7 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 		return Edited{}, wrapOp(err, "edit reservation %d", reservationID)
 	}
 	if out.Reservation.Spot != nil && out.Changed() {
-		s.report.publishParking(feed.SpotChanged, out.Reservation, out.Reservation.Spot) // the live board (admin_state.go)
+		s.report.publishParking(feed.SpotChanged, out.Reservation, out.Reservation.Spot) // the live board (board_feed.go)
 	}
 	return out, nil
 }

@@ -19,7 +19,7 @@ import (
 // /users/profile/reservation/{id}/justificante for the owner (the receipt's
 // ownership check: 403 otherwise) and GET /reserva/{reference}/justificante?t=…
 // with the manage link's token. Each answers as a printable page, as JSON (Accept:
-// application/json) and as a PDF (?format=pdf); booking.EntryDocument builds it
+// application/json) and as a PDF (?format=pdf); handover.EntryDocument builds it
 // for all three. Before the start: 400 naming the state.
 
 // entryDocumentJSON is the entry document as JSON.
