@@ -28,6 +28,7 @@ import (
 
 	"parking/internal/app"
 	"parking/internal/booking"
+	"parking/internal/catalog"
 	"parking/internal/occupancy"
 	"parking/internal/pricing"
 	"parking/internal/store"
@@ -57,14 +58,15 @@ func main() {
 	check(err)
 	holder := &pricing.Holder{}
 	holder.Store(pricing.NewSnapshot(cat))
-	svc := booking.New(st, holder, loc, log)
+	catalogOps := catalog.New(st, holder, log)
+	svc := booking.New(st, holder, loc, log, booking.WithCatalog(catalogOps))
 	var reservations int
 	check(st.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM reservation`).Scan(&reservations))
-	f, err := svc.Facility(ctx)
+	f, err := catalogOps.Facility(ctx)
 	check(err)
 	if *capacity > 0 {
 		f.Capacity = *capacity
-		f, err = svc.SaveFacility(ctx, f)
+		f, err = catalogOps.SaveFacility(ctx, f)
 		check(err)
 	}
 

@@ -31,9 +31,10 @@ import (
 	"unicode/utf8"
 
 	"parking/internal/app"
-	"parking/internal/booking"
+	"parking/internal/input"
 	"parking/internal/localtime"
 	"parking/internal/pricing"
+	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/store"
 )
@@ -102,16 +103,16 @@ func main() {
 	check(err)
 	holder := &pricing.Holder{}
 	holder.Store(pricing.NewSnapshot(cat))
-	svc := booking.New(st, holder, loc, log)
+	svc := records.New(st, holder, loc, input.Rules{})
 
 	rng := rand.New(rand.NewPCG(*seed, *seed+1))
 	queries := sample(ctx, st, rng, *warm+*n, *pages)
 
 	run := func(q query) (int, error) {
-		p, err := svc.History(ctx, booking.HistoryQuery{Search: q.search, Page: q.page})
+		p, err := svc.History(ctx, records.HistoryQuery{Search: q.search, Page: q.page})
 		return p.Total, err
 	}
-	mode := "operation (booking.History → store)"
+	mode := "operation (records.History → store)"
 	if *viaHTTP {
 		run, mode = httpRunner(ctx, *dbURL, loc, log)
 	}
@@ -155,19 +156,19 @@ func main() {
 		const surname, plate = "garcía", "1234"
 		for _, o := range []struct {
 			name string
-			q    booking.HistoryQuery
+			q    records.HistoryQuery
 		}{
-			{"no filter, page 1", booking.HistoryQuery{Page: 1}},
-			{"no filter, page 1000", booking.HistoryQuery{Page: 1000}},
-			{"status FINALIZADA", booking.HistoryQuery{Status: "FINALIZADA", Page: 1}},
-			{"entry in one month", booking.HistoryQuery{DateFrom: from, DateTo: to, Page: 1}},
-			{"booked in one month", booking.HistoryQuery{BookedFrom: from, BookedTo: to, Page: 1}},
-			{"entry in one week", booking.HistoryQuery{DateFrom: from, DateTo: month.AddDate(0, 0, 6).Format("2006-01-02"), Page: 1}},
-			{"surname + status", booking.HistoryQuery{Search: surname, Status: "CANCELADA", Page: 1}},
-			{"surname + entry month", booking.HistoryQuery{Search: surname, DateFrom: from, DateTo: to, Page: 1}},
-			{"surname + booked month", booking.HistoryQuery{Search: surname, BookedFrom: from, BookedTo: to, Page: 1}},
-			{"plate + entry month", booking.HistoryQuery{Search: plate, DateFrom: from, DateTo: to, Page: 1}},
-			{"surname, page 50", booking.HistoryQuery{Search: surname, Page: 50}},
+			{"no filter, page 1", records.HistoryQuery{Page: 1}},
+			{"no filter, page 1000", records.HistoryQuery{Page: 1000}},
+			{"status FINALIZADA", records.HistoryQuery{Status: "FINALIZADA", Page: 1}},
+			{"entry in one month", records.HistoryQuery{DateFrom: from, DateTo: to, Page: 1}},
+			{"booked in one month", records.HistoryQuery{BookedFrom: from, BookedTo: to, Page: 1}},
+			{"entry in one week", records.HistoryQuery{DateFrom: from, DateTo: month.AddDate(0, 0, 6).Format("2006-01-02"), Page: 1}},
+			{"surname + status", records.HistoryQuery{Search: surname, Status: "CANCELADA", Page: 1}},
+			{"surname + entry month", records.HistoryQuery{Search: surname, DateFrom: from, DateTo: to, Page: 1}},
+			{"surname + booked month", records.HistoryQuery{Search: surname, BookedFrom: from, BookedTo: to, Page: 1}},
+			{"plate + entry month", records.HistoryQuery{Search: plate, DateFrom: from, DateTo: to, Page: 1}},
+			{"surname, page 50", records.HistoryQuery{Search: surname, Page: 50}},
 		} {
 			var ds []time.Duration
 			var total int
@@ -191,7 +192,7 @@ func main() {
 	}
 
 	if *explainSearch != "" {
-		f := store.HistoryFilter{Search: *explainSearch, Status: reservation.Status(*explainStatus), Limit: booking.HistoryPageSize}
+		f := store.HistoryFilter{Search: *explainSearch, Status: reservation.Status(*explainStatus), Limit: records.HistoryPageSize}
 		if *explainFrom != "" {
 			_, f.EntryFrom, _, _ = localtime.ParseDay(*explainFrom, loc)
 		}
@@ -210,7 +211,7 @@ func main() {
 				continue
 			}
 			seen[q.kind] = true
-			plan, err := st.ExplainHistory(ctx, store.HistoryFilter{Search: q.search, Limit: booking.HistoryPageSize, Offset: (q.page - 1) * booking.HistoryPageSize})
+			plan, err := st.ExplainHistory(ctx, store.HistoryFilter{Search: q.search, Limit: records.HistoryPageSize, Offset: (q.page - 1) * records.HistoryPageSize})
 			check(err)
 			fmt.Printf("\n=== %s: search %q, page %d\n%s", kinds[q.kind].name, q.search, q.page, plan)
 		}

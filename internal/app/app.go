@@ -18,7 +18,9 @@ import (
 
 	"parking/internal/account"
 	"parking/internal/booking"
+	"parking/internal/catalog"
 	"parking/internal/clock"
+	"parking/internal/handover"
 	"parking/internal/input"
 	"parking/internal/managelink"
 	"parking/internal/media"
@@ -26,6 +28,7 @@ import (
 	"parking/internal/notify"
 	"parking/internal/pricing"
 	"parking/internal/privacy"
+	"parking/internal/records"
 	facility "parking/internal/settings"
 	"parking/internal/social"
 	"parking/internal/store"
@@ -34,14 +37,19 @@ import (
 
 // App is a running service. Tests start one on 127.0.0.1:0 and read URL.
 type App struct {
-	Config   Config
-	Log      *slog.Logger
-	Store    *store.Store
-	Catalog  *pricing.Holder
-	Booking  *booking.Service
-	Accounts *account.Service
-	Privacy  *privacy.Service
-	Web      *web.Server
+	Config  Config
+	Log     *slog.Logger
+	Store   *store.Store
+	Catalog *pricing.Holder
+	Booking *booking.Service
+	// The operations beside the lifecycle: the catalog and facility settings
+	// (sharing the pricing snapshot Catalog), the hand-over, the staff's reads.
+	CatalogOps *catalog.Service
+	Handover   *handover.Service
+	Records    *records.Service
+	Accounts   *account.Service
+	Privacy    *privacy.Service
+	Web        *web.Server
 	// Outbox records notifications inside operations; Dispatcher delivers them
 	// (nil when no webhook is configured, or before Start).
 	Outbox     *notify.Outbox
@@ -165,8 +173,11 @@ func (a *App) prepare(ctx context.Context) error {
 	a.Media = m
 	a.Log.Info("photo storage", "at", where)
 	a.Metrics = a.newMetrics()
+	a.CatalogOps = catalog.New(a.Store, a.Catalog, a.Log)
+	a.Handover = handover.New(a.Store, a.Log, handover.WithMedia(a.Media, a.Config.BaseURL))
+	a.Records = records.New(a.Store, a.Catalog, a.Config.Location, a.Config.Input)
 	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox),
-		booking.WithInputRules(a.Config.Input), booking.WithMedia(a.Media, a.Config.BaseURL), booking.WithManageLinks(links),
+		booking.WithInputRules(a.Config.Input), booking.WithCatalog(a.CatalogOps), booking.WithManageLinks(links),
 		booking.WithEvents(a.Metrics))
 	// docs/capacity.md#what-counts: a database with reservations from before the occupancy ledger gets
 	// it built once, from the reservations.
@@ -187,7 +198,7 @@ func (a *App) prepare(ctx context.Context) error {
 		a.Log.Info("administrator account created", "email", a.Config.AdminEmail)
 	}
 	// A receipt is never issued blind: say at start what the settings still lack.
-	if f, err := a.Booking.Facility(ctx); err != nil {
+	if f, err := a.CatalogOps.Facility(ctx); err != nil {
 		return fmt.Errorf("read facility settings: %w", err)
 	} else if missing := f.SellerMissing(); len(missing) > 0 {
 		a.Log.Warn("the seller's identity is incomplete in the facility settings: receipts would be issued without it; "+
@@ -199,12 +210,12 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	// An erasure deletes the customer's uploaded photo files from the photo
 	// storage after commit (docs/privacy.md).
-	a.Privacy = privacy.New(a.Store, a.Log, privacy.WithPhotoFiles(a.Booking), privacy.WithEraser(a.Booking))
+	a.Privacy = privacy.New(a.Store, a.Log, privacy.WithPhotoFiles(a.Handover), privacy.WithEraser(a.Booking))
 	a.Web = web.New(web.Deps{
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL,
 			FeedHeartbeat: a.Config.FeedHeartbeat, PublicRate: a.Config.PublicRate, DBTimeout: a.Config.DBTimeout,
 			VerifactuQRBase: a.Config.VerifactuQR, TrustedProxies: a.Config.TrustedProxies},
-		Log: a.Log, Booking: a.Booking, Accounts: a.Accounts, Catalog: a.Catalog,
+		Log: a.Log, Booking: a.Booking, CatalogOps: a.CatalogOps, Handover: a.Handover, Records: a.Records, Accounts: a.Accounts, Catalog: a.Catalog,
 		Clock:   a.Config.Clock,
 		Social:  social.New(a.Config.OIDCProviders, a.Config.BaseURL, a.Config.Clock),
 		Privacy: a.Privacy,

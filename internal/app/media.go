@@ -53,7 +53,7 @@ const photoSweepEvery = time.Hour
 // startPhotoSweep deletes photos past their retention period (docs/photos.md)
 // every cfg.PhotoSweepEvery, first one interval after the start. The interval is
 // real time; what counts as expired is read from the service's clock
-// (booking.SweepExpiredPhotos), which tests move instead.
+// (handover.SweepExpiredPhotos), which tests move instead.
 func (a *App) startPhotoSweep() {
 	every := a.Config.PhotoSweepEvery
 	if every <= 0 {
@@ -72,7 +72,7 @@ func (a *App) startPhotoSweep() {
 				return
 			case <-t.C:
 			}
-			n, err := a.Booking.SweepExpiredPhotos(ctx)
+			n, err := a.Handover.SweepExpiredPhotos(ctx)
 			switch {
 			case err != nil && !errors.Is(err, context.Canceled):
 				a.Log.Error("photo retention sweep failed; tried again at the next one", "deleted", n, "err", err)

@@ -16,15 +16,15 @@ func (a *App) newMetrics() *metrics.Metrics {
 		Pools:   map[string]*sql.DB{"read": a.Store.DB(), "write": a.Store.WriteDB()},
 		Backlog: a.Store.NotificationBacklog,
 		Occupancy: func(ctx context.Context) (int, int, int, error) {
-			f, err := a.Booking.Facility(ctx) // the capacity as the settings page keeps it
+			f, err := a.CatalogOps.Facility(ctx) // the capacity as the settings page keeps it
 			if err != nil {
 				return 0, 0, 0, err
 			}
-			b, err := a.Booking.ParkingBoard(ctx, f.Capacity)
+			b, err := a.Records.ParkingBoard(ctx, f.Capacity)
 			return b.Occupied, b.Reserved, b.Capacity, err
 		},
 		// a.Booking is built after the metrics: read it at scrape time.
-		Overdue: func(ctx context.Context) (int, error) { return a.Booking.OverdueCount(ctx) },
+		Overdue: func(ctx context.Context) (int, error) { return a.Records.OverdueCount(ctx) },
 		Now:     a.Config.Clock,
 	}, a.Log)
 }

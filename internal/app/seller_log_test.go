@@ -34,14 +34,14 @@ func TestStartLogNamesTheMissingSeller(t *testing.T) {
 			!strings.Contains(log, "missing=name,tax_id,address") || !strings.Contains(log, "/admin/settings") {
 			t.Errorf("start log with blank settings:\n%s", log)
 		}
-		f, err := a.Booking.Facility(context.Background())
+		f, err := a.CatalogOps.Facility(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.Name, f.TaxID = "Parking Aeropuerto Barajas, S.L.", "B12345674"
 		save := func(f settings.Facility) {
 			t.Helper()
-			if _, err := a.Booking.SaveFacility(context.Background(), f); err != nil {
+			if _, err := a.CatalogOps.SaveFacility(context.Background(), f); err != nil {
 				t.Fatal(err)
 			}
 			a.Store.Close()

@@ -21,6 +21,14 @@ import (
 // again, and calls auditReservation with both; audit.Compare keeps the fields that
 // differ. The actor travels in ctx (audit.WithActor, set by the web guards).
 
+// trail is how the operations record a reservation in the audit trail: its state
+// read in a transaction and listed as the trail shows it (times in the facility's
+// zone, services named from the catalog). It needs nothing else of the Service.
+type trail struct {
+	loc     *time.Location
+	catalog *pricing.Holder
+}
+
 // resState is what the trail compares of a reservation: the row, its extras, and
 // (for the staff update, which may change them) its customer and vehicle. A zero
 // Customer or Vehicle is left out of the fields.
@@ -33,7 +41,7 @@ type resState struct {
 
 // readState reads reservation id's state inside tx; withPeople adds its customer
 // and vehicle.
-func (s *Service) readState(ctx context.Context, tx *store.Tx, id int64, withPeople bool) (resState, error) {
+func (s *trail) readState(ctx context.Context, tx *store.Tx, id int64, withPeople bool) (resState, error) {
 	var st resState
 	var err error
 	if st.r, err = tx.Reservation(ctx, id); err != nil {
@@ -58,7 +66,7 @@ func (s *Service) readState(ctx context.Context, tx *store.Tx, id int64, withPeo
 
 // fields lists a reservation's state with the spec's field names, values as the
 // pages show them (times in the facility's zone, prices in euros).
-func (s *Service) fields(st resState) audit.Fields {
+func (s *trail) fields(st resState) audit.Fields {
 	r := st.r
 	f := audit.F(
 		"status", string(r.Status),
@@ -93,18 +101,9 @@ func (s *Service) fields(st resState) audit.Fields {
 	return f
 }
 
-// auditReservation records action on reservation id with the fields that changed
-// between before and after (nil before: the reservation was created).
-func auditReservation(ctx context.Context, tx *store.Tx, action string, id int64, before, after audit.Fields) error {
-	return tx.Audit(ctx, audit.Entry{
-		Action: action, Entity: audit.EntityReservation, EntityID: audit.ID(id),
-		ReservationID: id, Changes: audit.Compare(before, after),
-	})
-}
-
 // auditTransition is the common case of the state changes (start, finalize,
 // cancel, …): record the reservation's state before the change, then after it.
-func (s *Service) auditTransition(ctx context.Context, tx *store.Tx, action string, before resState) error {
+func (s *trail) auditTransition(ctx context.Context, tx *store.Tx, action string, before resState) error {
 	after, err := s.readState(ctx, tx, before.r.ID, before.cust != nil)
 	if err != nil {
 		return err
@@ -112,7 +111,7 @@ func (s *Service) auditTransition(ctx context.Context, tx *store.Tx, action stri
 	return auditReservation(ctx, tx, action, before.r.ID, s.fields(before), s.fields(after))
 }
 
-func (s *Service) auditTime(t *time.Time) string {
+func (s *trail) auditTime(t *time.Time) string {
 	if t == nil {
 		return ""
 	}
@@ -120,7 +119,7 @@ func (s *Service) auditTime(t *time.Time) string {
 }
 
 // serviceLabel is "Name (id)" from the current catalog, or the bare id.
-func (s *Service) serviceLabel(id int64) string {
+func (s *trail) serviceLabel(id int64) string {
 	if id == 0 {
 		return ""
 	}
@@ -133,7 +132,7 @@ func (s *Service) serviceLabel(id int64) string {
 }
 
 // extrasLabel lists booked extras as "Name 12.00, …" in id order.
-func (s *Service) extrasLabel(extras []reservation.BookedExtraDetail) string {
+func (s *trail) extrasLabel(extras []reservation.BookedExtraDetail) string {
 	snap := s.catalog.Load()
 	parts := make([]string, len(extras))
 	for i, e := range extras {
@@ -184,7 +183,7 @@ func onlyField(cs []audit.Change, name string) bool {
 }
 
 // stateOf is readState for a reservation row already read (under its lock).
-func (s *Service) stateOf(ctx context.Context, tx *store.Tx, r reservation.Reservation) (resState, error) {
+func (s *trail) stateOf(ctx context.Context, tx *store.Tx, r reservation.Reservation) (resState, error) {
 	extras, err := tx.ReservationExtras(ctx, r.ID)
 	return resState{r: r, extras: extras}, err
 }

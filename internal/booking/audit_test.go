@@ -8,7 +8,9 @@ import (
 
 	"parking/internal/audit"
 	"parking/internal/booking"
+	"parking/internal/catalog"
 	"parking/internal/money"
+	"parking/internal/records"
 	"parking/internal/store"
 	"parking/internal/storetest"
 )
@@ -16,9 +18,9 @@ import (
 var staffActor = audit.Actor{Kind: audit.KindStaff, ID: 77, Name: "Marta Gil", Email: "marta@parking.test"}
 
 // trailOf is reservation id's trail, newest first.
-func trailOf(t *testing.T, svc *booking.Service, id int64) []audit.Record {
+func trailOf(t *testing.T, svc *services, id int64) []audit.Record {
 	t.Helper()
-	rows, err := svc.ReservationTrail(context.Background(), id)
+	rows, err := svc.records.ReservationTrail(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +29,7 @@ func trailOf(t *testing.T, svc *booking.Service, id int64) []audit.Record {
 
 // wantOneNew checks that the trail grew by exactly one entry since before, and
 // returns it.
-func wantOneNew(t *testing.T, svc *booking.Service, id int64, before int, action string) audit.Record {
+func wantOneNew(t *testing.T, svc *services, id int64, before int, action string) audit.Record {
 	t.Helper()
 	rows := trailOf(t, svc, id)
 	if len(rows) != before+1 {
@@ -128,7 +130,7 @@ func TestAuditReservationLifecycle(t *testing.T) {
 
 		// Photos, one entry each.
 		for i := 1; i <= 5; i++ {
-			if _, _, err := svc.AddPhoto(staff, id, fmt.Sprintf("https://fotos.example.com/%d.jpg", i), "lateral"); err != nil {
+			if _, _, err := svc.handover.AddPhoto(staff, id, fmt.Sprintf("https://fotos.example.com/%d.jpg", i), "lateral"); err != nil {
 				t.Fatal(err)
 			}
 			e = wantOneNew(t, svc, id, len(before)+i, audit.ActionPhoto)
@@ -240,188 +242,18 @@ func TestAuditFailedOperationWritesNothing(t *testing.T) {
 			t.Fatal("update with another customer's phone succeeded")
 		}
 		// A catalog rate overlapping another one.
-		if _, err := svc.CreateRate(ctx, booking.RateInput{MainService: ptr(int64(1)), MinDays: ptr(int64(1)), MaxDays: ptr(int64(3)), DailyPrice: ptr(money.Cents(100))}); err == nil {
+		if _, err := svc.catalog.CreateRate(ctx, catalog.RateInput{MainService: ptr(int64(1)), MinDays: ptr(int64(1)), MaxDays: ptr(int64(3)), DailyPrice: ptr(money.Cents(100))}); err == nil {
 			t.Fatal("overlapping rate accepted")
 		}
 		if n := len(trailOf(t, svc, id)); n != 1 {
 			t.Fatalf("trail has %d entries after refused operations, want only the booking's", n)
 		}
-		page, err := svc.AuditTrail(ctx, booking.AuditQuery{})
+		page, err := svc.records.AuditTrail(ctx, records.AuditQuery{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if page.Total != 2 { // the two bookings
 			t.Fatalf("whole trail has %d entries, want 2: %+v", page.Total, page.Entries)
-		}
-	})
-}
-
-// TestAuditCatalog: each catalog change writes one entry with the item's fields.
-func TestAuditCatalog(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, d store.Dialect) {
-		svc, _ := newService(t, d)
-		ctx := audit.WithActor(context.Background(), staffActor)
-		last := func(entity, id, action string) audit.Record {
-			t.Helper()
-			page, err := svc.AuditTrail(ctx, booking.AuditQuery{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			e := page.Entries[0]
-			if e.Entity != entity || e.EntityID != id || e.Action != action || e.Actor != staffActor || e.ReservationID != 0 {
-				t.Fatalf("newest entry = %+v, want %s %s %s", e, action, entity, id)
-			}
-			return e
-		}
-		count := func() int {
-			page, err := svc.AuditTrail(ctx, booking.AuditQuery{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return page.Total
-		}
-		m, err := svc.CreateMainService(ctx, booking.MainServiceInput{Name: ptr("Valet")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		mid := fmt.Sprint(m.ID)
-		wantChanges(t, last(audit.EntityMainService, mid, audit.ActionCreate), map[string][2]string{"name": {"", "Valet"}, "active": {"", "sí"}})
-		if _, err := svc.UpdateMainService(ctx, m.ID, booking.MainServiceInput{Active: ptr(false)}); err != nil {
-			t.Fatal(err)
-		}
-		wantChanges(t, last(audit.EntityMainService, mid, audit.ActionUpdate), map[string][2]string{"active": {"sí", "no"}})
-
-		r, err := svc.CreateRate(ctx, booking.RateInput{MainService: &m.ID, MinDays: ptr(int64(1)), MaxDays: ptr(int64(5)), DailyPrice: ptr(money.Cents(1250))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rid := fmt.Sprint(r.ID)
-		wantChanges(t, last(audit.EntityRate, rid, audit.ActionCreate), map[string][2]string{
-			"id_main_service": {"", mid}, "min_days": {"", "1"}, "max_days": {"", "5"}, "daily_price": {"", "12.50"}})
-		if _, err := svc.UpdateRate(ctx, r.ID, booking.RateInput{DailyPrice: ptr(money.Cents(1300))}); err != nil {
-			t.Fatal(err)
-		}
-		wantChanges(t, last(audit.EntityRate, rid, audit.ActionUpdate), map[string][2]string{"daily_price": {"12.50", "13.00"}})
-		if err := svc.DeleteRate(ctx, r.ID); err != nil {
-			t.Fatal(err)
-		}
-		wantChanges(t, last(audit.EntityRate, rid, audit.ActionDelete), map[string][2]string{
-			"id_main_service": {mid, ""}, "min_days": {"1", ""}, "max_days": {"5", ""}, "daily_price": {"13.00", ""}})
-
-		mult, _ := money.ParseMultiplier("1.5")
-		if _, err := svc.CreateCoefficient(ctx, "remolque", mult); err != nil {
-			t.Fatal(err)
-		}
-		wantChanges(t, last(audit.EntityVehicleType, "REMOLQUE", audit.ActionCreate), map[string][2]string{"coefficient": {"", mult.String()}})
-		mult2, _ := money.ParseMultiplier("1.75")
-		if _, err := svc.UpdateCoefficient(ctx, "remolque", mult2); err != nil {
-			t.Fatal(err)
-		}
-		wantChanges(t, last(audit.EntityVehicleType, "REMOLQUE", audit.ActionUpdate), map[string][2]string{"coefficient": {mult.String(), mult2.String()}})
-
-		x, err := svc.CreateExtra(ctx, booking.ExtraInput{Name: ptr("Carga"), Price: ptr(money.Cents(900))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		xid := fmt.Sprint(x.ID)
-		wantChanges(t, last(audit.EntityExtra, xid, audit.ActionCreate), map[string][2]string{"name": {"", "Carga"}, "price": {"", "9.00"}, "active": {"", "sí"}})
-		if _, err := svc.UpdateExtra(ctx, x.ID, booking.ExtraInput{Name: ptr("Carga rápida")}); err != nil {
-			t.Fatal(err)
-		}
-		wantChanges(t, last(audit.EntityExtra, xid, audit.ActionUpdate), map[string][2]string{"name": {"Carga", "Carga rápida"}})
-		// A change to the same values records nothing.
-		n := count()
-		if _, err := svc.UpdateExtra(ctx, x.ID, booking.ExtraInput{Name: ptr("Carga rápida")}); err != nil {
-			t.Fatal(err)
-		}
-		if count() != n {
-			t.Fatal("an update that changed nothing was recorded")
-		}
-	})
-}
-
-// TestAuditTrailFilters: person (id, part of name or email), reservation, days and
-// pages.
-func TestAuditTrailFilters(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, d store.Dialect) {
-		svc, _ := newService(t, d)
-		ctx := context.Background()
-		staff := audit.WithActor(ctx, staffActor)
-		a, err := svc.Create(ctx, booking.Public, validBooking())
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i < 3; i++ {
-			if _, _, err := svc.AddPhoto(staff, a.Reservation.ID, fmt.Sprintf("https://f.example.com/%d.jpg", i), ""); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for _, c := range []struct {
-			q    booking.AuditQuery
-			want int
-		}{
-			{booking.AuditQuery{}, 4},
-			{booking.AuditQuery{Person: "77"}, 3},
-			{booking.AuditQuery{Person: "MARTA"}, 3},
-			{booking.AuditQuery{Person: "parking.test"}, 3},
-			{booking.AuditQuery{Person: "público"}, 1},
-			{booking.AuditQuery{Person: "nadie_%"}, 0},
-			{booking.AuditQuery{Reservation: fmt.Sprint(a.Reservation.ID)}, 4},
-			{booking.AuditQuery{Reservation: fmt.Sprint(a.Reservation.ID + 1)}, 0},
-			{booking.AuditQuery{From: "2000-01-01", To: "2100-01-01"}, 4},
-			{booking.AuditQuery{To: "2000-01-01"}, 0},
-		} {
-			page, err := svc.AuditTrail(ctx, c.q)
-			if err != nil {
-				t.Fatalf("%+v: %v", c.q, err)
-			}
-			if page.Total != c.want || len(page.Entries) != c.want {
-				t.Errorf("%+v: %d entries (%d listed), want %d", c.q, page.Total, len(page.Entries), c.want)
-			}
-		}
-		if _, err := svc.AuditTrail(ctx, booking.AuditQuery{Reservation: "x"}); err == nil {
-			t.Error("reservation=x accepted")
-		}
-		if _, err := svc.AuditTrail(ctx, booking.AuditQuery{From: "2026-13-01"}); err == nil {
-			t.Error("from=2026-13-01 accepted")
-		}
-	})
-}
-
-// TestAuditSettings: saving the facility settings records the changed fields once;
-// saving the same values records nothing.
-func TestAuditSettings(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, d store.Dialect) {
-		svc, _ := newService(t, d)
-		ctx := audit.WithActor(context.Background(), staffActor)
-		f, err := svc.Facility(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.Capacity, f.Name = 120, "Parking Aeropuerto"
-		if _, err := svc.SaveFacility(ctx, f); err != nil {
-			t.Fatal(err)
-		}
-		page, err := svc.AuditTrail(ctx, booking.AuditQuery{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if page.Total != 1 {
-			t.Fatalf("trail has %d entries, want 1", page.Total)
-		}
-		e := page.Entries[0]
-		if e.Action != audit.ActionSettings || e.Entity != audit.EntitySettings || e.Actor != staffActor {
-			t.Fatalf("entry = %+v", e)
-		}
-		c := changesOf(e)
-		if c["capacity"][1] != "120" || c["name"] != [2]string{"", "Parking Aeropuerto"} || len(c) != 2 {
-			t.Errorf("settings changes = %v", c)
-		}
-		if _, err := svc.SaveFacility(ctx, f); err != nil {
-			t.Fatal(err)
-		}
-		if page, _ := svc.AuditTrail(ctx, booking.AuditQuery{}); page.Total != 1 {
-			t.Errorf("saving the same settings was recorded: %d entries", page.Total)
 		}
 	})
 }

@@ -107,7 +107,7 @@ func (s *Service) StayAvailability(ctx context.Context, entry, exit time.Time) (
 	if sp.Empty() || sp.Len() > MaxAvailabilityDays*4 {
 		return Availability{}, fault.Invalidf("Las fechas de la estancia no son válidas.")
 	}
-	f, err := s.cachedFacility(ctx)
+	f, err := s.catalogOps.CachedFacility(ctx)
 	if err != nil {
 		return Availability{}, err
 	}

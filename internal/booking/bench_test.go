@@ -3,8 +3,6 @@ package booking_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"sync/atomic"
 	"testing"
 
@@ -47,12 +45,12 @@ func BenchmarkCreate(b *testing.B) {
 			}
 			h := &pricing.Holder{}
 			h.Store(pricing.NewSnapshot(cat))
-			benchCreate(b, booking.New(st, h, madrid, slog.New(slog.NewTextHandler(io.Discard, nil))))
+			benchCreate(b, newServices(st, h))
 		})
 	}
 }
 
-func benchCreate(b *testing.B, svc *booking.Service) {
+func benchCreate(b *testing.B, svc *services) {
 	var n atomic.Int64
 	b.ReportAllocs()
 	b.SetParallelism(25)

@@ -9,30 +9,43 @@ import (
 	"log/slog"
 	"time"
 
+	"parking/internal/catalog"
 	"parking/internal/fault"
 	"parking/internal/input"
 	"parking/internal/localtime"
 	"parking/internal/managelink"
 	"parking/internal/notify"
+	"parking/internal/ops"
 	"parking/internal/pricing"
+	"parking/internal/records"
 	"parking/internal/store"
 )
 
 // Service is the operations layer.
 type Service struct {
-	store    *store.Store
-	catalog  *pricing.Holder
-	loc      *time.Location
-	log      *slog.Logger
-	now      func() time.Time
-	outbox   *notify.Outbox
-	input    input.Rules        // phones read in PARKING_PHONE_REGION (docs/input-rules.md#phones)
-	admin    adminState         // administrator operations: parking feed, catalog writes (admin_state.go)
-	events   Events             // metrics (events.go)
-	origin   string             // names this instance in announcements to the others (shared.go)
-	photos   photoConfig        // uploaded photos: media store, addresses, retention (photos_upload.go)
-	links    *managelink.Signer // manage tokens and links (manage.go, docs/manage-booking.md#the-token)
-	facility facilityCache      // the quote's copy of the facility settings (facility_cache.go)
+	store   *store.Store
+	catalog *pricing.Holder
+	loc     *time.Location
+	log     *slog.Logger
+	now     func() time.Time
+	outbox  *notify.Outbox
+	input   input.Rules        // phones read in PARKING_PHONE_REGION (docs/input-rules.md#phones)
+	events  Events             // metrics (events.go)
+	shared  *ops.Announcer     // the catalog's: one origin for the instance (shared.go)
+	links   *managelink.Signer // manage tokens and links (manage.go, docs/manage-booking.md#the-token)
+	// catalogOps is the catalog the quote reads the facility settings through and the
+	// announcements reload (WithCatalog): one per instance, shared with the web layer.
+	catalogOps *catalog.Service
+	// records reads a reservation's full record for the customer and manage-link views.
+	records *records.Service
+
+	// The helpers that need little of the service, each with just that.
+	report   reporter  // after a commit: the live board, the metrics (board_feed.go)
+	trail    trail     // the audit trail's view of a reservation (audit.go)
+	notes    notifier  // notifications inside the transaction (notify.go)
+	spots    spots     // one stay at a time on a spot (spot.go)
+	receipts issuer    // receipts inside the transaction (receipts.go)
+	dates    stayRules // the rules on a stay's dates (booking.go, exit.go)
 }
 
 // Option adjusts a Service at construction.
@@ -46,12 +59,17 @@ func WithOutbox(o *notify.Outbox) Option { return func(s *Service) { s.outbox = 
 // without it, input.DefaultRegion.
 func WithInputRules(r input.Rules) Option { return func(s *Service) { s.input = r } }
 
+// WithCatalog sets the catalog operations the service shares with the web layer, so
+// that a change of the facility settings reaches the quote's copy at once. Without
+// it, the service has its own.
+func WithCatalog(c *catalog.Service) Option { return func(s *Service) { s.catalogOps = c } }
+
 // Input is the service's input rules (the web layer reads search phones with them).
 func (s *Service) Input() input.Rules { return s.input }
 
 // New builds the service. loc is the facility's time zone.
-func New(st *store.Store, catalog *pricing.Holder, loc *time.Location, log *slog.Logger, opts ...Option) *Service {
-	s := &Service{store: st, catalog: catalog, loc: loc, log: log, now: st.Clock()} // the service's one clock (internal/clock)
+func New(st *store.Store, holder *pricing.Holder, loc *time.Location, log *slog.Logger, opts ...Option) *Service {
+	s := &Service{store: st, catalog: holder, loc: loc, log: log, now: st.Clock()} // the service's one clock (internal/clock)
 	for _, o := range opts {
 		o(s)
 	}
@@ -61,7 +79,17 @@ func New(st *store.Store, catalog *pricing.Holder, loc *time.Location, log *slog
 	if s.events == nil {
 		s.events = noEvents{}
 	}
-	s.origin = newOrigin()
+	if s.catalogOps == nil {
+		s.catalogOps = catalog.New(st, holder, log)
+	}
+	s.shared = s.catalogOps.Announcer()
+	s.records = records.New(st, holder, loc, s.input)
+	s.report.now, s.report.store, s.report.shared, s.report.events = func() time.Time { return s.now() }, st, s.shared, s.events
+	s.trail = trail{loc: loc, catalog: holder}
+	s.notes = notifier{outbox: s.outbox, catalog: holder}
+	s.spots = spots{store: st, loc: loc}
+	s.receipts = issuer{loc: loc}
+	s.dates = stayRules{loc: loc}
 	return s
 }
 
@@ -96,8 +124,14 @@ func pricingFault(err error) error {
 	return &fault.Error{Kind: fault.Invalid, Message: err.Error(), Err: err}
 }
 
+// stayRules are the rules on a stay's dates every create and edit checks, their
+// refusals worded in the facility's zone (exit.go has the rest).
+type stayRules struct {
+	loc *time.Location
+}
+
 // exitAfterEntry is the rule every create and edit checks (docs/errors.md#operation-responses).
-func (s *Service) exitAfterEntry(entry time.Time, exit *time.Time) error {
+func (s *stayRules) exitAfterEntry(entry time.Time, exit *time.Time) error {
 	if exit != nil && !exit.After(entry) {
 		return fault.Invalidf("La fecha de salida (%s) debe ser posterior a la fecha de entrada (%s).",
 			localtime.Spanish(*exit, s.loc), localtime.Spanish(entry, s.loc))

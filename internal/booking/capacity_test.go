@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"maps"
 	"math/rand/v2"
 	"strings"
@@ -27,13 +25,13 @@ import (
 
 // capacityService is a service on a fresh database whose facility has capacity places
 // and sellable sellable ones (0: the capacity), with the store's fake clock.
-func capacityService(t *testing.T, d store.Dialect, capacity, sellable int) (*booking.Service, *store.Store, *clock.Fake) {
+func capacityService(t *testing.T, d store.Dialect, capacity, sellable int) (*services, *store.Store, *clock.Fake) {
 	t.Helper()
 	st, clk := storetest.OpenClock(t, d)
 	return serviceOn(t, st, capacity, sellable), st, clk
 }
 
-func serviceOn(t *testing.T, st *store.Store, capacity, sellable int) *booking.Service {
+func serviceOn(t *testing.T, st *store.Store, capacity, sellable int) *services {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := st.SeedCatalog(ctx, pricing.Default()); err != nil {
@@ -45,10 +43,10 @@ func serviceOn(t *testing.T, st *store.Store, capacity, sellable int) *booking.S
 	}
 	h := &pricing.Holder{}
 	h.Store(pricing.NewSnapshot(cat))
-	svc := booking.New(st, h, madrid, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	svc := newServices(st, h)
 	f := settings.Defaults(capacity)
 	f.Sellable = sellable
-	if _, err := svc.SaveFacility(ctx, f); err != nil {
+	if _, err := svc.catalog.SaveFacility(ctx, f); err != nil {
 		t.Fatal(err)
 	}
 	return svc
@@ -214,7 +212,7 @@ func TestOpenStaysCountUpToToday(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range 5 {
-			if _, _, err := svc.AddPhoto(ctx, late.Reservation.ID, fmt.Sprintf("https://example.com/%d.jpg", i), ""); err != nil {
+			if _, _, err := svc.handover.AddPhoto(ctx, late.Reservation.ID, fmt.Sprintf("https://example.com/%d.jpg", i), ""); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -249,7 +247,7 @@ func TestOpenStaysCountUpToToday(t *testing.T) {
 func TestConcurrentBookingsForTheLastPlaces(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		svc, st, _ := capacityService(t, d, 10, 0)
-		runLastPlaces(t, st, []*booking.Service{svc})
+		runLastPlaces(t, st, []*services{svc})
 	})
 }
 
@@ -265,7 +263,7 @@ func TestConcurrentBookingsTwoInstances(t *testing.T) {
 	st2 := storetest.OpenURL(t, url, store.Options{Clock: clk.Now})
 	svc1 := serviceOn(t, st1, 10, 0)
 	svc2 := serviceOn(t, st2, 10, 0)
-	runLastPlaces(t, st1, []*booking.Service{svc1, svc2})
+	runLastPlaces(t, st1, []*services{svc1, svc2})
 }
 
 // Far from the limit, bookings of one day take the fast path on PostgreSQL (one
@@ -276,7 +274,7 @@ func TestConcurrentBookingsAcrossBothPaths(t *testing.T) {
 		url := storetest.URL(t, d)
 		clk := clocktest.New()
 		st1 := storetest.OpenURL(t, url, store.Options{Clock: clk.Now})
-		svcs := []*booking.Service{serviceOn(t, st1, 40, 0)}
+		svcs := []*services{serviceOn(t, st1, 40, 0)}
 		if d == store.Postgres {
 			st2 := storetest.OpenURL(t, url, store.Options{Clock: clk.Now})
 			svcs = append(svcs, serviceOn(t, st2, 40, 0))
@@ -301,7 +299,7 @@ func TestConcurrentBookingsAcrossBothPaths(t *testing.T) {
 // bookAtOnce makes n public bookings from day first to day last at the same moment,
 // spread over svcs, and counts the successes and the capacity refusals; any other
 // error fails the test.
-func bookAtOnce(t *testing.T, svcs []*booking.Service, n, first, last int) (ok, full int) {
+func bookAtOnce(t *testing.T, svcs []*services, n, first, last int) (ok, full int) {
 	t.Helper()
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -334,7 +332,7 @@ func bookAtOnce(t *testing.T, svcs []*booking.Service, n, first, last int) (ok, 
 	return ok, full
 }
 
-func runLastPlaces(t *testing.T, st *store.Store, svcs []*booking.Service) {
+func runLastPlaces(t *testing.T, st *store.Store, svcs []*services) {
 	t.Helper()
 	ctx := context.Background()
 	for n := range 5 { // 5 of the 10 places taken on day 10
@@ -480,7 +478,7 @@ func TestOccupancyLedgerRandomized(t *testing.T) {
 						}
 					}
 					for i := range 5 {
-						if _, _, err := svc.AddPhoto(ctx, r.ID, fmt.Sprintf("https://example.com/%d-%d.jpg", r.ID, i), ""); err != nil {
+						if _, _, err := svc.handover.AddPhoto(ctx, r.ID, fmt.Sprintf("https://example.com/%d-%d.jpg", r.ID, i), ""); err != nil {
 							t.Fatal(err)
 						}
 					}

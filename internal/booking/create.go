@@ -87,7 +87,7 @@ func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		return c, err
 	}
 	s.events.BookingCreated(channelName(ch))
-	s.moved("", reservation.Pending)
+	s.report.moved("", reservation.Pending)
 	return c, nil
 }
 
@@ -117,7 +117,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		return Created{}, fault.Invalidf("El campo entry_date no puede ser anterior a la hora actual (%s).",
 			localtime.Spanish(s.now(), s.loc))
 	}
-	if err := s.exitAfterEntry(in.Entry, in.Exit); err != nil {
+	if err := s.dates.exitAfterEntry(in.Entry, in.Exit); err != nil {
 		return Created{}, err
 	}
 
@@ -181,7 +181,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		if in.Spot != "" {
 			nr.Spot = &in.Spot
 		}
-		if err := s.ensureSpotFree(ctx, tx, 0, in.Spot, in.Entry, in.Exit); err != nil { // spots are physical (admin_spot.go)
+		if err := s.spots.ensureSpotFree(ctx, tx, 0, in.Spot, in.Entry, in.Exit); err != nil { // spots are physical (spot.go)
 			return err
 		}
 		nr.Extras = priced.Extras
@@ -198,11 +198,11 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 			Color: in.Color, Type: in.VehicleType}
 		// docs/notifications.md#events: booking confirmation, in this transaction, so that the
 		// notification exists exactly when the booking does (docs/notifications.md).
-		if err := s.enqueueBooked(ctx, tx, ch, out, priced.Extras); err != nil {
+		if err := s.notes.enqueueBooked(ctx, tx, ch, out, priced.Extras); err != nil {
 			return err
 		}
 		created := resState{r: out.Reservation, extras: bookedDetails(s.catalog.Load(), priced.Extras)}
-		if err := auditReservation(ctx, tx, action, out.Reservation.ID, nil, s.fields(created)); err != nil {
+		if err := auditReservation(ctx, tx, action, out.Reservation.ID, nil, s.trail.fields(created)); err != nil {
 			return err
 		}
 		// docs/capacity.md#what-counts: the stay takes its days in the ledger, or the booking is
@@ -219,7 +219,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		return finishOnce(ctx, tx, co.once, out)
 	})
 	if err != nil {
-		err = s.spotViolation(ctx, err, 0, in.Spot, in.Entry, in.Exit)
+		err = s.spots.spotViolation(ctx, err, 0, in.Spot, in.Entry, in.Exit)
 		return Created{}, fmt.Errorf("create booking: %w", err)
 	}
 	return out, nil

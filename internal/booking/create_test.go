@@ -10,11 +10,15 @@ import (
 	"time"
 
 	"parking/internal/booking"
+	"parking/internal/catalog"
 	"parking/internal/clock"
 	"parking/internal/clock/clocktest"
 	"parking/internal/fault"
+	"parking/internal/handover"
+	"parking/internal/input"
 	"parking/internal/money"
 	"parking/internal/pricing"
+	"parking/internal/records"
 	"parking/internal/store"
 	"parking/internal/storetest"
 )
@@ -22,18 +26,18 @@ import (
 var madrid, _ = time.LoadLocation("Europe/Madrid")
 
 // newService returns a booking service on a fresh database with the default catalog.
-func newService(t *testing.T, d store.Dialect) (*booking.Service, *store.Store) {
+func newService(t *testing.T, d store.Dialect) (*services, *store.Store) {
 	return newServiceTB(t, d)
 }
 
-func newServiceTB(t testing.TB, d store.Dialect) (*booking.Service, *store.Store) {
+func newServiceTB(t testing.TB, d store.Dialect) (*services, *store.Store) {
 	t.Helper()
 	svc, st, _ := newServiceClock(t, d)
 	return svc, st
 }
 
 // newServiceClock is newService with the store's fake clock, which the test moves.
-func newServiceClock(t testing.TB, d store.Dialect) (*booking.Service, *store.Store, *clock.Fake) {
+func newServiceClock(t testing.TB, d store.Dialect) (*services, *store.Store, *clock.Fake) {
 	t.Helper()
 	st, clk := storetest.OpenClock(t, d)
 	ctx := context.Background()
@@ -46,7 +50,23 @@ func newServiceClock(t testing.TB, d store.Dialect) (*booking.Service, *store.St
 	}
 	h := &pricing.Holder{}
 	h.Store(pricing.NewSnapshot(cat))
-	return booking.New(st, h, madrid, slog.New(slog.NewTextHandler(io.Discard, nil))), st, clk
+	return newServices(st, h), st, clk
+}
+
+// services is the lifecycle with the operations beside it on one store, as the app
+// builds them: the catalog is the one the lifecycle's quote reads the settings through.
+type services struct {
+	*booking.Service
+	catalog  *catalog.Service
+	records  *records.Service
+	handover *handover.Service
+}
+
+func newServices(st *store.Store, h *pricing.Holder) *services {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	c := catalog.New(st, h, log)
+	return &services{Service: booking.New(st, h, madrid, log, booking.WithCatalog(c)), catalog: c,
+		records: records.New(st, h, madrid, input.Rules{}), handover: handover.New(st, log)}
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -62,6 +62,6 @@ func refusalReason(err error) string {
 }
 
 // moved reports a committed state change to the events.
-func (s *Service) moved(from, to reservation.Status) {
+func (s *reporter) moved(from, to reservation.Status) {
 	s.events.StatusChanged(string(from), string(to))
 }

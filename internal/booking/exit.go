@@ -110,7 +110,7 @@ func checkedIn(r reservation.Reservation) time.Time {
 // checkOutMoment is the moment of check-out: now, or the one staff sent (a stay
 // typed in after the fact), which may be neither in the future nor before the
 // check-in.
-func (s *Service) checkOutMoment(r reservation.Reservation, now time.Time, sent *time.Time) (time.Time, error) {
+func (s *stayRules) checkOutMoment(r reservation.Reservation, now time.Time, sent *time.Time) (time.Time, error) {
 	if sent == nil {
 		return now, nil
 	}
@@ -176,7 +176,7 @@ const pastEntryMargin = 15 * time.Minute
 // may not be earlier than now; of a PENDIENTE one, a changed entry may not be
 // earlier than now less pastEntryMargin (an unchanged entry that has passed, as for
 // a delayed traveller changing the exit, is kept).
-func (s *Service) editKeepsWhatIsOwed(r reservation.Reservation, entry time.Time, exit *time.Time, now time.Time) error {
+func (s *stayRules) editKeepsWhatIsOwed(r reservation.Reservation, entry time.Time, exit *time.Time, now time.Time) error {
 	switch r.Status {
 	case reservation.InCourse:
 		if exit != nil && !sameTime(exit, r.Exit) && exit.Before(now) {

@@ -25,7 +25,7 @@ import (
 // A stay of 4 to 10 days costs 8 €/day.
 
 type exitEnv struct {
-	svc *booking.Service
+	svc *services
 	st  *store.Store
 	clk *clock.Fake
 	n   int
@@ -181,12 +181,12 @@ func TestChargeOverstayOff(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := newExitEnv(t, d)
 		ctx := context.Background()
-		f, err := e.svc.Facility(ctx)
+		f, err := e.svc.catalog.Facility(ctx)
 		if err != nil || !f.ChargeOverstay {
 			t.Fatalf("default settings %+v (%v): charge_overstay must be on", f, err)
 		}
 		f.ChargeOverstay = false
-		if _, err := e.svc.SaveFacility(ctx, f); err != nil {
+		if _, err := e.svc.catalog.SaveFacility(ctx, f); err != nil {
 			t.Fatal(err)
 		}
 		r := e.parkedUntil(t, clocktest.Day(6, 13, 0))

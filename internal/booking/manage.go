@@ -14,6 +14,7 @@ import (
 	"parking/internal/input"
 	"parking/internal/managelink"
 	"parking/internal/pricing"
+	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/store"
 )
@@ -56,7 +57,7 @@ type LookupRequest struct {
 // Managed is a booking opened with its reference: the full record (Detail, without
 // photos or notification history) and its manage token and link.
 type Managed struct {
-	Detail
+	records.Detail
 	Token string
 	URL   string
 }
@@ -149,7 +150,7 @@ func (s *Service) lookup(ctx context.Context, ref, phone, email string) (Managed
 
 // managed reads the record of reservation id with a fresh token.
 func (s *Service) managed(ctx context.Context, id int64) (Managed, error) {
-	d, err := s.Detail(ctx, id)
+	d, err := s.records.Detail(ctx, id)
 	if err != nil {
 		return Managed{}, err
 	}
@@ -204,7 +205,7 @@ func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservat
 			return err
 		}
 		before = r
-		prev, err := s.readState(ctx, tx, id, false) // the audit trail's "before"
+		prev, err := s.trail.readState(ctx, tx, id, false) // the audit trail's "before"
 		if err != nil {
 			return err
 		}
@@ -217,7 +218,7 @@ func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservat
 	if err != nil {
 		return reservation.Reservation{}, wrapOp(err, "cancel reservation %s", ref)
 	}
-	s.announceTransition(feed.Cancelled, out, before.Spot, reservation.Pending)
+	s.report.announceTransition(feed.Cancelled, out, before.Spot, reservation.Pending)
 	return out, nil
 }
 

@@ -17,6 +17,14 @@ import (
 	"parking/internal/store"
 )
 
+// notifier records, inside an operation's transaction, the notifications it
+// triggers (docs/notifications.md#delivery): the outbox, and the catalog snapshot
+// that names a new booking's services.
+type notifier struct {
+	outbox  *notify.Outbox
+	catalog *pricing.Holder
+}
+
 // enqueue records the notification of kind for reservation id inside tx, the
 // transaction of the change that triggers it (docs/notifications.md#delivery); the dispatcher is woken
 // once tx commits. original is the reservation before the change, taken with
@@ -29,7 +37,7 @@ import (
 //	customer edit: orig, err := s.captureOriginal(ctx, tx, id) // before the update
 //	               …update…
 //	               return s.enqueue(ctx, tx, notify.ReservationModified, id, orig)
-func (s *Service) enqueue(ctx context.Context, tx *store.Tx, kind notify.Kind, id int64, original *notify.Original) error {
+func (s *notifier) enqueue(ctx context.Context, tx *store.Tx, kind notify.Kind, id int64, original *notify.Original) error {
 	if _, err := s.outbox.Enqueue(ctx, tx, kind, id, notify.Options{Original: original}); err != nil {
 		return fmt.Errorf("enqueue %s for reservation %d: %w", kind, id, err)
 	}
@@ -43,7 +51,7 @@ func (s *Service) enqueue(ctx context.Context, tx *store.Tx, kind notify.Kind, i
 // was priced with. An online booking's confirmation shows the vehicle as the booker
 // typed it: it goes to the email they typed, which must not learn a stored
 // vehicle's brand, model or colour (docs/public-booking.md#privacy-of-anonymous-bookings).
-func (s *Service) enqueueBooked(ctx context.Context, tx *store.Tx, ch Channel, c Created, extras []store.BookedExtra) error {
+func (s *notifier) enqueueBooked(ctx context.Context, tx *store.Tx, ch Channel, c Created, extras []store.BookedExtra) error {
 	sub := store.NotificationSubject{Reservation: c.Reservation, Customer: c.Customer, Vehicle: c.Vehicle}
 	if ch == Public {
 		sub.Vehicle = c.Typed
@@ -80,7 +88,7 @@ func (s *Service) enqueueBooked(ctx context.Context, tx *store.Tx, ch Channel, c
 // its contact: an online booking made without signing in as its customer goes to
 // the email its booker typed, which must not learn a stored vehicle's brand, model
 // or colour (docs/public-booking.md#privacy-of-anonymous-bookings), so the vehicle shows its plate and type only.
-func (s *Service) bookerSubject(ctx context.Context, tx *store.Tx, id int64) (store.NotificationSubject, error) {
+func (s *notifier) bookerSubject(ctx context.Context, tx *store.Tx, id int64) (store.NotificationSubject, error) {
 	sub, err := tx.NotificationSubject(ctx, id)
 	if err != nil {
 		return sub, err
@@ -93,7 +101,7 @@ func (s *Service) bookerSubject(ctx context.Context, tx *store.Tx, id int64) (st
 
 // syncReminder moves or drops reservation id's reminder after a change to its
 // dates or status, in the change's transaction (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder, notify.SyncReminder).
-func (s *Service) syncReminder(ctx context.Context, tx *store.Tx, id int64) error {
+func (s *notifier) syncReminder(ctx context.Context, tx *store.Tx, id int64) error {
 	sub, err := s.bookerSubject(ctx, tx, id)
 	if err != nil {
 		return err
@@ -106,7 +114,7 @@ func (s *Service) syncReminder(ctx context.Context, tx *store.Tx, id int64) erro
 
 // captureOriginal snapshots reservation id as tx sees it now, for the "original"
 // object of a later reservation_modified in the same transaction.
-func (s *Service) captureOriginal(ctx context.Context, tx *store.Tx, id int64) (*notify.Original, error) {
+func (s *notifier) captureOriginal(ctx context.Context, tx *store.Tx, id int64) (*notify.Original, error) {
 	return s.outbox.Capture(ctx, tx, id)
 }
 
@@ -161,7 +169,7 @@ func (s *Service) requestInvoice(ctx context.Context, id int64, to *receipt.Reci
 				return err
 			}
 		}
-		return s.enqueue(ctx, tx, notify.Invoice, id, nil)
+		return s.notes.enqueue(ctx, tx, notify.Invoice, id, nil)
 	})
 	if err != nil {
 		return fmt.Errorf("request invoice of reservation %d: %w", id, err)
@@ -198,23 +206,13 @@ func (s *Service) fullInvoice(ctx context.Context, tx *store.Tx, r reservation.R
 		if err := tx.SaveInvoiceRecipient(ctx, r.ID, to); err != nil {
 			return err
 		}
-		_, err := s.issueReceipt(ctx, tx, r.ID, receipt.Substitute, &to, cur.Number)
+		_, err := s.receipts.issueReceipt(ctx, tx, r.ID, receipt.Substitute, &to, cur.Number)
 		return err
 	}
 	// Finalized before receipts were numbered: its first receipt is the full one.
 	if err := tx.SaveInvoiceRecipient(ctx, r.ID, to); err != nil {
 		return err
 	}
-	_, err = s.issueAtFinalize(ctx, tx, r.ID)
+	_, err = s.receipts.issueAtFinalize(ctx, tx, r.ID)
 	return err
-}
-
-// NotificationHistory lists a reservation's notifications, oldest first, in the
-// detail record's form (docs/notifications.md#history); an unknown reservation has an empty history.
-func (s *Service) NotificationHistory(ctx context.Context, reservationID int64) ([]notify.HistoryItem, error) {
-	rows, err := s.store.NotificationHistory(ctx, reservationID)
-	if err != nil {
-		return nil, err
-	}
-	return notify.History(rows, s.loc), nil
 }

@@ -34,7 +34,7 @@ func TestEnqueueFromOperations(t *testing.T) {
 		// Customer edit: 7 days, no extras (7 × 8 € × 1.25 = 70 €).
 		newExit := entry.Add(7 * 24 * time.Hour)
 		err = s.store.InTx(ctx, func(tx *store.Tx) error {
-			orig, err := s.captureOriginal(ctx, tx, id)
+			orig, err := s.notes.captureOriginal(ctx, tx, id)
 			if err != nil {
 				return err
 			}
@@ -50,7 +50,7 @@ func TestEnqueueFromOperations(t *testing.T) {
 				TotalPrice: p.Quote.Total, Extras: p.Extras}); err != nil {
 				return err
 			}
-			return s.enqueue(ctx, tx, notify.ReservationModified, id, orig)
+			return s.notes.enqueue(ctx, tx, notify.ReservationModified, id, orig)
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -70,7 +70,7 @@ func TestEnqueueFromOperations(t *testing.T) {
 		var at time.Time
 		err = s.store.InTx(ctx, func(tx *store.Tx) error {
 			at = tx.Now
-			return s.enqueue(ctx, tx, notify.VehicleEntry, id, nil)
+			return s.notes.enqueue(ctx, tx, notify.VehicleEntry, id, nil)
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -81,7 +81,7 @@ func TestEnqueueFromOperations(t *testing.T) {
 			t.Errorf("hora_entrada = %q, want %q", entryMsg.Reserva.HoraEntrada, want)
 		}
 
-		hist, err := s.NotificationHistory(ctx, id)
+		hist, err := s.records.NotificationHistory(ctx, id)
 		// The booking 11 days ahead also scheduled its reminder (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder).
 		if err != nil || len(hist) != 4 || hist[0].Type != "booking_confirmation" || hist[1].Type != "booking_reminder" ||
 			hist[2].Type != "reservation_modified" || hist[3].Type != "vehicle_entry" {

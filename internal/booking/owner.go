@@ -8,53 +8,43 @@ import (
 
 	"parking/internal/fault"
 	"parking/internal/input"
+	"parking/internal/ops"
+	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/store"
 )
 
-// customerReader reads a customer record: the store, or a transaction.
-type customerReader interface {
-	Customer(ctx context.Context, id int64) (reservation.Customer, error)
-}
+// What every staff change of a reservation does, the same in the hand-over
+// (internal/ops): lock the reservation, record its audit entry, and let a customer
+// see only what its account sees.
+type (
+	customerReader = ops.CustomerReader
+	access         = ops.Access
+)
 
-// access decides whether a caller may act on reservation r, reading with q (the
-// transaction the action runs in, when there is one).
-type access func(ctx context.Context, q customerReader, r reservation.Reservation) (bool, error)
-
-// accountSees is the access of the signed-in account customerID on every customer
-// route: reservation.SeenBy, the one rule of who sees a booking
-// (docs/privacy.md#who-sees-a-booking). Another customer's reservation is refused
-// before the account is read.
-func accountSees(customerID int64) access {
-	return func(ctx context.Context, q customerReader, r reservation.Reservation) (bool, error) {
-		if r.CustomerID != customerID {
-			return false, nil
-		}
-		c, err := q.Customer(ctx, customerID)
-		if err != nil {
-			return false, fmt.Errorf("account %d: %w", customerID, err)
-		}
-		return reservation.SeenBy(r, c), nil
-	}
-}
+var (
+	lockForAdmin     = ops.LockForAdmin
+	auditReservation = ops.AuditReservation
+	accountSees      = ops.AccountSees
+)
 
 // anyone is the access of a caller who proved it holds the booking (its manage token).
 func anyone(context.Context, customerReader, reservation.Reservation) (bool, error) { return true, nil }
 
 // CustomerDetail is the full record of a reservation the signed-in account sees
 // (its receipt); any other, or a missing one, is ErrNotYours.
-func (s *Service) CustomerDetail(ctx context.Context, customerID, id int64) (Detail, error) {
-	d, err := s.Detail(ctx, id)
+func (s *Service) CustomerDetail(ctx context.Context, customerID, id int64) (records.Detail, error) {
+	d, err := s.records.Detail(ctx, id)
 	if fault.KindOf(err) == fault.NotFound {
-		return Detail{}, ErrNotYours
+		return records.Detail{}, ErrNotYours
 	}
 	if err != nil {
-		return Detail{}, err
+		return records.Detail{}, err
 	}
 	if ok, err := accountSees(customerID)(ctx, s.store, d.Reservation); err != nil {
-		return Detail{}, err
+		return records.Detail{}, err
 	} else if !ok {
-		return Detail{}, ErrNotYours
+		return records.Detail{}, ErrNotYours
 	}
 	return d, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"parking/internal/booking"
+	"parking/internal/catalog"
 	"parking/internal/money"
 	"parking/internal/pricing"
 	"parking/internal/store"
@@ -20,19 +21,19 @@ import (
 // priceChange raises today's prices after a booking: ECO's 4–10 day band from 8 €
 // to 9 €, Lavado básico (1) from 15 € to 20 €, and retires Lavado interior (2, now
 // 30 €) and Detallado pro (4).
-func priceChange(t *testing.T, svc *booking.Service) {
+func priceChange(t *testing.T, svc *services) {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := svc.UpdateRate(ctx, 2, booking.RateInput{DailyPrice: ptr(money.Cents(900))}); err != nil {
+	if _, err := svc.catalog.UpdateRate(ctx, 2, catalog.RateInput{DailyPrice: ptr(money.Cents(900))}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.UpdateExtra(ctx, 1, booking.ExtraInput{Price: ptr(money.Cents(2000))}); err != nil {
+	if _, err := svc.catalog.UpdateExtra(ctx, 1, catalog.ExtraInput{Price: ptr(money.Cents(2000))}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.UpdateExtra(ctx, 2, booking.ExtraInput{Price: ptr(money.Cents(3000)), Active: ptr(false)}); err != nil {
+	if _, err := svc.catalog.UpdateExtra(ctx, 2, catalog.ExtraInput{Price: ptr(money.Cents(3000)), Active: ptr(false)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.UpdateExtra(ctx, 4, booking.ExtraInput{Active: ptr(false)}); err != nil {
+	if _, err := svc.catalog.UpdateExtra(ctx, 4, catalog.ExtraInput{Active: ptr(false)}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -64,7 +65,7 @@ func wantStored(t *testing.T, st *store.Store, id int64, total money.Cents, extr
 
 // A booking of 5 days ECO for an SUV with Lavado básico and Lavado interior:
 // 5 × 8 € × 1.25 = 50 € + 15 € + 25 € = 90 €.
-func bookTwoExtras(t *testing.T, svc *booking.Service) booking.Created {
+func bookTwoExtras(t *testing.T, svc *services) booking.Created {
 	t.Helper()
 	in := validBooking()
 	in.Extras = []int64{1, 2, 2}
@@ -170,7 +171,7 @@ func TestAdminUpdateFollowsPriceRule(t *testing.T) {
 
 		// Staff may move it to an inactive main service (TRANSFER retired: 5 days at
 		// 11 € × 1.25 = 68.75).
-		if _, err := svc.UpdateMainService(ctx, 2, booking.MainServiceInput{Active: ptr(false)}); err != nil {
+		if _, err := svc.catalog.UpdateMainService(ctx, 2, catalog.MainServiceInput{Active: ptr(false)}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := svc.AdminUpdate(ctx, id, booking.AdminChange{MainService: ptr(int64(2))}); err != nil {

@@ -20,8 +20,14 @@ import (
 // facility settings at that moment, and the receipt keeps them whatever the
 // settings say later.
 
+// issuer issues receipts inside the transaction that finalizes or invoices a
+// reservation; its dates are the facility's (loc).
+type issuer struct {
+	loc *time.Location
+}
+
 // sellerOf is the facility's identity and VAT rate (basis points) as tx sees them.
-func (s *Service) sellerOf(ctx context.Context, tx *store.Tx) (receipt.Seller, int, error) {
+func sellerOf(ctx context.Context, tx *store.Tx) (receipt.Seller, int, error) {
 	f, err := tx.Facility(ctx)
 	if err != nil {
 		return receipt.Seller{}, 0, fmt.Errorf("facility settings: %w", err)
@@ -32,12 +38,12 @@ func (s *Service) sellerOf(ctx context.Context, tx *store.Tx) (receipt.Seller, i
 // issueReceipt issues the receipt of the reservation id (FINALIZADA) inside tx:
 // kind F2, or F1 when the customer's tax id was given before (a full invoice);
 // replaces is the simplified receipt an F3 takes the place of.
-func (s *Service) issueReceipt(ctx context.Context, tx *store.Tx, id int64, kind receipt.Kind, recipient *receipt.Recipient, replaces string) (receipt.Receipt, error) {
+func (s *issuer) issueReceipt(ctx context.Context, tx *store.Tx, id int64, kind receipt.Kind, recipient *receipt.Recipient, replaces string) (receipt.Receipt, error) {
 	sub, err := tx.NotificationSubject(ctx, id)
 	if err != nil {
 		return receipt.Receipt{}, err
 	}
-	seller, rate, err := s.sellerOf(ctx, tx)
+	seller, rate, err := sellerOf(ctx, tx)
 	if err != nil {
 		return receipt.Receipt{}, err
 	}
@@ -130,7 +136,7 @@ func (s *Service) Receipt(ctx context.Context, id int64) (receipt.Receipt, error
 			}
 			return err
 		}
-		out, err = s.issueAtFinalize(ctx, tx, id)
+		out, err = s.receipts.issueAtFinalize(ctx, tx, id)
 		return err
 	})
 	if err != nil {
@@ -141,7 +147,7 @@ func (s *Service) Receipt(ctx context.Context, id int64) (receipt.Receipt, error
 
 // issueAtFinalize issues the finalize receipt: a full invoice (F1) when the
 // customer's tax id was recorded before, else a simplified one (F2).
-func (s *Service) issueAtFinalize(ctx context.Context, tx *store.Tx, id int64) (receipt.Receipt, error) {
+func (s *issuer) issueAtFinalize(ctx context.Context, tx *store.Tx, id int64) (receipt.Receipt, error) {
 	rec, err := tx.InvoiceRecipient(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):

@@ -10,7 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"parking/internal/apptest"
-	"parking/internal/booking"
+	"parking/internal/catalog"
 	"parking/internal/money"
 	"parking/internal/store"
 	"parking/internal/webtest"
@@ -56,7 +56,7 @@ func TestLateCheckOutOnPhone(t *testing.T) {
 
 	// Today's rate goes up while the dialog is open: 7 days at 9 € = 63 €.
 	nine := money.Cents(900)
-	if _, err := e.A.Booking.UpdateRate(context.Background(), 2, booking.RateInput{DailyPrice: &nine}); err != nil {
+	if _, err := e.A.CatalogOps.UpdateRate(context.Background(), 2, catalog.RateInput{DailyPrice: &nine}); err != nil {
 		t.Fatal(err)
 	}
 	pageClick(t, ctx, dlg+` input[value="EFECTIVO"]`)

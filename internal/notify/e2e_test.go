@@ -43,7 +43,7 @@ func TestServiceDeliversBookingWithinASecond(t *testing.T) {
 			t.Errorf("payload reserva.id_reservation = %q (%v), want %d", body.Reserva.IDReservation, err, id)
 		}
 		p.waitFor(t, 2*time.Second, "the row to be sent", func() bool {
-			h, _ := a.Booking.NotificationHistory(t.Context(), id)
+			h, _ := a.Records.NotificationHistory(t.Context(), id)
 			return len(h) == 1 && h[0].Status == "sent"
 		})
 	})
@@ -80,10 +80,10 @@ func TestHangingWebhookDoesNotSlowBooking(t *testing.T) {
 			t.Errorf("booking during a hanging delivery answered after %s, want at once", took)
 		}
 		p.waitFor(t, 3*time.Second, "the timed-out attempt", func() bool {
-			h, _ := a.Booking.NotificationHistory(t.Context(), id)
+			h, _ := a.Records.NotificationHistory(t.Context(), id)
 			return len(h) == 1 && h[0].Attempts == 1
 		})
-		h, _ := a.Booking.NotificationHistory(t.Context(), id)
+		h, _ := a.Records.NotificationHistory(t.Context(), id)
 		if h[0].Status != "pending" || deref(h[0].LastError) != "timeout after 500ms" {
 			t.Errorf("history = %+v (%s), want pending with the timeout recorded", h[0], deref(h[0].LastError))
 		}

@@ -15,8 +15,11 @@ import (
 	"parking/internal/booking"
 	"parking/internal/clock"
 	"parking/internal/clock/clocktest"
+	"parking/internal/handover"
+	"parking/internal/input"
 	"parking/internal/notify"
 	"parking/internal/pricing"
+	"parking/internal/records"
 	"parking/internal/store"
 	"parking/internal/storetest"
 )
@@ -35,6 +38,8 @@ func testLog() *slog.Logger {
 type env struct {
 	st     *store.Store
 	svc    *booking.Service
+	reads  *records.Service  // the notification history, as the detail shows it
+	photos *handover.Service // photos for the check-in
 	outbox *notify.Outbox
 	url    string
 	clk    *clock.Fake
@@ -58,7 +63,8 @@ func newEnv(t testing.TB, d store.Dialect, deliver bool) *env {
 	h.Store(pricing.NewSnapshot(cat))
 	ob := notify.NewOutbox(madrid, deliver)
 	return &env{st: st, outbox: ob, url: url, clk: clk, p: newProgress(),
-		svc: booking.New(st, h, madrid, testLog(), booking.WithOutbox(ob))}
+		svc: booking.New(st, h, madrid, testLog(), booking.WithOutbox(ob)), reads: records.New(st, h, madrid, input.Rules{}),
+		photos: handover.New(st, testLog())}
 }
 
 // openStore opens (and migrates) another connection to the same database, as a
@@ -233,7 +239,7 @@ func withTimeout(t notify.Tuning) notify.Tuning {
 
 func history(t testing.TB, e *env, id int64) []notify.HistoryItem {
 	t.Helper()
-	h, err := e.svc.NotificationHistory(context.Background(), id)
+	h, err := e.reads.NotificationHistory(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -173,7 +173,7 @@ func TestReminderMovesAndIsDropped(t *testing.T) {
 			t.Fatal(err)
 		}
 		for range 5 {
-			if _, _, err := e.svc.AddPhoto(ctx, c2.Reservation.ID, "https://fotos.example/x.jpg", "frontal"); err != nil {
+			if _, _, err := e.photos.AddPhoto(ctx, c2.Reservation.ID, "https://fotos.example/x.jpg", "frontal"); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"parking/internal/booking"
 	"parking/internal/fault"
+	"parking/internal/records"
 	"parking/internal/web/httpx"
 )
 
@@ -19,12 +19,12 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 }
 
 // readyz answers 200 when the database is reachable and the catalog is loaded
-// (booking.Service.Ready).
+// (records.Service.Ready).
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	switch err := s.booking.Ready(ctx); {
-	case errors.Is(err, booking.ErrCatalogNotLoaded):
+	switch err := s.records.Ready(ctx); {
+	case errors.Is(err, records.ErrCatalogNotLoaded):
 		httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": "catalog not loaded"})
 		return
 	case err != nil:

@@ -13,10 +13,13 @@ import (
 
 	"parking/internal/account"
 	"parking/internal/booking"
+	"parking/internal/catalog"
 	"parking/internal/clock"
+	"parking/internal/handover"
 	"parking/internal/metrics"
 	"parking/internal/pricing"
 	"parking/internal/privacy"
+	"parking/internal/records"
 	"parking/internal/social"
 	"parking/internal/web/api"
 	"parking/internal/web/httpx"
@@ -31,6 +34,7 @@ type Server struct {
 	kit     *httpx.Kit
 	log     *slog.Logger
 	booking *booking.Service
+	records *records.Service
 	api     *api.Server
 	ui      *ui.Server
 	// dbTimeout is the deadline of each request's database work (httpx.DBDeadline).
@@ -45,11 +49,16 @@ type Server struct {
 
 // Deps are the collaborators of a Server.
 type Deps struct {
-	Config   Config
-	Log      *slog.Logger
-	Booking  *booking.Service
-	Accounts *account.Service
-	Catalog  *pricing.Holder
+	Config  Config
+	Log     *slog.Logger
+	Booking *booking.Service
+	// The operations beside the lifecycle: the catalog and facility settings, the
+	// hand-over (photos, entry document), the staff's reads.
+	CatalogOps *catalog.Service
+	Handover   *handover.Service
+	Records    *records.Service
+	Accounts   *account.Service
+	Catalog    *pricing.Holder
 	// Clock is the service's clock; default the operations' (the same one the
 	// store reads).
 	Clock clock.Clock
@@ -75,16 +84,16 @@ func New(d Deps) *Server {
 	}
 	if d.Clock == nil {
 		d.Clock = clock.Real
-		if d.Booking != nil {
-			d.Clock = d.Booking.Clock()
+		if d.Records != nil {
+			d.Clock = d.Records.Clock()
 		}
 	}
 	kit := httpx.NewKit(d.Log, d.Accounts, d.Config.BaseURL)
 	limiter := httpx.NewRateLimiter(d.Config.PublicRate, d.Clock) // one count per instance (docs/public-booking.md#limits-on-anonymous-traffic)
 	s := &Server{
-		kit: kit, log: d.Log, booking: d.Booking, dbTimeout: d.Config.DBTimeout, metrics: d.Metrics, metricsToken: d.MetricsToken, https: strings.HasPrefix(d.Config.BaseURL, "https://"), trusted: d.Config.TrustedProxies,
-		api: api.New(api.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts, Catalog: d.Catalog, Limiter: limiter}),
-		ui: ui.New(ui.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Accounts: d.Accounts,
+		kit: kit, log: d.Log, booking: d.Booking, records: d.Records, dbTimeout: d.Config.DBTimeout, metrics: d.Metrics, metricsToken: d.MetricsToken, https: strings.HasPrefix(d.Config.BaseURL, "https://"), trusted: d.Config.TrustedProxies,
+		api: api.New(api.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Records: d.Records, Accounts: d.Accounts, Catalog: d.Catalog, Limiter: limiter}),
+		ui: ui.New(ui.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, CatalogOps: d.CatalogOps, Handover: d.Handover, Records: d.Records, Accounts: d.Accounts,
 			Catalog: d.Catalog, Clock: d.Clock, Limiter: limiter, Social: d.Social, Privacy: d.Privacy}),
 	}
 	kit.SetErrorPage(s.ui.ErrorPage) // the guards' 503 page (docs/reliability.md)

@@ -7,6 +7,7 @@ import (
 	"parking/internal/booking"
 	"parking/internal/localtime"
 	"parking/internal/money"
+	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/web/httpx"
 )
@@ -66,12 +67,12 @@ type ManagedReservationJSON struct {
 	HasReceipt         bool               `json:"has_receipt"`
 }
 
-func (s *Server) managedView(d booking.Detail) ManagedReservationJSON {
+func (s *Server) managedView(d records.Detail) ManagedReservationJSON {
 	return ManagedView(d, s.cfg.Location)
 }
 
 // ManagedView is the wire form of a managed booking (the pages show the same).
-func ManagedView(d booking.Detail, loc *time.Location) ManagedReservationJSON {
+func ManagedView(d records.Detail, loc *time.Location) ManagedReservationJSON {
 	r := d.Reservation
 	rules := reservation.For(r.Status)
 	out := ManagedReservationJSON{

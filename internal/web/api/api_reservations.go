@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"time"
 
-	"parking/internal/booking"
 	"parking/internal/localtime"
+	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/web/httpx"
 )
@@ -57,7 +57,7 @@ func (s *Server) boardItems(items []reservation.BoardItem) []boardItemJSON {
 	return out
 }
 
-func (s *Server) boardView(b booking.Board) boardJSON {
+func (s *Server) boardView(b records.Board) boardJSON {
 	return boardJSON{
 		Date:    b.Day,
 		Stats:   boardStatsJSON{TotalEntries: len(b.Entries), TotalExits: len(b.Exits), TotalOverdue: len(b.Overdue)},
@@ -75,22 +75,22 @@ func (s *Server) boardView(b booking.Board) boardJSON {
 // stands and, for today, until the next exit passes (boardCache).
 func (s *Server) apiReservations(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	day, _, _, err := s.booking.ParseBoardDay(r.URL.Query().Get("date"))
+	day, _, _, err := s.records.ParseBoardDay(r.URL.Query().Get("date"))
 	if err != nil {
 		s.WriteErrorField(w, r, err)
 		return
 	}
-	version, err := s.booking.BoardVersion(ctx)
+	version, err := s.records.BoardVersion(ctx)
 	if err != nil {
 		s.WriteErrorField(w, r, err)
 		return
 	}
-	body, err := s.boards.load(day, version, s.booking.Now(), func() (int64, []byte, time.Time, error) {
+	body, err := s.boards.load(day, version, s.records.Now(), func() (int64, []byte, time.Time, error) {
 		// Requests waiting for this read share it: it runs to its end even if
 		// the client that started it goes away.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
-		b, err := s.booking.DailyBoard(ctx, day)
+		b, err := s.records.DailyBoard(ctx, day)
 		if err != nil {
 			return 0, nil, time.Time{}, err
 		}

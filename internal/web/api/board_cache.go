@@ -6,7 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"parking/internal/booking"
+	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/web/httpx"
 )
@@ -17,7 +17,7 @@ import (
 // the last committed change: checking costs one primary-key read, against reading
 // and encoding some 2,000 rows. Today's board also changes with time alone (its
 // overdue list, docs/board.md#overdue): its body is kept with the instant it stops
-// being true (booking.Board.Until: the next exit to pass, or midnight) and is not
+// being true (records.Board.Until: the next exit to pass, or midnight) and is not
 // served at or after it. It holds at most maxBytes (least recently used days are
 // dropped first).
 type boardCache struct {
@@ -147,7 +147,7 @@ func (c *boardCache) put(day string, version int64, until time.Time, body boardB
 
 // appendBoardJSON encodes a board exactly as WriteJSON would encode boardView(b)
 // (a test holds them equal), several times faster: a busy day is some 2,000 items.
-func appendBoardJSON(dst []byte, b booking.Board, loc *time.Location) []byte {
+func appendBoardJSON(dst []byte, b records.Board, loc *time.Location) []byte {
 	dst = append(dst, `{"date":`...)
 	dst = appendJSONString(dst, b.Day)
 	dst = append(dst, `,"stats":{"total_entries":`...)

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"parking/internal/booking"
+	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/web/httpx"
 )
@@ -27,7 +27,7 @@ func TestBoardJSONEncoding(t *testing.T) {
 		"bell\x07 bs\b ff\f nul\x00 us\x1f del\x7f", "<script>&amp;</script>", "bad utf8 \xff\xfe end",
 		"line sep \u2028 para sep \u2029", "emoji 🚗", "ñ" + strings.Repeat("x", 300),
 	}
-	var b booking.Board
+	var b records.Board
 	b.Day = "2026-03-29"
 	for i, txt := range tricky {
 		it := reservation.BoardItem{ID: int64(i + 1), Entry: entry, Status: "EN CURSO", LicensePlate: txt, Brand: txt, Color: txt, CustomerName: txt, Phone: txt, ServiceName: txt}
@@ -40,7 +40,7 @@ func TestBoardJSONEncoding(t *testing.T) {
 		}
 	}
 	b.Overdue = b.Exits[:1]
-	for _, board := range []booking.Board{b, {Day: "2030-01-01", Entries: []reservation.BoardItem{}, Exits: []reservation.BoardItem{}, Overdue: []reservation.BoardItem{}}} {
+	for _, board := range []records.Board{b, {Day: "2030-01-01", Entries: []reservation.BoardItem{}, Exits: []reservation.BoardItem{}, Overdue: []reservation.BoardItem{}}} {
 		rec := httptest.NewRecorder()
 		httpx.WriteJSON(rec, 200, s.boardView(board))
 		got := appendBoardJSON(nil, board, madrid)

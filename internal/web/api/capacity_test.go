@@ -22,12 +22,12 @@ import (
 // setCapacity saves the facility's places and sellable places.
 func setCapacity(t *testing.T, a *app.App, capacity, sellable int) {
 	t.Helper()
-	f, err := a.Booking.Facility(context.Background())
+	f, err := a.CatalogOps.Facility(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.Capacity, f.Sellable = capacity, sellable
-	if _, err := a.Booking.SaveFacility(context.Background(), f); err != nil {
+	if _, err := a.CatalogOps.SaveFacility(context.Background(), f); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -304,12 +304,12 @@ func TestManageTokenRoutes(t *testing.T) {
 func TestBookingNotificationsCarryTheManageLink(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		a := apptest.Start(t, d)
-		f, err := a.Booking.Facility(t.Context())
+		f, err := a.CatalogOps.Facility(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.Name, f.Address, f.Phone = "Parking Barajas Norte", "Avenida de la Hispanidad 1, Madrid", "+34910000000"
-		if _, err := a.Booking.SaveFacility(t.Context(), f); err != nil {
+		if _, err := a.CatalogOps.SaveFacility(t.Context(), f); err != nil {
 			t.Fatal(err)
 		}
 		b := bookOnline(t, a, "612345678", "ana@example.com", "MAIL1", 3, 2)

@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"parking/internal/catalog"
 	"parking/internal/clock/clocktest"
 	"strings"
 	"testing"
 
 	"parking/internal/apptest"
-	"parking/internal/booking"
 	"parking/internal/money"
 	"parking/internal/store"
 	"parking/internal/storetest"
@@ -24,10 +24,10 @@ func TestQuoteEqualsBookedTotal(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		a := apptest.Start(t, d)
 		ctx := context.Background()
-		if _, err := a.Booking.UpdateExtra(ctx, 8, booking.ExtraInput{Active: ptrTo(false)}); err != nil {
+		if _, err := a.CatalogOps.UpdateExtra(ctx, 8, catalog.ExtraInput{Active: ptrTo(false)}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.Booking.UpdateMainService(ctx, 2, booking.MainServiceInput{Active: ptrTo(false)}); err != nil {
+		if _, err := a.CatalogOps.UpdateMainService(ctx, 2, catalog.MainServiceInput{Active: ptrTo(false)}); err != nil {
 			t.Fatal(err)
 		}
 		entry := clocktest.D("2027-03-01") + "T10:00"
@@ -137,13 +137,13 @@ func TestEditQuoteEqualsSavedTotal(t *testing.T) {
 		mine := webtest.CustBook(t, a, "600000001", "1111AAA", "SUV", (clocktest.D("2027-03-01") + "T10:00"), (clocktest.D("2027-03-06") + "T10:00"), 1, []int{1, 2})
 		// Today's catalog changes: ECO 4–10 days 9 €, Lavado básico 20 €, Lavado
 		// interior retired.
-		if _, err := a.Booking.UpdateRate(ctx, 2, booking.RateInput{DailyPrice: ptrTo(money.Cents(900))}); err != nil {
+		if _, err := a.CatalogOps.UpdateRate(ctx, 2, catalog.RateInput{DailyPrice: ptrTo(money.Cents(900))}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.Booking.UpdateExtra(ctx, 1, booking.ExtraInput{Price: ptrTo(money.Cents(2000))}); err != nil {
+		if _, err := a.CatalogOps.UpdateExtra(ctx, 1, catalog.ExtraInput{Price: ptrTo(money.Cents(2000))}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.Booking.UpdateExtra(ctx, 2, booking.ExtraInput{Active: ptrTo(false)}); err != nil {
+		if _, err := a.CatalogOps.UpdateExtra(ctx, 2, catalog.ExtraInput{Active: ptrTo(false)}); err != nil {
 			t.Fatal(err)
 		}
 		quote := func(c *http.Client, exit string, extras []int) (int, map[string]any) {

@@ -10,7 +10,7 @@ import (
 
 	"parking/internal/app"
 	"parking/internal/apptest"
-	"parking/internal/booking"
+	"parking/internal/catalog"
 	"parking/internal/clock/clocktest"
 	"parking/internal/store"
 	"parking/internal/storetest"
@@ -81,7 +81,7 @@ func TestQuoteSeesSettingsAndFullDaysAtOnce(t *testing.T) {
 // Two instances on one PostgreSQL: capacity turned on through one is seen by the other's
 // quote as soon as the announcement arrives (the clock does not move); a day filled
 // through one is shown full by the other's next quote; a change the other instance was
-// never told of (written in the database directly) is seen within booking.FacilityCacheTTL.
+// never told of (written in the database directly) is seen within catalog.FacilityCacheTTL.
 func TestQuoteSettingsAcrossInstances(t *testing.T) {
 	cfg, clk := apptest.ConfigClock(t, store.Postgres)
 	if !strings.HasPrefix(cfg.DatabaseURL, "postgres") {
@@ -126,8 +126,8 @@ func TestQuoteSettingsAcrossInstances(t *testing.T) {
 	if got := quoteAvailability(t, pub, a2, "2026-12-01"); got != full {
 		t.Fatalf("second instance's quote within the bound: availability %s, want its copy's %s", got, full)
 	}
-	clk.Advance(booking.FacilityCacheTTL)
+	clk.Advance(catalog.FacilityCacheTTL)
 	if got := quoteAvailability(t, pub, a2, "2026-12-01"); got != "" {
-		t.Fatalf("second instance's quote %v after an unannounced capacity off: availability %s, want none", booking.FacilityCacheTTL, got)
+		t.Fatalf("second instance's quote %v after an unannounced capacity off: availability %s, want none", catalog.FacilityCacheTTL, got)
 	}
 }

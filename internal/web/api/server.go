@@ -12,6 +12,7 @@ import (
 	"parking/internal/account"
 	"parking/internal/booking"
 	"parking/internal/pricing"
+	"parking/internal/records"
 	"parking/internal/web/httpx"
 )
 
@@ -22,6 +23,7 @@ type Server struct {
 	cfg      httpx.Config
 	log      *slog.Logger
 	booking  *booking.Service
+	records  *records.Service
 	accounts *account.Service
 	catalog  *pricing.Holder
 	boards   *boardCache
@@ -34,6 +36,7 @@ type Deps struct {
 	Config   httpx.Config
 	Log      *slog.Logger
 	Booking  *booking.Service
+	Records  *records.Service
 	Accounts *account.Service
 	Catalog  *pricing.Holder
 	// Limiter is PARKING_PUBLIC_RATE's limiter (docs/public-booking.md#limits-on-anonymous-traffic), shared with the pages.
@@ -46,7 +49,7 @@ const boardCacheBytes = 32 << 20
 // New builds the API.
 func New(d Deps) *Server {
 	return &Server{
-		Kit: d.Kit, cfg: d.Config, log: d.Log, booking: d.Booking, accounts: d.Accounts, catalog: d.Catalog,
+		Kit: d.Kit, cfg: d.Config, log: d.Log, booking: d.Booking, records: d.Records, accounts: d.Accounts, catalog: d.Catalog,
 		boards: newBoardCache(boardCacheBytes), limit: d.Limiter,
 	}
 }

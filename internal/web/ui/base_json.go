@@ -3,10 +3,10 @@ package ui
 import (
 	"time"
 
-	"parking/internal/booking"
 	"parking/internal/localtime"
 	"parking/internal/money"
 	"parking/internal/notify"
+	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/web/api"
 )
@@ -185,7 +185,7 @@ type adminDetailJSON struct {
 	AdditionalServices []api.ExtraJSON       `json:"additional_services"`
 }
 
-func (s *base) adminDetail(d booking.Detail) adminDetailJSON {
+func (s *base) adminDetail(d records.Detail) adminDetailJSON {
 	var out adminDetailJSON
 	out.Reservation.adminReservationJSON = s.adminReservation(d.Reservation)
 	out.Reservation.MainServiceName = d.MainServiceName

@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"strings"
 
-	"parking/internal/booking"
+	"parking/internal/catalog"
 	"parking/internal/fault"
 	"parking/internal/money"
 	"parking/internal/pricing"
@@ -109,9 +109,9 @@ var catalogSections = map[string]string{
 	"main_service": "servicios", "rate": "servicios", "vehicle_type": "tipos", "additional_service": "extras",
 }
 
-func mainServiceInput(in httpx.Input) (booking.MainServiceInput, error) {
+func mainServiceInput(in httpx.Input) (catalog.MainServiceInput, error) {
 	active, err := in.OptBool("active")
-	return booking.MainServiceInput{Name: in.Opt("name"), Description: in.Opt("description"), Active: active}, err
+	return catalog.MainServiceInput{Name: in.Opt("name"), Description: in.Opt("description"), Active: active}, err
 }
 
 func mainServiceView(m pricing.MainService) api.MainServiceJSON {
@@ -125,7 +125,7 @@ func (s catalogPages) adminCreateMainService(w http.ResponseWriter, r *http.Requ
 		if err != nil {
 			return nil, err
 		}
-		m, err := s.booking.CreateMainService(r.Context(), mi)
+		m, err := s.catalogOps.CreateMainService(r.Context(), mi)
 		return mainServiceView(m), err
 	})
 }
@@ -141,13 +141,13 @@ func (s catalogPages) adminUpdateMainService(w http.ResponseWriter, r *http.Requ
 		if err != nil {
 			return nil, err
 		}
-		m, err := s.booking.UpdateMainService(r.Context(), id, mi)
+		m, err := s.catalogOps.UpdateMainService(r.Context(), id, mi)
 		return mainServiceView(m), err
 	})
 }
 
-func rateInput(in httpx.Input) (booking.RateInput, error) {
-	var ri booking.RateInput
+func rateInput(in httpx.Input) (catalog.RateInput, error) {
+	var ri catalog.RateInput
 	var err error
 	if ri.MainService, err = in.OptInt("id_main_service"); err != nil {
 		return ri, err
@@ -173,7 +173,7 @@ func (s catalogPages) adminCreateRate(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		rate, err := s.booking.CreateRate(r.Context(), ri)
+		rate, err := s.catalogOps.CreateRate(r.Context(), ri)
 		return rateView(rate), err
 	})
 }
@@ -189,7 +189,7 @@ func (s catalogPages) adminUpdateRate(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		rate, err := s.booking.UpdateRate(r.Context(), id, ri)
+		rate, err := s.catalogOps.UpdateRate(r.Context(), id, ri)
 		return rateView(rate), err
 	})
 }
@@ -198,7 +198,7 @@ func (s catalogPages) adminUpdateRate(w http.ResponseWriter, r *http.Request) {
 func (s catalogPages) adminDeleteRate(w http.ResponseWriter, r *http.Request) {
 	id, err := catalogID(r, "La tarifa")
 	if err == nil {
-		err = s.booking.DeleteRate(r.Context(), id)
+		err = s.catalogOps.DeleteRate(r.Context(), id)
 	}
 	if httpx.BrowserForm(r) {
 		if err != nil {
@@ -236,7 +236,7 @@ func (s catalogPages) adminCreateVehicleType(w http.ResponseWriter, r *http.Requ
 		if err != nil {
 			return nil, err
 		}
-		k, err := s.booking.CreateCoefficient(r.Context(), in.Str(in.First("vehicle_type", "type")), m)
+		k, err := s.catalogOps.CreateCoefficient(r.Context(), in.Str(in.First("vehicle_type", "type")), m)
 		return api.VehicleTypeJSON{Type: k.VehicleType, Coefficient: k.Multiplier}, err
 	})
 }
@@ -248,13 +248,13 @@ func (s catalogPages) adminUpdateVehicleType(w http.ResponseWriter, r *http.Requ
 		if err != nil {
 			return nil, err
 		}
-		k, err := s.booking.UpdateCoefficient(r.Context(), r.PathValue("type"), m)
+		k, err := s.catalogOps.UpdateCoefficient(r.Context(), r.PathValue("type"), m)
 		return api.VehicleTypeJSON{Type: k.VehicleType, Coefficient: k.Multiplier}, err
 	})
 }
 
-func extraInput(in httpx.Input) (booking.ExtraInput, error) {
-	ei := booking.ExtraInput{Name: in.Opt("name")}
+func extraInput(in httpx.Input) (catalog.ExtraInput, error) {
+	ei := catalog.ExtraInput{Name: in.Opt("name")}
 	var err error
 	if ei.Price, err = in.OptCents("price"); err != nil {
 		return ei, err
@@ -274,7 +274,7 @@ func (s catalogPages) adminCreateExtra(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		e, err := s.booking.CreateExtra(r.Context(), ei)
+		e, err := s.catalogOps.CreateExtra(r.Context(), ei)
 		return extraView(e), err
 	})
 }
@@ -290,7 +290,7 @@ func (s catalogPages) adminUpdateExtra(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		e, err := s.booking.UpdateExtra(r.Context(), id, ei)
+		e, err := s.catalogOps.UpdateExtra(r.Context(), id, ei)
 		return extraView(e), err
 	})
 }

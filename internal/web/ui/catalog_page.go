@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"strings"
 
-	"parking/internal/booking"
+	"parking/internal/catalog"
 	"parking/internal/money"
 	"parking/internal/pricing"
 )
@@ -73,7 +73,7 @@ func (s catalogPages) renderCatalogPage(w http.ResponseWriter, r *http.Request, 
 		sv.NextMin = max(sv.NextMin, rt.MaxDays+1)
 	}
 	for i := range v.Services {
-		if v.Services[i].NextMin > booking.MaxBandDays {
+		if v.Services[i].NextMin > catalog.MaxBandDays {
 			v.Services[i].NextMin = 0 // the bands reach the limit: nothing to suggest
 		}
 	}

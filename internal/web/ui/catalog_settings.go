@@ -45,7 +45,7 @@ type settingsPageView struct {
 }
 
 func (s catalogPages) adminSettings(w http.ResponseWriter, r *http.Request) {
-	f, err := s.booking.Facility(r.Context())
+	f, err := s.catalogOps.Facility(r.Context())
 	if !httpx.WantsJSON(r) {
 		if err != nil {
 			s.renderError(w, r, err, "Ajustes no disponibles", "/admin/dashboard", "Volver al panel")
@@ -91,7 +91,7 @@ func (s catalogPages) saveSettings(w http.ResponseWriter, r *http.Request) (sett
 	if err != nil {
 		return settings.Facility{}, err
 	}
-	f, err := s.booking.Facility(r.Context())
+	f, err := s.catalogOps.Facility(r.Context())
 	if err != nil {
 		return f, err
 	}
@@ -123,7 +123,7 @@ func (s catalogPages) saveSettings(w http.ResponseWriter, r *http.Request) (sett
 			return f, err
 		}
 	}
-	return s.booking.SaveFacility(r.Context(), f)
+	return s.catalogOps.SaveFacility(r.Context(), f)
 }
 
 // spanishPercent writes basis points as a percentage the Spanish way: 2100 → "21",

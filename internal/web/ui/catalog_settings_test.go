@@ -36,7 +36,7 @@ func TestAdminSettings(t *testing.T) {
 			s["name"] != "Parking Aeropuerto Sur" || s["tax_id"] != "B12345674" || s["vat_rate"] != 10.5 {
 			t.Fatalf("partial change: %d %v", status, body)
 		}
-		f, err := e.A.Booking.Facility(t.Context())
+		f, err := e.A.CatalogOps.Facility(t.Context())
 		if err != nil || f.VATBasisPoints != 1050 || f.Sellable != 70 || f.Email != "info@parking.example" {
 			t.Fatalf("stored: %+v %v", f, err)
 		}
@@ -48,7 +48,7 @@ func TestAdminSettings(t *testing.T) {
 				t.Errorf("%v: got %d %v, want 400 with a message", bad, status, body)
 			}
 		}
-		if again, _ := e.A.Booking.Facility(t.Context()); again != f {
+		if again, _ := e.A.CatalogOps.Facility(t.Context()); again != f {
 			t.Errorf("a refused change altered the settings: %+v, want %+v", again, f)
 		}
 
@@ -63,7 +63,7 @@ func TestAdminSettings(t *testing.T) {
 		if r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(r.Header.Get("Location"), "/admin/settings?ok=") {
 			t.Fatalf("form post: %d %q", r.StatusCode, r.Header.Get("Location"))
 		}
-		if f, _ := e.A.Booking.Facility(t.Context()); f.Capacity != 50 || f.SellableLimit() != 50 || f.PhotoRetentionDays != 30 || f.Email != "" {
+		if f, _ := e.A.CatalogOps.Facility(t.Context()); f.Capacity != 50 || f.SellableLimit() != 50 || f.PhotoRetentionDays != 30 || f.Email != "" {
 			t.Errorf("after the form: %+v", f)
 		}
 		r = e.BrowserPost("/admin/settings", url.Values{"vat_rate": {"150"}})

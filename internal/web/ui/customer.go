@@ -5,6 +5,7 @@ import (
 
 	"parking/internal/account"
 	"parking/internal/booking"
+	"parking/internal/handover"
 	"parking/internal/localtime"
 	"parking/internal/money"
 	"parking/internal/pricing"
@@ -166,8 +167,8 @@ func (s customerPages) customerReservationView(cr reservation.CustomerReservatio
 	item.Photos = make([]customerPhotoJSON, 0, len(cr.Photos))
 	for _, p := range cr.Photos {
 		item.Photos = append(item.Photos, customerPhotoJSON{ID: p.ID, Phase: p.Phase, Description: p.Description,
-			TakenAt: localtime.JSON(p.TakenAt, loc), URL: booking.PhotoPath(p.ID, booking.PhotoLarge),
-			ThumbURL: booking.PhotoPath(p.ID, booking.PhotoThumb)})
+			TakenAt: localtime.JSON(p.TakenAt, loc), URL: handover.PhotoPath(p.ID, handover.PhotoLarge),
+			ThumbURL: handover.PhotoPath(p.ID, handover.PhotoThumb)})
 	}
 	return item
 }

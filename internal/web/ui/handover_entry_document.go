@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"parking/internal/booking"
 	"parking/internal/localtime"
 	"parking/internal/receipt"
+	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/web/api"
 	"parking/internal/web/httpx"
@@ -19,7 +19,7 @@ import (
 // /users/profile/reservation/{id}/justificante for the owner (the receipt's
 // ownership check: 403 otherwise) and GET /reserva/{reference}/justificante?t=…
 // with the manage link's token. Each answers as a printable page, as JSON (Accept:
-// application/json) and as a PDF (?format=pdf); booking.EntryDocument builds it
+// application/json) and as a PDF (?format=pdf); handover.EntryDocument builds it
 // for all three. Before the start: 400 naming the state.
 
 // entryDocumentJSON is the entry document as JSON.
@@ -53,8 +53,8 @@ type entryDocumentView struct {
 
 // serveEntryDocument answers with d's entry document in the format asked; base
 // is the route (with the manage link's query, if any), back where the page leads.
-func (s handoverPages) serveEntryDocument(w http.ResponseWriter, r *http.Request, d booking.Detail, base, back, backLabel string) {
-	doc, err := s.booking.EntryDocument(r.Context(), d)
+func (s handoverPages) serveEntryDocument(w http.ResponseWriter, r *http.Request, d records.Detail, base, back, backLabel string) {
+	doc, err := s.handover.EntryDocument(r.Context(), d)
 	if err != nil {
 		s.entryDocumentRefused(w, r, err, back, backLabel)
 		return
@@ -107,7 +107,7 @@ func (s handoverPages) entryDocumentRefused(w http.ResponseWriter, r *http.Reque
 
 // adminEntryDocument is GET /admin/reservations/details/{id}/justificante.
 func (s handoverPages) adminEntryDocument(w http.ResponseWriter, r *http.Request) {
-	s.withAdminDetail(w, r, "Justificante no disponible", func(d booking.Detail, back string) {
+	s.withAdminDetail(w, r, "Justificante no disponible", func(d records.Detail, back string) {
 		s.serveEntryDocument(w, r, d, back+"/justificante", back, "Volver a la reserva")
 	})
 }

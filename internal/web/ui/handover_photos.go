@@ -10,9 +10,10 @@ import (
 	"strconv"
 	"time"
 
-	"parking/internal/booking"
 	"parking/internal/fault"
+	"parking/internal/handover"
 	"parking/internal/media"
+	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/web/httpx"
 )
@@ -55,7 +56,7 @@ func (u *upload) readers() []io.ReadSeeker {
 // to nowhere. The caller closes the upload, which removes the files.
 func readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
 	u := &upload{fields: map[string]string{}}
-	r.Body = http.MaxBytesReader(w, r.Body, booking.MaxPhotosPerUpload*(media.MaxUpload+uploadSlack))
+	r.Body = http.MaxBytesReader(w, r.Body, handover.MaxPhotosPerUpload*(media.MaxUpload+uploadSlack))
 	mr, err := r.MultipartReader()
 	if err != nil {
 		return u, fault.Invalidf("No se pudo leer el envío de fotos (multipart/form-data).")
@@ -70,8 +71,8 @@ func readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
 		}
 		switch name := part.FormName(); name {
 		case "file", "file[]", "files":
-			if len(u.files) == booking.MaxPhotosPerUpload {
-				return u, fault.Invalidf("Se admiten como máximo %d fotos por envío: no se ha guardado ninguna foto.", booking.MaxPhotosPerUpload)
+			if len(u.files) == handover.MaxPhotosPerUpload {
+				return u, fault.Invalidf("Se admiten como máximo %d fotos por envío: no se ha guardado ninguna foto.", handover.MaxPhotosPerUpload)
 			}
 			f, err := os.CreateTemp("", "parking-photo-*")
 			if err != nil {
@@ -120,7 +121,7 @@ func (s handoverPages) photoByURLAdded(w http.ResponseWriter, r *http.Request, p
 func uploadReadFault(err error) error {
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return fault.Invalidf("El envío supera el máximo de %d fotos de %d MB: no se ha guardado ninguna foto.", booking.MaxPhotosPerUpload, media.MaxUpload>>20)
+		return fault.Invalidf("El envío supera el máximo de %d fotos de %d MB: no se ha guardado ninguna foto.", handover.MaxPhotosPerUpload, media.MaxUpload>>20)
 	}
 	return fault.Invalidf("No se pudo leer el envío de fotos: la conexión se cortó o el formato no es válido. No se ha guardado ninguna foto.")
 }
@@ -133,7 +134,7 @@ func uploadReadFault(err error) error {
 func (s handoverPages) adminUploadPhotos(w http.ResponseWriter, r *http.Request, id int64, page bool, back string) {
 	// Refuse an unknown or closed reservation before reading the files.
 	ctx, cancel := s.DBContext(r)
-	err := s.booking.CheckPhotoUpload(ctx, id, "", "")
+	err := s.handover.CheckPhotoUpload(ctx, id, "", "")
 	cancel()
 	if err != nil {
 		s.FailBack(w, r, err, page, back, "#fotos")
@@ -151,26 +152,26 @@ func (s handoverPages) adminUploadPhotos(w http.ResponseWriter, r *http.Request,
 	if len(up.files) == 0 && up.fields["file_path"] != "" {
 		ctx, cancel := s.DBContext(r)
 		defer cancel()
-		photo, count, err := s.booking.AddPhoto(ctx, id, up.fields["file_path"], up.fields["description"])
+		photo, count, err := s.handover.AddPhoto(ctx, id, up.fields["file_path"], up.fields["description"])
 		s.photoByURLAdded(w, r, page, back, photo, count, err)
 		return
 	}
 	desc, phase := up.fields["description"], up.fields["phase"]
 	ctx, cancel = s.DBContext(r)
-	err = s.booking.CheckPhotoUpload(ctx, id, desc, phase)
+	err = s.handover.CheckPhotoUpload(ctx, id, desc, phase)
 	cancel()
 	if err != nil {
 		s.FailBack(w, r, err, page, back, "#fotos")
 		return
 	}
-	processed, err := booking.ProcessPhotos(up.readers())
+	processed, err := handover.ProcessPhotos(up.readers())
 	if err != nil {
 		s.FailBack(w, r, err, page, back, "#fotos")
 		return
 	}
 	ctx, cancel = s.DBContext(r)
 	defer cancel()
-	photos, count, err := s.booking.AddUploadedPhotos(ctx, id, processed, desc, phase)
+	photos, count, err := s.handover.AddUploadedPhotos(ctx, id, processed, desc, phase)
 	if err != nil {
 		s.FailBack(w, r, err, page, back, "#fotos")
 		return
@@ -205,7 +206,7 @@ func (s handoverPages) mediaPhoto(w http.ResponseWriter, r *http.Request) {
 		notFound()
 		return
 	}
-	viewer := booking.PhotoViewer{Staff: u.IsAdmin()}
+	viewer := handover.PhotoViewer{Staff: u.IsAdmin()}
 	if !viewer.Staff {
 		// A customer sees the photos through the session only, never with an API
 		// token (docs/photos.md#api-tokens).
@@ -218,11 +219,11 @@ func (s handoverPages) mediaPhoto(w http.ResponseWriter, r *http.Request) {
 	// The route is exempt from the request-wide database deadline, so that a slow
 	// transfer is not cut: the lookup gets it here.
 	ctx, cancel := s.DBContext(r)
-	ref, err := s.booking.PhotoAccess(ctx, id, r.PathValue("size"), viewer)
+	ref, err := s.handover.PhotoAccess(ctx, id, r.PathValue("size"), viewer)
 	cancel()
 	var rc io.ReadCloser
 	if err == nil {
-		rc, err = s.booking.OpenPhoto(r.Context(), ref)
+		rc, err = s.handover.OpenPhoto(r.Context(), ref)
 	}
 	if fault.KindOf(err) == fault.NotFound {
 		notFound()
@@ -254,12 +255,12 @@ func photoPhase(p reservation.Photo) string {
 
 // handoverInput reads the optional hand-over fields of a start or finalize
 // (docs/photos.md): mileage_km, fuel_percent, damage_notes, in JSON or a form.
-func handoverInput(in httpx.Input) booking.HandoverInput {
-	return booking.HandoverInput{MileageKm: in.Str("mileage_km"), FuelPercent: in.Str("fuel_percent"), DamageNotes: in.Str("damage_notes")}
+func handoverInput(in httpx.Input) handover.Input {
+	return handover.Input{MileageKm: in.Str("mileage_km"), FuelPercent: in.Str("fuel_percent"), DamageNotes: in.Str("damage_notes")}
 }
 
 // handovers are d's hand-over records for the detail page and the receipt.
-func (s *base) handovers(d booking.Detail) []detailHandover {
+func (s *base) handovers(d records.Detail) []detailHandover {
 	var out []detailHandover
 	for _, h := range d.Handovers {
 		v := detailHandover{Label: "Entrega del vehículo (entrada)", When: s.shortTime(h.RecordedAt), Mileage: "—", Fuel: "—", Damage: "Ninguno anotado"}

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"parking/internal/apptest"
-	"parking/internal/booking"
 	"parking/internal/fault"
+	"parking/internal/handover"
 	"parking/internal/media/mediatest"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -153,11 +153,11 @@ func TestUploadPhotosRefused(t *testing.T) {
 		webtest.WantMessage(t, status, body, 400, "No se pueden añadir fotos a la reserva "+p+": está CANCELADA.")
 		// The transaction refusing after the files were put (the reservation closed
 		// in between): the files are removed again.
-		done, err := booking.ProcessPhotos([]io.ReadSeeker{bytes.NewReader(good), bytes.NewReader(good)})
+		done, err := handover.ProcessPhotos([]io.ReadSeeker{bytes.NewReader(good), bytes.NewReader(good)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := e.A.Booking.AddUploadedPhotos(context.Background(), id, done, "", ""); fault.KindOf(err) != fault.Invalid {
+		if _, _, err := e.A.Handover.AddUploadedPhotos(context.Background(), id, done, "", ""); fault.KindOf(err) != fault.Invalid {
 			t.Errorf("upload to a cancelled reservation: %v", err)
 		}
 		if n := e.MediaFiles(); n != 0 {
@@ -255,22 +255,22 @@ func TestPhotoRetention(t *testing.T) {
 			return webtest.CountRows(t, e.A, "SELECT COUNT(*) FROM photo_evidence WHERE id_reservation = $1", id)
 		}
 		clk.Set(exit.AddDate(0, 0, 364))
-		if n, err := e.A.Booking.SweepExpiredPhotos(ctx); err != nil || n != 0 {
+		if n, err := e.A.Handover.SweepExpiredPhotos(ctx); err != nil || n != 0 {
 			t.Fatalf("sweep 364 days after: %d %v", n, err)
 		}
 		clk.Set(exit.AddDate(0, 0, 366))
-		if n, err := e.A.Booking.SweepExpiredPhotos(ctx); err != nil || n != 5 {
+		if n, err := e.A.Handover.SweepExpiredPhotos(ctx); err != nil || n != 5 {
 			t.Fatalf("sweep 366 days after: deleted %d, %v; want 5", n, err)
 		}
 		if rows(old) != 0 || rows(later) != 5 || rows(inside) != 5 || rows(recent) != 5 || e.MediaFiles() != 30 {
 			t.Errorf("after the sweep: %d, %d, %d, %d rows, %d files; want 0, 5, 5, 5 and 30", rows(old), rows(later), rows(inside), rows(recent), e.MediaFiles())
 		}
-		if n, err := e.A.Booking.SweepExpiredPhotos(ctx); err != nil || n != 0 {
+		if n, err := e.A.Handover.SweepExpiredPhotos(ctx); err != nil || n != 0 {
 			t.Errorf("second sweep: %d %v", n, err)
 		}
 		// Erasure: every photo of the customer's reservations.
 		cust := e.Stored(later).CustomerID
-		if n, err := e.A.Booking.DeleteCustomerPhotos(ctx, cust); err != nil || n != 5 {
+		if n, err := e.A.Handover.DeleteCustomerPhotos(ctx, cust); err != nil || n != 5 {
 			t.Fatalf("DeleteCustomerPhotos: %d %v", n, err)
 		}
 		if rows(later) != 0 || rows(inside) != 5 || e.MediaFiles() != 20 {
@@ -278,16 +278,16 @@ func TestPhotoRetention(t *testing.T) {
 		}
 		// The period is the facility setting: one day, and two days after its stay
 		// the recent reservation's photos go.
-		f, err := e.A.Booking.Facility(ctx)
+		f, err := e.A.CatalogOps.Facility(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.PhotoRetentionDays = 1
-		if _, err := e.A.Booking.SaveFacility(ctx, f); err != nil {
+		if _, err := e.A.CatalogOps.SaveFacility(ctx, f); err != nil {
 			t.Fatal(err)
 		}
 		clk.Set(photoEntry.AddDate(1, 0, 5))
-		if n, err := e.A.Booking.SweepExpiredPhotos(ctx); err != nil || n != 5 || rows(recent) != 0 || rows(inside) != 5 || e.MediaFiles() != 10 {
+		if n, err := e.A.Handover.SweepExpiredPhotos(ctx); err != nil || n != 5 || rows(recent) != 0 || rows(inside) != 5 || e.MediaFiles() != 10 {
 			t.Errorf("sweep with 1 day: deleted %d (%v); %d, %d rows, %d files", n, err, rows(recent), rows(inside), e.MediaFiles())
 		}
 	})
@@ -313,7 +313,7 @@ func TestPhotosInS3(t *testing.T) {
 	if c, _, err := image.DecodeConfig(strings.NewReader(r.Body)); r.StatusCode != 200 || err != nil || c.Width != 200 || c.Height != 400 {
 		t.Fatalf("served from S3: %d %v %d×%d", r.StatusCode, err, c.Width, c.Height)
 	}
-	if n, err := e.A.Booking.DeleteCustomerPhotos(context.Background(), e.Stored(id).CustomerID); err != nil || n != 2 {
+	if n, err := e.A.Handover.DeleteCustomerPhotos(context.Background(), e.Stored(id).CustomerID); err != nil || n != 2 {
 		t.Fatalf("delete: %d %v", n, err)
 	}
 	if _, err := e.A.Media.Get(context.Background(), strings.TrimPrefix(path, "/media/")); err == nil {

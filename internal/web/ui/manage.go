@@ -7,6 +7,7 @@ import (
 
 	"parking/internal/booking"
 	"parking/internal/fault"
+	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/web/api"
 	"parking/internal/web/httpx"
@@ -146,7 +147,7 @@ func (s managePages) managePage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "manage.html", "Reserva "+v.Reference, v)
 }
 
-func (s managePages) manageViewOf(d booking.Detail, token string) manageView {
+func (s managePages) manageViewOf(d records.Detail, token string) manageView {
 	loc := s.cfg.Location
 	res := d.Reservation
 	v := manageView{

@@ -21,7 +21,7 @@ type legalView struct {
 }
 
 func (s publicPages) legalView(w http.ResponseWriter, r *http.Request) (legalView, bool) {
-	f, err := s.booking.Facility(r.Context())
+	f, err := s.catalogOps.Facility(r.Context())
 	if err != nil {
 		status := s.FailureStatus(r, err)
 		s.ErrorPage(w, r, status, "No disponible", "No se puede mostrar esta página ahora. Inténtelo en un momento.")

@@ -17,13 +17,13 @@ import (
 func TestLegalPages(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		a := apptest.Start(t, d)
-		f, err := a.Booking.Facility(context.Background())
+		f, err := a.CatalogOps.Facility(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.Name, f.TaxID, f.Address, f.Email = "Aparcamientos Barajas S.L.", "B12345674", "Calle de la Terminal 4, 28042 Madrid", "privacidad@parking.example"
 		f.PhotoRetentionDays = 200
-		if _, err := a.Booking.SaveFacility(context.Background(), f); err != nil {
+		if _, err := a.CatalogOps.SaveFacility(context.Background(), f); err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range []struct{ path, title string }{{"/privacidad", "Política de privacidad"}, {"/condiciones", "Condiciones del servicio"}} {

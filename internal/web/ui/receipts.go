@@ -9,11 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"parking/internal/booking"
 	"parking/internal/fault"
 	"parking/internal/money"
 	"parking/internal/pricing"
 	"parking/internal/receipt"
+	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/web/httpx"
 )
@@ -116,7 +116,7 @@ func (s receiptPages) receiptDocOf(rc receipt.Receipt) (receiptDoc, error) {
 }
 
 // receiptOf builds the page of d's receipt rc.
-func (s receiptPages) receiptOf(d booking.Detail, rc receipt.Receipt) (receiptView, error) {
+func (s receiptPages) receiptOf(d records.Detail, rc receipt.Receipt) (receiptView, error) {
 	res := d.Reservation
 	ct := reservation.ContactOf(res, d.Customer) // as the invoice notification (docs/notifications.md#recipient)
 	v := receiptView{
@@ -261,7 +261,7 @@ const (
 
 // serveReceipt answers with reservation d's receipt in the asked format; base is
 // the route without its suffix (…/receipt), for the PDF link.
-func (s receiptPages) serveReceipt(w http.ResponseWriter, r *http.Request, d booking.Detail, format receiptFormat, base, back, backLabel string) {
+func (s receiptPages) serveReceipt(w http.ResponseWriter, r *http.Request, d records.Detail, format receiptFormat, base, back, backLabel string) {
 	rc, err := s.booking.Receipt(r.Context(), d.Reservation.ID)
 	if err != nil {
 		s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "Recibo no disponible", back, backLabel))
@@ -317,7 +317,7 @@ func (s receiptPages) adminReceiptPDF(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s receiptPages) adminReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
-	s.withAdminDetail(w, r, "Recibo no disponible", func(d booking.Detail, back string) {
+	s.withAdminDetail(w, r, "Recibo no disponible", func(d records.Detail, back string) {
 		s.serveReceipt(w, r, d, format, back+"/receipt", back, "Volver a la reserva")
 	})
 }
@@ -325,13 +325,13 @@ func (s receiptPages) adminReceiptAs(w http.ResponseWriter, r *http.Request, for
 // withAdminDetail reads the detail of reservation {id} for a staff document route
 // and hands it to serve with the detail page's address; an unknown or malformed id
 // is answered here (JSON, or the error page titled heading).
-func (s *base) withAdminDetail(w http.ResponseWriter, r *http.Request, heading string, serve func(d booking.Detail, back string)) {
+func (s *base) withAdminDetail(w http.ResponseWriter, r *http.Request, heading string, serve func(d records.Detail, back string)) {
 	id, err := reservationID(r)
 	back := "/admin/history"
 	if err == nil {
 		back = "/admin/reservations/details/" + strconv.FormatInt(id, 10)
-		var d booking.Detail
-		if d, err = s.booking.Detail(r.Context(), id); err == nil {
+		var d records.Detail
+		if d, err = s.records.Detail(r.Context(), id); err == nil {
 			serve(d, back)
 			return
 		}
@@ -371,17 +371,17 @@ func (s receiptPages) customerReceiptAs(w http.ResponseWriter, r *http.Request, 
 // ownReservation reads the detail of the signed-in customer's reservation {id}.
 // Another customer's reservation, or a missing one, is 403 (docs/accounts.md
 // 6), without saying which.
-func (s *base) ownReservation(r *http.Request) (booking.Detail, error) {
+func (s *base) ownReservation(r *http.Request) (records.Detail, error) {
 	u := httpx.GuardedUser(r)
 	notYours := fault.New(fault.Forbidden, "Esta reserva no existe o no es suya.")
 	id, ok := customerReservationID(r)
 	if !ok {
-		return booking.Detail{}, notYours
+		return records.Detail{}, notYours
 	}
 	// Only a reservation the account sees (docs/privacy.md#who-sees-a-booking).
 	d, err := s.booking.CustomerDetail(r.Context(), u.ID, id)
 	if k := fault.KindOf(err); k == fault.Forbidden || k == fault.NotFound {
-		return booking.Detail{}, notYours
+		return records.Detail{}, notYours
 	}
 	return d, err
 }

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"parking/internal/audit"
-	"parking/internal/booking"
 	"parking/internal/fault"
 	"parking/internal/localtime"
+	"parking/internal/records"
 	"parking/internal/web/httpx"
 )
 
@@ -145,9 +145,9 @@ type auditPageView struct {
 // adminAudit is GET /admin/audit?person=&reservation=&from=&to=&page=.
 func (s recordsPages) adminAudit(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	aq := booking.AuditQuery{Person: q.Get("person"), Reservation: q.Get("reservation"), From: q.Get("from"), To: q.Get("to")}
+	aq := records.AuditQuery{Person: q.Get("person"), Reservation: q.Get("reservation"), From: q.Get("from"), To: q.Get("to")}
 	aq.Page, _ = strconv.Atoi(q.Get("page"))
-	page, err := s.booking.AuditTrail(r.Context(), aq)
+	page, err := s.records.AuditTrail(r.Context(), aq)
 	if httpx.WantsJSON(r) {
 		if err != nil {
 			s.WriteSuccessFalse(w, r, err)

@@ -28,7 +28,7 @@ type dashboardView struct {
 func (s recordsPages) adminDashboard(w http.ResponseWriter, r *http.Request) {
 	date := r.URL.Query().Get("date")
 	if httpx.WantsJSON(r) {
-		b, err := s.booking.DailyBoard(r.Context(), date)
+		b, err := s.records.DailyBoard(r.Context(), date)
 		if err != nil {
 			s.WriteSuccessFalse(w, r, err)
 			return
@@ -41,14 +41,14 @@ func (s recordsPages) adminDashboard(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	today, _, _, err := s.booking.ParseBoardDay("")
+	today, _, _, err := s.records.ParseBoardDay("")
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
 	v := dashboardView{Today: today, Now: localtime.JSON(s.now(), s.cfg.Location)}
 	status := http.StatusOK
-	day, _, _, err := s.booking.ParseBoardDay(date)
+	day, _, _, err := s.records.ParseBoardDay(date)
 	if err != nil {
 		status = http.StatusBadRequest
 		v.Error = "La fecha indicada no es válida; se muestra el día de hoy."

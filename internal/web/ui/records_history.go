@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"parking/internal/booking"
 	"parking/internal/fault"
+	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/web/httpx"
 )
@@ -16,13 +16,13 @@ import (
 // /admin/history): status, search, dateFrom, dateTo (entry days, docs/admin.md#history),
 // bookedFrom, bookedTo (booking days) and page (anything that is not a positive
 // integer counts as 1).
-func historyQuery(r *http.Request) booking.HistoryQuery {
+func historyQuery(r *http.Request) records.HistoryQuery {
 	q := r.URL.Query()
 	page, err := strconv.Atoi(strings.TrimSpace(q.Get("page")))
 	if err != nil || page < 1 {
 		page = 1
 	}
-	return booking.HistoryQuery{Status: q.Get("status"), Search: q.Get("search"), DateFrom: q.Get("dateFrom"), DateTo: q.Get("dateTo"),
+	return records.HistoryQuery{Status: q.Get("status"), Search: q.Get("search"), DateFrom: q.Get("dateFrom"), DateTo: q.Get("dateTo"),
 		BookedFrom: q.Get("bookedFrom"), BookedTo: q.Get("bookedTo"), Page: page}
 }
 
@@ -32,7 +32,7 @@ func historyQuery(r *http.Request) booking.HistoryQuery {
 // unknown status or a malformed date is a 400 (the page shows the message).
 func (s recordsPages) adminHistory(w http.ResponseWriter, r *http.Request) {
 	hq := historyQuery(r)
-	h, err := s.booking.History(r.Context(), hq)
+	h, err := s.records.History(r.Context(), hq)
 	if !httpx.WantsJSON(r) {
 		s.renderHistoryPage(w, r, hq, h, err)
 		return
@@ -79,7 +79,7 @@ type historyRowView struct {
 }
 
 // historyURL is path with the filters of hq and the page (page 1 is left out).
-func historyURL(path string, hq booking.HistoryQuery, page int) string {
+func historyURL(path string, hq records.HistoryQuery, page int) string {
 	v := url.Values{}
 	for k, val := range map[string]string{"status": hq.Status, "search": hq.Search, "dateFrom": hq.DateFrom, "dateTo": hq.DateTo,
 		"bookedFrom": hq.BookedFrom, "bookedTo": hq.BookedTo} {
@@ -97,7 +97,7 @@ func historyURL(path string, hq booking.HistoryQuery, page int) string {
 }
 
 // renderHistoryPage renders one page of the history, or the refusal of its filters.
-func (s recordsPages) renderHistoryPage(w http.ResponseWriter, r *http.Request, hq booking.HistoryQuery, h booking.HistoryPage, err error) {
+func (s recordsPages) renderHistoryPage(w http.ResponseWriter, r *http.Request, hq records.HistoryQuery, h records.HistoryPage, err error) {
 	v := historyPageView{Status: hq.Status, Search: hq.Search, DateFrom: hq.DateFrom, DateTo: hq.DateTo, BookedFrom: hq.BookedFrom, BookedTo: hq.BookedTo}
 	v.Filtered = strings.TrimSpace(hq.Status+hq.Search+hq.DateFrom+hq.DateTo+hq.BookedFrom+hq.BookedTo) != ""
 	for _, st := range reservation.Statuses {

@@ -90,7 +90,7 @@ func (s recordsPages) adminHistoryCSV(w http.ResponseWriter, r *http.Request) {
 		return rc.Flush()
 	}
 	n := 0
-	err := s.booking.HistoryEach(r.Context(), hq, func(row reservation.HistoryRow) error {
+	err := s.records.HistoryEach(r.Context(), hq, func(row reservation.HistoryRow) error {
 		if !started {
 			begin()
 		}

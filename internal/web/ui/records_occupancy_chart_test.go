@@ -44,9 +44,9 @@ func TestOccupancyChartAndBoardCapacity(t *testing.T) {
 			}
 		}
 		// The board reads the capacity from the settings.
-		f, _ := e.A.Booking.Facility(context.Background())
+		f, _ := e.A.CatalogOps.Facility(context.Background())
 		f.Capacity = 7
-		if _, err := e.A.Booking.SaveFacility(context.Background(), f); err != nil {
+		if _, err := e.A.CatalogOps.SaveFacility(context.Background(), f); err != nil {
 			t.Fatal(err)
 		}
 		if status, body := e.JSON("GET", "/admin/parking", nil); status != 200 || body["capacity"] != 7.0 || body["free"] != 7.0 {

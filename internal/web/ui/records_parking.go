@@ -7,9 +7,9 @@ import (
 	"net/http"
 	"time"
 
-	"parking/internal/booking"
 	"parking/internal/feed"
 	"parking/internal/localtime"
+	"parking/internal/records"
 	"parking/internal/web/httpx"
 )
 
@@ -42,10 +42,10 @@ func (s recordsPages) adminParking(w http.ResponseWriter, r *http.Request) {
 	seq := s.booking.ParkingFeed().Seq()
 	// The capacity is the facility setting (docs/capacity.md#settings), read on every request so
 	// that a change on /admin/settings shows at once.
-	f, err := s.booking.Facility(r.Context())
-	var b booking.ParkingBoard
+	f, err := s.catalogOps.Facility(r.Context())
+	var b records.ParkingBoard
 	if err == nil {
-		b, err = s.booking.ParkingBoard(r.Context(), f.Capacity)
+		b, err = s.records.ParkingBoard(r.Context(), f.Capacity)
 	}
 	if !httpx.WantsJSON(r) {
 		if err != nil {

@@ -3,7 +3,7 @@ package ui
 import (
 	"net/http"
 
-	"parking/internal/booking"
+	"parking/internal/records"
 	"parking/internal/reservation"
 )
 
@@ -53,9 +53,9 @@ func (s recordsPages) parkingRes(p reservation.ParkingRow) parkingResView {
 }
 
 // spotLabels name a spot's state on the board.
-var spotLabels = map[string]string{booking.SpotOccupied: "Ocupada", booking.SpotReserved: "Reservada hoy"}
+var spotLabels = map[string]string{records.SpotOccupied: "Ocupada", records.SpotReserved: "Reservada hoy"}
 
-func (s recordsPages) renderParkingPage(w http.ResponseWriter, r *http.Request, b booking.ParkingBoard, seq uint64) {
+func (s recordsPages) renderParkingPage(w http.ResponseWriter, r *http.Request, b records.ParkingBoard, seq uint64) {
 	v := parkingPageView{Seq: seq, Occupied: b.Occupied, Reserved: b.Reserved, Free: b.Free, Capacity: b.Capacity,
 		Updated: b.UpdatedAt.In(s.cfg.Location).Format("15:04:05"), Chart: s.occupancyChart(r.Context(), r)}
 	if len(b.Day) == 10 {

@@ -181,7 +181,7 @@ func (s *base) render(w http.ResponseWriter, r *http.Request, status int, name, 
 	}
 	v.Nav = navFor(v.User, r.URL.Path)
 	if v.User != nil && v.User.IsAdmin() && strings.HasPrefix(r.URL.Path, "/admin") {
-		f, err := s.booking.Facility(r.Context())
+		f, err := s.catalogOps.Facility(r.Context())
 		v.SellerMissing = err == nil && len(f.SellerMissing()) > 0
 	}
 	var buf bytes.Buffer

@@ -9,6 +9,7 @@ import (
 	"parking/internal/fault"
 	"parking/internal/localtime"
 	"parking/internal/money"
+	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/web/api"
 	"parking/internal/web/httpx"
@@ -200,8 +201,8 @@ func (s reservationPages) adminDetails(w http.ResponseWriter, r *http.Request) {
 	page := !httpx.WantsJSON(r)
 	id, err := reservationID(r)
 	if err == nil {
-		var d booking.Detail
-		if d, err = s.booking.Detail(r.Context(), id); err == nil {
+		var d records.Detail
+		if d, err = s.records.Detail(r.Context(), id); err == nil {
 			if page {
 				s.renderDetailPage(w, r, d)
 			} else {
@@ -421,7 +422,7 @@ func (s reservationPages) adminAddPhoto(w http.ResponseWriter, r *http.Request) 
 	var photo reservation.Photo
 	var count int
 	if err == nil {
-		photo, count, err = s.booking.AddPhoto(ctx, id, in.Str("file_path"), in.Str("description"))
+		photo, count, err = s.handover.AddPhoto(ctx, id, in.Str("file_path"), in.Str("description"))
 	}
 	s.photoByURLAdded(w, r, page, back, photo, count, err)
 }

@@ -6,11 +6,12 @@ import (
 	"strconv"
 	"strings"
 
-	"parking/internal/booking"
 	"parking/internal/fault"
+	"parking/internal/handover"
 	"parking/internal/money"
 	"parking/internal/pricing"
 	"parking/internal/receipt"
+	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/web/httpx"
 )
@@ -221,7 +222,7 @@ func detailNotice(r *http.Request) string {
 }
 
 // renderDetailPage renders the detail record d as the detail page.
-func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Request, d booking.Detail) {
+func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Request, d records.Detail) {
 	res := d.Reservation
 	v := detailPageView{
 		ID: res.ID, Reference: reservation.ShowReference(res.Reference), Status: string(res.Status), StatusClass: statusClass(string(res.Status)),
@@ -275,7 +276,7 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 	for i, p := range d.Photos {
 		ph := detailPhoto{URL: p.FilePath, Thumb: p.FilePath, Description: deref(p.Description), TakenText: s.shortTime(p.TakenAt), Phase: photoPhase(p), N: i + 1}
 		if p.StorageKey != "" { // served by this service, whatever host the page came from
-			ph.URL, ph.Thumb = booking.PhotoPath(p.ID, booking.PhotoLarge), booking.PhotoPath(p.ID, booking.PhotoThumb)
+			ph.URL, ph.Thumb = handover.PhotoPath(p.ID, handover.PhotoLarge), handover.PhotoPath(p.ID, handover.PhotoThumb)
 		}
 		v.Photos = append(v.Photos, ph)
 	}
@@ -353,7 +354,7 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 			Attempts: n.Attempts, Created: s.isoText(&n.CreatedAt), Sent: s.isoText(n.SentAt), LastError: deref(n.LastError),
 		})
 	}
-	if trail, err := s.booking.ReservationTrail(r.Context(), res.ID); err != nil {
+	if trail, err := s.records.ReservationTrail(r.Context(), res.ID); err != nil {
 		s.FailureStatus(r, err)
 		v.TrailError = fault.MessageOf(err, httpx.MsgInternalES)
 	} else {

@@ -146,7 +146,7 @@ func TestChargeOverstaySetting(t *testing.T) {
 		if st, loc, _ := e.Form("/admin/settings", form); st != http.StatusSeeOther || !strings.Contains(loc, "ok=") {
 			t.Fatalf("form post: %d %s", st, loc)
 		}
-		if f, _ := e.A.Booking.Facility(t.Context()); !f.ChargeOverstay {
+		if f, _ := e.A.CatalogOps.Facility(t.Context()); !f.ChargeOverstay {
 			t.Error("the ticked checkbox did not turn charge_overstay on")
 		}
 		if st, body := e.JSON("POST", "/admin/settings", map[string]any{"charge_overstay": "quizá"}); st != 400 || !strings.Contains(fmt.Sprint(body["message"]), "charge_overstay") {

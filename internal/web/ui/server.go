@@ -15,9 +15,12 @@ import (
 
 	"parking/internal/account"
 	"parking/internal/booking"
+	"parking/internal/catalog"
 	"parking/internal/clock"
+	"parking/internal/handover"
 	"parking/internal/pricing"
 	"parking/internal/privacy"
+	"parking/internal/records"
 	"parking/internal/social"
 	"parking/internal/web/httpx"
 )
@@ -34,28 +37,34 @@ type Server struct {
 // s.render, s.RequireAdmin alike.
 type base struct {
 	*httpx.Kit
-	cfg      httpx.Config
-	log      *slog.Logger
-	booking  *booking.Service
-	accounts *account.Service
-	catalog  *pricing.Holder
-	assets   *assets
-	pages    pages
-	now      clock.Clock // "now" and "today" on pages (internal/clock)
-	limit    *httpx.RateLimiter
-	social   *social.Providers
-	privacy  *privacy.Service
+	cfg        httpx.Config
+	log        *slog.Logger
+	booking    *booking.Service
+	catalogOps *catalog.Service
+	handover   *handover.Service
+	records    *records.Service
+	accounts   *account.Service
+	catalog    *pricing.Holder
+	assets     *assets
+	pages      pages
+	now        clock.Clock // "now" and "today" on pages (internal/clock)
+	limit      *httpx.RateLimiter
+	social     *social.Providers
+	privacy    *privacy.Service
 }
 
 // Deps are the collaborators of the pages.
 type Deps struct {
-	Kit      *httpx.Kit
-	Config   httpx.Config
-	Log      *slog.Logger
-	Booking  *booking.Service
-	Accounts *account.Service
-	Catalog  *pricing.Holder
-	Clock    clock.Clock
+	Kit        *httpx.Kit
+	Config     httpx.Config
+	Log        *slog.Logger
+	Booking    *booking.Service
+	CatalogOps *catalog.Service
+	Handover   *handover.Service
+	Records    *records.Service
+	Accounts   *account.Service
+	Catalog    *pricing.Holder
+	Clock      clock.Clock
 	// Limiter is PARKING_PUBLIC_RATE's limiter (docs/public-booking.md#limits-on-anonymous-traffic), shared with the API.
 	Limiter *httpx.RateLimiter
 	// Social is the social-login providers (nil: none; no buttons, no routes answer).
@@ -68,7 +77,7 @@ type Deps struct {
 // they are part of the binary, a failure there is a programming error and panics.
 func New(d Deps) *Server {
 	s := &base{
-		Kit: d.Kit, now: d.Clock, cfg: d.Config, log: d.Log, booking: d.Booking, accounts: d.Accounts, catalog: d.Catalog,
+		Kit: d.Kit, now: d.Clock, cfg: d.Config, log: d.Log, booking: d.Booking, catalogOps: d.CatalogOps, handover: d.Handover, records: d.Records, accounts: d.Accounts, catalog: d.Catalog,
 		limit: d.Limiter, social: d.Social, privacy: d.Privacy,
 	}
 	var err error

@@ -2,7 +2,6 @@ package booking
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/feed"
+	"parking/internal/handover"
 	"parking/internal/money"
 	"parking/internal/notify"
 	"parking/internal/reservation"
@@ -21,15 +21,6 @@ import (
 // transactions are one at a time), the spec's conditions are checked in the spec's
 // order, and the change is one conditional UPDATE on the expected status. Of two
 // staff clicking at once, the second sees the first one's result and is refused.
-
-// lockForAdmin reads reservation id for a change; NotFound when there is none.
-func lockForAdmin(ctx context.Context, tx *store.Tx, id int64) (reservation.Reservation, error) {
-	r, err := tx.LockReservation(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return r, fault.New(fault.NotFound, "La reserva %d no existe.", id)
-	}
-	return r, err
-}
 
 // statusMoved is the refusal when the conditional UPDATE found the row in another
 // state than the one just read (kept for safety: the row lock makes it unreachable).
@@ -44,9 +35,9 @@ func statusMoved(id int64) error {
 // (mileage, fuel level, damage notes; docs/photos.md) is recorded with it, and the
 // moment of check-in with whether the keys were handed over (the entry document,
 // docs/entry-document.md).
-func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (reservation.Reservation, error) {
+func (s *Service) Start(ctx context.Context, id int64, hand ...handover.Input) (reservation.Reservation, error) {
 	var out reservation.Reservation
-	h, keys, err := parseHandover(reservation.PhaseEntry, hand)
+	h, keys, err := handover.Parse(reservation.PhaseEntry, hand)
 	if err != nil {
 		return out, err
 	}
@@ -65,7 +56,7 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (r
 		if n < reservation.MinPhotosToStart {
 			return fault.Invalidf("No se puede iniciar la reserva %d: tiene %d fotos y se necesitan al menos %d.", id, n, reservation.MinPhotosToStart)
 		}
-		before, err := s.stateOf(ctx, tx, r)
+		before, err := s.trail.stateOf(ctx, tx, r)
 		if err != nil {
 			return err
 		}
@@ -83,17 +74,17 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...HandoverInput) (r
 			return err
 		}
 		// Spec: a vehicle-entry notification is triggered, in this transaction (docs/notifications.md).
-		return s.enqueue(ctx, tx, notify.VehicleEntry, id, nil)
+		return s.notes.enqueue(ctx, tx, notify.VehicleEntry, id, nil)
 	})
 	if err != nil {
 		return out, fmt.Errorf("start reservation %d: %w", id, err)
 	}
-	s.announceTransition(feed.Started, out, out.Spot, reservation.Pending)
+	s.report.announceTransition(feed.Started, out, out.Spot, reservation.Pending)
 	return out, nil
 }
 
 // Finalize checks a vehicle out now, paid with method (CheckOut).
-func (s *Service) Finalize(ctx context.Context, id int64, method string, hand ...HandoverInput) (reservation.Reservation, error) {
+func (s *Service) Finalize(ctx context.Context, id int64, method string, hand ...handover.Input) (reservation.Reservation, error) {
 	in := CheckOutInput{Method: method}
 	if len(hand) > 0 {
 		in.Handover = hand[0]
@@ -108,7 +99,7 @@ type CheckOutInput struct {
 	Method        string
 	CheckedOutAt  *time.Time   // nil: now
 	ExpectedTotal *money.Cents // nil: not checked
-	Handover      HandoverInput
+	Handover      handover.Input
 }
 
 // CheckOut checks a vehicle out: EN CURSO → FINALIZADA, paid with in.Method (spec,
@@ -119,7 +110,7 @@ type CheckOutInput struct {
 // is recorded, and the optional hand-over at check-out (docs/photos.md) with it.
 func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (reservation.Reservation, error) {
 	var out reservation.Reservation
-	h, err := in.Handover.parse(reservation.PhaseExit)
+	h, err := in.Handover.Read(reservation.PhaseExit)
 	if err != nil {
 		return out, err
 	}
@@ -139,7 +130,7 @@ func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (res
 			}
 			return fault.Invalidf("El método de pago %q no es válido: use EFECTIVO o TARJETA.", method)
 		}
-		at, err := s.checkOutMoment(r, tx.Now, in.CheckedOutAt)
+		at, err := s.dates.checkOutMoment(r, tx.Now, in.CheckedOutAt)
 		if err != nil {
 			return err
 		}
@@ -150,7 +141,7 @@ func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (res
 		if err := expectedTotal(in.ExpectedTotal, c.Total); err != nil {
 			return err
 		}
-		before, err := s.stateOf(ctx, tx, r)
+		before, err := s.trail.stateOf(ctx, tx, r)
 		if err != nil {
 			return err
 		}
@@ -171,15 +162,15 @@ func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (res
 		// docs/receipts.md#numbering-correlative-no-gaps-no-duplicates: the receipt is numbered and issued in this transaction, so
 		// a finalize that fails leaves no number used; then the invoice
 		// notification (docs/notifications.md), which carries that number.
-		if _, err := s.issueAtFinalize(ctx, tx, id); err != nil {
+		if _, err := s.receipts.issueAtFinalize(ctx, tx, id); err != nil {
 			return err
 		}
-		return s.enqueue(ctx, tx, notify.Invoice, id, nil)
+		return s.notes.enqueue(ctx, tx, notify.Invoice, id, nil)
 	})
 	if err != nil {
 		return out, fmt.Errorf("finalize reservation %d: %w", id, err)
 	}
-	s.announceTransition(feed.Finalized, out, out.Spot, reservation.InCourse)
+	s.report.announceTransition(feed.Finalized, out, out.Spot, reservation.InCourse)
 	return out, nil
 }
 
@@ -196,7 +187,7 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 		if !reservation.For(r.Status).Cancel {
 			return fault.Invalidf("No se puede cancelar la reserva %d: su estado es %s; solo se cancelan reservas %s.", id, r.Status, reservation.Pending)
 		}
-		prev, err := s.stateOf(ctx, tx, r)
+		prev, err := s.trail.stateOf(ctx, tx, r)
 		if err != nil {
 			return err
 		}
@@ -206,7 +197,7 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 	if err != nil {
 		return out, fmt.Errorf("cancel reservation %d: %w", id, err)
 	}
-	s.announceTransition(feed.Cancelled, out, before.Spot, before.Status)
+	s.report.announceTransition(feed.Cancelled, out, before.Spot, before.Status)
 	return out, nil
 }
 
@@ -238,7 +229,7 @@ func (s *Service) endTransition(ctx context.Context, tx *store.Tx, r reservation
 	if !applied {
 		return r, statusMoved(r.ID)
 	}
-	if err := saveHandover(ctx, tx, r.ID, t.handover); err != nil {
+	if err := handover.Save(ctx, tx, r.ID, t.handover); err != nil {
 		return r, err
 	}
 	out, err := tx.Reservation(ctx, r.ID)
@@ -249,16 +240,16 @@ func (s *Service) endTransition(ctx context.Context, tx *store.Tx, r reservation
 		return out, err
 	}
 	if t.reminder {
-		if err := s.syncReminder(ctx, tx, r.ID); err != nil {
+		if err := s.notes.syncReminder(ctx, tx, r.ID); err != nil {
 			return out, err
 		}
 	}
-	return out, s.auditTransition(ctx, tx, t.action, t.before)
+	return out, s.trail.auditTransition(ctx, tx, t.action, t.before)
 }
 
 // announceTransition tells, after the commit, the live board (previous: the spot
 // before) and the status counters that out moved from status from.
-func (s *Service) announceTransition(kind feed.Kind, out reservation.Reservation, previous *string, from reservation.Status) {
+func (s *reporter) announceTransition(kind feed.Kind, out reservation.Reservation, previous *string, from reservation.Status) {
 	s.publishParking(kind, out, previous)
 	s.moved(from, out.Status)
 }

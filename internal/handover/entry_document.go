@@ -1,4 +1,4 @@
-package booking
+package handover
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"parking/internal/fault"
 	"parking/internal/receipt"
+	"parking/internal/records"
 	"parking/internal/reservation"
 )
 
@@ -15,13 +16,13 @@ import (
 // and the booked exit. It exists from the start on (EN CURSO or FINALIZADA); before
 // it, the refusal names the state (400). The one builder of the staff, owner and
 // manage-link surfaces; they add the conditions' address.
-func (s *Service) EntryDocument(ctx context.Context, d Detail) (receipt.Entry, error) {
+func (s *Service) EntryDocument(ctx context.Context, d records.Detail) (receipt.Entry, error) {
 	r := d.Reservation
 	if r.Status != reservation.InCourse && r.Status != reservation.Finalized {
 		return receipt.Entry{}, fault.Invalidf("La reserva %d está %s: el justificante de entrada se emite cuando el vehículo entra en el aparcamiento (reserva %s).",
 			r.ID, r.Status, reservation.InCourse)
 	}
-	f, err := s.Facility(ctx)
+	f, err := s.store.Facility(ctx)
 	if err != nil {
 		return receipt.Entry{}, fmt.Errorf("entry document of %d: %w", r.ID, err)
 	}

@@ -28,7 +28,7 @@ func (s *Service) WalkIn(ctx context.Context, in NewBooking, opts ...CreateOptio
 		return c, err
 	}
 	if c.Reservation.Spot != nil {
-		s.publishParking(feed.SpotChanged, c.Reservation, nil)
+		s.report.publishParking(feed.SpotChanged, c.Reservation, nil)
 	}
 	return c, nil
 }

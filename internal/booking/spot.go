@@ -12,6 +12,13 @@ import (
 	"parking/internal/store"
 )
 
+// spots keeps a parking spot to one stay at a time: the checks before a spot is
+// given or a holder's dates move, and their refusals in the facility's zone.
+type spots struct {
+	store *store.Store
+	loc   *time.Location
+}
+
 // ensureSpotFree refuses, inside tx, to give spot to reservation id (0 for a new one)
 // over the stay [entry, exit) when a reservation that is not terminal already holds
 // it over an overlapping stay (issue 4: spots are physical; an open exit overlaps
@@ -19,7 +26,7 @@ import (
 // reservation. Every operation that sets a spot or moves the dates of a reservation
 // holding one calls it before writing: walk-in, administrator update, and the
 // customer edit (which keeps the spot but may move the dates).
-func (s *Service) ensureSpotFree(ctx context.Context, tx *store.Tx, id int64, spot string, entry time.Time, exit *time.Time) error {
+func (s *spots) ensureSpotFree(ctx context.Context, tx *store.Tx, id int64, spot string, entry time.Time, exit *time.Time) error {
 	if spot == "" {
 		return nil
 	}
@@ -37,7 +44,7 @@ func (s *Service) ensureSpotFree(ctx context.Context, tx *store.Tx, id int64, sp
 }
 
 // spotTaken is the refusal naming the reservation that holds the spot.
-func (s *Service) spotTaken(spot string, h store.SpotHolder, cause error) error {
+func (s *spots) spotTaken(spot string, h store.SpotHolder, cause error) error {
 	until := "sin fecha de salida"
 	if h.Exit != nil {
 		until = "hasta el " + localtime.Spanish(*h.Exit, s.loc)
@@ -50,7 +57,7 @@ func (s *Service) spotTaken(spot string, h store.SpotHolder, cause error) error 
 // spotViolation turns PostgreSQL's exclusion-constraint refusal (SQLSTATE 23P01,
 // reservation_spot_no_overlap) into the same Conflict, for a writer that reached
 // the database without ensureSpotFree; other errors pass through.
-func (s *Service) spotViolation(ctx context.Context, err error, id int64, spot string, entry time.Time, exit *time.Time) error {
+func (s *spots) spotViolation(ctx context.Context, err error, id int64, spot string, entry time.Time, exit *time.Time) error {
 	if err == nil || !store.IsExclusionViolation(err) {
 		return err
 	}
@@ -64,7 +71,7 @@ func (s *Service) spotViolation(ctx context.Context, err error, id int64, spot s
 // keepSpotFree is ensureSpotFree for an edit that keeps r's spot but may move its
 // dates (the customer's edit): the refusal does not name the other reservation,
 // which belongs to someone else.
-func (s *Service) keepSpotFree(ctx context.Context, tx *store.Tx, r reservation.Reservation, entry time.Time, exit *time.Time) error {
+func (s *spots) keepSpotFree(ctx context.Context, tx *store.Tx, r reservation.Reservation, entry time.Time, exit *time.Time) error {
 	if r.Spot == nil {
 		return nil
 	}

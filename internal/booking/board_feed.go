@@ -1,37 +1,41 @@
 package booking
 
 import (
-	"sync"
+	"time"
 
 	"parking/internal/feed"
+	"parking/internal/ops"
 	"parking/internal/reservation"
+	"parking/internal/store"
 )
 
-// adminState is what the administrator operations keep beside the service; its zero
-// value is ready.
-type adminState struct {
+// reporter tells, once an operation's transaction has committed, who follows the
+// reservations: the live parking board (here and, through the announcements, on the
+// other instances) and the metrics (events.go). Its feed's zero value is ready.
+type reporter struct {
 	// feed carries parking-board changes to the live page (GET /admin/parking/events).
-	feed feed.Broker
-	// catalogMu orders catalog changes with their snapshot reloads, so that two
-	// changes committed close together cannot install their snapshots out of order.
-	catalogMu sync.Mutex
+	feed   feed.Broker
+	now    func() time.Time
+	store  *store.Store
+	shared *ops.Announcer
+	events Events
 }
 
 // ParkingFeed is the broker of parking-board changes. Operations publish to it after
 // their transaction commits; the app closes it on shutdown to end open streams.
-func (s *Service) ParkingFeed() *feed.Broker { return &s.admin.feed }
+func (s *Service) ParkingFeed() *feed.Broker { return &s.report.feed }
 
 // publishParking tells the live board about a committed change of r's spot or state.
 // previous is the spot before the change.
 // Several instances on one PostgreSQL: this instance's streams get it at once, the
 // others' through the database (shared.go).
-func (s *Service) publishParking(kind feed.Kind, r reservation.Reservation, previous *string) {
+func (s *reporter) publishParking(kind feed.Kind, r reservation.Reservation, previous *string) {
 	at := s.now()
-	s.admin.feed.Publish(feed.Event{
+	s.feed.Publish(feed.Event{
 		Kind: kind, ReservationID: r.ID, Status: string(r.Status), Spot: r.Spot, PreviousSpot: previous, At: at,
 	})
 	if s.store.Shared() {
-		s.announce(signal{Type: signalBoard, Kind: string(kind), ReservationID: r.ID, Status: string(r.Status),
+		s.shared.Announce(ops.Signal{Type: ops.SignalBoard, Kind: string(kind), ReservationID: r.ID, Status: string(r.Status),
 			Spot: r.Spot, PreviousSpot: previous, At: at})
 	}
 }

@@ -69,7 +69,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		if !rules.Editable() {
 			return fault.Invalidf("La reserva %d está %s: no admite cambios.", id, r.Status)
 		}
-		prev, err := s.readState(ctx, tx, id, true)
+		prev, err := s.trail.readState(ctx, tx, id, true)
 		if err != nil {
 			return err
 		}
@@ -142,7 +142,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 				notes = &n
 			}
 		}
-		if err := s.exitAfterEntry(entry, exit); err != nil {
+		if err := s.dates.exitAfterEntry(entry, exit); err != nil {
 			return err
 		}
 
@@ -162,7 +162,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		}
 
 		// Spots are physical (issue 4).
-		if err := s.ensureSpotFree(ctx, tx, id, spot, entry, exit); err != nil {
+		if err := s.spots.ensureSpotFree(ctx, tx, id, spot, entry, exit); err != nil {
 			return err
 		}
 		if err := s.saveContact(ctx, tx, cust, contact); err != nil {
@@ -200,17 +200,17 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 			return err
 		}
 		out.Vehicle = newVeh
-		if err := s.syncReminder(ctx, tx, id); err != nil { // docs/manage-booking.md#the-reminder-the-day-before-booking_reminder: moved with the entry
+		if err := s.notes.syncReminder(ctx, tx, id); err != nil { // docs/manage-booking.md#the-reminder-the-day-before-booking_reminder: moved with the entry
 			return err
 		}
 		return s.auditUpdate(ctx, tx, prev)
 	})
 	if err != nil {
-		err = s.spotViolation(ctx, err, id, spot, entry, exit)
+		err = s.spots.spotViolation(ctx, err, id, spot, entry, exit)
 		return Updated{}, fmt.Errorf("update reservation %d: %w", id, err)
 	}
 	if !sameSpot(before.Spot, out.Reservation.Spot) || (out.Reservation.Spot != nil && (!before.Entry.Equal(out.Reservation.Entry) || !sameTime(before.Exit, out.Reservation.Exit))) {
-		s.publishParking(feed.SpotChanged, out.Reservation, before.Spot)
+		s.report.publishParking(feed.SpotChanged, out.Reservation, before.Spot)
 	}
 	return out, nil
 }
@@ -219,11 +219,11 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 // (assigned, moved or freed), "update" otherwise; an update that changed nothing
 // records nothing.
 func (s *Service) auditUpdate(ctx context.Context, tx *store.Tx, prev resState) error {
-	next, err := s.readState(ctx, tx, prev.r.ID, true)
+	next, err := s.trail.readState(ctx, tx, prev.r.ID, true)
 	if err != nil {
 		return err
 	}
-	changes := audit.Compare(s.fields(prev), s.fields(next))
+	changes := audit.Compare(s.trail.fields(prev), s.trail.fields(next))
 	if len(changes) == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package booking
+package records
 
 import (
 	"context"
@@ -93,4 +93,14 @@ func (s *Service) Detail(ctx context.Context, id int64) (Detail, error) {
 		d.Catalog = snap.Catalog()
 	}
 	return d, nil
+}
+
+// NotificationHistory lists a reservation's notifications, oldest first, in the
+// detail record's form (docs/notifications.md#history); an unknown reservation has an empty history.
+func (s *Service) NotificationHistory(ctx context.Context, reservationID int64) ([]notify.HistoryItem, error) {
+	rows, err := s.store.NotificationHistory(ctx, reservationID)
+	if err != nil {
+		return nil, err
+	}
+	return notify.History(rows, s.loc), nil
 }

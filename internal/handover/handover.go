@@ -1,4 +1,4 @@
-package booking
+package handover
 
 import (
 	"context"
@@ -16,18 +16,18 @@ const (
 	MaxDamageNotes = 2000
 )
 
-// HandoverInput is what staff type at the start or at finalize; every field is
+// Input is what staff type at the start or at finalize; every field is
 // optional ("" = not recorded). KeysHandedOver is read at the start only: the
 // customer left the keys (the entry document says so, docs/entry-document.md).
-type HandoverInput struct {
+type Input struct {
 	MileageKm      string
 	FuelPercent    string
 	DamageNotes    string
 	KeysHandedOver bool
 }
 
-// parse checks the fields against the input rules for phase.
-func (h HandoverInput) parse(phase string) (reservation.Handover, error) {
+// Read checks the fields against the input rules for phase.
+func (h Input) Read(phase string) (reservation.Handover, error) {
 	out := reservation.Handover{Phase: phase}
 	var err error
 	if out.MileageKm, err = input.Whole("mileage_km", h.MileageKm, 0, MaxMileageKm); err != nil {
@@ -46,19 +46,19 @@ func (h HandoverInput) parse(phase string) (reservation.Handover, error) {
 	return out, nil
 }
 
-// parseHandover reads the optional hand-over of phase (at most one given) and
+// Parse reads the optional hand-over of phase (at most one given) and
 // whether the keys were handed over.
-func parseHandover(phase string, in []HandoverInput) (reservation.Handover, bool, error) {
+func Parse(phase string, in []Input) (reservation.Handover, bool, error) {
 	if len(in) == 0 {
 		return reservation.Handover{Phase: phase}, false, nil
 	}
-	h, err := in[0].parse(phase)
+	h, err := in[0].Read(phase)
 	return h, in[0].KeysHandedOver, err
 }
 
-// saveHandover records h in the transaction of its transition, when anything
+// Save records h in the transaction of its transition, when anything
 // was recorded.
-func saveHandover(ctx context.Context, tx *store.Tx, id int64, h reservation.Handover) error {
+func Save(ctx context.Context, tx *store.Tx, id int64, h reservation.Handover) error {
 	if h.Empty() {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package booking
+package catalog
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"parking/internal/fault"
 	"parking/internal/input"
 	"parking/internal/money"
+	"parking/internal/ops"
 	"parking/internal/pricing"
 	"parking/internal/store"
 )
@@ -57,8 +58,8 @@ type ExtraInput struct {
 // snapshot read from the database. The mutex orders change+reload pairs, so a
 // slower reload can never install an older catalog over a newer one.
 func (s *Service) changeCatalog(ctx context.Context, what string, fn func(tx *store.Tx) error) error {
-	s.admin.catalogMu.Lock()
-	defer s.admin.catalogMu.Unlock()
+	s.catalogMu.Lock()
+	defer s.catalogMu.Unlock()
 	if err := s.store.InTx(ctx, fn); err != nil {
 		if store.IsUniqueViolation(err) {
 			return &fault.Error{Kind: fault.Conflict, Err: err, Message: "Ya existe un elemento del catálogo con ese nombre."}
@@ -66,7 +67,7 @@ func (s *Service) changeCatalog(ctx context.Context, what string, fn func(tx *st
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	if s.store.Shared() {
-		s.announce(signal{Type: signalCatalog}) // the other instances reload too (shared.go)
+		s.shared.Announce(ops.Signal{Type: ops.SignalCatalog}) // the other instances reload too
 	}
 	return s.ReloadCatalog(ctx)
 }

@@ -1,4 +1,4 @@
-package booking
+package catalog
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"parking/internal/audit"
-
+	"parking/internal/ops"
 	"parking/internal/settings"
 	"parking/internal/store"
 )
@@ -38,8 +38,8 @@ func (s *Service) SaveFacility(ctx context.Context, f settings.Facility) (settin
 	if err == nil {
 		// The quote's copy of the settings (docs/capacity.md#the-quotes-copy-of-the-settings):
 		// dropped here, and on the other instances when they hear of it.
-		s.forgetFacility()
-		s.announce(signal{Type: signalSettings})
+		s.ForgetFacility()
+		s.shared.Announce(ops.Signal{Type: ops.SignalSettings})
 	}
 	return f, err
 }

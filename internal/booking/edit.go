@@ -42,7 +42,7 @@ func (s *Service) CustomerCancel(ctx context.Context, customerID, reservationID 
 		}
 		// The state before, for the trail (read in this transaction, before the
 		// conditional update).
-		prev, perr := s.readState(ctx, tx, reservationID, false)
+		prev, perr := s.trail.readState(ctx, tx, reservationID, false)
 		ok, err := tx.CancelOwnReservation(ctx, reservationID, customerID)
 		if err != nil {
 			return err
@@ -71,17 +71,17 @@ func (s *Service) CustomerCancel(ctx context.Context, customerID, reservationID 
 		if err := s.occupy(ctx, tx, r.ID, was, stayOf(r), noCheck, false); err != nil {
 			return err
 		}
-		if err := s.syncReminder(ctx, tx, r.ID); err != nil { // docs/manage-booking.md#the-reminder-the-day-before-booking_reminder: dropped
+		if err := s.notes.syncReminder(ctx, tx, r.ID); err != nil { // docs/manage-booking.md#the-reminder-the-day-before-booking_reminder: dropped
 			return err
 		}
-		return s.auditTransition(ctx, tx, audit.ActionCancel, prev)
+		return s.trail.auditTransition(ctx, tx, audit.ActionCancel, prev)
 	})
 	if err != nil {
 		return reservation.Reservation{}, wrapOp(err, "cancel reservation %d", reservationID)
 	}
-	s.publishParking(feed.Cancelled, out, nil) // the live board (admin_state.go)
+	s.report.publishParking(feed.Cancelled, out, nil) // the live board (board_feed.go)
 	// Only PENDIENTE is cancelled (the conditional update).
-	s.moved(reservation.Pending, reservation.Cancelled)
+	s.report.moved(reservation.Pending, reservation.Cancelled)
 	return out, nil
 }
 
@@ -158,7 +158,7 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 			return fault.Invalidf("No se puede modificar una reserva %s.", r.Status)
 		}
 		// The reservation as the notification's "original" will show it.
-		original, err := s.captureOriginal(ctx, tx, r.ID)
+		original, err := s.notes.captureOriginal(ctx, tx, r.ID)
 		if err != nil {
 			return err
 		}
@@ -174,7 +174,7 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 		if snap == nil {
 			return pricingFault(pricing.ErrNotLoaded)
 		}
-		prev, err := s.stateOf(ctx, tx, r)
+		prev, err := s.trail.stateOf(ctx, tx, r)
 		if err != nil {
 			return err
 		}
@@ -192,10 +192,10 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 		if in.Exit != nil {
 			exit = in.Exit
 		}
-		if err := s.exitAfterEntry(entry, exit); err != nil {
+		if err := s.dates.exitAfterEntry(entry, exit); err != nil {
 			return err
 		}
-		if err := s.editKeepsWhatIsOwed(r, entry, exit, tx.Now); err != nil {
+		if err := s.dates.editKeepsWhatIsOwed(r, entry, exit, tx.Now); err != nil {
 			return err
 		}
 		mainService := r.MainServiceID
@@ -221,7 +221,7 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 		if err != nil {
 			return err
 		}
-		if err := s.keepSpotFree(ctx, tx, r, entry, exit); err != nil { // spots are physical (admin_spot.go)
+		if err := s.spots.keepSpotFree(ctx, tx, r, entry, exit); err != nil { // spots are physical (spot.go)
 			return err
 		}
 		ok, err := tx.UpdateStay(ctx, r.ID, r.Status, store.Stay{
@@ -247,9 +247,9 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 		out.Updated.MainServiceID, out.Updated.MainServiceName = mainService, serviceName(snap, mainService)
 		out.Quote = priced.Quote
 		// The trail: an edit that changed nothing records nothing.
-		if next, err := s.readState(ctx, tx, r.ID, false); err != nil {
+		if next, err := s.trail.readState(ctx, tx, r.ID, false); err != nil {
 			return err
-		} else if cs := audit.Compare(s.fields(prev), s.fields(next)); len(cs) > 0 {
+		} else if cs := audit.Compare(s.trail.fields(prev), s.trail.fields(next)); len(cs) > 0 {
 			if err := tx.Audit(ctx, audit.Entry{Action: audit.ActionCustomerEdit, Entity: audit.EntityReservation,
 				EntityID: audit.ID(r.ID), ReservationID: r.ID, Changes: cs}); err != nil {
 				return err
@@ -262,12 +262,12 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 		if !out.Changed() {
 			return nil
 		}
-		if err := s.syncReminder(ctx, tx, r.ID); err != nil { // docs/manage-booking.md#the-reminder-the-day-before-booking_reminder: moved with the entry
+		if err := s.notes.syncReminder(ctx, tx, r.ID); err != nil { // docs/manage-booking.md#the-reminder-the-day-before-booking_reminder: moved with the entry
 			return err
 		}
 		// The manage-my-booking edit is made by the booker, who may not be the
 		// customer: the vehicle is shown as bookerSubject allows.
-		sub, err := s.bookerSubject(ctx, tx, r.ID)
+		sub, err := s.notes.bookerSubject(ctx, tx, r.ID)
 		if err != nil {
 			return err
 		}
@@ -287,7 +287,7 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 		return Edited{}, wrapOp(err, "edit reservation %d", reservationID)
 	}
 	if out.Reservation.Spot != nil && out.Changed() {
-		s.publishParking(feed.SpotChanged, out.Reservation, out.Reservation.Spot) // the live board (admin_state.go)
+		s.report.publishParking(feed.SpotChanged, out.Reservation, out.Reservation.Spot) // the live board (board_feed.go)
 	}
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package booking
+package catalog
 
 import (
 	"context"
@@ -24,9 +24,9 @@ type facilityCache struct {
 	gen uint64
 }
 
-// cachedFacility is the facility settings as the quote uses them: the in-process copy
+// CachedFacility is the facility settings as the quote uses them: the in-process copy
 // while it is younger than FacilityCacheTTL, the database's otherwise.
-func (s *Service) cachedFacility(ctx context.Context) (settings.Facility, error) {
+func (s *Service) CachedFacility(ctx context.Context) (settings.Facility, error) {
 	now := s.now()
 	c := &s.facility
 	c.mu.Lock()
@@ -47,9 +47,9 @@ func (s *Service) cachedFacility(ctx context.Context) (settings.Facility, error)
 	return f, nil
 }
 
-// forgetFacility drops the in-process copy: the settings changed (here, or on another
+// ForgetFacility drops the in-process copy: the settings changed (here, or on another
 // instance), or announcements may have been missed.
-func (s *Service) forgetFacility() {
+func (s *Service) ForgetFacility() {
 	c := &s.facility
 	c.mu.Lock()
 	c.gen++
