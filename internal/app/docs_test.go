@@ -249,3 +249,62 @@ func TestAnchorOf(t *testing.T) {
 		t.Errorf("anchorsOf read a heading inside fenced code")
 	}
 }
+
+var (
+	// sourcePath is a repository path to a source file as docs and comments name it:
+	// internal/web/ui/routes.go, or short, from internal/: web/ui/routes.go, store/outbox.go.
+	sourcePath = regexp.MustCompile(`(?:^|[\s(\x60'"\[])((?:internal/|cmd/|bench/|scripts/)?(?:[a-z0-9_]+/)+[a-z0-9_]+\.(?:go|html|js|css|sh))\b`)
+	// bareGoFile is a Go file named without its directory, in a Go comment: a file of the
+	// same package.
+	bareGoFile = regexp.MustCompile(`(?:^|[\s(\x60'"])([a-z0-9_]+\.go)\b`)
+)
+
+// Docs and comments name files that exist: a file renamed or split leaves no reader
+// looking for its old name (the README and docs/, every comment in Go, templates,
+// scripts and styles).
+func TestNamedSourceFilesExist(t *testing.T) {
+	exists := func(rel string) bool {
+		_, err := os.Stat(filepath.Join(repoRoot, filepath.FromSlash(rel)))
+		return err == nil
+	}
+	checked := 0
+	repoTextFiles(t, func(path string, content []byte) {
+		ext := filepath.Ext(path)
+		isDoc := ext == ".md" && (path == "README.md" || strings.HasPrefix(path, "docs/"))
+		if !isDoc && ext != ".go" && ext != ".html" && ext != ".js" && ext != ".css" && ext != ".sh" {
+			return
+		}
+		for n, line := range strings.Split(string(content), "\n") {
+			if ext == ".go" {
+				i := strings.Index(line, "//")
+				if i < 0 {
+					continue
+				}
+				line = line[i:] // comments only: code names no files
+			}
+			for _, m := range sourcePath.FindAllStringSubmatch(line, -1) {
+				p := m[1]
+				checked++
+				found := false
+				for _, base := range []string{"", "internal/", "internal/web/", "internal/web/ui/", filepath.Dir(path) + "/", filepath.Dir(filepath.Dir(path)) + "/"} {
+					found = found || exists(base+p)
+				}
+				if !found {
+					t.Errorf("%s:%d names %s, which does not exist", path, n+1, p)
+				}
+			}
+			if ext != ".go" {
+				continue
+			}
+			for _, m := range bareGoFile.FindAllStringSubmatch(line, -1) {
+				checked++
+				if !exists(filepath.ToSlash(filepath.Join(filepath.Dir(path), m[1]))) {
+					t.Errorf("%s:%d names %s, which is not a file of its package", path, n+1, m[1])
+				}
+			}
+		}
+	})
+	if checked < 50 {
+		t.Fatalf("only %d file names checked: is the walk at the repository's root?", checked)
+	}
+}

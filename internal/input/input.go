@@ -3,7 +3,7 @@
 // text, the length limits and the refusal of control characters (docs/input-rules.md#control-characters).
 // Every flow (public booking, walk-in, administrator update, registration, profile,
 // login, history search) reads its fields through these functions, and the booking
-// page's script mirrors them (internal/web/static/customer.js), so that the page and
+// page's script mirrors them (internal/web/ui/static/customer.js), so that the page and
 // the server refuse the same values. The server stays authoritative.
 //
 // Refusals are fault.Invalid errors with a Spanish message naming the field.

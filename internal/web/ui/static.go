@@ -27,7 +27,7 @@ type assets struct {
 
 type staticFile struct {
 	body        []byte
-	gzip        []byte // body compressed at start-up (compress.go); nil when too small
+	gzip        []byte // body compressed at start-up (httpx/compress.go); nil when too small
 	contentType string
 }
 
