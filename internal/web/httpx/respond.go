@@ -16,57 +16,55 @@ import (
 // WriteJSON writes v with status. It encodes into a buffer first, so an encoding
 // failure becomes a clean 500 instead of half a body.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
+	if body, ok := encodeJSON(w, v); ok {
+		w.WriteHeader(status)
+		_, _ = w.Write(body)
+	}
+}
+
+// encodeJSON encodes v and sets the JSON answer's headers, or answers a clean 500
+// and reports false.
+func encodeJSON(w http.ResponseWriter, v any) ([]byte, bool) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		http.Error(w, `{"error":"Internal Server Error"}`, http.StatusInternalServerError)
-		return
+		return nil, false
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	return buf.Bytes(), true
 }
 
 // WriteJSONCompressed is WriteJSON for answers that can be large (the parking
 // board of a thousand spots is some 600 KB), gzip-compressed for clients that
 // accept it; small answers go out as they are (WriteBody).
 func WriteJSONCompressed(w http.ResponseWriter, r *http.Request, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		http.Error(w, `{"error":"Internal Server Error"}`, http.StatusInternalServerError)
-		return
+	if body, ok := encodeJSON(w, v); ok {
+		WriteBody(w, r, status, body, nil)
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	WriteBody(w, r, status, buf.Bytes(), nil)
 }
 
-// StatusOf is the one mapping from error kind to HTTP status.
+// statusOfKind is the one mapping from error kind to HTTP status; any other error
+// is a 500.
+var statusOfKind = map[fault.Kind]int{
+	fault.Invalid:       http.StatusBadRequest,
+	fault.NotFound:      http.StatusNotFound,
+	fault.Forbidden:     http.StatusForbidden,
+	fault.Unauthorized:  http.StatusUnauthorized,
+	fault.Conflict:      http.StatusConflict,
+	fault.TooMany:       http.StatusTooManyRequests,
+	fault.Unprocessable: http.StatusUnprocessableEntity,
+	fault.Unavailable:   http.StatusServiceUnavailable, // docs/reliability.md; the middleware adds Retry-After (RetryAfterUnavailable)
+}
+
+// StatusOf is the HTTP status of err (statusOfKind).
 func StatusOf(err error) int {
-	switch fault.KindOf(err) {
-	case fault.Invalid:
-		return http.StatusBadRequest
-	case fault.NotFound:
-		return http.StatusNotFound
-	case fault.Forbidden:
-		return http.StatusForbidden
-	case fault.Unauthorized:
-		return http.StatusUnauthorized
-	case fault.Conflict:
-		return http.StatusConflict
-	case fault.TooMany:
-		return http.StatusTooManyRequests
-	case fault.Unprocessable:
-		return http.StatusUnprocessableEntity
-	case fault.Unavailable: // docs/reliability.md; the middleware adds Retry-After (RetryAfterUnavailable)
-		return http.StatusServiceUnavailable
-	default:
-		return http.StatusInternalServerError
+	if status, ok := statusOfKind[fault.KindOf(err)]; ok {
+		return status
 	}
+	return http.StatusInternalServerError
 }
 
 // Generic messages for internal errors; the cause goes to the log only.
