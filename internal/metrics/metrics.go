@@ -132,50 +132,12 @@ func (m *Metrics) Handler(token string) http.Handler {
 	})
 }
 
-// Instrument counts and times every request by the pattern the mux matched. It
-// must wrap the handler that holds the mux (the mux sets r.Pattern on the request
-// it is given, which is the one this middleware passes on).
-func (m *Metrics) Instrument(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now() // a measurement, not a rule: the wall clock
-		rec := &recorder{ResponseWriter: w}
-		next.ServeHTTP(rec, r)
-		route := r.Pattern
-		if route == "" {
-			route = "unmatched"
-		}
-		status := rec.status
-		if status == 0 {
-			status = http.StatusOK
-		}
-		m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
-		m.latency.WithLabelValues(route).Observe(time.Since(start).Seconds())
-	})
+// ObserveRequest counts and times one answered request by the route pattern the
+// mux matched ("unmatched": none) and its status (httpx.Kit.ObserveRequests).
+func (m *Metrics) ObserveRequest(route string, status int, elapsed time.Duration) {
+	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
+	m.latency.WithLabelValues(route).Observe(elapsed.Seconds())
 }
-
-// recorder keeps the status the handler wrote.
-type recorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (r *recorder) WriteHeader(code int) {
-	if r.status == 0 {
-		r.status = code
-	}
-	r.ResponseWriter.WriteHeader(code)
-}
-
-func (r *recorder) Write(b []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
-	}
-	return r.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the connection (the live board's
-// stream flushes and lifts its write deadline through it).
-func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // BookingCreated implements booking.Events.
 func (m *Metrics) BookingCreated(channel string) { m.created.WithLabelValues(channel).Inc() }

@@ -118,7 +118,7 @@ func (s *Server) Handler() http.Handler {
 			scrape = httpx.LoopbackOnly(scrape, httpx.Unrouted(http.NewServeMux(), s.ui.ErrorPage))
 		}
 		mux.Handle("GET /metrics", scrape)
-		routed = s.metrics.Instrument(routed) // inside the deadline: it sees the request the mux names
+		s.kit.ObserveRequests(s.metrics.ObserveRequest)
 	}
 	return s.trusted.Resolve(s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(s.https, deadline(routed)))))
 }

@@ -29,7 +29,13 @@ type Kit struct {
 	// guards' 503 to browsers; nil: JSON.
 	errorPage func(w http.ResponseWriter, r *http.Request, status int, heading, message string)
 	dbTimeout time.Duration // PARKING_DB_TIMEOUT, for the guards' lookups (dbContext)
+	// observe hears every answered request (the metrics): its route pattern
+	// ("unmatched" when none), status and duration; nil: nobody.
+	observe func(route string, status int, elapsed time.Duration)
 }
+
+// ObserveRequests has f hear every request LogRequests answers.
+func (s *Kit) ObserveRequests(f func(route string, status int, elapsed time.Duration)) { s.observe = f }
 
 // SetDBTimeout sets the deadline of the guards' session and token lookups
 // (PARKING_DB_TIMEOUT; 0: DefaultDBTimeout).

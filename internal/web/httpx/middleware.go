@@ -77,6 +77,16 @@ func (s *Kit) LogRequests(next http.Handler) http.Handler {
 		info := &requestInfo{id: id}
 		r = r.WithContext(context.WithValue(r.Context(), requestIDKey, info))
 		next.ServeHTTP(rec, r)
+		if s.observe != nil {
+			route, status := info.pattern, rec.status
+			if route == "" {
+				route = "unmatched"
+			}
+			if status == 0 {
+				status = http.StatusOK
+			}
+			s.observe(route, status, time.Since(start))
+		}
 		// Checked first: building the attributes costs allocations even when the
 		// level is off (price quotes at tens of thousands a second).
 		if !s.log.Enabled(r.Context(), slog.LevelInfo) {
