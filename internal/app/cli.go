@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"runtime/debug"
 
 	"parking/internal/fault"
@@ -93,12 +94,20 @@ func versionString() string {
 	return v
 }
 
-func runServe(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
+// configured reads the configuration of a command and the logger it asks for.
+func configured(args []string, getenv func(string) string, stderr io.Writer) (Config, *slog.Logger, error) {
 	cfg, err := LoadConfig(args, getenv, stderr)
+	if err != nil {
+		return cfg, nil, err
+	}
+	return cfg, NewLogger(cfg, stderr), nil
+}
+
+func runServe(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
+	cfg, log, err := configured(args, getenv, stderr)
 	if err != nil {
 		return err
 	}
-	log := NewLogger(cfg, stderr)
 	a, err := Start(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -114,11 +123,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 var testHookServing func(url string)
 
 func runMigrate(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
-	cfg, err := LoadConfig(args, getenv, stderr)
+	cfg, log, err := configured(args, getenv, stderr)
 	if err != nil {
 		return err
 	}
-	log := NewLogger(cfg, stderr)
 	a, err := Open(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -166,9 +174,9 @@ func openForCommand(ctx context.Context, dbURL string, getenv func(string) strin
 	if dbURL != "" {
 		args = []string{"--database-url", dbURL}
 	}
-	cfg, err := LoadConfig(args, getenv, stderr)
+	cfg, log, err := configured(args, getenv, stderr)
 	if err != nil {
 		return nil, err
 	}
-	return Open(ctx, cfg, NewLogger(cfg, stderr))
+	return Open(ctx, cfg, log)
 }

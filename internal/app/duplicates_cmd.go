@@ -37,13 +37,23 @@ func runDuplicates(ctx context.Context, args []string, getenv func(string) strin
 	return nil
 }
 
-func writeDuplicates(w io.Writer, rows []store.NormalisationConflict, loc *time.Location) {
-	if len(rows) == 0 {
-		fmt.Fprintln(w, "(no duplicates to resolve)")
-		return
+// startTable prints none when there are no rows, or starts a table with its header
+// row (tab-separated) and returns it to be filled and flushed.
+func startTable(w io.Writer, rows int, none, header string) *tabwriter.Writer {
+	if rows == 0 {
+		fmt.Fprintln(w, none)
+		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "KIND\tROW\tSTORED AS\tCANONICAL\tHELD BY\tREASON\tFOUND")
+	fmt.Fprintln(tw, header)
+	return tw
+}
+
+func writeDuplicates(w io.Writer, rows []store.NormalisationConflict, loc *time.Location) {
+	tw := startTable(w, len(rows), "(no duplicates to resolve)", "KIND\tROW\tSTORED AS\tCANONICAL\tHELD BY\tREASON\tFOUND")
+	if tw == nil {
+		return
+	}
 	for _, c := range rows {
 		held := "-"
 		if c.KeptID != nil {

@@ -8,7 +8,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"parking/internal/notify"
@@ -113,12 +112,10 @@ func runNotifications(ctx context.Context, args []string, getenv func(string) st
 
 // writeNotifications prints rows as a table, times in the facility's zone.
 func writeNotifications(w io.Writer, rows []store.Notification, loc *time.Location) {
-	if len(rows) == 0 {
-		fmt.Fprintln(w, "(no notifications)")
+	tw := startTable(w, len(rows), "(no notifications)", "ID\tRESERVATION\tTYPE\tSTATUS\tATTEMPTS\tCREATED\tSENT / NEXT ATTEMPT\tLAST ERROR")
+	if tw == nil {
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tRESERVATION\tTYPE\tSTATUS\tATTEMPTS\tCREATED\tSENT / NEXT ATTEMPT\tLAST ERROR")
 	const layout = "2006-01-02 15:04:05"
 	for _, n := range rows {
 		when := "-"
