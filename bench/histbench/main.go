@@ -98,7 +98,7 @@ func main() {
 	check(err)
 	defer st.Close()
 	check(st.Migrate(ctx))
-	cat, err := st.LoadCatalog(ctx)
+	cat, err := st.Catalog().LoadCatalog(ctx)
 	check(err)
 	holder := &pricing.Holder{}
 	holder.Store(pricing.NewSnapshot(cat))
@@ -198,7 +198,7 @@ func main() {
 		if *explainTo != "" {
 			_, _, f.EntryTo, _ = localtime.ParseDay(*explainTo, loc)
 		}
-		plan, err := st.ExplainHistory(ctx, f)
+		plan, err := st.Records().ExplainHistory(ctx, f)
 		check(err)
 		fmt.Printf("\n=== search %q status %q from %q to %q\n%s", *explainSearch, *explainStatus, *explainFrom, *explainTo, plan)
 	}
@@ -210,7 +210,7 @@ func main() {
 				continue
 			}
 			seen[q.kind] = true
-			plan, err := st.ExplainHistory(ctx, store.HistoryFilter{Search: q.search, Limit: booking.HistoryPageSize, Offset: (q.page - 1) * booking.HistoryPageSize})
+			plan, err := st.Records().ExplainHistory(ctx, store.HistoryFilter{Search: q.search, Limit: booking.HistoryPageSize, Offset: (q.page - 1) * booking.HistoryPageSize})
 			check(err)
 			fmt.Printf("\n=== %s: search %q, page %d\n%s", kinds[q.kind].name, q.search, q.page, plan)
 		}

@@ -85,8 +85,8 @@ func nullable(s sql.NullString) *string {
 //     reservation's own customer and vehicle finds the newest 15 after a few hundred
 //     rows; when they are sparse (a plate), gathering the matches through the id
 //     indexes and sorting them is a few dozen rows. The count says which.
-func (s *Store) History(ctx context.Context, f HistoryFilter) ([]reservation.HistoryRow, int, error) {
-	h := historyQuery{dialect: s.dialect, f: f}
+func (s Records) History(ctx context.Context, f HistoryFilter) ([]reservation.HistoryRow, int, error) {
+	h := historyQuery{dialect: s.Dialect(), f: f}
 	total, err := h.count(ctx, s, nil)
 	if err != nil {
 		return nil, 0, fmt.Errorf("count history: %w", err)
@@ -99,7 +99,7 @@ func (s *Store) History(ctx context.Context, f HistoryFilter) ([]reservation.His
 	if err != nil {
 		return nil, 0, err
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT `+reservationColumns+`,
+	rows, err := s.Query(ctx, `SELECT `+reservationColumns+`,
 			c.full_name, c.phone, c.email, v.license_plate, v.brand, v.model, v.color, v.type, m.name
 		FROM (`+page.text+`) page
 		JOIN reservation r ON r.id_reservation = page.id_reservation
@@ -128,14 +128,14 @@ func (s *Store) History(ctx context.Context, f HistoryFilter) ([]reservation.His
 
 // ExplainHistory returns the database's plans for the queries History runs for f
 // (EXPLAIN ANALYZE on PostgreSQL, EXPLAIN QUERY PLAN on SQLite), for the benchmark.
-func (s *Store) ExplainHistory(ctx context.Context, f HistoryFilter) (string, error) {
+func (s Records) ExplainHistory(ctx context.Context, f HistoryFilter) (string, error) {
 	var b strings.Builder
 	explain := func(title string, q *sqlQuery) error {
 		prefix := "EXPLAIN QUERY PLAN "
-		if s.dialect == Postgres {
+		if s.Dialect() == Postgres {
 			prefix = "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) "
 		}
-		rows, err := s.read.QueryContext(ctx, prefix+q.text, q.args...)
+		rows, err := s.Generated().Query(ctx, prefix+q.text, q.args...)
 		if err != nil {
 			return fmt.Errorf("explain %s: %w", title, err)
 		}
@@ -155,7 +155,7 @@ func (s *Store) ExplainHistory(ctx context.Context, f HistoryFilter) (string, er
 		}
 		return rows.Err()
 	}
-	h := historyQuery{dialect: s.dialect, f: f}
+	h := historyQuery{dialect: s.Dialect(), f: f}
 	total, err := h.count(ctx, s, explain)
 	if err != nil {
 		return "", err
@@ -363,7 +363,7 @@ func (t HistoryTuning) withDefaults() HistoryTuning {
 
 // count returns how many reservations match. explain, when set, is given each query
 // before it runs.
-func (h *historyQuery) count(ctx context.Context, s *Store, explain func(string, *sqlQuery) error) (int, error) {
+func (h *historyQuery) count(ctx context.Context, s Records, explain func(string, *sqlQuery) error) (int, error) {
 	total, err := h.countMatches(ctx, s, explain)
 	if err != nil || h.f.ID == 0 || h.f.Search == "" {
 		return total, err
@@ -381,7 +381,7 @@ func (h *historyQuery) count(ctx context.Context, s *Store, explain func(string,
 		}
 	}
 	var n int
-	if err := s.read.QueryRowContext(ctx, q.text, q.args...).Scan(&n); err != nil {
+	if err := s.Generated().QueryRow(ctx, q.text, q.args...).Scan(&n); err != nil {
 		return 0, err
 	}
 	h.byID = n > 0
@@ -389,14 +389,14 @@ func (h *historyQuery) count(ctx context.Context, s *Store, explain func(string,
 }
 
 // countMatches counts the reservations whose customer or vehicle matches.
-func (h *historyQuery) countMatches(ctx context.Context, s *Store, explain func(string, *sqlQuery) error) (int, error) {
+func (h *historyQuery) countMatches(ctx context.Context, s Records, explain func(string, *sqlQuery) error) (int, error) {
 	one := func(title string, q *sqlQuery, dest ...any) error {
 		if explain != nil {
 			if err := explain(title, q); err != nil {
 				return err
 			}
 		}
-		return s.read.QueryRowContext(ctx, q.text, q.args...).Scan(dest...)
+		return s.Generated().QueryRow(ctx, q.text, q.args...).Scan(dest...)
 	}
 	dated := h.f.dated()
 	var total int
@@ -588,7 +588,7 @@ func (h *historyQuery) in(q *sqlQuery, side string) string {
 }
 
 // page returns the query of the page's ids in order; count ran before.
-func (h *historyQuery) page(ctx context.Context, s *Store, total int) (*sqlQuery, error) {
+func (h *historyQuery) page(ctx context.Context, s Records, total int) (*sqlQuery, error) {
 	q := &sqlQuery{}
 	order := ` ORDER BY r.reservation_date DESC, r.id_reservation DESC`
 	limits := func() string { return ` LIMIT ` + q.arg(h.f.Limit) + ` OFFSET ` + q.arg(h.f.Offset) }
@@ -612,7 +612,7 @@ func (h *historyQuery) page(ctx context.Context, s *Store, total int) (*sqlQuery
 	// order finds the page. With many matching customers or vehicles (their ids were
 	// not kept) the matches are dense anyway.
 	var all sql.NullInt64
-	if err := s.read.QueryRowContext(ctx, `SELECT MAX(id_reservation) FROM reservation`).Scan(&all); err != nil {
+	if err := s.QueryRow(ctx, `SELECT MAX(id_reservation) FROM reservation`).Scan(&all); err != nil {
 		return nil, fmt.Errorf("history size: %w", err)
 	}
 	expected := int64(h.f.Offset+h.f.Limit) * all.Int64 / int64(total)

@@ -18,8 +18,8 @@ import (
 // MarkStarted moves a PENDIENTE reservation that holds a spot to EN CURSO
 // (docs/reservations.md#transitions: administrator start), recording the moment of
 // check-in (tx.Now) and whether the keys were handed over.
-func (tx *Tx) MarkStarted(ctx context.Context, id int64, keys bool) (bool, error) {
-	res, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE reservation SET status = 'EN CURSO', updated_at = $2, checked_in_at = $2, keys_handed_over = $3
+func (tx ReservationsTx) MarkStarted(ctx context.Context, id int64, keys bool) (bool, error) {
+	res, err := tx.Exec(ctx, `UPDATE reservation SET status = 'EN CURSO', updated_at = $2, checked_in_at = $2, keys_handed_over = $3
 		WHERE id_reservation = $1 AND status = 'PENDIENTE' AND cod_parking_spot IS NOT NULL`, id, tx.Now, keys)
 	return applied(res, err, "start reservation %d", id)
 }
@@ -43,7 +43,7 @@ type Finalization struct {
 
 // MarkFinalized moves an EN CURSO reservation to FINALIZADA, paid with f.Method;
 // the spot stays assigned (docs/reservations.md#transitions: administrator finalize).
-func (tx *Tx) MarkFinalized(ctx context.Context, id int64, f Finalization) (bool, error) {
+func (tx ReservationsTx) MarkFinalized(ctx context.Context, id int64, f Finalization) (bool, error) {
 	var bookedExit *time.Time
 	var bookedPrice *int64
 	if f.BookedExit != nil {
@@ -54,7 +54,7 @@ func (tx *Tx) MarkFinalized(ctx context.Context, id int64, f Finalization) (bool
 		p := int64(*f.BookedPrice)
 		bookedPrice = &p
 	}
-	res, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE reservation
+	res, err := tx.Exec(ctx, `UPDATE reservation
 		SET status = 'FINALIZADA', is_paid = $2, payment_method = $3, exit_date = $4, total_price_cents = $5, updated_at = $6,
 		    checked_out_at = $7, booked_exit_date = $8, booked_price_cents = $9
 		WHERE id_reservation = $1 AND status = 'EN CURSO'`,
@@ -68,8 +68,8 @@ func (tx *Tx) MarkFinalized(ctx context.Context, id int64, f Finalization) (bool
 
 // MarkCancelled moves a reservation from status from to CANCELADA and frees its spot
 // (docs/reservations.md#transitions: cancel sets cod_parking_spot to null).
-func (tx *Tx) MarkCancelled(ctx context.Context, id int64, from reservation.Status) (bool, error) {
-	res, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE reservation SET status = 'CANCELADA', cod_parking_spot = NULL, updated_at = $3
+func (tx ReservationsTx) MarkCancelled(ctx context.Context, id int64, from reservation.Status) (bool, error) {
+	res, err := tx.Exec(ctx, `UPDATE reservation SET status = 'CANCELADA', cod_parking_spot = NULL, updated_at = $3
 		WHERE id_reservation = $1 AND status = $2`, id, string(from), tx.Now)
 	return applied(res, err, "cancel reservation %d", id)
 }
@@ -86,13 +86,13 @@ type AdminStay struct {
 
 // UpdateAdminStay replaces dates, main service, total, spot, notes and (unless
 // KeepExtras) the additional services, provided the status is still status.
-func (tx *Tx) UpdateAdminStay(ctx context.Context, id int64, status reservation.Status, st AdminStay) (bool, error) {
+func (tx ReservationsTx) UpdateAdminStay(ctx context.Context, id int64, status reservation.Status, st AdminStay) (bool, error) {
 	var exit *time.Time
 	if st.Exit != nil {
 		e := Time(*st.Exit)
 		exit = &e
 	}
-	res, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE reservation
+	res, err := tx.Exec(ctx, `UPDATE reservation
 		SET entry_date = $3, exit_date = $4, id_main_service = $5, total_price_cents = $6,
 		    cod_parking_spot = $7, notes = $8, updated_at = $9
 		WHERE id_reservation = $1 AND status = $2`,
@@ -114,8 +114,8 @@ type CustomerContact struct {
 // UpdateCustomerContact rewrites a customer's name, phone and email. A phone (or an
 // account email) used by another customer is a unique violation. A changed email is
 // no longer verified (docs/accounts.md#email-verification).
-func (tx *Tx) UpdateCustomerContact(ctx context.Context, id int64, c CustomerContact) error {
-	if _, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE customer SET full_name = $2, phone = $3, email = $4,
+func (tx CustomersTx) UpdateCustomerContact(ctx context.Context, id int64, c CustomerContact) error {
+	if _, err := tx.Exec(ctx, `UPDATE customer SET full_name = $2, phone = $3, email = $4,
 		email_verified_at = CASE WHEN email IS NOT DISTINCT FROM $4 THEN email_verified_at END WHERE id_customer = $1`,
 		id, c.FullName, c.Phone, c.Email); err != nil {
 		return fmt.Errorf("update customer %d: %w", id, err)
@@ -124,8 +124,8 @@ func (tx *Tx) UpdateCustomerContact(ctx context.Context, id int64, c CustomerCon
 }
 
 // SetReservationContact rewrites a reservation's own contact (docs/public-booking.md#privacy-of-anonymous-bookings).
-func (tx *Tx) SetReservationContact(ctx context.Context, id int64, c reservation.Contact) error {
-	if _, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE reservation SET contact_name = $2, contact_email = $3, contact_phone = $4 WHERE id_reservation = $1`,
+func (tx ReservationsTx) SetReservationContact(ctx context.Context, id int64, c reservation.Contact) error {
+	if _, err := tx.Exec(ctx, `UPDATE reservation SET contact_name = $2, contact_email = $3, contact_phone = $4 WHERE id_reservation = $1`,
 		id, c.FullName, c.Email, c.Phone); err != nil {
 		return fmt.Errorf("update contact of reservation %d: %w", id, err)
 	}
@@ -134,9 +134,9 @@ func (tx *Tx) SetReservationContact(ctx context.Context, id int64, c reservation
 
 // CustomerWithPhone returns the id of the customer other than exclude that has
 // phone; ErrNotFound if none.
-func (tx *Tx) CustomerWithPhone(ctx context.Context, phone string, exclude int64) (int64, error) {
+func (tx CustomersTx) CustomerWithPhone(ctx context.Context, phone string, exclude int64) (int64, error) {
 	var id int64
-	err := tx.tx.QueryRowContext(tx.c(ctx), `SELECT id_customer FROM customer WHERE phone = $1 AND id_customer <> $2`, phone, exclude).Scan(&id)
+	err := tx.QueryRow(ctx, `SELECT id_customer FROM customer WHERE phone = $1 AND id_customer <> $2`, phone, exclude).Scan(&id)
 	if err != nil {
 		return 0, notFound(err)
 	}
@@ -145,9 +145,9 @@ func (tx *Tx) CustomerWithPhone(ctx context.Context, phone string, exclude int64
 
 // AccountWithEmail returns the id of the account (ADMIN or REGISTRADO) other than
 // exclude whose login email is email, ignoring case; ErrNotFound if none.
-func (tx *Tx) AccountWithEmail(ctx context.Context, email string, exclude int64) (int64, error) {
+func (tx CustomersTx) AccountWithEmail(ctx context.Context, email string, exclude int64) (int64, error) {
 	var id int64
-	err := tx.tx.QueryRowContext(tx.c(ctx), `SELECT id_customer FROM customer
+	err := tx.QueryRow(ctx, `SELECT id_customer FROM customer
 		WHERE lower(email) = lower($1) AND type <> 'NO-REGISTRADO' AND id_customer <> $2`, email, exclude).Scan(&id)
 	if err != nil {
 		return 0, notFound(err)
@@ -157,8 +157,8 @@ func (tx *Tx) AccountWithEmail(ctx context.Context, email string, exclude int64)
 
 // UpdateVehicleDetails rewrites brand, model, color and type; never the plate
 // (docs/reservations.md#vehicle: the plate never changes after creation).
-func (tx *Tx) UpdateVehicleDetails(ctx context.Context, v reservation.Vehicle) error {
-	if _, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE vehicle SET brand = $2, model = $3, color = $4, type = $5 WHERE id_vehicle = $1`,
+func (tx CustomersTx) UpdateVehicleDetails(ctx context.Context, v reservation.Vehicle) error {
+	if _, err := tx.Exec(ctx, `UPDATE vehicle SET brand = $2, model = $3, color = $4, type = $5 WHERE id_vehicle = $1`,
 		v.ID, v.Brand, v.Model, v.Color, v.Type); err != nil {
 		return fmt.Errorf("update vehicle %d: %w", v.ID, err)
 	}
@@ -167,9 +167,9 @@ func (tx *Tx) UpdateVehicleDetails(ctx context.Context, v reservation.Vehicle) e
 
 // InsertPhoto adds a photo to a reservation, taken now, and returns it with the
 // reservation's photo count after the insert.
-func (tx *Tx) InsertPhoto(ctx context.Context, reservationID int64, filePath string, description *string) (reservation.Photo, int, error) {
+func (tx HandoverTx) InsertPhoto(ctx context.Context, reservationID int64, filePath string, description *string) (reservation.Photo, int, error) {
 	p := reservation.Photo{ReservationID: reservationID, FilePath: filePath, Description: description, TakenAt: tx.Now, Phase: reservation.PhaseEntry}
-	if err := tx.tx.QueryRowContext(tx.c(ctx), `INSERT INTO photo_evidence (id_reservation, file_path, description, taken_at)
+	if err := tx.QueryRow(ctx, `INSERT INTO photo_evidence (id_reservation, file_path, description, taken_at)
 		VALUES ($1, $2, $3, $4) RETURNING id_photo`, reservationID, filePath, description, tx.Now).Scan(&p.ID); err != nil {
 		return p, 0, fmt.Errorf("add photo to %d: %w", reservationID, err)
 	}
@@ -179,17 +179,17 @@ func (tx *Tx) InsertPhoto(ctx context.Context, reservationID int64, filePath str
 
 // PhotoCount counts a reservation's entry photos: the ones the spec's five-photo
 // rule counts (docs/photos.md; exit photos do not count).
-func (tx *Tx) PhotoCount(ctx context.Context, reservationID int64) (int, error) {
+func (tx HandoverTx) PhotoCount(ctx context.Context, reservationID int64) (int, error) {
 	var n int
-	if err := tx.tx.QueryRowContext(tx.c(ctx), `SELECT COUNT(*) FROM photo_evidence WHERE id_reservation = $1 AND phase = 'entrada'`, reservationID).Scan(&n); err != nil {
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM photo_evidence WHERE id_reservation = $1 AND phase = 'entrada'`, reservationID).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count photos of %d: %w", reservationID, err)
 	}
 	return n, nil
 }
 
 // Photos lists a reservation's photos in the order they were taken.
-func (s *Store) Photos(ctx context.Context, reservationID int64) ([]reservation.Photo, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT id_photo, id_reservation, file_path, description, taken_at, phase, COALESCE(storage_key, '')
+func (s Handover) Photos(ctx context.Context, reservationID int64) ([]reservation.Photo, error) {
+	rows, err := s.Query(ctx, `SELECT id_photo, id_reservation, file_path, description, taken_at, phase, COALESCE(storage_key, '')
 		FROM photo_evidence WHERE id_reservation = $1 ORDER BY taken_at, id_photo`, reservationID)
 	if err != nil {
 		return nil, fmt.Errorf("photos of %d: %w", reservationID, err)

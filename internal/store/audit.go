@@ -73,7 +73,7 @@ const auditColumns = `id, at, actor_kind, actor_id, actor_name, actor_email, act
 
 // AuditTrail lists the entries f selects, newest first, and how many there are in
 // all.
-func (s *Store) AuditTrail(ctx context.Context, f AuditFilter) ([]audit.Record, int, error) {
+func (s Records) AuditTrail(ctx context.Context, f AuditFilter) ([]audit.Record, int, error) {
 	var where []string
 	var args []any
 	arg := func(v any) string {
@@ -102,14 +102,14 @@ func (s *Store) AuditTrail(ctx context.Context, f AuditFilter) ([]audit.Record, 
 		cond = " WHERE " + strings.Join(where, " AND ")
 	}
 	var total int
-	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM audit_entry`+cond, args...).Scan(&total); err != nil {
+	if err := s.QueryRow(ctx, `SELECT COUNT(*) FROM audit_entry`+cond, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("audit trail count: %w", err)
 	}
 	q := `SELECT ` + auditColumns + ` FROM audit_entry` + cond + ` ORDER BY id DESC`
 	if f.Limit > 0 {
 		q += " LIMIT " + arg(f.Limit) + " OFFSET " + arg(f.Offset)
 	}
-	rows, err := s.read.QueryContext(ctx, q, args...)
+	rows, err := s.Generated().Query(ctx, q, args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("audit trail: %w", err)
 	}
@@ -166,7 +166,7 @@ const erasedValue = "(eliminado)"
 // (privacy erasure): the entries the customer made name "Cliente eliminado"
 // without an email, and the entries about their reservations lose the personal
 // fields' values. Inside the erasure's transaction.
-func (tx *Tx) eraseAuditPersonalData(ctx context.Context, customerID int64) error {
+func (tx AccountsTx) eraseAuditPersonalData(ctx context.Context, customerID int64) error {
 	if _, err := tx.Exec(ctx, `UPDATE audit_entry SET actor_name = $2, actor_email = NULL
 		WHERE actor_id = $1 AND actor_kind = $3`, customerID, ErasedName, string(audit.KindCustomer)); err != nil {
 		return fmt.Errorf("erase the trail's actor %d: %w", customerID, err)

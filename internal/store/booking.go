@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"parking/internal/database"
 	"time"
 
 	"parking/internal/money"
@@ -21,7 +22,7 @@ type NewCustomer struct {
 // FindOrCreateCustomerByPhone returns the customer with this phone, creating a
 // NO-REGISTRADO one if there is none. It is race-free: the unique index on phone
 // decides, and a concurrent insert of the same phone is read back after it commits.
-func (tx *Tx) FindOrCreateCustomerByPhone(ctx context.Context, c NewCustomer) (reservation.Customer, bool, error) {
+func (tx CustomersTx) FindOrCreateCustomerByPhone(ctx context.Context, c NewCustomer) (reservation.Customer, bool, error) {
 	out, err := scanCustomer(tx.QueryRow(ctx, `INSERT INTO customer (full_name, phone, email, type, created_at)
 		VALUES ($1, $2, $3, 'NO-REGISTRADO', $4)
 		ON CONFLICT (phone) DO NOTHING
@@ -42,7 +43,7 @@ func (tx *Tx) FindOrCreateCustomerByPhone(ctx context.Context, c NewCustomer) (r
 // FindOrCreateVehicleByPlate returns the vehicle with this plate, creating it from v
 // if there is none. The returned vehicle is the stored one, so the caller can see
 // whether its type differs from the one asked for.
-func (tx *Tx) FindOrCreateVehicleByPlate(ctx context.Context, v reservation.Vehicle) (reservation.Vehicle, bool, error) {
+func (tx CustomersTx) FindOrCreateVehicleByPlate(ctx context.Context, v reservation.Vehicle) (reservation.Vehicle, bool, error) {
 	out := v
 	err := tx.QueryRow(ctx, `INSERT INTO vehicle (license_plate, brand, model, color, type, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6)
@@ -63,7 +64,7 @@ func (tx *Tx) FindOrCreateVehicleByPlate(ctx context.Context, v reservation.Vehi
 }
 
 // LinkCustomerVehicle records that the customer uses the vehicle, once.
-func (tx *Tx) LinkCustomerVehicle(ctx context.Context, customerID, vehicleID int64) error {
+func (tx CustomersTx) LinkCustomerVehicle(ctx context.Context, customerID, vehicleID int64) error {
 	_, err := tx.Exec(ctx, `INSERT INTO customer_vehicle (id_customer, id_vehicle, created_at) VALUES ($1, $2, $3)
 		ON CONFLICT (id_customer, id_vehicle) DO NOTHING`, customerID, vehicleID, tx.Now)
 	if err != nil {
@@ -108,7 +109,7 @@ func utcPtr(t sql.NullTime) *time.Time {
 
 // InsertReservation inserts a PENDIENTE reservation and its additional services,
 // and returns the stored record (built from what was written: no read-back).
-func (tx *Tx) InsertReservation(ctx context.Context, r NewReservation) (reservation.Reservation, error) {
+func (tx ReservationsTx) InsertReservation(ctx context.Context, r NewReservation) (reservation.Reservation, error) {
 	out := reservation.Reservation{
 		ReservationDate: tx.Now, Entry: Time(r.Entry), Status: reservation.Pending, TotalPrice: r.TotalPrice,
 		Notes: r.Notes, Spot: r.Spot, CustomerID: r.CustomerID, VehicleID: r.VehicleID, MainServiceID: r.MainServiceID,
@@ -156,14 +157,14 @@ func (tx *Tx) InsertReservation(ctx context.Context, r NewReservation) (reservat
 }
 
 // ReplaceReservationExtras makes the reservation's additional services exactly extras.
-func (tx *Tx) ReplaceReservationExtras(ctx context.Context, reservationID int64, extras []BookedExtra) error {
+func (tx ReservationsTx) ReplaceReservationExtras(ctx context.Context, reservationID int64, extras []BookedExtra) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM reservation_additional_service WHERE id_reservation = $1`, reservationID); err != nil {
 		return fmt.Errorf("clear additional services of %d: %w", reservationID, err)
 	}
 	return tx.insertExtras(ctx, reservationID, extras)
 }
 
-func (tx *Tx) insertExtras(ctx context.Context, reservationID int64, extras []BookedExtra) error {
+func (tx ReservationsTx) insertExtras(ctx context.Context, reservationID int64, extras []BookedExtra) error {
 	for _, e := range extras {
 		if _, err := tx.Exec(ctx, `INSERT INTO reservation_additional_service (id_reservation, id_additional_service, price_cents)
 			VALUES ($1, $2, $3) ON CONFLICT (id_reservation, id_additional_service) DO NOTHING`, reservationID, e.ID, int64(e.Price)); err != nil {
@@ -228,8 +229,8 @@ func scanReservation(row rowScanner) (reservation.Reservation, error) {
 }
 
 // Reservation reads one reservation by id; ErrNotFound if there is none.
-func (s *Store) Reservation(ctx context.Context, id int64) (reservation.Reservation, error) {
-	r, err := scanReservation(s.queryRow(ctx, `SELECT `+reservationColumns+` FROM reservation r WHERE r.id_reservation = $1`, id))
+func (s Reservations) Reservation(ctx context.Context, id int64) (reservation.Reservation, error) {
+	r, err := scanReservation(s.QueryRow(ctx, `SELECT `+reservationColumns+` FROM reservation r WHERE r.id_reservation = $1`, id))
 	if err != nil {
 		return r, fmt.Errorf("reservation %d: %w", id, notFound(err))
 	}
@@ -237,7 +238,7 @@ func (s *Store) Reservation(ctx context.Context, id int64) (reservation.Reservat
 }
 
 // Reservation reads one reservation inside the transaction; ErrNotFound if there is none.
-func (tx *Tx) Reservation(ctx context.Context, id int64) (reservation.Reservation, error) {
+func (tx ReservationsTx) Reservation(ctx context.Context, id int64) (reservation.Reservation, error) {
 	r, err := scanReservation(tx.QueryRow(ctx, `SELECT `+reservationColumns+` FROM reservation r WHERE r.id_reservation = $1`, id))
 	if err != nil {
 		return r, fmt.Errorf("reservation %d: %w", id, notFound(err))
@@ -246,12 +247,12 @@ func (tx *Tx) Reservation(ctx context.Context, id int64) (reservation.Reservatio
 }
 
 // Customer reads one customer by id.
-func (s *Store) Customer(ctx context.Context, id int64) (reservation.Customer, error) {
-	return scanCustomer(s.queryRow(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, id))
+func (s Customers) Customer(ctx context.Context, id int64) (reservation.Customer, error) {
+	return scanCustomer(s.QueryRow(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, id))
 }
 
 // Customer reads one customer by id inside the transaction.
-func (tx *Tx) Customer(ctx context.Context, id int64) (reservation.Customer, error) {
+func (tx CustomersTx) Customer(ctx context.Context, id int64) (reservation.Customer, error) {
 	return scanCustomer(tx.QueryRow(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, id))
 }
 
@@ -281,9 +282,9 @@ func scanCustomer(row rowScanner) (reservation.Customer, error) {
 }
 
 // Vehicle reads one vehicle by id.
-func (s *Store) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error) {
+func (s Customers) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error) {
 	var v reservation.Vehicle
-	err := s.queryRow(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE id_vehicle = $1`, id).
+	err := s.QueryRow(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE id_vehicle = $1`, id).
 		Scan(&v.ID, &v.LicensePlate, &v.Brand, &v.Model, &v.Color, &v.Type)
 	if err != nil {
 		return v, fmt.Errorf("vehicle %d: %w", id, notFound(err))
@@ -292,7 +293,7 @@ func (s *Store) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, err
 }
 
 // Vehicle reads one vehicle by id inside the transaction.
-func (tx *Tx) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error) {
+func (tx CustomersTx) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error) {
 	var v reservation.Vehicle
 	err := tx.QueryRow(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE id_vehicle = $1`, id).
 		Scan(&v.ID, &v.LicensePlate, &v.Brand, &v.Model, &v.Color, &v.Type)
@@ -304,23 +305,17 @@ func (tx *Tx) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error
 
 // ReservationExtras lists the additional services booked on a reservation with the
 // price each had when booked, and its name.
-func (s *Store) ReservationExtras(ctx context.Context, reservationID int64) ([]reservation.BookedExtraDetail, error) {
-	return reservationExtras(ctx, s.read, reservationID)
+func (s Reservations) ReservationExtras(ctx context.Context, reservationID int64) ([]reservation.BookedExtraDetail, error) {
+	return reservationExtras(ctx, s.Engine, reservationID)
 }
 
 // ReservationExtras is the same inside the transaction.
-func (tx *Tx) ReservationExtras(ctx context.Context, reservationID int64) ([]reservation.BookedExtraDetail, error) {
-	return reservationExtras(tx.c(ctx), tx.tx, reservationID)
+func (tx ReservationsTx) ReservationExtras(ctx context.Context, reservationID int64) ([]reservation.BookedExtraDetail, error) {
+	return reservationExtras(ctx, tx, reservationID)
 }
 
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-}
-
-func reservationExtras(ctx context.Context, q querier, reservationID int64) ([]reservation.BookedExtraDetail, error) {
-	rows, err := q.QueryContext(ctx, `SELECT a.id, a.name, ras.price_cents
+func reservationExtras(ctx context.Context, q database.Runner, reservationID int64) ([]reservation.BookedExtraDetail, error) {
+	rows, err := q.Query(ctx, `SELECT a.id, a.name, ras.price_cents
 		FROM reservation_additional_service ras JOIN additional_service a ON a.id = ras.id_additional_service
 		WHERE ras.id_reservation = $1 ORDER BY a.id`, reservationID)
 	if err != nil {
@@ -342,9 +337,9 @@ func reservationExtras(ctx context.Context, q querier, reservationID int64) ([]r
 // PostgreSQL takes the row lock (FOR UPDATE) so a concurrent edit waits and then sees
 // this one's result; SQLite needs nothing more, as its write transactions are
 // IMMEDIATE and so already one at a time.
-func (tx *Tx) LockReservation(ctx context.Context, id int64) (reservation.Reservation, error) {
+func (tx ReservationsTx) LockReservation(ctx context.Context, id int64) (reservation.Reservation, error) {
 	q := `SELECT ` + reservationColumns + ` FROM reservation r WHERE r.id_reservation = $1`
-	if tx.dialect == Postgres {
+	if tx.Dialect() == Postgres {
 		q += ` FOR UPDATE`
 	}
 	r, err := scanReservation(tx.QueryRow(ctx, q, id))
@@ -367,7 +362,7 @@ type Stay struct {
 // UpdateStay replaces a reservation's stay, provided its status is still status
 // (the caller read it under LockReservation); it reports false when the status had
 // changed, so the caller can refuse instead of overwriting a concurrent transition.
-func (tx *Tx) UpdateStay(ctx context.Context, id int64, status reservation.Status, st Stay) (bool, error) {
+func (tx ReservationsTx) UpdateStay(ctx context.Context, id int64, status reservation.Status, st Stay) (bool, error) {
 	var exit *time.Time
 	if st.Exit != nil {
 		e := Time(*st.Exit)

@@ -19,11 +19,11 @@ const maxReferenceDraws = 8
 // cannot draw cryptographic randomness portably). It runs at start, in batches;
 // a batch that meets a collision is drawn again. It returns how many rows it gave
 // a reference; a later start finds nothing left to do.
-func (s *Store) AssignReferences(ctx context.Context) (int, error) {
+func (s Reservations) AssignReferences(ctx context.Context) (int, error) {
 	done := 0
 	for {
 		var ids []int64
-		rows, err := s.read.QueryContext(ctx, `SELECT id_reservation FROM reservation WHERE reference IS NULL
+		rows, err := s.Query(ctx, `SELECT id_reservation FROM reservation WHERE reference IS NULL
 			ORDER BY id_reservation LIMIT 500`)
 		if err != nil {
 			return done, fmt.Errorf("reservations without a reference: %w", err)
@@ -70,8 +70,8 @@ func (s *Store) AssignReferences(ctx context.Context) (int, error) {
 
 // ReservationByReference reads one reservation by its reference (stored form);
 // ErrNotFound if there is none.
-func (s *Store) ReservationByReference(ctx context.Context, ref string) (reservation.Reservation, error) {
-	r, err := scanReservation(s.queryRow(ctx, `SELECT `+reservationColumns+` FROM reservation r WHERE r.reference = $1`, ref))
+func (s Reservations) ReservationByReference(ctx context.Context, ref string) (reservation.Reservation, error) {
+	r, err := scanReservation(s.QueryRow(ctx, `SELECT `+reservationColumns+` FROM reservation r WHERE r.reference = $1`, ref))
 	if err != nil {
 		return r, fmt.Errorf("reservation %s: %w", ref, notFound(err))
 	}
@@ -82,18 +82,22 @@ func (s *Store) ReservationByReference(ctx context.Context, ref string) (reserva
 // there is none yet. Two instances starting at once both try to insert; the first
 // wins (ON CONFLICT DO NOTHING) and both read the winner's value, so every instance
 // signs with the same key.
-func (s *Store) Secret(ctx context.Context, name string, generate func() string) (string, error) {
+func (s Reservations) Secret(ctx context.Context, name string, generate func() string) (string, error) {
+	// The value is read back in the same transaction: the one stored first, by
+	// this instance or another, is the secret.
+	var v string
 	err := s.InTx(ctx, func(tx *Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO service_secret (name, value, created_at) VALUES ($1, $2, $3)
-			ON CONFLICT (name) DO NOTHING`, name, generate(), tx.Now)
-		return err
+		if _, err := tx.Exec(ctx, `INSERT INTO service_secret (name, value, created_at) VALUES ($1, $2, $3)
+			ON CONFLICT (name) DO NOTHING`, name, generate(), tx.Now); err != nil {
+			return fmt.Errorf("store secret %s: %w", name, err)
+		}
+		if err := tx.QueryRow(ctx, `SELECT value FROM service_secret WHERE name = $1`, name).Scan(&v); err != nil {
+			return fmt.Errorf("read secret %s: %w", name, err)
+		}
+		return nil
 	})
 	if err != nil {
-		return "", fmt.Errorf("store secret %s: %w", name, err)
-	}
-	var v string
-	if err := s.write.QueryRowContext(ctx, `SELECT value FROM service_secret WHERE name = $1`, name).Scan(&v); err != nil {
-		return "", fmt.Errorf("read secret %s: %w", name, err)
+		return "", err
 	}
 	return v, nil
 }
@@ -102,7 +106,7 @@ func (s *Store) Secret(ctx context.Context, name string, generate func() string)
 // token and of the email asked for. customerID 0 is a request that sends nothing
 // (no such account, or too many links already): its row has no customer, and no
 // link can use it (docs/security.md#password-reset).
-func (tx *Tx) InsertPasswordReset(ctx context.Context, tokenHash, emailHash string, customerID int64, expires time.Time) error {
+func (tx AccountsTx) InsertPasswordReset(ctx context.Context, tokenHash, emailHash string, customerID int64, expires time.Time) error {
 	var id *int64
 	if customerID != 0 {
 		id = &customerID
@@ -117,7 +121,7 @@ func (tx *Tx) InsertPasswordReset(ctx context.Context, tokenHash, emailHash stri
 // UsePasswordReset marks the reset link used, if it is unused and unexpired at
 // tx.Now, and returns its customer; ErrNotFound otherwise. One conditional update:
 // of two concurrent uses exactly one wins.
-func (tx *Tx) UsePasswordReset(ctx context.Context, tokenHash string) (int64, error) {
+func (tx AccountsTx) UsePasswordReset(ctx context.Context, tokenHash string) (int64, error) {
 	var id int64
 	err := tx.QueryRow(ctx, `UPDATE password_reset SET used_at = $2
 		WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND id_customer IS NOT NULL
@@ -129,9 +133,9 @@ func (tx *Tx) UsePasswordReset(ctx context.Context, tokenHash string) (int64, er
 }
 
 // PasswordResetValid reports whether a reset link can still be used at now.
-func (s *Store) PasswordResetValid(ctx context.Context, tokenHash string, now time.Time) (bool, error) {
+func (s Accounts) PasswordResetValid(ctx context.Context, tokenHash string, now time.Time) (bool, error) {
 	var one int
-	err := s.queryRow(ctx, `SELECT 1 FROM password_reset WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND id_customer IS NOT NULL`,
+	err := s.QueryRow(ctx, `SELECT 1 FROM password_reset WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND id_customer IS NOT NULL`,
 		tokenHash, Time(now)).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
@@ -141,7 +145,7 @@ func (s *Store) PasswordResetValid(ctx context.Context, tokenHash string, now ti
 
 // ResetPassword sets a customer's password hash, ends every one of their sessions
 // and revokes every API token, and drops their other reset links (docs/manage-booking.md#password-reset).
-func (tx *Tx) ResetPassword(ctx context.Context, customerID int64, newHash string) error {
+func (tx AccountsTx) ResetPassword(ctx context.Context, customerID int64, newHash string) error {
 	if _, err := tx.Exec(ctx, `UPDATE customer SET password_hash = $2 WHERE id_customer = $1`, customerID, newHash); err != nil {
 		return fmt.Errorf("reset password of %d: %w", customerID, err)
 	}
@@ -168,7 +172,7 @@ const NotificationCancelled = "cancelled"
 // due time): a pending one, or one recorded as skipped (no email, no webhook), so
 // that a booking keeps one reminder row however often it moves. It reports false
 // when there is none.
-func (tx *Tx) MovePendingReminder(ctx context.Context, reservationID int64, payload []byte, due time.Time) (bool, error) {
+func (tx OutboxTx) MovePendingReminder(ctx context.Context, reservationID int64, payload []byte, due time.Time) (bool, error) {
 	res, err := tx.Exec(ctx, `UPDATE notification SET payload = $2, next_attempt_at = $3
 		WHERE id_reservation = $1 AND type = 'booking_reminder' AND status IN ('pending', 'skipped') AND attempts = 0`,
 		reservationID, string(payload), Time(due))
@@ -181,7 +185,7 @@ func (tx *Tx) MovePendingReminder(ctx context.Context, reservationID int64, payl
 
 // CancelPendingReminder drops the pending reminder of a reservation (status
 // cancelled, with the reason); it reports whether there was one.
-func (tx *Tx) CancelPendingReminder(ctx context.Context, reservationID int64, reason string) (bool, error) {
+func (tx OutboxTx) CancelPendingReminder(ctx context.Context, reservationID int64, reason string) (bool, error) {
 	res, err := tx.Exec(ctx, `UPDATE notification SET status = 'cancelled', last_error = $2, locked_until = NULL, lease_token = NULL
 		WHERE id_reservation = $1 AND type = 'booking_reminder' AND status = 'pending'`, reservationID, reason)
 	if err != nil {
@@ -193,7 +197,7 @@ func (tx *Tx) CancelPendingReminder(ctx context.Context, reservationID int64, re
 
 // RecentPasswordResets counts the reset requests for an email (by its hash) since
 // `since`, whether or not they sent a link.
-func (tx *Tx) RecentPasswordResets(ctx context.Context, emailHash string, since time.Time) (int, error) {
+func (tx AccountsTx) RecentPasswordResets(ctx context.Context, emailHash string, since time.Time) (int, error) {
 	var n int
 	err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM password_reset WHERE email_hash = $1 AND created_at > $2`,
 		emailHash, Time(since)).Scan(&n)
