@@ -5,10 +5,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"parking/internal/database"
 	"slices"
 	"strings"
 	"time"
+
+	"parking/internal/database"
 
 	"parking/internal/reservation"
 )

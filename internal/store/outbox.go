@@ -5,10 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"parking/internal/database"
 	"sort"
 	"strings"
 	"time"
+
+	"parking/internal/database"
 
 	"parking/internal/reservation"
 )

@@ -157,3 +157,49 @@ func (s Handover) Handovers(ctx context.Context, reservationID int64) ([]reserva
 	}
 	return out, closeRows(rows)
 }
+
+// InsertPhoto adds a photo to a reservation, taken now, and returns it with the
+// reservation's photo count after the insert.
+func (tx HandoverTx) InsertPhoto(ctx context.Context, reservationID int64, filePath string, description *string) (reservation.Photo, int, error) {
+	p := reservation.Photo{ReservationID: reservationID, FilePath: filePath, Description: description, TakenAt: tx.Now, Phase: reservation.PhaseEntry}
+	if err := tx.QueryRow(ctx, `INSERT INTO photo_evidence (id_reservation, file_path, description, taken_at)
+		VALUES ($1, $2, $3, $4) RETURNING id_photo`, reservationID, filePath, description, tx.Now).Scan(&p.ID); err != nil {
+		return p, 0, fmt.Errorf("add photo to %d: %w", reservationID, err)
+	}
+	n, err := tx.PhotoCount(ctx, reservationID)
+	return p, n, err
+}
+
+// PhotoCount counts a reservation's entry photos: the ones the spec's five-photo
+// rule counts (docs/photos.md; exit photos do not count).
+func (tx HandoverTx) PhotoCount(ctx context.Context, reservationID int64) (int, error) {
+	var n int
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM photo_evidence WHERE id_reservation = $1 AND phase = 'entrada'`, reservationID).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count photos of %d: %w", reservationID, err)
+	}
+	return n, nil
+}
+
+// Photos lists a reservation's photos in the order they were taken.
+func (s Handover) Photos(ctx context.Context, reservationID int64) ([]reservation.Photo, error) {
+	rows, err := s.Query(ctx, `SELECT id_photo, id_reservation, file_path, description, taken_at, phase, COALESCE(storage_key, '')
+		FROM photo_evidence WHERE id_reservation = $1 ORDER BY taken_at, id_photo`, reservationID)
+	if err != nil {
+		return nil, fmt.Errorf("photos of %d: %w", reservationID, err)
+	}
+	out := []reservation.Photo{}
+	for rows.Next() {
+		var p reservation.Photo
+		var desc sql.NullString
+		if err := rows.Scan(&p.ID, &p.ReservationID, &p.FilePath, &desc, &p.TakenAt, &p.Phase, &p.StorageKey); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if desc.Valid {
+			p.Description = &desc.String
+		}
+		p.TakenAt = p.TakenAt.UTC()
+		out = append(out, p)
+	}
+	return out, closeRows(rows)
+}

@@ -3,9 +3,12 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
+
+	"parking/internal/audit"
 )
 
 // Privacy (docs/privacy.md): the privacy notice acknowledgement and
@@ -285,4 +288,65 @@ func (s Accounts) CustomerMarketingConsent(ctx context.Context, customerID int64
 		return nil, fmt.Errorf("marketing consent of %d: %w", customerID, notFound(err))
 	}
 	return timePtr(at), nil
+}
+
+// eraseAuditPersonalData blanks customerID's personal data in the audit trail
+// (privacy erasure): the entries the customer made name "Cliente eliminado"
+// without an email, and the entries about their reservations lose the personal
+// fields' values. Inside the erasure's transaction.
+func (tx AccountsTx) eraseAuditPersonalData(ctx context.Context, customerID int64) error {
+	if _, err := tx.Exec(ctx, `UPDATE audit_entry SET actor_name = $2, actor_email = NULL
+		WHERE actor_id = $1 AND actor_kind = $3`, customerID, ErasedName, string(audit.KindCustomer)); err != nil {
+		return fmt.Errorf("erase the trail's actor %d: %w", customerID, err)
+	}
+	rows, err := tx.Query(ctx, `SELECT id, changes FROM audit_entry
+		WHERE reservation_id IN (SELECT id_reservation FROM reservation WHERE id_customer = $1)`, customerID)
+	if err != nil {
+		return fmt.Errorf("the trail of customer %d: %w", customerID, err)
+	}
+	type entry struct {
+		id      int64
+		changes string
+	}
+	var blanked []entry
+	for rows.Next() {
+		var e entry
+		if err := rows.Scan(&e.id, &e.changes); err != nil {
+			rows.Close()
+			return err
+		}
+		var cs []auditChange
+		if err := json.Unmarshal([]byte(e.changes), &cs); err != nil {
+			rows.Close()
+			return fmt.Errorf("audit entry %d: %w", e.id, err)
+		}
+		touched := false
+		for i := range cs {
+			if !personalFields[cs[i].Field] {
+				continue
+			}
+			for _, v := range []*string{&cs[i].Before, &cs[i].After} {
+				if *v != "" && *v != erasedValue {
+					*v, touched = erasedValue, true
+				}
+			}
+		}
+		if touched {
+			body, err := json.Marshal(cs)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			blanked = append(blanked, entry{e.id, string(body)})
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return err
+	}
+	for _, e := range blanked {
+		if _, err := tx.Exec(ctx, `UPDATE audit_entry SET changes = $2 WHERE id = $1`, e.id, e.changes); err != nil {
+			return fmt.Errorf("audit entry %d: %w", e.id, err)
+		}
+	}
+	return nil
 }

@@ -5,8 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"parking/internal/database"
 	"time"
+
+	"parking/internal/database"
 
 	"parking/internal/money"
 	"parking/internal/receipt"

@@ -5,73 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"parking/internal/database"
 	"time"
+
+	"parking/internal/database"
 
 	"parking/internal/money"
 	"parking/internal/reservation"
 )
-
-// NewCustomer is what a booking flow knows of a customer it may have to create.
-type NewCustomer struct {
-	FullName string
-	Phone    string
-	Email    *string
-}
-
-// FindOrCreateCustomerByPhone returns the customer with this phone, creating a
-// NO-REGISTRADO one if there is none. It is race-free: the unique index on phone
-// decides, and a concurrent insert of the same phone is read back after it commits.
-func (tx CustomersTx) FindOrCreateCustomerByPhone(ctx context.Context, c NewCustomer) (reservation.Customer, bool, error) {
-	out, err := scanCustomer(tx.QueryRow(ctx, `INSERT INTO customer (full_name, phone, email, type, created_at)
-		VALUES ($1, $2, $3, 'NO-REGISTRADO', $4)
-		ON CONFLICT (phone) DO NOTHING
-		RETURNING `+customerColumns, c.FullName, c.Phone, c.Email, tx.Now))
-	if err == nil {
-		return out, true, nil
-	}
-	if !errors.Is(err, ErrNotFound) {
-		return out, false, fmt.Errorf("insert customer: %w", err)
-	}
-	out, err = scanCustomer(tx.QueryRow(ctx, `SELECT `+customerColumns+` FROM customer WHERE phone = $1`, c.Phone))
-	if err != nil {
-		return out, false, fmt.Errorf("find customer by phone: %w", err)
-	}
-	return out, false, nil
-}
-
-// FindOrCreateVehicleByPlate returns the vehicle with this plate, creating it from v
-// if there is none. The returned vehicle is the stored one, so the caller can see
-// whether its type differs from the one asked for.
-func (tx CustomersTx) FindOrCreateVehicleByPlate(ctx context.Context, v reservation.Vehicle) (reservation.Vehicle, bool, error) {
-	out := v
-	err := tx.QueryRow(ctx, `INSERT INTO vehicle (license_plate, brand, model, color, type, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6)
-		ON CONFLICT (license_plate) DO NOTHING
-		RETURNING id_vehicle`, v.LicensePlate, v.Brand, v.Model, v.Color, v.Type, tx.Now).Scan(&out.ID)
-	if err == nil {
-		return out, true, nil
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return out, false, fmt.Errorf("insert vehicle: %w", err)
-	}
-	err = tx.QueryRow(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE license_plate = $1`,
-		v.LicensePlate).Scan(&out.ID, &out.LicensePlate, &out.Brand, &out.Model, &out.Color, &out.Type)
-	if err != nil {
-		return out, false, fmt.Errorf("find vehicle by plate: %w", err)
-	}
-	return out, false, nil
-}
-
-// LinkCustomerVehicle records that the customer uses the vehicle, once.
-func (tx CustomersTx) LinkCustomerVehicle(ctx context.Context, customerID, vehicleID int64) error {
-	_, err := tx.Exec(ctx, `INSERT INTO customer_vehicle (id_customer, id_vehicle, created_at) VALUES ($1, $2, $3)
-		ON CONFLICT (id_customer, id_vehicle) DO NOTHING`, customerID, vehicleID, tx.Now)
-	if err != nil {
-		return fmt.Errorf("link customer %d and vehicle %d: %w", customerID, vehicleID, err)
-	}
-	return nil
-}
 
 // NewReservation is a reservation about to be inserted.
 type NewReservation struct {
@@ -246,63 +186,6 @@ func (tx ReservationsTx) Reservation(ctx context.Context, id int64) (reservation
 	return r, nil
 }
 
-// Customer reads one customer by id.
-func (s Customers) Customer(ctx context.Context, id int64) (reservation.Customer, error) {
-	return scanCustomer(s.QueryRow(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, id))
-}
-
-// Customer reads one customer by id inside the transaction.
-func (tx CustomersTx) Customer(ctx context.Context, id int64) (reservation.Customer, error) {
-	return scanCustomer(tx.QueryRow(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, id))
-}
-
-const customerColumns = `id_customer, full_name, phone, email, type, password_hash, created_at, email_verified_at`
-
-func scanCustomer(row rowScanner) (reservation.Customer, error) {
-	var c reservation.Customer
-	var phone, email, hash sql.NullString
-	var verified sql.NullTime
-	var typ string
-	if err := row.Scan(&c.ID, &c.FullName, &phone, &email, &typ, &hash, &c.CreatedAt, &verified); err != nil {
-		return c, fmt.Errorf("customer: %w", notFound(err))
-	}
-	c.EmailVerifiedAt = utcPtr(verified)
-	c.Type = reservation.CustomerType(typ)
-	if phone.Valid {
-		c.Phone = &phone.String
-	}
-	if email.Valid {
-		c.Email = &email.String
-	}
-	if hash.Valid {
-		c.PasswordHash = &hash.String
-	}
-	c.CreatedAt = c.CreatedAt.UTC()
-	return c, nil
-}
-
-// Vehicle reads one vehicle by id.
-func (s Customers) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error) {
-	var v reservation.Vehicle
-	err := s.QueryRow(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE id_vehicle = $1`, id).
-		Scan(&v.ID, &v.LicensePlate, &v.Brand, &v.Model, &v.Color, &v.Type)
-	if err != nil {
-		return v, fmt.Errorf("vehicle %d: %w", id, notFound(err))
-	}
-	return v, nil
-}
-
-// Vehicle reads one vehicle by id inside the transaction.
-func (tx CustomersTx) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error) {
-	var v reservation.Vehicle
-	err := tx.QueryRow(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE id_vehicle = $1`, id).
-		Scan(&v.ID, &v.LicensePlate, &v.Brand, &v.Model, &v.Color, &v.Type)
-	if err != nil {
-		return v, fmt.Errorf("vehicle %d: %w", id, notFound(err))
-	}
-	return v, nil
-}
-
 // ReservationExtras lists the additional services booked on a reservation with the
 // price each had when booked, and its name.
 func (s Reservations) ReservationExtras(ctx context.Context, reservationID int64) ([]reservation.BookedExtraDetail, error) {
@@ -379,4 +262,30 @@ func (tx ReservationsTx) UpdateStay(ctx context.Context, id int64, status reserv
 		return false, nil
 	}
 	return true, tx.ReplaceReservationExtras(ctx, id, st.Extras)
+}
+
+// PendingReservationsOf lists a customer's PENDIENTE reservations, read in the
+// transaction (an erasure cancels them; their days are freed first).
+func (tx ReservationsTx) PendingReservationsOf(ctx context.Context, customerID int64) ([]reservation.Reservation, error) {
+	return tx.reservationsOf(ctx, "pending reservations", customerID, `r.status = 'PENDIENTE'`)
+}
+
+// reservationsOf reads, in the transaction, customerID's reservations that match
+// the condition cond (SQL on reservation r), in id order; what names them in errors.
+func (tx ReservationsTx) reservationsOf(ctx context.Context, what string, customerID int64, cond string) ([]reservation.Reservation, error) {
+	rows, err := tx.Query(ctx, `SELECT `+reservationColumns+` FROM reservation r
+		WHERE r.id_customer = $1 AND `+cond+` ORDER BY r.id_reservation`, customerID)
+	if err != nil {
+		return nil, fmt.Errorf("%s of %d: %w", what, customerID, err)
+	}
+	var out []reservation.Reservation
+	for rows.Next() {
+		r, err := scanReservation(rows)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("%s of %d: %w", what, customerID, err)
+		}
+		out = append(out, r)
+	}
+	return out, closeRows(rows)
 }

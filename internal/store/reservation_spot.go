@@ -5,8 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"parking/internal/database"
 	"time"
+
+	"parking/internal/database"
 )
 
 // Spots are physical (issue 4): a spot cannot be held by two reservations that are

@@ -104,25 +104,6 @@ func (tx ReservationsTx) UpdateAdminStay(ctx context.Context, id int64, status r
 	return true, tx.ReplaceReservationExtras(ctx, id, st.Extras)
 }
 
-// CustomerContact is the customer data an administrator edits.
-type CustomerContact struct {
-	FullName string
-	Phone    string
-	Email    *string
-}
-
-// UpdateCustomerContact rewrites a customer's name, phone and email. A phone (or an
-// account email) used by another customer is a unique violation. A changed email is
-// no longer verified (docs/accounts.md#email-verification).
-func (tx CustomersTx) UpdateCustomerContact(ctx context.Context, id int64, c CustomerContact) error {
-	if _, err := tx.Exec(ctx, `UPDATE customer SET full_name = $2, phone = $3, email = $4,
-		email_verified_at = CASE WHEN email IS NOT DISTINCT FROM $4 THEN email_verified_at END WHERE id_customer = $1`,
-		id, c.FullName, c.Phone, c.Email); err != nil {
-		return fmt.Errorf("update customer %d: %w", id, err)
-	}
-	return nil
-}
-
 // SetReservationContact rewrites a reservation's own contact (docs/public-booking.md#privacy-of-anonymous-bookings).
 func (tx ReservationsTx) SetReservationContact(ctx context.Context, id int64, c reservation.Contact) error {
 	if _, err := tx.Exec(ctx, `UPDATE reservation SET contact_name = $2, contact_email = $3, contact_phone = $4 WHERE id_reservation = $1`,
@@ -130,85 +111,6 @@ func (tx ReservationsTx) SetReservationContact(ctx context.Context, id int64, c 
 		return fmt.Errorf("update contact of reservation %d: %w", id, err)
 	}
 	return nil
-}
-
-// CustomerWithPhone returns the id of the customer other than exclude that has
-// phone; ErrNotFound if none.
-func (tx CustomersTx) CustomerWithPhone(ctx context.Context, phone string, exclude int64) (int64, error) {
-	var id int64
-	err := tx.QueryRow(ctx, `SELECT id_customer FROM customer WHERE phone = $1 AND id_customer <> $2`, phone, exclude).Scan(&id)
-	if err != nil {
-		return 0, notFound(err)
-	}
-	return id, nil
-}
-
-// AccountWithEmail returns the id of the account (ADMIN or REGISTRADO) other than
-// exclude whose login email is email, ignoring case; ErrNotFound if none.
-func (tx CustomersTx) AccountWithEmail(ctx context.Context, email string, exclude int64) (int64, error) {
-	var id int64
-	err := tx.QueryRow(ctx, `SELECT id_customer FROM customer
-		WHERE lower(email) = lower($1) AND type <> 'NO-REGISTRADO' AND id_customer <> $2`, email, exclude).Scan(&id)
-	if err != nil {
-		return 0, notFound(err)
-	}
-	return id, nil
-}
-
-// UpdateVehicleDetails rewrites brand, model, color and type; never the plate
-// (docs/reservations.md#vehicle: the plate never changes after creation).
-func (tx CustomersTx) UpdateVehicleDetails(ctx context.Context, v reservation.Vehicle) error {
-	if _, err := tx.Exec(ctx, `UPDATE vehicle SET brand = $2, model = $3, color = $4, type = $5 WHERE id_vehicle = $1`,
-		v.ID, v.Brand, v.Model, v.Color, v.Type); err != nil {
-		return fmt.Errorf("update vehicle %d: %w", v.ID, err)
-	}
-	return nil
-}
-
-// InsertPhoto adds a photo to a reservation, taken now, and returns it with the
-// reservation's photo count after the insert.
-func (tx HandoverTx) InsertPhoto(ctx context.Context, reservationID int64, filePath string, description *string) (reservation.Photo, int, error) {
-	p := reservation.Photo{ReservationID: reservationID, FilePath: filePath, Description: description, TakenAt: tx.Now, Phase: reservation.PhaseEntry}
-	if err := tx.QueryRow(ctx, `INSERT INTO photo_evidence (id_reservation, file_path, description, taken_at)
-		VALUES ($1, $2, $3, $4) RETURNING id_photo`, reservationID, filePath, description, tx.Now).Scan(&p.ID); err != nil {
-		return p, 0, fmt.Errorf("add photo to %d: %w", reservationID, err)
-	}
-	n, err := tx.PhotoCount(ctx, reservationID)
-	return p, n, err
-}
-
-// PhotoCount counts a reservation's entry photos: the ones the spec's five-photo
-// rule counts (docs/photos.md; exit photos do not count).
-func (tx HandoverTx) PhotoCount(ctx context.Context, reservationID int64) (int, error) {
-	var n int
-	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM photo_evidence WHERE id_reservation = $1 AND phase = 'entrada'`, reservationID).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count photos of %d: %w", reservationID, err)
-	}
-	return n, nil
-}
-
-// Photos lists a reservation's photos in the order they were taken.
-func (s Handover) Photos(ctx context.Context, reservationID int64) ([]reservation.Photo, error) {
-	rows, err := s.Query(ctx, `SELECT id_photo, id_reservation, file_path, description, taken_at, phase, COALESCE(storage_key, '')
-		FROM photo_evidence WHERE id_reservation = $1 ORDER BY taken_at, id_photo`, reservationID)
-	if err != nil {
-		return nil, fmt.Errorf("photos of %d: %w", reservationID, err)
-	}
-	out := []reservation.Photo{}
-	for rows.Next() {
-		var p reservation.Photo
-		var desc sql.NullString
-		if err := rows.Scan(&p.ID, &p.ReservationID, &p.FilePath, &desc, &p.TakenAt, &p.Phase, &p.StorageKey); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		if desc.Valid {
-			p.Description = &desc.String
-		}
-		p.TakenAt = p.TakenAt.UTC()
-		out = append(out, p)
-	}
-	return out, closeRows(rows)
 }
 
 // applied turns the result of a conditional UPDATE into "did it match a row".
