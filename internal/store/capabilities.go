@@ -3,9 +3,11 @@ package store
 // The queries by capability. Each capability is a value reached from the Store
 // (reads on the read pool) or from a Tx (queries inside the transaction); it adds no
 // state, so taking one costs nothing. Method names are the same on both sides where
-// a query is offered on both.
+// a query is offered on both. The audit entry is the one write on Tx itself
+// (Tx.Audit): every write operation of every capability records one.
 
-// Catalog reads the catalog (main services, rates, vehicle-type coefficients, extras) and the facility settings.
+// Catalog reads the catalog (main services, rates, vehicle-type coefficients, extras) and
+// the facility settings.
 type Catalog struct{ *Store }
 
 // Catalog is the store's catalog queries.
@@ -29,19 +31,22 @@ type HandoverTx struct{ *Tx }
 // Handover is the transaction's handover queries.
 func (tx *Tx) Handover() HandoverTx { return HandoverTx{tx} }
 
-// Records reads the staff's read side: history search and export, reservation detail, audit trail, daily and parking board.
+// Records reads the staff's read side: history search and export, reservation detail, audit
+// trail, daily and parking board.
 type Records struct{ *Store }
 
 // Records is the store's records queries.
 func (s *Store) Records() Records { return Records{s} }
 
-// Accounts reads accounts, sessions, API tokens, social logins, staff, login throttling, privacy consents and password resets.
+// Accounts reads accounts, sessions, API tokens, social logins, staff, login throttling,
+// privacy consents and password resets.
 type Accounts struct{ *Store }
 
 // Accounts is the store's accounts queries.
 func (s *Store) Accounts() Accounts { return Accounts{s} }
 
-// AccountsTx writes accounts, sessions, tokens, social logins, staff, throttling, privacy and erasure, inside the transaction.
+// AccountsTx writes accounts, sessions, tokens, social logins, staff, throttling, privacy
+// and erasure, inside the transaction.
 type AccountsTx struct{ *Tx }
 
 // Accounts is the transaction's accounts queries.
@@ -53,7 +58,8 @@ type Reservations struct{ *Store }
 // Reservations is the store's reservations queries.
 func (s *Store) Reservations() Reservations { return Reservations{s} }
 
-// ReservationsTx creates reservations and moves them through their states, inside the transaction.
+// ReservationsTx creates reservations and moves them through their states, inside the
+// transaction.
 type ReservationsTx struct{ *Tx }
 
 // Reservations is the transaction's reservations queries.
@@ -65,7 +71,8 @@ type Customers struct{ *Store }
 // Customers is the store's customers queries.
 func (s *Store) Customers() Customers { return Customers{s} }
 
-// CustomersTx finds, creates and edits customers and vehicles, and links reservations to accounts, inside the transaction.
+// CustomersTx finds, creates and edits customers and vehicles, and links reservations to
+// accounts, inside the transaction.
 type CustomersTx struct{ *Tx }
 
 // Customers is the transaction's customers queries.
@@ -107,7 +114,8 @@ type ReceiptsTx struct{ *Tx }
 // Receipts is the transaction's receipts queries.
 func (tx *Tx) Receipts() ReceiptsTx { return ReceiptsTx{tx} }
 
-// IdempotencyTx claims and finishes idempotency keys of retried requests, inside the transaction.
+// IdempotencyTx claims and finishes idempotency keys of retried requests, inside the
+// transaction.
 type IdempotencyTx struct{ *Tx }
 
 // Idempotency is the transaction's idempotency queries.

@@ -86,15 +86,15 @@ func (s Reservations) Secret(ctx context.Context, name string, generate func() s
 	err := s.InTx(ctx, func(tx *Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO service_secret (name, value, created_at) VALUES ($1, $2, $3)
 			ON CONFLICT (name) DO NOTHING`, name, generate(), tx.Now); err != nil {
-			return fmt.Errorf("store secret %s: %w", name, err)
+			return err
 		}
 		if err := tx.QueryRow(ctx, `SELECT value FROM service_secret WHERE name = $1`, name).Scan(&v); err != nil {
-			return fmt.Errorf("read secret %s: %w", name, err)
+			return fmt.Errorf("read back: %w", err)
 		}
 		return nil
 	})
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("store secret %s: %w", name, err)
 	}
 	return v, nil
 }
