@@ -54,7 +54,7 @@ func main() {
 	check(err)
 	defer st.Close()
 	check(st.Migrate(ctx))
-	cat, err := st.LoadCatalog(ctx)
+	cat, err := st.Catalog().LoadCatalog(ctx)
 	check(err)
 	holder := &pricing.Holder{}
 	holder.Store(pricing.NewSnapshot(cat))

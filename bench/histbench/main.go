@@ -99,7 +99,7 @@ func main() {
 	check(err)
 	defer st.Close()
 	check(st.Migrate(ctx))
-	cat, err := st.LoadCatalog(ctx)
+	cat, err := st.Catalog().LoadCatalog(ctx)
 	check(err)
 	holder := &pricing.Holder{}
 	holder.Store(pricing.NewSnapshot(cat))
@@ -199,7 +199,7 @@ func main() {
 		if *explainTo != "" {
 			_, _, f.EntryTo, _ = localtime.ParseDay(*explainTo, loc)
 		}
-		plan, err := st.ExplainHistory(ctx, f)
+		plan, err := st.Records().ExplainHistory(ctx, f)
 		check(err)
 		fmt.Printf("\n=== search %q status %q from %q to %q\n%s", *explainSearch, *explainStatus, *explainFrom, *explainTo, plan)
 	}
@@ -211,7 +211,7 @@ func main() {
 				continue
 			}
 			seen[q.kind] = true
-			plan, err := st.ExplainHistory(ctx, store.HistoryFilter{Search: q.search, Limit: records.HistoryPageSize, Offset: (q.page - 1) * records.HistoryPageSize})
+			plan, err := st.Records().ExplainHistory(ctx, store.HistoryFilter{Search: q.search, Limit: records.HistoryPageSize, Offset: (q.page - 1) * records.HistoryPageSize})
 			check(err)
 			fmt.Printf("\n=== %s: search %q, page %d\n%s", kinds[q.kind].name, q.search, q.page, plan)
 		}

@@ -151,7 +151,7 @@ func (s *Service) Authenticate(ctx context.Context, email, password string) (Use
 	if err != nil {
 		return User{}, err
 	}
-	c, err := s.store.AccountByEmail(ctx, email)
+	c, err := s.store.Accounts().AccountByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
 		s.passwordMatches(nil, password)
 		return User{}, ErrBadCredentials
@@ -206,11 +206,11 @@ func (s *Service) CreateAdmin(ctx context.Context, email, password, name string)
 	}
 	var c reservation.Customer
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
-		id, err := tx.InsertAccount(ctx, store.NewAccount{FullName: name, Email: email, Type: reservation.Admin, PasswordHash: hash})
+		id, err := tx.Accounts().InsertAccount(ctx, store.NewAccount{FullName: name, Email: email, Type: reservation.Admin, PasswordHash: hash})
 		if err != nil {
 			return err
 		}
-		if c, err = tx.Customer(ctx, id); err != nil {
+		if c, err = tx.Customers().Customer(ctx, id); err != nil {
 			return err
 		}
 		// The trail (actor "sistema" from the command line or start-up).
@@ -236,7 +236,7 @@ func (s *Service) EnsureAdmin(ctx context.Context, email, password string) (bool
 	if err != nil {
 		return false, err
 	}
-	if _, err := s.store.AccountByEmail(ctx, email); err == nil {
+	if _, err := s.store.Accounts().AccountByEmail(ctx, email); err == nil {
 		return false, nil
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return false, err
@@ -249,7 +249,9 @@ func (s *Service) EnsureAdmin(ctx context.Context, email, password string) (bool
 }
 
 // HasAdmin reports whether any ADMIN account exists.
-func (s *Service) HasAdmin(ctx context.Context) (bool, error) { return s.store.HasAdmin(ctx) }
+func (s *Service) HasAdmin(ctx context.Context) (bool, error) {
+	return s.store.Accounts().HasAdmin(ctx)
+}
 
 // NewToken returns a random secret (32 bytes, base64url) and the hex SHA-256 that is stored.
 func NewToken() (token, hash string) {

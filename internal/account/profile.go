@@ -42,7 +42,7 @@ const (
 func (s *Service) UpdateProfile(ctx context.Context, userID int64, ch ProfileChange) (User, error) {
 	var out User
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
-		cur, err := tx.Customer(ctx, userID)
+		cur, err := tx.Customers().Customer(ctx, userID)
 		if err != nil {
 			return err
 		}
@@ -52,7 +52,7 @@ func (s *Service) UpdateProfile(ctx context.Context, userID int64, ch ProfileCha
 		}
 		upd.EmailChanged = upd.Email != nil && (cur.Email == nil || !strings.EqualFold(*cur.Email, *upd.Email))
 		if upd.EmailChanged {
-			taken, err := tx.EmailTakenByOtherAccount(ctx, userID, *upd.Email)
+			taken, err := tx.Customers().EmailTakenByOtherAccount(ctx, userID, *upd.Email)
 			if err != nil {
 				return err
 			}
@@ -61,7 +61,7 @@ func (s *Service) UpdateProfile(ctx context.Context, userID int64, ch ProfileCha
 			}
 		}
 		if upd.Phone != nil && (cur.Phone == nil || *cur.Phone != *upd.Phone) {
-			taken, err := tx.PhoneTakenByOther(ctx, userID, *upd.Phone)
+			taken, err := tx.Customers().PhoneTakenByOther(ctx, userID, *upd.Phone)
 			if err != nil {
 				return err
 			}
@@ -69,13 +69,13 @@ func (s *Service) UpdateProfile(ctx context.Context, userID int64, ch ProfileCha
 				return fault.New(fault.Conflict, "El teléfono %s ya pertenece a otro cliente. Si hizo reservas con ese número antes de registrarse, contacte con el aparcamiento.", *upd.Phone)
 			}
 		}
-		if err := tx.UpdateProfile(ctx, userID, upd); err != nil {
+		if err := tx.Customers().UpdateProfile(ctx, userID, upd); err != nil {
 			if store.IsUniqueViolation(err) { // a concurrent change took the email or phone first
 				return fault.New(fault.Conflict, "El correo electrónico o el teléfono ya están en uso por otro cliente.")
 			}
 			return err
 		}
-		c, err := tx.Customer(ctx, userID)
+		c, err := tx.Customers().Customer(ctx, userID)
 		if err != nil {
 			return err
 		}
@@ -171,7 +171,7 @@ func (s *Service) ChangePassword(ctx context.Context, userID int64, keepToken st
 	if pc.Current == "" || pc.New == "" || pc.Confirm == "" {
 		return fault.Invalidf(MsgPasswordFieldsRequired)
 	}
-	c, err := s.store.Customer(ctx, userID)
+	c, err := s.store.Customers().Customer(ctx, userID)
 	if err != nil {
 		return fmt.Errorf("change password of %d: %w", userID, err)
 	}
@@ -203,17 +203,17 @@ func (s *Service) ChangePassword(ctx context.Context, userID int64, keepToken st
 		keep = HashToken(keepToken)
 	}
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
-		ok, err := tx.SetPasswordHash(ctx, userID, oldHash, newHash)
+		ok, err := tx.Customers().SetPasswordHash(ctx, userID, oldHash, newHash)
 		if err != nil {
 			return err
 		}
 		if !ok { // changed by a concurrent request since it was checked
 			return ErrWrongCurrentPassword
 		}
-		if err := tx.DeleteSessionsOf(ctx, userID, keep); err != nil {
+		if err := tx.Accounts().DeleteSessionsOf(ctx, userID, keep); err != nil {
 			return err
 		}
-		return tx.RevokeLoginTokens(ctx, userID)
+		return tx.Customers().RevokeLoginTokens(ctx, userID)
 	})
 	if errors.Is(err, ErrWrongCurrentPassword) {
 		return err

@@ -124,7 +124,7 @@ func (s *Service) Register(ctx context.Context, r Registration) (User, error) {
 	var c reservation.Customer
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		phone := r.Phone
-		id, ok, err := tx.InsertAccountIfFree(ctx, store.NewAccount{
+		id, ok, err := tx.Accounts().InsertAccountIfFree(ctx, store.NewAccount{
 			FullName: r.FullName, Email: r.Email, Phone: &phone, Type: reservation.Registered, PasswordHash: hash,
 		})
 		if err != nil {
@@ -136,11 +136,11 @@ func (s *Service) Register(ctx context.Context, r Registration) (User, error) {
 			}
 		}
 		if r.PrivacyAck || r.MarketingConsent != nil {
-			if err := tx.SetCustomerConsents(ctx, id, r.PrivacyAck, r.MarketingConsent); err != nil {
+			if err := tx.Accounts().SetCustomerConsents(ctx, id, r.PrivacyAck, r.MarketingConsent); err != nil {
 				return err
 			}
 		}
-		if c, err = tx.Customer(ctx, id); err != nil {
+		if c, err = tx.Customers().Customer(ctx, id); err != nil {
 			return err
 		}
 		// The new account's email is unverified until its link is followed (verify.go).
@@ -163,14 +163,14 @@ func (s *Service) Register(ctx context.Context, r Registration) (User, error) {
 // upgradeOrRefuse handles a registration whose email or phone is taken: it finds
 // out which, and upgrades a matching NO-REGISTRADO customer.
 func upgradeOrRefuse(ctx context.Context, tx *store.Tx, r Registration, hash string) (int64, error) {
-	taken, err := tx.AccountEmailTaken(ctx, r.Email)
+	taken, err := tx.Accounts().AccountEmailTaken(ctx, r.Email)
 	if err != nil {
 		return 0, err
 	}
 	if taken {
 		return 0, fieldFault(fault.Conflict, FieldErrors{"email": msgEmailTaken}, "email")
 	}
-	c, err := tx.CustomerByPhone(ctx, r.Phone)
+	c, err := tx.Accounts().CustomerByPhone(ctx, r.Phone)
 	if errors.Is(err, store.ErrNotFound) {
 		// The conflicting row disappeared in between: rare enough to ask for a retry.
 		return 0, fault.New(fault.Conflict, "No se pudo completar el registro. Inténtelo de nuevo.")
@@ -179,7 +179,7 @@ func upgradeOrRefuse(ctx context.Context, tx *store.Tx, r Registration, hash str
 		return 0, err
 	}
 	if c.Type == reservation.Unregistered {
-		upgraded, err := tx.UpgradeToRegistered(ctx, c.ID, r.FullName, r.Email, hash)
+		upgraded, err := tx.Accounts().UpgradeToRegistered(ctx, c.ID, r.FullName, r.Email, hash)
 		if err != nil {
 			return 0, err
 		}

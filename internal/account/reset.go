@@ -69,12 +69,12 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email string) error 
 	emailHash := HashToken(strings.ToLower(email))
 	var throttled int64
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
-		c, err := tx.AccountByEmailTx(ctx, email)
+		c, err := tx.Accounts().AccountByEmailTx(ctx, email)
 		found := err == nil
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		n, err := tx.RecentPasswordResets(ctx, emailHash, tx.Now.Add(-time.Hour))
+		n, err := tx.Accounts().RecentPasswordResets(ctx, emailHash, tx.Now.Add(-time.Hour))
 		if err != nil {
 			return err
 		}
@@ -86,7 +86,7 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email string) error 
 		} else if found && n >= maxResetsPerHour {
 			throttled = c.ID
 		}
-		if err := tx.InsertPasswordReset(ctx, hash, emailHash, to, tx.Now.Add(ResetValidity)); err != nil {
+		if err := tx.Accounts().InsertPasswordReset(ctx, hash, emailHash, to, tx.Now.Add(ResetValidity)); err != nil {
 			return err
 		}
 		return s.resetOutbox.EnqueuePasswordReset(ctx, tx, name, addr, link, send)
@@ -106,7 +106,7 @@ func (s *Service) PasswordResetUsable(ctx context.Context, token string) (bool, 
 	if token == "" {
 		return false, nil
 	}
-	return s.store.PasswordResetValid(ctx, HashToken(token), s.now())
+	return s.store.Accounts().PasswordResetValid(ctx, HashToken(token), s.now())
 }
 
 // ResetPassword sets a new password with a reset link's token: the password rules
@@ -133,21 +133,21 @@ func (s *Service) ResetPassword(ctx context.Context, token, password, confirm st
 		return err
 	}
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
-		id, err := tx.UsePasswordReset(ctx, HashToken(token))
+		id, err := tx.Accounts().UsePasswordReset(ctx, HashToken(token))
 		if errors.Is(err, store.ErrNotFound) {
 			return ErrResetLink
 		}
 		if err != nil {
 			return err
 		}
-		c, err := tx.Customer(ctx, id)
+		c, err := tx.Customers().Customer(ctx, id)
 		if err != nil {
 			return err
 		}
 		if !HasOwnPassword(c.PasswordHash) { // became a social account since the link was sent
 			return ErrResetLink
 		}
-		return tx.ResetPassword(ctx, id, newHash)
+		return tx.Accounts().ResetPassword(ctx, id, newHash)
 	})
 	if err != nil {
 		return fmt.Errorf("reset password: %w", err)

@@ -42,7 +42,7 @@ func BenchmarkPasswordResetRequest(b *testing.B) {
 					b.Fatal(err)
 				}
 				if err := st.InTx(ctx, func(tx *store.Tx) error {
-					_, err := tx.InsertAccount(ctx, store.NewAccount{FullName: "Ana", Email: "ana@example.com", Type: reservation.Registered, PasswordHash: hash})
+					_, err := tx.Accounts().InsertAccount(ctx, store.NewAccount{FullName: "Ana", Email: "ana@example.com", Type: reservation.Registered, PasswordHash: hash})
 					return err
 				}); err != nil {
 					b.Fatal(err)

@@ -25,10 +25,10 @@ func (s *Service) StartSession(ctx context.Context, userID int64) (string, error
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
 		// Sessions past their absolute lifetime are deleted here, at the rate of
 		// logins, so the table does not grow with abandoned sessions.
-		if err := tx.PruneSessions(ctx, now); err != nil {
+		if err := tx.Accounts().PruneSessions(ctx, now); err != nil {
 			return err
 		}
-		return tx.InsertSession(ctx, hash, userID, now, now.Add(SessionAbsolute))
+		return tx.Accounts().InsertSession(ctx, hash, userID, now, now.Add(SessionAbsolute))
 	})
 	if err != nil {
 		return "", fmt.Errorf("start session: %w", err)
@@ -43,7 +43,7 @@ func (s *Service) SessionUser(ctx context.Context, token string) (User, error) {
 	}
 	hash := HashToken(token)
 	now := s.now()
-	sess, err := s.store.Session(ctx, hash)
+	sess, err := s.store.Accounts().Session(ctx, hash)
 	if errors.Is(err, store.ErrNotFound) {
 		return User{}, ErrNoSession
 	}
@@ -55,7 +55,7 @@ func (s *Service) SessionUser(ctx context.Context, token string) (User, error) {
 		return User{}, ErrNoSession
 	}
 	if now.Sub(sess.LastSeenAt) >= touchEvery {
-		if err := s.store.InTx(ctx, func(tx *store.Tx) error { return tx.TouchSession(ctx, hash, now) }); err != nil {
+		if err := s.store.InTx(ctx, func(tx *store.Tx) error { return tx.Accounts().TouchSession(ctx, hash, now) }); err != nil {
 			s.log.Warn("session touch failed", "err", err)
 		}
 	}
@@ -68,5 +68,5 @@ func (s *Service) EndSession(ctx context.Context, token string) error {
 		return nil
 	}
 	hash := HashToken(token)
-	return s.store.InTx(ctx, func(tx *store.Tx) error { return tx.DeleteSession(ctx, hash) })
+	return s.store.InTx(ctx, func(tx *store.Tx) error { return tx.Accounts().DeleteSession(ctx, hash) })
 }

@@ -52,7 +52,7 @@ type LoginState struct {
 func (s *Service) BeginSocialLogin(ctx context.Context, state string, ls LoginState) error {
 	exp := s.now().Add(SocialStateTTL)
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
-		return tx.InsertOIDCState(ctx, HashToken(state), store.OIDCState{
+		return tx.Accounts().InsertOIDCState(ctx, HashToken(state), store.OIDCState{
 			Provider: ls.Provider, Nonce: ls.Nonce, Verifier: ls.Verifier, ExpiresAt: exp,
 		})
 	})
@@ -72,7 +72,7 @@ func (s *Service) TakeSocialLogin(ctx context.Context, provider, state string) (
 	var st store.OIDCState
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
 		var err error
-		st, err = tx.TakeOIDCState(ctx, HashToken(state))
+		st, err = tx.Accounts().TakeOIDCState(ctx, HashToken(state))
 		return err
 	})
 	if errors.Is(err, store.ErrNotFound) {
@@ -122,7 +122,7 @@ func (s *Service) SocialLogin(ctx context.Context, id SocialIdentity) (SocialOut
 		return out, fault.Invalidf("El proveedor %s no ha identificado a la persona de forma válida.", id.ProviderName)
 	}
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
-		c, err := tx.CustomerBySocialIdentity(ctx, id.Provider, id.Subject)
+		c, err := tx.Accounts().CustomerBySocialIdentity(ctx, id.Provider, id.Subject)
 		if err == nil {
 			out.User = UserOf(c)
 			return nil
@@ -136,7 +136,7 @@ func (s *Service) SocialLogin(ctx context.Context, id SocialIdentity) (SocialOut
 		if email, err = input.Email("email", email); err != nil {
 			return fault.New(fault.Forbidden, MsgSocialNoEmail, id.ProviderName)
 		}
-		existing, err := tx.AccountByEmailTx(ctx, email)
+		existing, err := tx.Accounts().AccountByEmailTx(ctx, email)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			return s.openSocialAccount(ctx, tx, id, email, &out)
@@ -149,7 +149,7 @@ func (s *Service) SocialLogin(ctx context.Context, id SocialIdentity) (SocialOut
 		}
 		token, hash := NewToken()
 		out.LinkToken, out.LinkEmail = token, email
-		return tx.InsertPendingLink(ctx, hash, store.PendingLink{
+		return tx.Accounts().InsertPendingLink(ctx, hash, store.PendingLink{
 			Provider: id.Provider, Subject: id.Subject, Email: email, CustomerID: existing.ID,
 			ExpiresAt: s.now().Add(SocialLinkTTL),
 		})
@@ -167,7 +167,7 @@ func (s *Service) SocialLogin(ctx context.Context, id SocialIdentity) (SocialOut
 }
 
 func (s *Service) openSocialAccount(ctx context.Context, tx *store.Tx, id SocialIdentity, email string, out *SocialOutcome) error {
-	id2, ok, err := tx.InsertAccountIfFree(ctx, store.NewAccount{
+	id2, ok, err := tx.Accounts().InsertAccountIfFree(ctx, store.NewAccount{
 		FullName: socialName(id.Name, email), Email: email, Type: reservation.Registered,
 		PasswordHash: SocialLoginHash(id.Provider, id.Subject),
 	})
@@ -177,14 +177,14 @@ func (s *Service) openSocialAccount(ctx context.Context, tx *store.Tx, id Social
 	if !ok { // the email was taken since it was looked up
 		return fault.New(fault.Conflict, "Se ha iniciado sesión a la vez desde otro lugar. Vuelva a intentarlo.")
 	}
-	if err := tx.InsertSocialIdentity(ctx, id.Provider, id.Subject, id2, email); err != nil {
+	if err := tx.Accounts().InsertSocialIdentity(ctx, id.Provider, id.Subject, id2, email); err != nil {
 		return err
 	}
 	// The provider has verified the email (SocialLogin requires it).
-	if _, err := tx.SetEmailVerified(ctx, id2, email, tx.Now); err != nil {
+	if _, err := tx.Customers().SetEmailVerified(ctx, id2, email, tx.Now); err != nil {
 		return err
 	}
-	c, err := tx.Customer(ctx, id2)
+	c, err := tx.Customers().Customer(ctx, id2)
 	if err != nil {
 		return err
 	}
@@ -225,7 +225,7 @@ func (s *Service) pendingLink(ctx context.Context, token string) (store.PendingL
 	if token == "" {
 		return store.PendingLink{}, fault.Invalidf(MsgSocialLinkExpired)
 	}
-	p, err := s.store.PendingLink(ctx, HashToken(token))
+	p, err := s.store.Accounts().PendingLink(ctx, HashToken(token))
 	if errors.Is(err, store.ErrNotFound) || (err == nil && !s.now().Before(p.ExpiresAt)) {
 		return store.PendingLink{}, fault.Invalidf(MsgSocialLinkExpired)
 	}
@@ -252,14 +252,14 @@ func (s *Service) LinkSocial(ctx context.Context, token, password, addr string) 
 		return User{}, fault.New(fault.Forbidden, MsgSocialLinkOther)
 	}
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
-		ok, err := tx.DeletePendingLink(ctx, HashToken(token))
+		ok, err := tx.Accounts().DeletePendingLink(ctx, HashToken(token))
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return fault.Invalidf(MsgSocialLinkExpired)
 		}
-		return tx.InsertSocialIdentity(ctx, p.Provider, p.Subject, p.CustomerID, p.Email)
+		return tx.Accounts().InsertSocialIdentity(ctx, p.Provider, p.Subject, p.CustomerID, p.Email)
 	})
 	if store.IsUniqueViolation(err) {
 		return User{}, fault.New(fault.Conflict, MsgSocialLinkedOther)
@@ -277,7 +277,7 @@ func (s *Service) LinkSocial(ctx context.Context, token, password, addr string) 
 // HasOwnPasswordOf reports whether the account has a password of its own (not a
 // social-login one): what a confirmation asks for depends on it.
 func (s *Service) HasOwnPasswordOf(ctx context.Context, userID int64) (bool, error) {
-	c, err := s.store.Customer(ctx, userID)
+	c, err := s.store.Customers().Customer(ctx, userID)
 	if err != nil {
 		return false, fmt.Errorf("account %d: %w", userID, err)
 	}

@@ -74,7 +74,7 @@ func staffFields(s Staff) audit.Fields {
 
 // ListStaff lists the ADMIN accounts by id.
 func (s *Service) ListStaff(ctx context.Context) ([]Staff, error) {
-	rows, err := s.store.StaffAccounts(ctx)
+	rows, err := s.store.Accounts().StaffAccounts(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -105,14 +105,14 @@ func (s *Service) CreateStaff(ctx context.Context, in NewStaff) (Staff, error) {
 	}
 	var out Staff
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
-		id, ok, err := tx.InsertAccountIfFree(ctx, store.NewAccount{FullName: name, Email: email, Type: reservation.Admin, PasswordHash: hash})
+		id, ok, err := tx.Accounts().InsertAccountIfFree(ctx, store.NewAccount{FullName: name, Email: email, Type: reservation.Admin, PasswordHash: hash})
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return fault.New(fault.Conflict, "Ya existe una cuenta con el correo %s.", email)
 		}
-		rec, err := tx.StaffAccount(ctx, id)
+		rec, err := tx.Accounts().StaffAccount(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -142,14 +142,14 @@ func (s *Service) DisableStaff(ctx context.Context, id int64) (Staff, error) {
 			out = before
 			return nil
 		}
-		ok, err := tx.DisableStaff(ctx, id)
+		ok, err := tx.Accounts().DisableStaff(ctx, id)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return fault.Invalidf(MsgLastAdmin)
 		}
-		if err := tx.EndAccess(ctx, id, ""); err != nil {
+		if err := tx.Accounts().EndAccess(ctx, id, ""); err != nil {
 			return err
 		}
 		return s.auditStaff(ctx, tx, audit.ActionDisable, before, &out)
@@ -168,7 +168,7 @@ func (s *Service) EnableStaff(ctx context.Context, id int64) (Staff, error) {
 		if err != nil {
 			return err
 		}
-		ok, err := tx.EnableStaff(ctx, id)
+		ok, err := tx.Accounts().EnableStaff(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -204,10 +204,10 @@ func (s *Service) SetStaffPassword(ctx context.Context, id int64, keepSession, p
 		if _, err := s.lockStaff(ctx, tx, id); err != nil {
 			return err
 		}
-		if err := tx.ResetPasswordHash(ctx, id, hash); err != nil {
+		if err := tx.Accounts().ResetPasswordHash(ctx, id, hash); err != nil {
 			return err
 		}
-		if err := tx.EndAccess(ctx, id, keep); err != nil {
+		if err := tx.Accounts().EndAccess(ctx, id, keep); err != nil {
 			return err
 		}
 		return tx.Audit(ctx, audit.Entry{Action: audit.ActionPassword, Entity: audit.EntityStaff, EntityID: audit.ID(id),
@@ -222,7 +222,7 @@ func (s *Service) SetStaffPassword(ctx context.Context, id int64, keepSession, p
 // lockStaff reads staff account id in tx; NotFound when there is no such ADMIN
 // account.
 func (s *Service) lockStaff(ctx context.Context, tx *store.Tx, id int64) (Staff, error) {
-	rec, err := tx.StaffAccount(ctx, id)
+	rec, err := tx.Accounts().StaffAccount(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return Staff{}, fault.New(fault.NotFound, "La cuenta de personal %d no existe.", id)
 	}
@@ -253,7 +253,7 @@ func wrapStaff(err error, format string, args ...any) error {
 
 // checkActive refuses a disabled account (after its password matched).
 func (s *Service) checkActive(ctx context.Context, id int64) error {
-	disabled, err := s.store.AccountDisabled(ctx, id)
+	disabled, err := s.store.Accounts().AccountDisabled(ctx, id)
 	if err != nil {
 		return fmt.Errorf("authenticate: %w", err)
 	}

@@ -83,7 +83,7 @@ func (s *Service) throttled(ctx context.Context, accountKey, addressKey string, 
 	if addressKey != "" {
 		keys = append(keys, addressKey)
 	}
-	failures, err := s.store.ThrottleFailures(ctx, now.Add(-throttleWindow), keys...)
+	failures, err := s.store.Accounts().ThrottleFailures(ctx, now.Add(-throttleWindow), keys...)
 	if err != nil {
 		return 0, err
 	}
@@ -138,7 +138,7 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (User
 			keys = append(keys, addressKey)
 		}
 		if rerr := s.store.InTx(ctx, func(tx *store.Tx) error {
-			return tx.RecordThrottleFailure(ctx, s.now(), now.Add(-throttleWindow), keys...)
+			return tx.Accounts().RecordThrottleFailure(ctx, s.now(), now.Add(-throttleWindow), keys...)
 		}); rerr != nil {
 			s.log.ErrorContext(ctx, "recording a failed login failed", "err", rerr)
 		}
@@ -147,7 +147,7 @@ func (s *Service) Login(ctx context.Context, email, password, addr string) (User
 	if err != nil {
 		return User{}, err
 	}
-	if cerr := s.store.InTx(ctx, func(tx *store.Tx) error { return tx.ClearThrottleFailures(ctx, accountKey) }); cerr != nil {
+	if cerr := s.store.InTx(ctx, func(tx *store.Tx) error { return tx.Accounts().ClearThrottleFailures(ctx, accountKey) }); cerr != nil {
 		s.log.ErrorContext(ctx, "clearing login failures failed", "err", cerr)
 	}
 	return u, nil

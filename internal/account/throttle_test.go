@@ -33,7 +33,7 @@ func addAccount(t *testing.T, s *Service, email, password string) {
 		t.Fatal(err)
 	}
 	err = s.store.InTx(context.Background(), func(tx *store.Tx) error {
-		_, err := tx.InsertAccount(context.Background(), store.NewAccount{FullName: "T", Email: email, Type: reservation.Registered, PasswordHash: hash})
+		_, err := tx.Accounts().InsertAccount(context.Background(), store.NewAccount{FullName: "T", Email: email, Type: reservation.Registered, PasswordHash: hash})
 		return err
 	})
 	if err != nil {

@@ -38,7 +38,7 @@ func (s *Service) IssueSessionToken(ctx context.Context, sessionToken string, tt
 		return Token{}, ErrNoSession
 	}
 	hash := HashToken(sessionToken)
-	sess, err := s.store.Session(ctx, hash)
+	sess, err := s.store.Accounts().Session(ctx, hash)
 	if errors.Is(err, store.ErrNotFound) {
 		return Token{}, ErrNoSession
 	}
@@ -55,10 +55,10 @@ func (s *Service) IssueSessionToken(ctx context.Context, sessionToken string, tt
 func (s *Service) issue(ctx context.Context, u User, sessionHash *string, expires time.Time) (Token, error) {
 	token, hash := NewToken()
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
-		if err := tx.PruneAPITokens(ctx, tx.Now.Add(-tokenGrace)); err != nil {
+		if err := tx.Accounts().PruneAPITokens(ctx, tx.Now.Add(-tokenGrace)); err != nil {
 			return err
 		}
-		return tx.InsertAPIToken(ctx, hash, u.ID, sessionHash, expires)
+		return tx.Accounts().InsertAPIToken(ctx, hash, u.ID, sessionHash, expires)
 	})
 	if err != nil {
 		return Token{}, fmt.Errorf("issue token: %w", err)
@@ -71,7 +71,7 @@ func (s *Service) TokenUser(ctx context.Context, token string) (User, error) {
 	if token == "" || len(token) > 512 {
 		return User{}, ErrNoToken
 	}
-	rec, err := s.store.APIToken(ctx, HashToken(token))
+	rec, err := s.store.Accounts().APIToken(ctx, HashToken(token))
 	if errors.Is(err, store.ErrNotFound) {
 		return User{}, ErrNoToken
 	}
@@ -92,7 +92,7 @@ func (s *Service) RevokeToken(ctx context.Context, token string) error {
 	var ok bool
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
 		var err error
-		ok, err = tx.RevokeAPIToken(ctx, HashToken(token))
+		ok, err = tx.Accounts().RevokeAPIToken(ctx, HashToken(token))
 		return err
 	})
 	if err != nil {

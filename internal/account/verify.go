@@ -95,7 +95,7 @@ func (s *Service) sendVerification(ctx context.Context, tx *store.Tx, c reservat
 	if s.verify == nil || c.Email == nil {
 		return nil
 	}
-	if _, err := tx.MarkVerificationSent(ctx, c.ID, tx.Now); err != nil {
+	if _, err := tx.Customers().MarkVerificationSent(ctx, c.ID, tx.Now); err != nil {
 		return err
 	}
 	link := s.baseURL + VerifyPath + "?t=" + url.QueryEscape(s.verify.token(c.ID, *c.Email, tx.Now.Add(VerifyValidity)))
@@ -110,7 +110,7 @@ func (s *Service) VerifyEmail(ctx context.Context, token string) error {
 	if !ok || s.verify == nil {
 		return ErrVerifyLink
 	}
-	c, err := s.store.Customer(ctx, id)
+	c, err := s.store.Customers().Customer(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return ErrVerifyLink
 	}
@@ -125,14 +125,14 @@ func (s *Service) VerifyEmail(ctx context.Context, token string) error {
 		return ErrVerifyExpired
 	}
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
-		ok, err := tx.SetEmailVerified(ctx, id, *c.Email, tx.Now)
+		ok, err := tx.Customers().SetEmailVerified(ctx, id, *c.Email, tx.Now)
 		if err != nil {
 			return err
 		}
 		if !ok { // the email changed since it was read
 			return ErrVerifyLink
 		}
-		_, err = tx.ClaimQualifying(ctx, id, reservation.Claimable)
+		_, err = tx.Customers().ClaimQualifying(ctx, id, reservation.Claimable)
 		return err
 	})
 	if err != nil {
@@ -149,7 +149,7 @@ func (s *Service) VerifyEmail(ctx context.Context, token string) error {
 // verified is told so (nothing sent).
 func (s *Service) ResendVerification(ctx context.Context, userID int64) error {
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
-		c, err := tx.Customer(ctx, userID)
+		c, err := tx.Customers().Customer(ctx, userID)
 		if err != nil {
 			return err
 		}
@@ -159,7 +159,7 @@ func (s *Service) ResendVerification(ctx context.Context, userID int64) error {
 		if c.EmailVerified() {
 			return fault.New(fault.Conflict, "Su correo electrónico ya está verificado.")
 		}
-		if ok, err := tx.MarkVerificationSent(ctx, userID, tx.Now.Add(-resendGap)); err != nil {
+		if ok, err := tx.Customers().MarkVerificationSent(ctx, userID, tx.Now.Add(-resendGap)); err != nil {
 			return err
 		} else if !ok {
 			return ErrResendTooSoon

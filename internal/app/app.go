@@ -20,6 +20,7 @@ import (
 	"parking/internal/booking"
 	"parking/internal/catalog"
 	"parking/internal/clock"
+	"parking/internal/database"
 	"parking/internal/handover"
 	"parking/internal/input"
 	"parking/internal/managelink"
@@ -92,7 +93,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	return a, nil
 }
 
-// openStore opens the database. While it cannot be reached (store.IsUnavailable:
+// openStore opens the database. While it cannot be reached (database.IsUnavailable:
 // PostgreSQL down or starting), it tries again with a growing pause, for up to
 // cfg.DBWait (PARKING_DB_WAIT; 0: one try); any other error (a bad password, an
 // unwritable SQLite file) ends the start at once. The pauses are real time: they
@@ -112,7 +113,7 @@ func openStore(ctx context.Context, cfg Config, log *slog.Logger) (*store.Store,
 			return st, nil
 		}
 		left := cfg.DBWait - time.Since(began)
-		if !store.IsUnavailable(err) || left <= 0 {
+		if !database.IsUnavailable(err) || left <= 0 {
 			if attempt > 1 {
 				return nil, fmt.Errorf("database not reachable after %s (PARKING_DB_WAIT): %w", cfg.DBWait, err)
 			}
@@ -136,7 +137,7 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	a.normaliseStored(ctx)
 	a.assignReferences(ctx)
-	seeded, err := a.Store.SeedCatalog(ctx, pricing.Default())
+	seeded, err := a.Store.Catalog().SeedCatalog(ctx, pricing.Default())
 	if err != nil {
 		return fmt.Errorf("seed catalog: %w", err)
 	}
@@ -145,12 +146,12 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	// PARKING_CAPACITY seeds the facility settings once (docs/settings.md); later
 	// changes are made on /admin/settings.
-	if seeded, err := a.Store.SeedFacility(ctx, facility.Defaults(a.Config.Capacity)); err != nil {
+	if seeded, err := a.Store.Catalog().SeedFacility(ctx, facility.Defaults(a.Config.Capacity)); err != nil {
 		return fmt.Errorf("seed facility settings: %w", err)
 	} else if seeded {
 		a.Log.Info("facility settings seeded", "capacity", a.Config.Capacity)
 	}
-	cat, err := a.Store.LoadCatalog(ctx)
+	cat, err := a.Store.Catalog().LoadCatalog(ctx)
 	if err != nil {
 		return fmt.Errorf("load catalog: %w", err)
 	}
@@ -228,7 +229,7 @@ func (a *App) prepare(ctx context.Context) error {
 // stored before references existed, once (store.AssignReferences); a failure is
 // logged and tried again at the next start.
 func (a *App) assignReferences(ctx context.Context) {
-	n, err := a.Store.AssignReferences(ctx)
+	n, err := a.Store.Reservations().AssignReferences(ctx)
 	switch {
 	case err != nil:
 		a.Log.Error("giving booking references to stored reservations failed; the service starts and tries again at the next start", "err", err)
@@ -241,7 +242,7 @@ func (a *App) assignReferences(ctx context.Context) {
 // name, address and phone from the settings, read in the reminder's transaction.
 // A name not yet set on /admin/settings is the service's own.
 func reminderFacility(ctx context.Context, tx *store.Tx) (notify.FacilityData, error) {
-	f, err := tx.Facility(ctx)
+	f, err := tx.Catalog().Facility(ctx)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return notify.FacilityData{}, err
 	}
@@ -260,7 +261,7 @@ func (a *App) serviceSecret(ctx context.Context) ([]byte, error) {
 	key := a.Config.SecretKey
 	if key == "" {
 		var err error
-		if key, err = a.Store.Secret(ctx, "manage_link_key", managelink.GenerateSecret); err != nil {
+		if key, err = a.Store.Reservations().Secret(ctx, "manage_link_key", managelink.GenerateSecret); err != nil {
 			return nil, fmt.Errorf("secret key: %w", err)
 		}
 	}

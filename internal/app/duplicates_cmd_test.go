@@ -26,7 +26,7 @@ func TestDuplicatesCommand(t *testing.T) {
 		if err := st.Migrate(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.SeedCatalog(ctx, pricing.Default()); err != nil {
+		if _, err := st.Catalog().SeedCatalog(ctx, pricing.Default()); err != nil {
 			t.Fatal(err)
 		}
 		err = st.InTx(ctx, func(tx *store.Tx) error {

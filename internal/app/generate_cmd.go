@@ -34,7 +34,7 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 		return err
 	}
 	// The bulk load bypasses the operations: the occupancy ledger is counted afresh.
-	if _, err := a.Store.RebuildOccupancy(ctx, a.Config.Location); err != nil {
+	if _, err := a.Store.Occupancy().RebuildOccupancy(ctx, a.Config.Location); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "generated %d reservations (%d in course, %d pending), %d customers, %d vehicles, %d additional services in %s\n",

@@ -14,7 +14,7 @@ import (
 func (a *App) newMetrics() *metrics.Metrics {
 	return metrics.New(metrics.Sources{
 		Pools:   map[string]*sql.DB{"read": a.Store.DB(), "write": a.Store.WriteDB()},
-		Backlog: a.Store.NotificationBacklog,
+		Backlog: a.Store.Outbox().NotificationBacklog,
 		Occupancy: func(ctx context.Context) (int, int, int, error) {
 			f, err := a.CatalogOps.Facility(ctx) // the capacity as the settings page keeps it
 			if err != nil {

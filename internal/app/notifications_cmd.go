@@ -83,7 +83,7 @@ func runNotifications(ctx context.Context, args []string, getenv func(string) st
 
 	switch {
 	case sub == "list":
-		rows, err := st.ListNotifications(ctx, store.NotificationFilter{Status: status, ReservationID: reservationID, Limit: limit})
+		rows, err := st.Outbox().ListNotifications(ctx, store.NotificationFilter{Status: status, ReservationID: reservationID, Limit: limit})
 		if err != nil {
 			return err
 		}

@@ -32,10 +32,10 @@ func TestNotificationsCommand(t *testing.T) {
 		if err := st.Migrate(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.SeedCatalog(ctx, pricing.Default()); err != nil {
+		if _, err := st.Catalog().SeedCatalog(ctx, pricing.Default()); err != nil {
 			t.Fatal(err)
 		}
-		cat, _ := st.LoadCatalog(ctx)
+		cat, _ := st.Catalog().LoadCatalog(ctx)
 		h := &pricing.Holder{}
 		h.Store(pricing.NewSnapshot(cat))
 		madrid, _ := time.LoadLocation("Europe/Madrid")

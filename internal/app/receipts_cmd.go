@@ -26,7 +26,7 @@ func runReceipts(ctx context.Context, args []string, getenv func(string) string,
 		return err
 	}
 	defer a.Store.Close()
-	chain, err := a.Store.ReceiptChain(ctx, 1, 0)
+	chain, err := a.Store.Receipts().ReceiptChain(ctx, 1, 0)
 	if err != nil {
 		return err
 	}

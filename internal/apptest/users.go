@@ -49,13 +49,13 @@ func Account(tb testing.TB, a *app.App, typ reservation.CustomerType, name, emai
 		if phone != "" {
 			na.Phone = &phone
 		}
-		id, err = tx.InsertAccount(ctx, na)
+		id, err = tx.Accounts().InsertAccount(ctx, na)
 		return err
 	})
 	if err != nil {
 		tb.Fatalf("create account %s: %v", email, err)
 	}
-	c, err := a.Store.Customer(ctx, id)
+	c, err := a.Store.Customers().Customer(ctx, id)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -99,14 +99,14 @@ func VerifyEmail(tb testing.TB, a *app.App, id int64) {
 	tb.Helper()
 	ctx := context.Background()
 	err := a.Store.InTx(ctx, func(tx *store.Tx) error {
-		c, err := tx.Customer(ctx, id)
+		c, err := tx.Customers().Customer(ctx, id)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.SetEmailVerified(ctx, id, *c.Email, tx.Now); err != nil {
+		if _, err := tx.Customers().SetEmailVerified(ctx, id, *c.Email, tx.Now); err != nil {
 			return err
 		}
-		_, err = tx.ClaimQualifying(ctx, id, reservation.Claimable)
+		_, err = tx.Customers().ClaimQualifying(ctx, id, reservation.Claimable)
 		return err
 	})
 	if err != nil {

@@ -44,18 +44,18 @@ type resState struct {
 func (s *trail) readState(ctx context.Context, tx *store.Tx, id int64, withPeople bool) (resState, error) {
 	var st resState
 	var err error
-	if st.r, err = tx.Reservation(ctx, id); err != nil {
+	if st.r, err = tx.Reservations().Reservation(ctx, id); err != nil {
 		return st, err
 	}
-	if st.extras, err = tx.ReservationExtras(ctx, id); err != nil {
+	if st.extras, err = tx.Reservations().ReservationExtras(ctx, id); err != nil {
 		return st, err
 	}
 	if withPeople {
-		c, err := tx.Customer(ctx, st.r.CustomerID)
+		c, err := tx.Customers().Customer(ctx, st.r.CustomerID)
 		if err != nil {
 			return st, err
 		}
-		v, err := tx.Vehicle(ctx, st.r.VehicleID)
+		v, err := tx.Customers().Vehicle(ctx, st.r.VehicleID)
 		if err != nil {
 			return st, err
 		}
@@ -184,6 +184,6 @@ func onlyField(cs []audit.Change, name string) bool {
 
 // stateOf is readState for a reservation row already read (under its lock).
 func (s *trail) stateOf(ctx context.Context, tx *store.Tx, r reservation.Reservation) (resState, error) {
-	extras, err := tx.ReservationExtras(ctx, r.ID)
+	extras, err := tx.Reservations().ReservationExtras(ctx, r.ID)
 	return resState{r: r, extras: extras}, err
 }

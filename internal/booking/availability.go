@@ -57,7 +57,7 @@ func ParseAvailabilityRange(from, to string) (occupancy.Span, error) {
 // Availability reads the occupancy of span (docs/capacity.md#seeing-it): the ledger's counts, plus,
 // on days up to today, the open stays (no exit, or EN CURSO past their exit).
 func (s *Service) Availability(ctx context.Context, span occupancy.Span) (Availability, error) {
-	f, err := s.store.Facility(ctx)
+	f, err := s.store.Catalog().Facility(ctx)
 	if err != nil {
 		return Availability{}, err
 	}
@@ -66,7 +66,7 @@ func (s *Service) Availability(ctx context.Context, span occupancy.Span) (Availa
 
 // availability is Availability with the settings already read.
 func (s *Service) availability(ctx context.Context, span occupancy.Span, f settings.Facility) (Availability, error) {
-	ledger, err := s.store.Occupancy(ctx, span)
+	ledger, err := s.store.Occupancy().Occupancy(ctx, span)
 	if err != nil {
 		return Availability{}, err
 	}
@@ -78,7 +78,7 @@ func (s *Service) availability(ctx context.Context, span occupancy.Span, f setti
 	}
 	if span.First <= today {
 		last := min(span.Last, today)
-		open, err := s.store.OpenStays(ctx, (last + 1).Start(s.loc), today.Start(s.loc))
+		open, err := s.store.Occupancy().OpenStays(ctx, (last + 1).Start(s.loc), today.Start(s.loc))
 		if err != nil {
 			return Availability{}, err
 		}
@@ -120,7 +120,7 @@ func (s *Service) StayAvailability(ctx context.Context, entry, exit time.Time) (
 // RebuildOccupancy recomputes the ledger from the reservations; it returns how many
 // days it corrected.
 func (s *Service) RebuildOccupancy(ctx context.Context) (int, error) {
-	n, err := s.store.RebuildOccupancy(ctx, s.loc)
+	n, err := s.store.Occupancy().RebuildOccupancy(ctx, s.loc)
 	if err != nil {
 		return 0, fmt.Errorf("rebuild occupancy: %w", err)
 	}
@@ -130,7 +130,7 @@ func (s *Service) RebuildOccupancy(ctx context.Context) (int, error) {
 // EnsureOccupancy builds the ledger at start when it never was (a database that had
 // reservations before the ledger existed).
 func (s *Service) EnsureOccupancy(ctx context.Context) (bool, error) {
-	built, err := s.store.OccupancyBuilt(ctx)
+	built, err := s.store.Occupancy().OccupancyBuilt(ctx)
 	if err != nil || built {
 		return false, err
 	}

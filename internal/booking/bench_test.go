@@ -36,10 +36,10 @@ func BenchmarkCreate(b *testing.B) {
 		b.Run(v.name, func(b *testing.B) {
 			st := storetest.OpenURL(b, storetest.URL(b, store.SQLite), v.opts)
 			ctx := context.Background()
-			if _, err := st.SeedCatalog(ctx, pricing.Default()); err != nil {
+			if _, err := st.Catalog().SeedCatalog(ctx, pricing.Default()); err != nil {
 				b.Fatal(err)
 			}
-			cat, err := st.LoadCatalog(ctx)
+			cat, err := st.Catalog().LoadCatalog(ctx)
 			if err != nil {
 				b.Fatal(err)
 			}

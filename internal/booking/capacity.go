@@ -72,7 +72,7 @@ func (s *Service) occupy(ctx context.Context, tx *store.Tx, id int64, before, af
 		// PostgreSQL in the same round trip as the claim of a new stay.
 		c.SellableLimit = true
 	case staffCheck:
-		f, err := tx.Facility(ctx)
+		f, err := tx.Catalog().Facility(ctx)
 		if err != nil {
 			return err
 		}
@@ -87,13 +87,13 @@ func (s *Service) occupy(ctx context.Context, tx *store.Tx, id int64, before, af
 			}
 		}
 	}
-	over, err := tx.ApplyOccupancy(ctx, c)
+	over, err := tx.Occupancy().ApplyOccupancy(ctx, c)
 	if err != nil || len(over) == 0 {
 		return err
 	}
 	if check == staffCheck && override {
 		// Recorded with the reservation and in the trail, naming the full days.
-		if err := tx.SetCapacityOverride(ctx, id); err != nil {
+		if err := tx.Occupancy().SetCapacityOverride(ctx, id); err != nil {
 			return err
 		}
 		return auditReservation(ctx, tx, audit.ActionOverCapacity, id, nil, audit.F("full_days", occupancy.Spanish(over)))

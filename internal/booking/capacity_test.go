@@ -34,10 +34,10 @@ func capacityService(t *testing.T, d store.Dialect, capacity, sellable int) (*se
 func serviceOn(t *testing.T, st *store.Store, capacity, sellable int) *services {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := st.SeedCatalog(ctx, pricing.Default()); err != nil {
+	if _, err := st.Catalog().SeedCatalog(ctx, pricing.Default()); err != nil {
 		t.Fatal(err)
 	}
-	cat, err := st.LoadCatalog(ctx)
+	cat, err := st.Catalog().LoadCatalog(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,11 +77,11 @@ func fullDays(t *testing.T, err error) []occupancy.Day {
 func assertLedger(t *testing.T, st *store.Store, step string) {
 	t.Helper()
 	ctx := context.Background()
-	have, err := st.OccupancyLedger(ctx)
+	have, err := st.Occupancy().OccupancyLedger(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := st.RecountOccupancy(ctx, madrid)
+	want, err := st.Occupancy().RecountOccupancy(ctx, madrid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,7 +370,7 @@ func runLastPlaces(t *testing.T, st *store.Store, svcs []*services) {
 		t.Fatalf("%d booked, %d refused as full, other errors %v; want 5 and 45", ok, full, other)
 	}
 	assertLedger(t, st, "concurrent bookings")
-	ledger, err := st.OccupancyLedger(ctx)
+	ledger, err := st.Occupancy().OccupancyLedger(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +402,7 @@ func TestOccupancyLedgerRandomized(t *testing.T) {
 				if len(ids) == 0 {
 					return reservation.Reservation{}, false
 				}
-				r, err := st.Reservation(ctx, ids[rng.IntN(len(ids))])
+				r, err := st.Reservations().Reservation(ctx, ids[rng.IntN(len(ids))])
 				if err != nil {
 					t.Fatal(err)
 				}

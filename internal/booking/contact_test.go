@@ -40,14 +40,14 @@ func TestBookingKeepsItsContact(t *testing.T) {
 		if got.Typed.Brand != "Kia" || got.Typed.Model != reservation.DefaultModel || got.Vehicle.Brand != reservation.DefaultBrand {
 			t.Errorf("typed vehicle %+v, stored %+v", got.Typed, got.Vehicle)
 		}
-		stored, err := st.Reservation(ctx, got.Reservation.ID)
+		stored, err := st.Reservations().Reservation(ctx, got.Reservation.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if stored.Contact == nil || stored.Contact.FullName != "Pedro Gómez" || stored.Contact.Email != nil || stored.BookedBy != reservation.BookedPublic || !stored.MadeWithoutLogin() {
 			t.Errorf("stored reservation contact %+v booked by %q", stored.Contact, stored.BookedBy)
 		}
-		if c, _ := st.Customer(ctx, ana.ID); c.FullName != "Ana Pérez" || c.Email == nil || *c.Email != "ana@example.com" {
+		if c, _ := st.Customers().Customer(ctx, ana.ID); c.FullName != "Ana Pérez" || c.Email == nil || *c.Email != "ana@example.com" {
 			t.Errorf("customer rewritten: %+v", c)
 		}
 
@@ -94,7 +94,7 @@ func TestAdminEditFollowsContact(t *testing.T) {
 			t.Fatal(err)
 		}
 		for id, want := range map[int64]string{same.Reservation.ID: "Ana Pérez López", typed.Reservation.ID: "Pedro Gómez"} {
-			r, err := st.Reservation(ctx, id)
+			r, err := st.Reservations().Reservation(ctx, id)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -142,12 +142,12 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		if in.Email != "" {
 			email = &in.Email
 		}
-		customer, _, err := tx.FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: in.FullName, Phone: in.Phone, Email: email})
+		customer, _, err := tx.Customers().FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: in.FullName, Phone: in.Phone, Email: email})
 		if err != nil {
 			return err
 		}
 		customerID := customer.ID
-		vehicle, _, err := tx.FindOrCreateVehicleByPlate(ctx, reservation.Vehicle{
+		vehicle, _, err := tx.Customers().FindOrCreateVehicleByPlate(ctx, reservation.Vehicle{
 			LicensePlate: in.LicensePlate, Brand: in.Brand, Model: in.Model, Color: in.Color, Type: in.VehicleType,
 		})
 		if err != nil {
@@ -158,7 +158,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		if pricing.NormalizeVehicleType(vehicle.Type) != in.VehicleType {
 			return fault.Invalidf("La matrícula %s ya está registrada con el tipo de vehículo %s.", vehicle.LicensePlate, vehicle.Type)
 		}
-		if err := tx.LinkCustomerVehicle(ctx, customerID, vehicle.ID); err != nil {
+		if err := tx.Customers().LinkCustomerVehicle(ctx, customerID, vehicle.ID); err != nil {
 			return err
 		}
 		// docs/public-booking.md#privacy-of-anonymous-bookings: the reservation keeps the contact the booker typed; the stored
@@ -185,11 +185,11 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 			return err
 		}
 		nr.Extras = priced.Extras
-		if out.Reservation, err = tx.InsertReservation(ctx, nr); err != nil {
+		if out.Reservation, err = tx.Reservations().InsertReservation(ctx, nr); err != nil {
 			return err
 		}
 		if in.PrivacyAck || in.MarketingConsent {
-			if err := tx.SetReservationConsents(ctx, out.Reservation.ID, in.PrivacyAck, in.MarketingConsent); err != nil {
+			if err := tx.Accounts().SetReservationConsents(ctx, out.Reservation.ID, in.PrivacyAck, in.MarketingConsent); err != nil {
 				return err
 			}
 		}

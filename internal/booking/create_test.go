@@ -41,10 +41,10 @@ func newServiceClock(t testing.TB, d store.Dialect) (*services, *store.Store, *c
 	t.Helper()
 	st, clk := storetest.OpenClock(t, d)
 	ctx := context.Background()
-	if _, err := st.SeedCatalog(ctx, pricing.Default()); err != nil {
+	if _, err := st.Catalog().SeedCatalog(ctx, pricing.Default()); err != nil {
 		t.Fatal(err)
 	}
-	cat, err := st.LoadCatalog(ctx)
+	cat, err := st.Catalog().LoadCatalog(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,11 +94,11 @@ func claimed(t testing.TB, st *store.Store, id int64) {
 	t.Helper()
 	ctx := context.Background()
 	if err := st.InTx(ctx, func(tx *store.Tx) error {
-		r, err := tx.Reservation(ctx, id)
+		r, err := tx.Reservations().Reservation(ctx, id)
 		if err != nil {
 			return err
 		}
-		_, err = tx.ClaimReservation(ctx, id, r.CustomerID)
+		_, err = tx.Customers().ClaimReservation(ctx, id, r.CustomerID)
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -139,7 +139,7 @@ func TestCreatePublic(t *testing.T) {
 		if !got.Reservation.Entry.Equal(validBooking().Entry) {
 			t.Errorf("entry = %v, want %v", got.Reservation.Entry, validBooking().Entry)
 		}
-		extras, err := st.ReservationExtras(ctx, got.Reservation.ID)
+		extras, err := st.Reservations().ReservationExtras(ctx, got.Reservation.ID)
 		if err != nil || len(extras) != 1 || extras[0].Price != 1500 {
 			t.Errorf("extras = %+v, %v; want one at 15.00", extras, err)
 		}

@@ -28,14 +28,14 @@ func (s *Service) CustomerCancel(ctx context.Context, customerID, reservationID 
 	var out reservation.Reservation
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
 		// Only a reservation the account sees (accountSees, docs/privacy.md#who-sees-a-booking).
-		before, err := tx.Reservation(ctx, reservationID)
+		before, err := tx.Reservations().Reservation(ctx, reservationID)
 		if errors.Is(err, store.ErrNotFound) {
 			return ErrNotYours
 		}
 		if err != nil {
 			return err
 		}
-		if ok, err := accountSees(customerID)(ctx, tx, before); err != nil {
+		if ok, err := accountSees(customerID)(ctx, tx.Customers(), before); err != nil {
 			return err
 		} else if !ok {
 			return ErrNotYours
@@ -43,11 +43,11 @@ func (s *Service) CustomerCancel(ctx context.Context, customerID, reservationID 
 		// The state before, for the trail (read in this transaction, before the
 		// conditional update).
 		prev, perr := s.trail.readState(ctx, tx, reservationID, false)
-		ok, err := tx.CancelOwnReservation(ctx, reservationID, customerID)
+		ok, err := tx.Customers().CancelOwnReservation(ctx, reservationID, customerID)
 		if err != nil {
 			return err
 		}
-		r, err := tx.Reservation(ctx, reservationID)
+		r, err := tx.Reservations().Reservation(ctx, reservationID)
 		if errors.Is(err, store.ErrNotFound) {
 			return ErrNotYours
 		}
@@ -142,14 +142,14 @@ func (s *Service) CustomerEdit(ctx context.Context, customerID, reservationID in
 func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed access, denied error, in CustomerEdit) (Edited, error) {
 	var out Edited
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
-		r, err := tx.LockReservation(ctx, reservationID)
+		r, err := tx.Reservations().LockReservation(ctx, reservationID)
 		if errors.Is(err, store.ErrNotFound) {
 			return denied
 		}
 		if err != nil {
 			return err
 		}
-		if ok, err := allowed(ctx, tx, r); err != nil {
+		if ok, err := allowed(ctx, tx.Customers(), r); err != nil {
 			return err
 		} else if !ok {
 			return denied
@@ -162,11 +162,11 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 		if err != nil {
 			return err
 		}
-		vehicle, err := tx.Vehicle(ctx, r.VehicleID)
+		vehicle, err := tx.Customers().Vehicle(ctx, r.VehicleID)
 		if err != nil {
 			return err
 		}
-		extras, err := tx.ReservationExtras(ctx, r.ID)
+		extras, err := tx.Reservations().ReservationExtras(ctx, r.ID)
 		if err != nil {
 			return err
 		}
@@ -224,7 +224,7 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 		if err := s.spots.keepSpotFree(ctx, tx, r, entry, exit); err != nil { // spots are physical (spot.go)
 			return err
 		}
-		ok, err := tx.UpdateStay(ctx, r.ID, r.Status, store.Stay{
+		ok, err := tx.Reservations().UpdateStay(ctx, r.ID, r.Status, store.Stay{
 			Entry: entry, Exit: exit, MainServiceID: mainService, TotalPrice: priced.Quote.Total, Extras: priced.Extras,
 		})
 		if err != nil {
@@ -233,14 +233,14 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 		if !ok { // cannot happen under the row lock; refuse rather than overwrite
 			return fault.New(fault.Conflict, "La reserva ha cambiado mientras se modificaba; vuelva a cargarla e inténtelo de nuevo.")
 		}
-		if out.Reservation, err = tx.Reservation(ctx, r.ID); err != nil {
+		if out.Reservation, err = tx.Reservations().Reservation(ctx, r.ID); err != nil {
 			return err
 		}
 		// docs/capacity.md#settings: the days the new dates add must be free (sellable places).
 		if err := s.occupy(ctx, tx, r.ID, stayOf(r), stayOf(out.Reservation), publicCheck, false); err != nil {
 			return err
 		}
-		if out.Updated.Extras, err = tx.ReservationExtras(ctx, r.ID); err != nil {
+		if out.Updated.Extras, err = tx.Reservations().ReservationExtras(ctx, r.ID); err != nil {
 			return err
 		}
 		out.Updated.Entry, out.Updated.Exit, out.Updated.TotalPrice = out.Reservation.Entry, out.Reservation.Exit, out.Reservation.TotalPrice

@@ -18,7 +18,7 @@ import (
 func (s *Service) EraseCustomer(ctx context.Context, customerID int64, asAccount bool) (store.ErasedCustomer, error) {
 	var out store.ErasedCustomer
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
-		c, err := tx.Customer(ctx, customerID)
+		c, err := tx.Customers().Customer(ctx, customerID)
 		if errors.Is(err, store.ErrNotFound) {
 			return privacy.ErrUnknownCustomer
 		}
@@ -28,7 +28,7 @@ func (s *Service) EraseCustomer(ctx context.Context, customerID int64, asAccount
 		if c.Type == reservation.Admin {
 			return fault.New(fault.Forbidden, privacy.MsgEraseStaff)
 		}
-		if erased, err := tx.CustomerErased(ctx, customerID); err != nil || erased {
+		if erased, err := tx.Accounts().CustomerErased(ctx, customerID); err != nil || erased {
 			if err != nil {
 				return err
 			}
@@ -38,7 +38,7 @@ func (s *Service) EraseCustomer(ctx context.Context, customerID int64, asAccount
 		if err != nil {
 			return err
 		}
-		busy, err := tx.CustomerHasStayInProgress(ctx, customerID)
+		busy, err := tx.Accounts().CustomerHasStayInProgress(ctx, customerID)
 		if err != nil {
 			return err
 		}
@@ -48,11 +48,11 @@ func (s *Service) EraseCustomer(ctx context.Context, customerID int64, asAccount
 		if err := s.releaseCustomerPending(ctx, tx, customerID); err != nil {
 			return err
 		}
-		if out, err = tx.EraseCustomer(ctx, customerID); err != nil {
+		if out, err = tx.Accounts().EraseCustomer(ctx, customerID); err != nil {
 			return err
 		}
 		if holder != 0 { // the erasure freed the phone: the bookings' record takes it
-			return tx.SetCustomerPhone(ctx, holder, *c.Phone)
+			return tx.Customers().SetCustomerPhone(ctx, holder, *c.Phone)
 		}
 		return nil
 	})
@@ -63,7 +63,7 @@ func (s *Service) EraseCustomer(ctx context.Context, customerID int64, asAccount
 // which the erasure is about to cancel in bulk: the ledger moves with the
 // reservations (docs/capacity.md#what-counts).
 func (s *Service) releaseCustomerPending(ctx context.Context, tx *store.Tx, customerID int64) error {
-	pending, err := tx.PendingReservationsOf(ctx, customerID)
+	pending, err := tx.Reservations().PendingReservationsOf(ctx, customerID)
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func detachUnseen(ctx context.Context, tx *store.Tx, c reservation.Customer, asA
 	if !asAccount || c.Phone == nil {
 		return 0, nil
 	}
-	rs, err := tx.UnclaimedReservationsOf(ctx, c.ID)
+	rs, err := tx.Customers().UnclaimedReservationsOf(ctx, c.ID)
 	if err != nil {
 		return 0, err
 	}
@@ -96,5 +96,5 @@ func detachUnseen(ctx context.Context, tx *store.Tx, c reservation.Customer, asA
 	if len(unseen) == 0 {
 		return 0, nil
 	}
-	return tx.DetachReservations(ctx, unseen, reservation.ContactOf(unseen[0], c).FullName)
+	return tx.Customers().DetachReservations(ctx, unseen, reservation.ContactOf(unseen[0], c).FullName)
 }

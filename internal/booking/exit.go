@@ -42,10 +42,16 @@ func (c ExitCharge) Excess() money.Cents { return max(c.Total-c.BookedPrice, 0) 
 
 // exitReader is what exitCharge reads: the store for the preview, the finalize's
 // transaction for the check-out itself.
-type exitReader interface {
-	Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error)
-	ReservationExtras(ctx context.Context, id int64) ([]reservation.BookedExtraDetail, error)
-	Facility(ctx context.Context) (settings.Facility, error)
+type exitReader struct {
+	catalog interface {
+		Facility(ctx context.Context) (settings.Facility, error)
+	}
+	customers interface {
+		Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error)
+	}
+	reservations interface {
+		ReservationExtras(ctx context.Context, id int64) ([]reservation.BookedExtraDetail, error)
+	}
 }
 
 // exitCharge is the rule (docs/exit.md#overstay) for reservation r checked out at
@@ -65,7 +71,7 @@ func (s *Service) exitCharge(ctx context.Context, rd exitReader, r reservation.R
 		if !at.After(r.Exit.Add(pricing.Courtesy)) {
 			return c, nil
 		}
-		f, err := rd.Facility(ctx)
+		f, err := rd.catalog.Facility(ctx)
 		if err != nil || !f.ChargeOverstay {
 			return c, err
 		}
@@ -73,11 +79,11 @@ func (s *Service) exitCharge(ctx context.Context, rd exitReader, r reservation.R
 		return c, fault.Invalidf("La reserva %d no tiene fecha de salida y su fecha de entrada (%s) es posterior a este momento: indique la fecha de salida antes de finalizar.",
 			r.ID, localtime.Spanish(r.Entry, s.loc))
 	}
-	v, err := rd.Vehicle(ctx, r.VehicleID)
+	v, err := rd.customers.Vehicle(ctx, r.VehicleID)
 	if err != nil {
 		return c, err
 	}
-	booked, err := rd.ReservationExtras(ctx, r.ID)
+	booked, err := rd.reservations.ReservationExtras(ctx, r.ID)
 	if err != nil {
 		return c, err
 	}
@@ -129,7 +135,7 @@ func (s *stayRules) checkOutMoment(r reservation.Reservation, now time.Time, sen
 // (docs/exit.md#checkout-preview), by the finalize's own rule. Unknown id:
 // NotFound; not EN CURSO: Invalid, naming the state.
 func (s *Service) CheckoutPreview(ctx context.Context, id int64) (ExitCharge, error) {
-	r, err := s.store.Reservation(ctx, id)
+	r, err := s.store.Reservations().Reservation(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return ExitCharge{}, fault.New(fault.NotFound, "La reserva %d no existe.", id)
 	}
@@ -139,7 +145,7 @@ func (s *Service) CheckoutPreview(ctx context.Context, id int64) (ExitCharge, er
 	if !reservation.For(r.Status).Finalize {
 		return ExitCharge{}, notInCourse(id, r.Status)
 	}
-	return s.exitCharge(ctx, s.store, r, s.now())
+	return s.exitCharge(ctx, exitReader{s.store.Catalog(), s.store.Customers(), s.store.Reservations()}, r, s.now())
 }
 
 // notInCourse refuses a check-out (or its preview) of a reservation in another state.

@@ -67,7 +67,7 @@ func (e *exitEnv) parkedUntil(t *testing.T, now time.Time) reservation.Reservati
 
 func (e *exitEnv) stored(t *testing.T, id int64) reservation.Reservation {
 	t.Helper()
-	r, err := e.st.Reservation(context.Background(), id)
+	r, err := e.st.Reservations().Reservation(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

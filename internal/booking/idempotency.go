@@ -56,7 +56,7 @@ func (s *Service) Claim(ctx context.Context, o Once) (*Answer, error) {
 	var rec store.IdempotencyRecord
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
 		var err error
-		claimed, rec, err = tx.ClaimIdempotencyKey(ctx, o.Route, o.Key, o.BodyHash, tx.Now.Add(-IdempotencyTTL), tx.Now.Add(-idempotencyStale))
+		claimed, rec, err = tx.Idempotency().ClaimIdempotencyKey(ctx, o.Route, o.Key, o.BodyHash, tx.Now.Add(-IdempotencyTTL), tx.Now.Add(-idempotencyStale))
 		return err
 	})
 	switch {
@@ -78,7 +78,7 @@ func (s *Service) Claim(ctx context.Context, o Once) (*Answer, error) {
 func (s *Service) Release(ctx context.Context, o Once) {
 	ctx = context.WithoutCancel(ctx) // a client that gave up still frees its key
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
-		return tx.ReleaseIdempotencyKey(ctx, o.Route, o.Key)
+		return tx.Idempotency().ReleaseIdempotencyKey(ctx, o.Route, o.Key)
 	})
 	if err != nil {
 		s.log.ErrorContext(ctx, "release idempotency key", "route", o.Route, "err", err)
@@ -104,7 +104,7 @@ func finishOnce(ctx context.Context, tx *store.Tx, o *Once, c Created) error {
 	if err != nil {
 		return err
 	}
-	return tx.FinishIdempotencyKey(ctx, o.Route, o.Key, a.Status, a.ContentType, a.Location, string(a.Body))
+	return tx.Idempotency().FinishIdempotencyKey(ctx, o.Route, o.Key, a.Status, a.ContentType, a.Location, string(a.Body))
 }
 
 // CreateOnce runs one create under o's Idempotency-Key

@@ -101,7 +101,7 @@ func (s *Service) throttledLookup(ctx context.Context, ref, addr string, find fu
 	if addr != "" {
 		keys = append(keys, lookupKey(manageLookupKeyAddress+addr))
 	}
-	failures, err := s.store.ThrottleFailures(ctx, now.Add(-lookupWindow), keys...)
+	failures, err := s.store.Accounts().ThrottleFailures(ctx, now.Add(-lookupWindow), keys...)
 	if err != nil {
 		return fmt.Errorf("lookup throttle: %w", err)
 	}
@@ -116,7 +116,7 @@ func (s *Service) throttledLookup(ctx context.Context, ref, addr string, find fu
 	err = find()
 	if errors.Is(err, ErrNoBooking) {
 		if rerr := s.store.InTx(ctx, func(tx *store.Tx) error {
-			return tx.RecordThrottleFailure(ctx, now, now.Add(-lookupWindow), keys...)
+			return tx.Accounts().RecordThrottleFailure(ctx, now, now.Add(-lookupWindow), keys...)
 		}); rerr != nil {
 			s.log.ErrorContext(ctx, "recording a failed booking lookup failed", "err", rerr)
 		}
@@ -125,14 +125,14 @@ func (s *Service) throttledLookup(ctx context.Context, ref, addr string, find fu
 }
 
 func (s *Service) lookup(ctx context.Context, ref, phone, email string) (Managed, error) {
-	r, err := s.store.ReservationByReference(ctx, ref)
+	r, err := s.store.Reservations().ReservationByReference(ctx, ref)
 	if errors.Is(err, store.ErrNotFound) {
 		return Managed{}, ErrNoBooking
 	}
 	if err != nil {
 		return Managed{}, err
 	}
-	cust, err := s.store.Customer(ctx, r.CustomerID)
+	cust, err := s.store.Customers().Customer(ctx, r.CustomerID)
 	if err != nil {
 		return Managed{}, err
 	}
@@ -170,7 +170,7 @@ func (s *Service) manageID(ctx context.Context, rawRef, token string) (int64, er
 	if !ok || s.links == nil || !s.links.Valid(reservation.ShowReference(ref), token, s.now()) {
 		return 0, ErrNoBooking
 	}
-	r, err := s.store.ReservationByReference(ctx, ref)
+	r, err := s.store.Reservations().ReservationByReference(ctx, ref)
 	if errors.Is(err, store.ErrNotFound) {
 		return 0, ErrNoBooking
 	}
@@ -200,7 +200,7 @@ func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservat
 	}
 	var out, before reservation.Reservation
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
-		r, err := tx.LockReservation(ctx, id)
+		r, err := tx.Reservations().LockReservation(ctx, id)
 		if err != nil {
 			return err
 		}

@@ -89,7 +89,7 @@ func (s *notifier) enqueueBooked(ctx context.Context, tx *store.Tx, ch Channel, 
 // the email its booker typed, which must not learn a stored vehicle's brand, model
 // or colour (docs/public-booking.md#privacy-of-anonymous-bookings), so the vehicle shows its plate and type only.
 func (s *notifier) bookerSubject(ctx context.Context, tx *store.Tx, id int64) (store.NotificationSubject, error) {
-	sub, err := tx.NotificationSubject(ctx, id)
+	sub, err := tx.Outbox().NotificationSubject(ctx, id)
 	if err != nil {
 		return sub, err
 	}
@@ -181,16 +181,16 @@ func (s *Service) requestInvoice(ctx context.Context, id int64, to *receipt.Reci
 // already finalized, issues it (see RequestFullInvoice).
 func (s *Service) fullInvoice(ctx context.Context, tx *store.Tx, r reservation.Reservation, to receipt.Recipient) error {
 	if to.Name == "" {
-		c, err := tx.Customer(ctx, r.CustomerID)
+		c, err := tx.Customers().Customer(ctx, r.CustomerID)
 		if err != nil {
 			return err
 		}
 		to.Name = reservation.ContactOf(r, c).FullName
 	}
 	if r.Status != reservation.Finalized {
-		return tx.SaveInvoiceRecipient(ctx, r.ID, to)
+		return tx.Receipts().SaveInvoiceRecipient(ctx, r.ID, to)
 	}
-	list, err := tx.ReservationReceipts(ctx, r.ID)
+	list, err := tx.Receipts().ReservationReceipts(ctx, r.ID)
 	if err != nil {
 		return err
 	}
@@ -203,14 +203,14 @@ func (s *Service) fullInvoice(ctx context.Context, tx *store.Tx, r reservation.R
 			return fault.New(fault.Conflict, "La reserva %d ya tiene la factura %s a nombre de %s (NIF %s): cambiar sus datos requiere una factura rectificativa, que este servicio no emite.",
 				r.ID, cur.Number, cur.Recipient.Name, cur.Recipient.TaxID)
 		}
-		if err := tx.SaveInvoiceRecipient(ctx, r.ID, to); err != nil {
+		if err := tx.Receipts().SaveInvoiceRecipient(ctx, r.ID, to); err != nil {
 			return err
 		}
 		_, err := s.receipts.issueReceipt(ctx, tx, r.ID, receipt.Substitute, &to, cur.Number)
 		return err
 	}
 	// Finalized before receipts were numbered: its first receipt is the full one.
-	if err := tx.SaveInvoiceRecipient(ctx, r.ID, to); err != nil {
+	if err := tx.Receipts().SaveInvoiceRecipient(ctx, r.ID, to); err != nil {
 		return err
 	}
 	_, err = s.receipts.issueAtFinalize(ctx, tx, r.ID)

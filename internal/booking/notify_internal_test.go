@@ -38,7 +38,7 @@ func TestEnqueueFromOperations(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			r, err := tx.LockReservation(ctx, id)
+			r, err := tx.Reservations().LockReservation(ctx, id)
 			if err != nil {
 				return err
 			}
@@ -46,7 +46,7 @@ func TestEnqueueFromOperations(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if _, err := tx.UpdateStay(ctx, id, r.Status, store.Stay{Entry: r.Entry, Exit: &newExit, MainServiceID: 1,
+			if _, err := tx.Reservations().UpdateStay(ctx, id, r.Status, store.Stay{Entry: r.Entry, Exit: &newExit, MainServiceID: 1,
 				TotalPrice: p.Quote.Total, Extras: p.Extras}); err != nil {
 				return err
 			}

@@ -41,7 +41,7 @@ func (s *Service) CustomerDetail(ctx context.Context, customerID, id int64) (rec
 	if err != nil {
 		return records.Detail{}, err
 	}
-	if ok, err := accountSees(customerID)(ctx, s.store, d.Reservation); err != nil {
+	if ok, err := accountSees(customerID)(ctx, s.store.Customers(), d.Reservation); err != nil {
 		return records.Detail{}, err
 	} else if !ok {
 		return records.Detail{}, ErrNotYours
@@ -54,7 +54,7 @@ func (s *Service) CustomerDetail(ctx context.Context, customerID, id int64) (rec
 // the vehicles of those (reservation.SeenArea; docs/customer-area.md). Reading
 // it writes nothing: a booking is claimed by the operation that makes it qualify.
 func (s *Service) CustomerArea(ctx context.Context, customerID int64) (reservation.CustomerArea, error) {
-	area, err := s.store.CustomerArea(ctx, customerID)
+	area, err := s.store.Customers().CustomerArea(ctx, customerID)
 	if err != nil {
 		return area, err
 	}
@@ -85,16 +85,16 @@ func (s *Service) ClaimBooking(ctx context.Context, customerID int64, rawRef, to
 			return err
 		}
 		return s.store.InTx(ctx, func(tx *store.Tx) error {
-			if ok, err := tx.ClaimReservation(ctx, id, customerID); err != nil {
+			if ok, err := tx.Customers().ClaimReservation(ctx, id, customerID); err != nil {
 				return err
 			} else if !ok {
 				return ErrNoBooking
 			}
-			r, err := tx.Reservation(ctx, id)
+			r, err := tx.Reservations().Reservation(ctx, id)
 			if err != nil {
 				return err
 			}
-			if err := tx.LinkCustomerVehicle(ctx, customerID, r.VehicleID); err != nil {
+			if err := tx.Customers().LinkCustomerVehicle(ctx, customerID, r.VehicleID); err != nil {
 				return err
 			}
 			out = r

@@ -173,7 +173,7 @@ func (s *Service) quoteEdit(ctx context.Context, id int64, customer bool, allowe
 	if _, err := input.Text("vehicle_type", r.VehicleType, input.MaxText); err != nil {
 		return pricing.Quote{}, err
 	}
-	res, err := s.store.Reservation(ctx, id)
+	res, err := s.store.Reservations().Reservation(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		if customer {
 			return pricing.Quote{}, denied
@@ -184,7 +184,7 @@ func (s *Service) quoteEdit(ctx context.Context, id int64, customer bool, allowe
 		return pricing.Quote{}, err
 	}
 	if customer {
-		if ok, err := allowed(ctx, s.store, res); err != nil {
+		if ok, err := allowed(ctx, s.store.Customers(), res); err != nil {
 			return pricing.Quote{}, err
 		} else if !ok {
 			return pricing.Quote{}, denied
@@ -194,11 +194,11 @@ func (s *Service) quoteEdit(ctx context.Context, id int64, customer bool, allowe
 	if !rules.EditStay {
 		return pricing.Quote{}, fault.Invalidf("No se puede modificar una reserva %s.", res.Status)
 	}
-	v, err := s.store.Vehicle(ctx, res.VehicleID)
+	v, err := s.store.Customers().Vehicle(ctx, res.VehicleID)
 	if err != nil {
 		return pricing.Quote{}, err
 	}
-	booked, err := s.store.ReservationExtras(ctx, id)
+	booked, err := s.store.Reservations().ReservationExtras(ctx, id)
 	if err != nil {
 		return pricing.Quote{}, err
 	}

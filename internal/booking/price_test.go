@@ -41,7 +41,7 @@ func priceChange(t *testing.T, svc *services) {
 // bookedExtras renders a reservation's extras rows as "id@cents" for comparison.
 func bookedExtras(t *testing.T, st *store.Store, id int64) string {
 	t.Helper()
-	ex, err := st.ReservationExtras(context.Background(), id)
+	ex, err := st.Reservations().ReservationExtras(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func bookedExtras(t *testing.T, st *store.Store, id int64) string {
 
 func wantStored(t *testing.T, st *store.Store, id int64, total money.Cents, extras string) {
 	t.Helper()
-	r, err := st.Reservation(context.Background(), id)
+	r, err := st.Reservations().Reservation(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

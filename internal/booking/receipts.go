@@ -28,7 +28,7 @@ type issuer struct {
 
 // sellerOf is the facility's identity and VAT rate (basis points) as tx sees them.
 func sellerOf(ctx context.Context, tx *store.Tx) (receipt.Seller, int, error) {
-	f, err := tx.Facility(ctx)
+	f, err := tx.Catalog().Facility(ctx)
 	if err != nil {
 		return receipt.Seller{}, 0, fmt.Errorf("facility settings: %w", err)
 	}
@@ -39,7 +39,7 @@ func sellerOf(ctx context.Context, tx *store.Tx) (receipt.Seller, int, error) {
 // kind F2, or F1 when the customer's tax id was given before (a full invoice);
 // replaces is the simplified receipt an F3 takes the place of.
 func (s *issuer) issueReceipt(ctx context.Context, tx *store.Tx, id int64, kind receipt.Kind, recipient *receipt.Recipient, replaces string) (receipt.Receipt, error) {
-	sub, err := tx.NotificationSubject(ctx, id)
+	sub, err := tx.Outbox().NotificationSubject(ctx, id)
 	if err != nil {
 		return receipt.Receipt{}, err
 	}
@@ -60,7 +60,7 @@ func (s *issuer) issueReceipt(ctx context.Context, tx *store.Tx, id int64, kind 
 		r.Lines = append(r.Lines, receipt.Line{Description: descs[i], Part: p})
 	}
 	r.Totals = totals
-	return tx.IssueReceipt(ctx, r, s.loc)
+	return tx.Receipts().IssueReceipt(ctx, r, s.loc)
 }
 
 // receiptConcepts are the receipt's lines: the stay (the stored total less the
@@ -113,7 +113,7 @@ func notIssued(id int64, status reservation.Status) error {
 // Unknown id: NotFound; not FINALIZADA: Conflict. A reservation finalized before
 // receipts were numbered gets its receipt now, once (under the reservation's lock).
 func (s *Service) Receipt(ctx context.Context, id int64) (receipt.Receipt, error) {
-	list, err := s.store.ReservationReceipts(ctx, id)
+	list, err := s.store.Receipts().ReservationReceipts(ctx, id)
 	if err != nil {
 		return receipt.Receipt{}, err
 	}
@@ -129,7 +129,7 @@ func (s *Service) Receipt(ctx context.Context, id int64) (receipt.Receipt, error
 		if r.Status != reservation.Finalized {
 			return notIssued(id, r.Status)
 		}
-		list, err := tx.ReservationReceipts(ctx, id)
+		list, err := tx.Receipts().ReservationReceipts(ctx, id)
 		if err != nil || len(list) > 0 {
 			if len(list) > 0 {
 				out = list[len(list)-1]
@@ -148,7 +148,7 @@ func (s *Service) Receipt(ctx context.Context, id int64) (receipt.Receipt, error
 // issueAtFinalize issues the finalize receipt: a full invoice (F1) when the
 // customer's tax id was recorded before, else a simplified one (F2).
 func (s *issuer) issueAtFinalize(ctx context.Context, tx *store.Tx, id int64) (receipt.Receipt, error) {
-	rec, err := tx.InvoiceRecipient(ctx, id)
+	rec, err := tx.Receipts().InvoiceRecipient(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return s.issueReceipt(ctx, tx, id, receipt.Simplified, nil, "")
@@ -161,5 +161,5 @@ func (s *issuer) issueAtFinalize(ctx context.Context, tx *store.Tx, id int64) (r
 // ReceiptChain is every receipt in chain order (the VeriFactu export; check it
 // with receipt.Verify).
 func (s *Service) ReceiptChain(ctx context.Context) ([]receipt.Receipt, error) {
-	return s.store.ReceiptChain(ctx, 1, 0)
+	return s.store.Receipts().ReceiptChain(ctx, 1, 0)
 }

@@ -30,10 +30,10 @@ func (s *spots) ensureSpotFree(ctx context.Context, tx *store.Tx, id int64, spot
 	if spot == "" {
 		return nil
 	}
-	if err := tx.LockSpot(ctx, spot); err != nil {
+	if err := tx.Reservations().LockSpot(ctx, spot); err != nil {
 		return err
 	}
-	h, err := tx.SpotConflict(ctx, spot, entry, exit, id)
+	h, err := tx.Reservations().SpotConflict(ctx, spot, entry, exit, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
@@ -61,7 +61,7 @@ func (s *spots) spotViolation(ctx context.Context, err error, id int64, spot str
 	if err == nil || !store.IsExclusionViolation(err) {
 		return err
 	}
-	if h, qerr := s.store.SpotConflict(ctx, spot, entry, exit, id); qerr == nil {
+	if h, qerr := s.store.Reservations().SpotConflict(ctx, spot, entry, exit, id); qerr == nil {
 		return s.spotTaken(spot, h, err)
 	}
 	return &fault.Error{Kind: fault.Conflict, Err: err,

@@ -49,7 +49,7 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...handover.Input) (
 		if !reservation.For(r.Status).Start {
 			return fault.Invalidf("No se puede iniciar la reserva %d: su estado es %s y debe ser %s.", id, r.Status, reservation.Pending)
 		}
-		n, err := tx.PhotoCount(ctx, id)
+		n, err := tx.Handover().PhotoCount(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -63,7 +63,7 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...handover.Input) (
 		if r.Spot == nil || strings.TrimSpace(*r.Spot) == "" {
 			return fault.Invalidf("No se puede iniciar la reserva %d: no tiene plaza de aparcamiento asignada.", id)
 		}
-		applied, err := tx.MarkStarted(ctx, id, keys)
+		applied, err := tx.Reservations().MarkStarted(ctx, id, keys)
 		if err != nil {
 			return err
 		}
@@ -134,7 +134,7 @@ func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (res
 		if err != nil {
 			return err
 		}
-		c, err := s.exitCharge(ctx, tx, r, at)
+		c, err := s.exitCharge(ctx, exitReader{tx.Catalog(), tx.Customers(), tx.Reservations()}, r, at)
 		if err != nil {
 			return err
 		}
@@ -150,7 +150,7 @@ func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (res
 			booked := r.TotalPrice
 			f.BookedExit, f.BookedPrice = r.Exit, &booked
 		}
-		applied, err := tx.MarkFinalized(ctx, id, f)
+		applied, err := tx.Reservations().MarkFinalized(ctx, id, f)
 		if err != nil {
 			return err
 		}
@@ -206,7 +206,7 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 // of the transition (the days freed at once, the reminder dropped, the trail with
 // prev as the state before).
 func (s *Service) cancelLocked(ctx context.Context, tx *store.Tx, r reservation.Reservation, prev resState) (reservation.Reservation, error) {
-	applied, err := tx.MarkCancelled(ctx, r.ID, reservation.Pending)
+	applied, err := tx.Reservations().MarkCancelled(ctx, r.ID, reservation.Pending)
 	if err != nil {
 		return r, err
 	}
@@ -232,7 +232,7 @@ func (s *Service) endTransition(ctx context.Context, tx *store.Tx, r reservation
 	if err := handover.Save(ctx, tx, r.ID, t.handover); err != nil {
 		return r, err
 	}
-	out, err := tx.Reservation(ctx, r.ID)
+	out, err := tx.Reservations().Reservation(ctx, r.ID)
 	if err != nil {
 		return r, err
 	}

@@ -73,15 +73,15 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		if err != nil {
 			return err
 		}
-		cust, err := tx.Customer(ctx, r.CustomerID)
+		cust, err := tx.Customers().Customer(ctx, r.CustomerID)
 		if err != nil {
 			return err
 		}
-		veh, err := tx.Vehicle(ctx, r.VehicleID)
+		veh, err := tx.Customers().Vehicle(ctx, r.VehicleID)
 		if err != nil {
 			return err
 		}
-		booked, err := tx.ReservationExtras(ctx, id)
+		booked, err := tx.Reservations().ReservationExtras(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -173,15 +173,15 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		}
 		// A contact or customer email changed by staff may make the reservation
 		// qualify for the account: it is claimed now (docs/privacy.md#who-sees-a-booking).
-		if _, err := tx.ClaimQualifying(ctx, r.CustomerID, reservation.Claimable); err != nil {
+		if _, err := tx.Customers().ClaimQualifying(ctx, r.CustomerID, reservation.Claimable); err != nil {
 			return err
 		}
 		if newVeh != veh {
-			if err := tx.UpdateVehicleDetails(ctx, newVeh); err != nil {
+			if err := tx.Customers().UpdateVehicleDetails(ctx, newVeh); err != nil {
 				return err
 			}
 		}
-		ok, err := tx.UpdateAdminStay(ctx, id, r.Status, upd)
+		ok, err := tx.Reservations().UpdateAdminStay(ctx, id, r.Status, upd)
 		if err != nil {
 			return err
 		}
@@ -189,14 +189,14 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 			return statusMoved(id)
 		}
 		out.Repriced = priced.Repriced
-		if out.Reservation, err = tx.Reservation(ctx, id); err != nil {
+		if out.Reservation, err = tx.Reservations().Reservation(ctx, id); err != nil {
 			return err
 		}
 		// docs/capacity.md#what-counts: the days the new dates add are checked; freed ones are released.
 		if err := s.occupy(ctx, tx, id, stayOf(r), stayOf(out.Reservation), staffCheck, c.OverrideCapacity); err != nil {
 			return err
 		}
-		if out.Customer, err = tx.Customer(ctx, cust.ID); err != nil {
+		if out.Customer, err = tx.Customers().Customer(ctx, cust.ID); err != nil {
 			return err
 		}
 		out.Vehicle = newVeh
@@ -291,7 +291,7 @@ func followContact(ctx context.Context, tx *store.Tx, r reservation.Reservation,
 	if sameContact(*r.Contact, next) {
 		return nil
 	}
-	return tx.SetReservationContact(ctx, r.ID, next)
+	return tx.Reservations().SetReservationContact(ctx, r.ID, next)
 }
 
 func sameContact(a, b reservation.Contact) bool {
@@ -317,7 +317,7 @@ func (s *Service) saveContact(ctx context.Context, tx *store.Tx, cust reservatio
 		return nil
 	}
 	if c.Phone != oldPhone {
-		other, err := tx.CustomerWithPhone(ctx, c.Phone, cust.ID)
+		other, err := tx.Customers().CustomerWithPhone(ctx, c.Phone, cust.ID)
 		if err == nil {
 			return fault.New(fault.Conflict, "El teléfono %s ya pertenece a otro cliente (número %d); no se puede asignar a este.", c.Phone, other)
 		}
@@ -326,7 +326,7 @@ func (s *Service) saveContact(ctx context.Context, tx *store.Tx, cust reservatio
 		}
 	}
 	if cust.Type != reservation.Unregistered && !strings.EqualFold(newEmail, oldEmail) {
-		other, err := tx.AccountWithEmail(ctx, newEmail, cust.ID)
+		other, err := tx.Customers().AccountWithEmail(ctx, newEmail, cust.ID)
 		if err == nil {
 			return fault.New(fault.Conflict, "El correo %s ya es el de otra cuenta (número %d).", newEmail, other)
 		}
@@ -334,7 +334,7 @@ func (s *Service) saveContact(ctx context.Context, tx *store.Tx, cust reservatio
 			return err
 		}
 	}
-	if err := tx.UpdateCustomerContact(ctx, cust.ID, c); err != nil {
+	if err := tx.Customers().UpdateCustomerContact(ctx, cust.ID, c); err != nil {
 		if store.IsUniqueViolation(err) {
 			return &fault.Error{Kind: fault.Conflict, Err: err, Message: "El teléfono o el correo ya pertenecen a otro cliente."}
 		}

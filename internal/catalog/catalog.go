@@ -74,7 +74,7 @@ func (s *Service) changeCatalog(ctx context.Context, what string, fn func(tx *st
 
 // ReloadCatalog reads the catalog and swaps the pricing snapshot.
 func (s *Service) ReloadCatalog(ctx context.Context) error {
-	cat, err := s.store.LoadCatalog(ctx)
+	cat, err := s.store.Catalog().LoadCatalog(ctx)
 	if err != nil {
 		s.log.ErrorContext(ctx, "catalog saved but not reloaded; quotes use the previous one until the next change or restart", "err", err)
 		return fmt.Errorf("reload catalog: %w", err)
@@ -91,7 +91,7 @@ func (s *Service) CreateMainService(ctx context.Context, in MainServiceInput) (p
 	}
 	err := s.changeCatalog(ctx, "create main service", func(tx *store.Tx) error {
 		var err error
-		if m.ID, err = tx.InsertMainService(ctx, m); err != nil {
+		if m.ID, err = tx.Catalog().InsertMainService(ctx, m); err != nil {
 			return err
 		}
 		return auditCatalog(ctx, tx, audit.ActionCreate, audit.EntityMainService, audit.ID(m.ID), nil, mainServiceFields(m))
@@ -106,14 +106,14 @@ func (s *Service) UpdateMainService(ctx context.Context, id int64, in MainServic
 	var m pricing.MainService
 	err := s.changeCatalog(ctx, "update main service", func(tx *store.Tx) error {
 		var err error
-		if m, err = tx.MainServiceForUpdate(ctx, id); err != nil {
+		if m, err = tx.Catalog().MainServiceForUpdate(ctx, id); err != nil {
 			return notFoundAs(err, "El servicio principal %d no existe.", id)
 		}
 		before := mainServiceFields(m)
 		if err := applyMainService(&m, in, false); err != nil {
 			return err
 		}
-		if err := tx.UpdateMainService(ctx, m); err != nil {
+		if err := tx.Catalog().UpdateMainService(ctx, m); err != nil {
 			return err
 		}
 		return auditCatalog(ctx, tx, audit.ActionUpdate, audit.EntityMainService, audit.ID(m.ID), before, mainServiceFields(m))
@@ -155,7 +155,7 @@ func (s *Service) CreateRate(ctx context.Context, in RateInput) (pricing.Rate, e
 			return err
 		}
 		var err error
-		if r.ID, err = tx.InsertRate(ctx, r); err != nil {
+		if r.ID, err = tx.Catalog().InsertRate(ctx, r); err != nil {
 			return err
 		}
 		return auditCatalog(ctx, tx, audit.ActionCreate, audit.EntityRate, audit.ID(r.ID), nil, rateFields(r))
@@ -168,12 +168,12 @@ func (s *Service) UpdateRate(ctx context.Context, id int64, in RateInput) (prici
 	var r pricing.Rate
 	err := s.changeCatalog(ctx, "update rate", func(tx *store.Tx) error {
 		var err error
-		if r, err = tx.Rate(ctx, id); err != nil {
+		if r, err = tx.Catalog().Rate(ctx, id); err != nil {
 			return notFoundAs(err, "La tarifa %d no existe.", id)
 		}
 		if in.MainService != nil && *in.MainService != r.MainService {
 			// Moving a band: lock the service it leaves as well.
-			if _, err := tx.MainServiceForUpdate(ctx, r.MainService); err != nil {
+			if _, err := tx.Catalog().MainServiceForUpdate(ctx, r.MainService); err != nil {
 				return err
 			}
 		}
@@ -182,7 +182,7 @@ func (s *Service) UpdateRate(ctx context.Context, id int64, in RateInput) (prici
 		if err := s.checkRate(ctx, tx, r); err != nil {
 			return err
 		}
-		if err := tx.UpdateRate(ctx, r); err != nil {
+		if err := tx.Catalog().UpdateRate(ctx, r); err != nil {
 			return err
 		}
 		return auditCatalog(ctx, tx, audit.ActionUpdate, audit.EntityRate, audit.ID(r.ID), before, rateFields(r))
@@ -194,14 +194,14 @@ func (s *Service) UpdateRate(ctx context.Context, id int64, in RateInput) (prici
 // band covers them; stored reservations are untouched.
 func (s *Service) DeleteRate(ctx context.Context, id int64) error {
 	return s.changeCatalog(ctx, "delete rate", func(tx *store.Tx) error {
-		r, err := tx.Rate(ctx, id)
+		r, err := tx.Catalog().Rate(ctx, id)
 		if err != nil {
 			return notFoundAs(err, "La tarifa %d no existe.", id)
 		}
-		if _, err := tx.MainServiceForUpdate(ctx, r.MainService); err != nil {
+		if _, err := tx.Catalog().MainServiceForUpdate(ctx, r.MainService); err != nil {
 			return err
 		}
-		if _, err = tx.DeleteRate(ctx, id); err != nil {
+		if _, err = tx.Catalog().DeleteRate(ctx, id); err != nil {
 			return err
 		}
 		return auditCatalog(ctx, tx, audit.ActionDelete, audit.EntityRate, audit.ID(id), rateFields(r), nil)
@@ -238,11 +238,11 @@ func (s *Service) checkRate(ctx context.Context, tx *store.Tx, r pricing.Rate) e
 	case r.DailyPrice > MaxDailyPrice:
 		return fault.Invalidf("El precio diario admite como máximo %s €.", MaxDailyPrice)
 	}
-	m, err := tx.MainServiceForUpdate(ctx, r.MainService)
+	m, err := tx.Catalog().MainServiceForUpdate(ctx, r.MainService)
 	if err != nil {
 		return notFoundAs(err, "El servicio principal %d no existe.", r.MainService)
 	}
-	others, err := tx.RatesOfService(ctx, r.MainService)
+	others, err := tx.Catalog().RatesOfService(ctx, r.MainService)
 	if err != nil {
 		return err
 	}
@@ -262,10 +262,10 @@ func (s *Service) CreateCoefficient(ctx context.Context, vehicleType string, m m
 		return k, err
 	}
 	err := s.changeCatalog(ctx, "create coefficient", func(tx *store.Tx) error {
-		if _, err := tx.Coefficient(ctx, k.VehicleType); err == nil {
+		if _, err := tx.Catalog().Coefficient(ctx, k.VehicleType); err == nil {
 			return fault.New(fault.Conflict, "El tipo de vehículo %s ya existe.", k.VehicleType)
 		}
-		if err := tx.InsertCoefficient(ctx, k); err != nil {
+		if err := tx.Catalog().InsertCoefficient(ctx, k); err != nil {
 			return err
 		}
 		return auditCatalog(ctx, tx, audit.ActionCreate, audit.EntityVehicleType, k.VehicleType, nil, coefficientFields(k))
@@ -280,11 +280,11 @@ func (s *Service) UpdateCoefficient(ctx context.Context, vehicleType string, m m
 		return k, err
 	}
 	err := s.changeCatalog(ctx, "update coefficient", func(tx *store.Tx) error {
-		old, err := tx.Coefficient(ctx, k.VehicleType)
+		old, err := tx.Catalog().Coefficient(ctx, k.VehicleType)
 		if err != nil {
 			return notFoundAs(err, "El tipo de vehículo %s no existe.", k.VehicleType)
 		}
-		if err := tx.UpdateCoefficient(ctx, k); err != nil {
+		if err := tx.Catalog().UpdateCoefficient(ctx, k); err != nil {
 			return err
 		}
 		return auditCatalog(ctx, tx, audit.ActionUpdate, audit.EntityVehicleType, k.VehicleType, coefficientFields(old), coefficientFields(k))
@@ -319,7 +319,7 @@ func (s *Service) CreateExtra(ctx context.Context, in ExtraInput) (pricing.Extra
 	}
 	err := s.changeCatalog(ctx, "create additional service", func(tx *store.Tx) error {
 		var err error
-		if e.ID, err = tx.InsertExtra(ctx, e); err != nil {
+		if e.ID, err = tx.Catalog().InsertExtra(ctx, e); err != nil {
 			return err
 		}
 		return auditCatalog(ctx, tx, audit.ActionCreate, audit.EntityExtra, audit.ID(e.ID), nil, extraFields(e))
@@ -333,14 +333,14 @@ func (s *Service) UpdateExtra(ctx context.Context, id int64, in ExtraInput) (pri
 	var e pricing.Extra
 	err := s.changeCatalog(ctx, "update additional service", func(tx *store.Tx) error {
 		var err error
-		if e, err = tx.Extra(ctx, id); err != nil {
+		if e, err = tx.Catalog().Extra(ctx, id); err != nil {
 			return notFoundAs(err, "El servicio adicional %d no existe.", id)
 		}
 		before := extraFields(e)
 		if err := applyExtra(&e, in); err != nil {
 			return err
 		}
-		if err := tx.UpdateExtra(ctx, e); err != nil {
+		if err := tx.Catalog().UpdateExtra(ctx, e); err != nil {
 			return err
 		}
 		return auditCatalog(ctx, tx, audit.ActionUpdate, audit.EntityExtra, audit.ID(e.ID), before, extraFields(e))

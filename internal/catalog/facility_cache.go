@@ -35,7 +35,7 @@ func (s *Service) CachedFacility(ctx context.Context) (settings.Facility, error)
 	if !at.IsZero() && !now.Before(at) && now.Sub(at) < FacilityCacheTTL {
 		return f, nil
 	}
-	f, err := s.store.Facility(ctx)
+	f, err := s.store.Catalog().Facility(ctx)
 	if err != nil {
 		return f, err
 	}

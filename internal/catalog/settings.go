@@ -14,7 +14,7 @@ import (
 // Facility reads the facility settings (docs/settings.md): capacity and sellable
 // places, the business identity, the VAT rate, photo retention.
 func (s *Service) Facility(ctx context.Context) (settings.Facility, error) {
-	return s.store.Facility(ctx)
+	return s.store.Catalog().Facility(ctx)
 }
 
 // SaveFacility checks f against the input rules and stores it in one transaction;
@@ -25,7 +25,7 @@ func (s *Service) SaveFacility(ctx context.Context, f settings.Facility) (settin
 		return f, err
 	}
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
-		before, err := tx.SaveFacility(ctx, f)
+		before, err := tx.Catalog().SaveFacility(ctx, f)
 		if err != nil {
 			return err
 		}

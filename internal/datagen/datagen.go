@@ -71,7 +71,7 @@ func Generate(ctx context.Context, st *store.Store, o Options, log *slog.Logger)
 	if o.Location == nil {
 		o.Location = time.UTC
 	}
-	cat, err := st.LoadCatalog(ctx)
+	cat, err := st.Catalog().LoadCatalog(ctx)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -261,7 +261,7 @@ func Generate(ctx context.Context, st *store.Store, o Options, log *slog.Logger)
 	}
 	// Booking references (docs/manage-booking.md#booking-reference) are drawn per row with retry on collision,
 	// which a bulk insert cannot do: they are given afterwards, as at start.
-	if _, err := st.AssignReferences(ctx); err != nil {
+	if _, err := st.Reservations().AssignReferences(ctx); err != nil {
 		return sum, err
 	}
 	if err := st.Analyze(ctx); err != nil {

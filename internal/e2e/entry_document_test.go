@@ -59,7 +59,7 @@ func TestCheckInWithKeysOnPhone(t *testing.T) {
 	if got := pageText(t, ctx, `[data-fact="keys"]`); got != "Entregadas" {
 		t.Errorf("keys shown = %q, want Entregadas", got)
 	}
-	r, err := a.Store.Reservation(t.Context(), id)
+	r, err := a.Store.Reservations().Reservation(t.Context(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ const (
 const MsgUnavailable = "Servicio no disponible, inténtelo en un momento."
 
 // unavailable is the store's classification of driver errors meaning "the database
-// is unavailable" (store.IsUnavailable, registered once by the store at init), so
+// is unavailable" (database.IsUnavailable, registered once by the engine at init), so
 // the one decision lives where the drivers are known and every caller of KindOf
 // sees it without importing the store.
 var unavailable func(error) bool

@@ -22,7 +22,7 @@ func (s *Service) EntryDocument(ctx context.Context, d records.Detail) (receipt.
 		return receipt.Entry{}, fault.Invalidf("La reserva %d está %s: el justificante de entrada se emite cuando el vehículo entra en el aparcamiento (reserva %s).",
 			r.ID, r.Status, reservation.InCourse)
 	}
-	f, err := s.store.Facility(ctx)
+	f, err := s.store.Catalog().Facility(ctx)
 	if err != nil {
 		return receipt.Entry{}, fmt.Errorf("entry document of %d: %w", r.ID, err)
 	}

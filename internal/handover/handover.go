@@ -62,5 +62,5 @@ func Save(ctx context.Context, tx *store.Tx, id int64, h reservation.Handover) e
 	if h.Empty() {
 		return nil
 	}
-	return tx.SaveHandover(ctx, id, h)
+	return tx.Handover().SaveHandover(ctx, id, h)
 }

@@ -48,7 +48,7 @@ func (s *Service) AddPhoto(ctx context.Context, id int64, filePath, description 
 		if !reservation.For(r.Status).AddPhotos {
 			return fault.Invalidf("No se pueden añadir fotos a la reserva %d: está %s.", id, r.Status)
 		}
-		if photo, count, err = tx.InsertPhoto(ctx, id, filePath, desc); err != nil {
+		if photo, count, err = tx.Handover().InsertPhoto(ctx, id, filePath, desc); err != nil {
 			return err
 		}
 		return auditPhoto(ctx, tx, id, count, photo)

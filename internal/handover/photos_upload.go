@@ -72,7 +72,7 @@ func (s *Service) CheckPhotoUpload(ctx context.Context, id int64, description, p
 	if _, _, err := photoFields(description, phase); err != nil {
 		return err
 	}
-	r, err := s.store.Reservation(ctx, id)
+	r, err := s.store.Reservations().Reservation(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return fault.New(fault.NotFound, "La reserva %d no existe.", id)
 	}
@@ -153,13 +153,13 @@ func (s *Service) AddUploadedPhotos(ctx context.Context, id int64, photos []medi
 			return fault.Invalidf("No se pueden añadir fotos a la reserva %d: está %s.", id, r.Status)
 		}
 		for _, key := range keys {
-			p, err := tx.InsertStoredPhoto(ctx, id, ph, key, desc, func(pid int64) string { return s.photos.baseURL + PhotoPath(pid, PhotoLarge) })
+			p, err := tx.Handover().InsertStoredPhoto(ctx, id, ph, key, desc, func(pid int64) string { return s.photos.baseURL + PhotoPath(pid, PhotoLarge) })
 			if err != nil {
 				return err
 			}
 			out = append(out, p)
 		}
-		if count, err = tx.PhotoCount(ctx, id); err != nil {
+		if count, err = tx.Handover().PhotoCount(ctx, id); err != nil {
 			return err
 		}
 		// The audit trail records each photo, as for one added by its address; an
@@ -262,7 +262,7 @@ func (s *Service) PhotoAccess(ctx context.Context, id int64, size string, viewer
 	if (size != PhotoLarge && size != PhotoThumb) || s.photos.media == nil {
 		return PhotoRef{}, missing
 	}
-	o, err := s.store.PhotoOwner(ctx, id)
+	o, err := s.store.Handover().PhotoOwner(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return PhotoRef{}, missing
 	}
@@ -274,11 +274,11 @@ func (s *Service) PhotoAccess(ctx context.Context, id int64, size string, viewer
 		if viewer.CustomerID == 0 || viewer.CustomerID != o.CustomerID {
 			return PhotoRef{}, missing
 		}
-		r, err := s.store.Reservation(ctx, o.ReservationID)
+		r, err := s.store.Reservations().Reservation(ctx, o.ReservationID)
 		if err != nil {
 			return PhotoRef{}, err
 		}
-		if ok, err := accountSees(viewer.CustomerID)(ctx, s.store, r); err != nil {
+		if ok, err := accountSees(viewer.CustomerID)(ctx, s.store.Customers(), r); err != nil {
 			return PhotoRef{}, err
 		} else if !ok {
 			return PhotoRef{}, missing
@@ -308,7 +308,7 @@ const photoSweepBatch = 200
 // clock. It returns how many photos were deleted. The app runs it periodically;
 // running it twice is harmless.
 func (s *Service) SweepExpiredPhotos(ctx context.Context) (int, error) {
-	f, err := s.store.Facility(ctx)
+	f, err := s.store.Catalog().Facility(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("photo retention: %w", err)
 	}
@@ -319,7 +319,7 @@ func (s *Service) SweepExpiredPhotos(ctx context.Context) (int, error) {
 	cutoff := s.now().Add(-time.Duration(days) * 24 * time.Hour)
 	total := 0
 	for {
-		list, err := s.store.ExpiredPhotos(ctx, cutoff, photoSweepBatch)
+		list, err := s.store.Handover().ExpiredPhotos(ctx, cutoff, photoSweepBatch)
 		if err != nil {
 			return total, err
 		}
@@ -337,7 +337,7 @@ func (s *Service) SweepExpiredPhotos(ctx context.Context) (int, error) {
 // removing or anonymising the customer. Blobs go first, so a failure leaves the
 // rows for a retry, never a blob no row points to.
 func (s *Service) DeleteCustomerPhotos(ctx context.Context, customerID int64) (int, error) {
-	list, err := s.store.CustomerPhotos(ctx, customerID)
+	list, err := s.store.Handover().CustomerPhotos(ctx, customerID)
 	if err != nil {
 		return 0, err
 	}
@@ -360,7 +360,7 @@ func (s *Service) deletePhotos(ctx context.Context, list []store.StoredPhoto) (i
 	var n int
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
 		var err error
-		n, err = tx.DeletePhotos(ctx, ids)
+		n, err = tx.Handover().DeletePhotos(ctx, ids)
 		return err
 	})
 	if err != nil {

@@ -256,7 +256,7 @@ func (d *Dispatcher) claimDue() error {
 	d.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	claimed, err := d.store.ClaimNotifications(ctx, now, d.t.Lease, newLeaseToken(), int(free))
+	claimed, err := d.store.Outbox().ClaimNotifications(ctx, now, d.t.Lease, newLeaseToken(), int(free))
 	if err != nil {
 		return err
 	}
@@ -397,7 +397,7 @@ func (d *Dispatcher) write(batch []store.DeliveryOutcome) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		var lost []int64
-		lost, err = d.store.RecordDeliveries(ctx, batch)
+		lost, err = d.store.Outbox().RecordDeliveries(ctx, batch)
 		cancel()
 		if err == nil {
 			if len(lost) > 0 {

@@ -321,22 +321,22 @@ func TestExpiredLeaseIsTakenOver(t *testing.T) {
 		e.book(t, "ana@example.com")
 		ctx := context.Background()
 		now := e.clk.Now()
-		first, err := e.st.ClaimNotifications(ctx, now, time.Minute, "first", 10)
+		first, err := e.st.Outbox().ClaimNotifications(ctx, now, time.Minute, "first", 10)
 		if err != nil || len(first) != 1 {
 			t.Fatalf("claim = %v, %v; want one row", first, err)
 		}
-		if again, err := e.st.ClaimNotifications(ctx, now.Add(30*time.Second), time.Minute, "second", 10); err != nil || len(again) != 0 {
+		if again, err := e.st.Outbox().ClaimNotifications(ctx, now.Add(30*time.Second), time.Minute, "second", 10); err != nil || len(again) != 0 {
 			t.Fatalf("claim under a live lease = %v, %v; want none", again, err)
 		}
-		second, err := e.st.ClaimNotifications(ctx, now.Add(2*time.Minute), time.Minute, "second", 10)
+		second, err := e.st.Outbox().ClaimNotifications(ctx, now.Add(2*time.Minute), time.Minute, "second", 10)
 		if err != nil || len(second) != 1 || second[0].DeliveryID != first[0].DeliveryID {
 			t.Fatalf("claim after expiry = %v, %v; want the same row", second, err)
 		}
-		lost, err := e.st.RecordDeliveries(ctx, []store.DeliveryOutcome{{ID: first[0].ID, LeaseToken: "first", Kind: store.GaveUp, Error: "late"}})
+		lost, err := e.st.Outbox().RecordDeliveries(ctx, []store.DeliveryOutcome{{ID: first[0].ID, LeaseToken: "first", Kind: store.GaveUp, Error: "late"}})
 		if err != nil || len(lost) != 1 {
 			t.Fatalf("late outcome: lost = %v, %v; want it refused", lost, err)
 		}
-		lost, err = e.st.RecordDeliveries(ctx, []store.DeliveryOutcome{{ID: second[0].ID, LeaseToken: "second", Kind: store.Delivered, At: e.clk.Now()}})
+		lost, err = e.st.Outbox().RecordDeliveries(ctx, []store.DeliveryOutcome{{ID: second[0].ID, LeaseToken: "second", Kind: store.Delivered, At: e.clk.Now()}})
 		if err != nil || len(lost) != 0 {
 			t.Fatalf("current outcome: lost = %v, %v", lost, err)
 		}

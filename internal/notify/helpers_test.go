@@ -52,10 +52,10 @@ func newEnv(t testing.TB, d store.Dialect, deliver bool) *env {
 	clk := clocktest.New()
 	st := storetest.OpenURL(t, url, store.Options{Clock: clk.Now})
 	ctx := context.Background()
-	if _, err := st.SeedCatalog(ctx, pricing.Default()); err != nil {
+	if _, err := st.Catalog().SeedCatalog(ctx, pricing.Default()); err != nil {
 		t.Fatal(err)
 	}
-	cat, err := st.LoadCatalog(ctx)
+	cat, err := st.Catalog().LoadCatalog(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

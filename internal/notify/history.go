@@ -56,14 +56,14 @@ func Retry(ctx context.Context, st *store.Store, id int64) (store.Notification, 
 	var n store.Notification
 	err := st.InTx(ctx, func(tx *store.Tx) error {
 		var err error
-		if n, err = tx.Notification(ctx, id); err != nil {
+		if n, err = tx.Outbox().Notification(ctx, id); err != nil {
 			return err
 		}
 		if n.Status != store.NotificationFailed && n.Status != store.NotificationSkipped {
 			return fmt.Errorf("notification %d is %s: %w", id, n.Status, ErrNotRetryable)
 		}
 		if n.Status == store.NotificationSkipped {
-			body, err := tx.NotificationPayload(ctx, id)
+			body, err := tx.Outbox().NotificationPayload(ctx, id)
 			if err != nil {
 				return err
 			}
@@ -71,14 +71,14 @@ func Retry(ctx context.Context, st *store.Store, id int64) (store.Notification, 
 				return fmt.Errorf("notification %d: %w", id, ErrNoEmail)
 			}
 		}
-		ok, err := tx.RequeueNotification(ctx, id)
+		ok, err := tx.Outbox().RequeueNotification(ctx, id)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return fmt.Errorf("notification %d changed meanwhile: %w", id, ErrNotRetryable)
 		}
-		n, err = tx.Notification(ctx, id)
+		n, err = tx.Outbox().Notification(ctx, id)
 		return err
 	})
 	return n, err
@@ -89,7 +89,7 @@ func RetryFailed(ctx context.Context, st *store.Store) (int64, error) {
 	var n int64
 	err := st.InTx(ctx, func(tx *store.Tx) error {
 		var err error
-		n, err = tx.RequeueFailedNotifications(ctx)
+		n, err = tx.Outbox().RequeueFailedNotifications(ctx)
 		return err
 	})
 	return n, err

@@ -101,7 +101,7 @@ type Original struct{ sub store.NotificationSubject }
 // Capture snapshots the reservation as it stands in tx, before a modification, for
 // the "original" object of reservation_modified.
 func (o *Outbox) Capture(ctx context.Context, tx *store.Tx, reservationID int64) (*Original, error) {
-	sub, err := tx.NotificationSubject(ctx, reservationID)
+	sub, err := tx.Outbox().NotificationSubject(ctx, reservationID)
 	if err != nil {
 		return nil, fmt.Errorf("capture reservation %d for notification: %w", reservationID, err)
 	}
@@ -120,7 +120,7 @@ func (o *Outbox) Enqueue(ctx context.Context, tx *store.Tx, kind Kind, reservati
 	if kind == ReservationModified && opts.Original == nil {
 		return 0, errors.New("enqueue reservation_modified: Options.Original is required (take it with Capture before the change)")
 	}
-	sub, err := tx.NotificationSubject(ctx, reservationID)
+	sub, err := tx.Outbox().NotificationSubject(ctx, reservationID)
 	if err != nil {
 		return 0, fmt.Errorf("enqueue %s: %w", kind, err)
 	}
@@ -156,7 +156,7 @@ func (o *Outbox) EnqueueSubject(ctx context.Context, tx *store.Tx, kind Kind, su
 	case !o.deliver:
 		n.Status, n.LastError = store.NotificationSkipped, ptr(ReasonNoWebhook)
 	}
-	id, err := tx.InsertNotification(ctx, n)
+	id, err := tx.Outbox().InsertNotification(ctx, n)
 	if err != nil {
 		return 0, err
 	}

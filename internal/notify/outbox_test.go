@@ -92,7 +92,7 @@ func TestWalkInEnqueuesConfirmation(t *testing.T) {
 func matchesStoredRows(t *testing.T, e *env, id int64, payload string) {
 	t.Helper()
 	err := e.st.InTx(context.Background(), func(tx *store.Tx) error {
-		sub, err := tx.NotificationSubject(context.Background(), id)
+		sub, err := tx.Outbox().NotificationSubject(context.Background(), id)
 		if err != nil {
 			return err
 		}
@@ -165,11 +165,11 @@ func TestRollbackLeavesNoRow(t *testing.T) {
 		// A booking refused inside its transaction (plate with another type) leaves
 		// no notification either.
 		before := countRows(t, e.st, "true")
-		r, err := e.st.Reservation(ctx, id)
+		r, err := e.st.Reservations().Reservation(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := e.st.Vehicle(ctx, r.VehicleID)
+		v, err := e.st.Customers().Vehicle(ctx, r.VehicleID)
 		if err != nil {
 			t.Fatal(err)
 		}

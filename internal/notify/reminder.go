@@ -54,22 +54,22 @@ func (o *Outbox) SyncReminder(ctx context.Context, tx *store.Tx, sub store.Notif
 	switch sub.Reservation.Status {
 	case reservation.Pending:
 	case reservation.Cancelled:
-		_, err := tx.CancelPendingReminder(ctx, id, ReasonReminderCancelled)
+		_, err := tx.Outbox().CancelPendingReminder(ctx, id, ReasonReminderCancelled)
 		return err
 	default:
-		_, err := tx.CancelPendingReminder(ctx, id, ReasonReminderStarted)
+		_, err := tx.Outbox().CancelPendingReminder(ctx, id, ReasonReminderStarted)
 		return err
 	}
 	due := sub.Reservation.Entry.Add(-ReminderLead)
 	if !due.After(tx.Now) {
-		_, err := tx.CancelPendingReminder(ctx, id, ReasonReminderTooLate)
+		_, err := tx.Outbox().CancelPendingReminder(ctx, id, ReasonReminderTooLate)
 		return err
 	}
 	body, err := o.build(ctx, tx, BookingReminder, sub, nil)
 	if err != nil {
 		return err
 	}
-	moved, err := tx.MovePendingReminder(ctx, id, body, due)
+	moved, err := tx.Outbox().MovePendingReminder(ctx, id, body, due)
 	if err != nil || moved {
 		return err
 	}
@@ -128,7 +128,7 @@ func (o *Outbox) enqueueAccount(ctx context.Context, tx *store.Tx, kind Kind, v 
 	case !o.deliver:
 		n.Status, n.LastError = store.NotificationSkipped, ptr(ReasonNoWebhook)
 	}
-	if _, err := tx.InsertNotification(ctx, n); err != nil {
+	if _, err := tx.Outbox().InsertNotification(ctx, n); err != nil {
 		return err
 	}
 	if n.Status == store.NotificationPending {

@@ -58,7 +58,7 @@ func (e *env) bookAt(t *testing.T, entry time.Time, plate string) booking.Create
 	// The tests edit and cancel it as its customer's account would: a booking the
 	// account sees (docs/privacy.md#who-sees-a-booking), here by a claim.
 	if err := e.st.InTx(context.Background(), func(tx *store.Tx) error {
-		_, err := tx.ClaimReservation(context.Background(), c.Reservation.ID, c.Customer.ID)
+		_, err := tx.Customers().ClaimReservation(context.Background(), c.Reservation.ID, c.Customer.ID)
 		return err
 	}); err != nil {
 		t.Fatal(err)

@@ -23,7 +23,7 @@ import (
 
 // LockForAdmin reads reservation id for a change; NotFound when there is none.
 func LockForAdmin(ctx context.Context, tx *store.Tx, id int64) (reservation.Reservation, error) {
-	r, err := tx.LockReservation(ctx, id)
+	r, err := tx.Reservations().LockReservation(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return r, fault.New(fault.NotFound, "La reserva %d no existe.", id)
 	}

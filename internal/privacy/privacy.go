@@ -77,7 +77,7 @@ var ErrUnknownCustomer = fault.New(fault.NotFound, "No existe ese cliente.")
 func (s *Service) Export(ctx context.Context, customerID int64, asAccount bool) (Export, error) {
 	out := Export{GeneratedAt: s.now()}
 	var err error
-	if out.Area, err = s.store.CustomerArea(ctx, customerID); err != nil {
+	if out.Area, err = s.store.Customers().CustomerArea(ctx, customerID); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return out, ErrUnknownCustomer
 		}
@@ -86,10 +86,10 @@ func (s *Service) Export(ctx context.Context, customerID int64, asAccount bool) 
 	if asAccount { // the account's own copy lists what it sees (docs/privacy.md#who-sees-a-booking)
 		out.Area = reservation.SeenArea(out.Area)
 	}
-	if out.Extras, err = s.store.PrivacyExtras(ctx, customerID); err != nil {
+	if out.Extras, err = s.store.Accounts().PrivacyExtras(ctx, customerID); err != nil {
 		return out, fmt.Errorf("export customer %d: %w", customerID, err)
 	}
-	if out.Controller, err = s.store.Facility(ctx); err != nil {
+	if out.Controller, err = s.store.Catalog().Facility(ctx); err != nil {
 		return out, fmt.Errorf("export customer %d: %w", customerID, err)
 	}
 	return out, nil

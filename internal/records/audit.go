@@ -56,7 +56,7 @@ func (s *Service) AuditTrail(ctx context.Context, q AuditQuery) (AuditPage, erro
 	}
 	page := max(q.Page, 1)
 	f.Limit, f.Offset = AuditPageSize, (min(page, maxAuditPage)-1)*AuditPageSize
-	rows, total, err := s.store.AuditTrail(ctx, f)
+	rows, total, err := s.store.Records().AuditTrail(ctx, f)
 	if err != nil {
 		return AuditPage{}, fmt.Errorf("audit trail: %w", err)
 	}
@@ -66,7 +66,7 @@ func (s *Service) AuditTrail(ctx context.Context, q AuditQuery) (AuditPage, erro
 
 // ReservationTrail is reservation id's trail, newest first (the detail page).
 func (s *Service) ReservationTrail(ctx context.Context, id int64) ([]audit.Record, error) {
-	rows, _, err := s.store.AuditTrail(ctx, store.AuditFilter{ReservationID: id})
+	rows, _, err := s.store.Records().AuditTrail(ctx, store.AuditFilter{ReservationID: id})
 	if err != nil {
 		return nil, fmt.Errorf("trail of reservation %d: %w", id, err)
 	}

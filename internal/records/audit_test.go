@@ -52,10 +52,10 @@ func seeded(t *testing.T, d store.Dialect) (*store.Store, *pricing.Holder) {
 	t.Helper()
 	st := storetest.Open(t, d)
 	ctx := context.Background()
-	if _, err := st.SeedCatalog(ctx, pricing.Default()); err != nil {
+	if _, err := st.Catalog().SeedCatalog(ctx, pricing.Default()); err != nil {
 		t.Fatal(err)
 	}
-	cat, err := st.LoadCatalog(ctx)
+	cat, err := st.Catalog().LoadCatalog(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func (s *Service) DailyBoard(ctx context.Context, date string) (Board, error) {
 	if !now.Before(from) && now.Before(to) {
 		at = now
 	}
-	m, err := s.store.DayMovements(ctx, from, to, at)
+	m, err := s.store.Records().DayMovements(ctx, from, to, at)
 	if err != nil {
 		return Board{}, fmt.Errorf("daily board %s: %w", day, err)
 	}
@@ -92,11 +92,11 @@ func (s *Service) Now() time.Time { return s.now() }
 // BoardVersion is the current board version: while it stays the same, every day's
 // board stays the same, so a board read at this version may be served again.
 func (s *Service) BoardVersion(ctx context.Context) (int64, error) {
-	return s.store.BoardVersion(ctx)
+	return s.store.Records().BoardVersion(ctx)
 }
 
 // OverdueCount is how many cars are still in after their exit date now
 // (docs/board.md#overdue), for the metrics.
 func (s *Service) OverdueCount(ctx context.Context) (int, error) {
-	return s.store.CountOverdue(ctx, s.now())
+	return s.store.Records().CountOverdue(ctx, s.now())
 }

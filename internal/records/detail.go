@@ -57,7 +57,7 @@ func (d Detail) Handover(phase string) (reservation.Handover, bool) {
 func (s *Service) Detail(ctx context.Context, id int64) (Detail, error) {
 	var d Detail
 	var err error
-	d.Reservation, err = s.store.Reservation(ctx, id)
+	d.Reservation, err = s.store.Reservations().Reservation(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return d, fault.New(fault.NotFound, "La reserva %d no existe.", id)
 	}
@@ -65,28 +65,28 @@ func (s *Service) Detail(ctx context.Context, id int64) (Detail, error) {
 		return d, err
 	}
 	r := d.Reservation
-	if d.Customer, err = s.store.Customer(ctx, r.CustomerID); err != nil {
+	if d.Customer, err = s.store.Customers().Customer(ctx, r.CustomerID); err != nil {
 		return d, fmt.Errorf("detail of %d: %w", id, err)
 	}
-	if d.Vehicle, err = s.store.Vehicle(ctx, r.VehicleID); err != nil {
+	if d.Vehicle, err = s.store.Customers().Vehicle(ctx, r.VehicleID); err != nil {
 		return d, fmt.Errorf("detail of %d: %w", id, err)
 	}
-	if d.MainServiceName, err = s.store.MainServiceName(ctx, r.MainServiceID); err != nil {
+	if d.MainServiceName, err = s.store.Records().MainServiceName(ctx, r.MainServiceID); err != nil {
 		return d, fmt.Errorf("detail of %d: %w", id, err)
 	}
-	if d.Extras, err = s.store.ReservationExtras(ctx, id); err != nil {
+	if d.Extras, err = s.store.Reservations().ReservationExtras(ctx, id); err != nil {
 		return d, err
 	}
-	if d.Photos, err = s.store.Photos(ctx, id); err != nil {
+	if d.Photos, err = s.store.Handover().Photos(ctx, id); err != nil {
 		return d, err
 	}
-	if d.Handovers, err = s.store.Handovers(ctx, id); err != nil {
+	if d.Handovers, err = s.store.Handover().Handovers(ctx, id); err != nil {
 		return d, err
 	}
 	if d.Notifications, err = s.NotificationHistory(ctx, id); err != nil {
 		return d, err
 	}
-	if d.CapacityOverrideAt, err = s.store.CapacityOverrideAt(ctx, id); err != nil {
+	if d.CapacityOverrideAt, err = s.store.Occupancy().CapacityOverrideAt(ctx, id); err != nil {
 		return d, err
 	}
 	if snap := s.catalog.Load(); snap != nil {
@@ -98,7 +98,7 @@ func (s *Service) Detail(ctx context.Context, id int64) (Detail, error) {
 // NotificationHistory lists a reservation's notifications, oldest first, in the
 // detail record's form (docs/notifications.md#history); an unknown reservation has an empty history.
 func (s *Service) NotificationHistory(ctx context.Context, reservationID int64) ([]notify.HistoryItem, error) {
-	rows, err := s.store.NotificationHistory(ctx, reservationID)
+	rows, err := s.store.Outbox().NotificationHistory(ctx, reservationID)
 	if err != nil {
 		return nil, err
 	}

@@ -59,7 +59,7 @@ func (s *Service) History(ctx context.Context, q HistoryQuery) (HistoryPage, err
 	// Pages past maxHistoryPage are past any data: the offset is capped, not the
 	// page number the caller asked for.
 	f.Limit, f.Offset = HistoryPageSize, (min(page, maxHistoryPage)-1)*HistoryPageSize
-	rows, total, err := s.store.History(ctx, f)
+	rows, total, err := s.store.Records().History(ctx, f)
 	if err != nil {
 		return HistoryPage{}, fmt.Errorf("history: %w", err)
 	}
@@ -97,7 +97,7 @@ func (s *Service) historyFilter(ctx context.Context, q HistoryQuery) (store.Hist
 		// or without the dash, in any case. A reference made of digits only that
 		// exists wins over the same digits read as an id.
 		if ref, ok := input.ReferenceLookup(search); ok {
-			r, err := s.store.ReservationByReference(ctx, ref)
+			r, err := s.store.Reservations().ReservationByReference(ctx, ref)
 			switch {
 			case err == nil:
 				f.ID = r.ID
@@ -143,7 +143,7 @@ func (s *Service) HistoryEach(ctx context.Context, q HistoryQuery, fn func(reser
 	if err != nil {
 		return err
 	}
-	return s.store.HistoryEach(ctx, f, fn)
+	return s.store.Records().HistoryEach(ctx, f, fn)
 }
 
 // ParkingSpot is one spot on the board: occupied (a vehicle is in: EN CURSO) or
@@ -182,7 +182,7 @@ type ParkingBoard struct {
 func (s *Service) ParkingBoard(ctx context.Context, capacity int) (ParkingBoard, error) {
 	now := s.now()
 	from, to := localtime.DayRange(now, s.loc)
-	rows, err := s.store.ParkingBoard(ctx, from, to)
+	rows, err := s.store.Records().ParkingBoard(ctx, from, to)
 	if err != nil {
 		return ParkingBoard{}, err
 	}

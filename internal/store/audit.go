@@ -73,7 +73,7 @@ const auditColumns = `id, at, actor_kind, actor_id, actor_name, actor_email, act
 
 // AuditTrail lists the entries f selects, newest first, and how many there are in
 // all.
-func (s *Store) AuditTrail(ctx context.Context, f AuditFilter) ([]audit.Record, int, error) {
+func (s Records) AuditTrail(ctx context.Context, f AuditFilter) ([]audit.Record, int, error) {
 	var where []string
 	var args []any
 	arg := func(v any) string {
@@ -102,14 +102,14 @@ func (s *Store) AuditTrail(ctx context.Context, f AuditFilter) ([]audit.Record, 
 		cond = " WHERE " + strings.Join(where, " AND ")
 	}
 	var total int
-	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM audit_entry`+cond, args...).Scan(&total); err != nil {
+	if err := s.QueryRow(ctx, `SELECT COUNT(*) FROM audit_entry`+cond, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("audit trail count: %w", err)
 	}
 	q := `SELECT ` + auditColumns + ` FROM audit_entry` + cond + ` ORDER BY id DESC`
 	if f.Limit > 0 {
 		q += " LIMIT " + arg(f.Limit) + " OFFSET " + arg(f.Offset)
 	}
-	rows, err := s.read.QueryContext(ctx, q, args...)
+	rows, err := s.Generated().Query(ctx, q, args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("audit trail: %w", err)
 	}
@@ -161,64 +161,3 @@ var personalFields = map[string]bool{
 
 // erasedValue replaces a personal value in the trail.
 const erasedValue = "(eliminado)"
-
-// eraseAuditPersonalData blanks customerID's personal data in the audit trail
-// (privacy erasure): the entries the customer made name "Cliente eliminado"
-// without an email, and the entries about their reservations lose the personal
-// fields' values. Inside the erasure's transaction.
-func (tx *Tx) eraseAuditPersonalData(ctx context.Context, customerID int64) error {
-	if _, err := tx.Exec(ctx, `UPDATE audit_entry SET actor_name = $2, actor_email = NULL
-		WHERE actor_id = $1 AND actor_kind = $3`, customerID, ErasedName, string(audit.KindCustomer)); err != nil {
-		return fmt.Errorf("erase the trail's actor %d: %w", customerID, err)
-	}
-	rows, err := tx.Query(ctx, `SELECT id, changes FROM audit_entry
-		WHERE reservation_id IN (SELECT id_reservation FROM reservation WHERE id_customer = $1)`, customerID)
-	if err != nil {
-		return fmt.Errorf("the trail of customer %d: %w", customerID, err)
-	}
-	type entry struct {
-		id      int64
-		changes string
-	}
-	var blanked []entry
-	for rows.Next() {
-		var e entry
-		if err := rows.Scan(&e.id, &e.changes); err != nil {
-			rows.Close()
-			return err
-		}
-		var cs []auditChange
-		if err := json.Unmarshal([]byte(e.changes), &cs); err != nil {
-			rows.Close()
-			return fmt.Errorf("audit entry %d: %w", e.id, err)
-		}
-		touched := false
-		for i := range cs {
-			if !personalFields[cs[i].Field] {
-				continue
-			}
-			for _, v := range []*string{&cs[i].Before, &cs[i].After} {
-				if *v != "" && *v != erasedValue {
-					*v, touched = erasedValue, true
-				}
-			}
-		}
-		if touched {
-			body, err := json.Marshal(cs)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			blanked = append(blanked, entry{e.id, string(body)})
-		}
-	}
-	if err := closeRows(rows); err != nil {
-		return err
-	}
-	for _, e := range blanked {
-		if _, err := tx.Exec(ctx, `UPDATE audit_entry SET changes = $2 WHERE id = $1`, e.id, e.changes); err != nil {
-			return fmt.Errorf("audit entry %d: %w", e.id, err)
-		}
-	}
-	return nil
-}

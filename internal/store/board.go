@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"parking/internal/database"
+
 	"parking/internal/reservation"
 )
 
@@ -76,9 +78,9 @@ func BoardQuery(d Dialect) string { return boardQuery(d, false) }
 // BoardVersion reads the board version: a counter that every committed change able
 // to alter a daily board increments (triggers of migration 0002; on PostgreSQL the
 // sum of 64 stripes). Equal versions mean equal boards.
-func (s *Store) BoardVersion(ctx context.Context) (int64, error) {
+func (s Records) BoardVersion(ctx context.Context) (int64, error) {
 	var v int64
-	if err := s.queryRow(ctx, `SELECT CAST(SUM(version) AS BIGINT) FROM board_version`).Scan(&v); err != nil {
+	if err := s.QueryRow(ctx, `SELECT CAST(SUM(version) AS BIGINT) FROM board_version`).Scan(&v); err != nil {
 		return 0, fmt.Errorf("board version: %w", err)
 	}
 	return v, nil
@@ -90,30 +92,28 @@ func (s *Store) BoardVersion(ctx context.Context) (int64, error) {
 // read at. A reservation that both enters and leaves in the range is in both lists.
 // A non-zero overdueAt also reads the overdue reservations at that instant and the
 // next exit to pass (Movements.Overdue, NextExit), in the same snapshot.
-func (s *Store) DayMovements(ctx context.Context, from, to, overdueAt time.Time) (Movements, error) {
-	query := s.query // SQLite: a cached prepared statement
-	if s.dialect == Postgres {
+func (s Records) DayMovements(ctx context.Context, from, to, overdueAt time.Time) (Movements, error) {
+	var q database.Runner = s.Engine // SQLite: a cached prepared statement
+	if s.Dialect() == Postgres {
 		// PostgreSQL's planner, costing each of the ~3,000 primary-key lookups as a
 		// random disk read, picks a parallel plan that is three times slower than
 		// the plain one on a cached database (40 ms against 14 ms measured): a
 		// small latency-bound read is no place for parallel workers.
-		tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		tx, err := s.BeginRead(ctx, sql.TxOptions{ReadOnly: true})
 		if err != nil {
 			return Movements{}, fmt.Errorf("day movements: %w", err)
 		}
 		defer tx.Rollback()
-		if _, err := tx.ExecContext(ctx, "SET LOCAL max_parallel_workers_per_gather = 0"); err != nil {
+		if _, err := tx.Exec(ctx, "SET LOCAL max_parallel_workers_per_gather = 0"); err != nil {
 			return Movements{}, fmt.Errorf("day movements: %w", err)
 		}
-		query = func(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-			return tx.QueryContext(ctx, q, args...)
-		}
+		q = tx
 	}
 	args := []any{Time(from), Time(to)}
 	if !overdueAt.IsZero() {
 		args = append(args, Time(overdueAt))
 	}
-	rows, err := query(ctx, boardQuery(s.dialect, !overdueAt.IsZero()), args...)
+	rows, err := q.Query(ctx, boardQuery(s.Dialect(), !overdueAt.IsZero()), args...)
 	if err != nil {
 		return Movements{}, fmt.Errorf("day movements: %w", err)
 	}
@@ -318,9 +318,9 @@ func fastStoredTime(s string) (time.Time, bool) {
 // CountOverdue counts the cars still in after their exit date at now: EN CURSO
 // reservations whose exit is before now (the partial index
 // reservation_in_course_exit, migration 0019).
-func (s *Store) CountOverdue(ctx context.Context, now time.Time) (int, error) {
+func (s Records) CountOverdue(ctx context.Context, now time.Time) (int, error) {
 	var n int
-	if err := s.queryRow(ctx, `SELECT COUNT(*) FROM reservation WHERE status = 'EN CURSO' AND exit_date < $1`, Time(now)).Scan(&n); err != nil {
+	if err := s.QueryRow(ctx, `SELECT COUNT(*) FROM reservation WHERE status = 'EN CURSO' AND exit_date < $1`, Time(now)).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count overdue: %w", err)
 	}
 	return n, nil

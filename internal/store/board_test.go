@@ -52,20 +52,20 @@ func TestDayMovementsAndVersion(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		st := storetest.Open(t, d)
 		ctx := context.Background()
-		v0, err := st.BoardVersion(ctx)
+		v0, err := st.Records().BoardVersion(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
 		entry := time.Date(2026, 11, 21, 9, 0, 0, 123456000, time.UTC)
 		ids := seedBoard(t, st, 5, entry)
-		v1, _ := st.BoardVersion(ctx)
+		v1, _ := st.Records().BoardVersion(ctx)
 		if d == store.Postgres && v1 != v0+1 {
 			t.Errorf("PostgreSQL: version %d → %d after one transaction, want one bump", v0, v1)
 		}
 		if v1 <= v0 {
 			t.Errorf("version did not move: %d → %d", v0, v1)
 		}
-		m, err := st.DayMovements(ctx, entry.Add(-time.Hour), entry.Add(23*time.Hour), time.Time{})
+		m, err := st.Records().DayMovements(ctx, entry.Add(-time.Hour), entry.Add(23*time.Hour), time.Time{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +85,7 @@ func TestDayMovementsAndVersion(t *testing.T) {
 			}
 			return fmt.Errorf("roll back")
 		})
-		if v, _ := st.BoardVersion(ctx); v != v1 {
+		if v, _ := st.Records().BoardVersion(ctx); v != v1 {
 			t.Errorf("rolled-back change moved the version %d → %d", v1, v)
 		}
 	})
@@ -109,7 +109,7 @@ func TestBoardVersionConcurrentWriters(t *testing.T) {
 		if d == store.SQLite {
 			lock = `UPDATE reservation SET notes = 'lock' WHERE id_reservation = $1` // one writer at a time anyway
 		}
-		v0, _ := st.BoardVersion(ctx)
+		v0, _ := st.Records().BoardVersion(ctx)
 		var wg sync.WaitGroup
 		errs := make([]error, writers)
 		// Writers go in pairs (2k changes then takes, 2k+1 takes then changes). On
@@ -166,7 +166,7 @@ func TestBoardVersionConcurrentWriters(t *testing.T) {
 				t.Errorf("writer %d: %v", i, err)
 			}
 		}
-		if v, _ := st.BoardVersion(ctx); v < v0+writers {
+		if v, _ := st.Records().BoardVersion(ctx); v < v0+writers {
 			t.Errorf("version %d → %d after %d committed writers", v0, v, writers)
 		}
 	})

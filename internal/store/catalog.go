@@ -8,9 +8,9 @@ import (
 )
 
 // LoadCatalog reads the whole catalog, inactive entries included.
-func (s *Store) LoadCatalog(ctx context.Context) (pricing.Catalog, error) {
+func (s Catalog) LoadCatalog(ctx context.Context) (pricing.Catalog, error) {
 	var c pricing.Catalog
-	rows, err := s.query(ctx, `SELECT id_main_service, name, description, active FROM main_service ORDER BY id_main_service`)
+	rows, err := s.Query(ctx, `SELECT id_main_service, name, description, active FROM main_service ORDER BY id_main_service`)
 	if err != nil {
 		return c, fmt.Errorf("load main services: %w", err)
 	}
@@ -26,7 +26,7 @@ func (s *Store) LoadCatalog(ctx context.Context) (pricing.Catalog, error) {
 		return c, err
 	}
 
-	rows, err = s.query(ctx, `SELECT id_rate, id_main_service, min_days, max_days, daily_price_cents FROM service_rate ORDER BY id_main_service, min_days`)
+	rows, err = s.Query(ctx, `SELECT id_rate, id_main_service, min_days, max_days, daily_price_cents FROM service_rate ORDER BY id_main_service, min_days`)
 	if err != nil {
 		return c, fmt.Errorf("load rates: %w", err)
 	}
@@ -42,7 +42,7 @@ func (s *Store) LoadCatalog(ctx context.Context) (pricing.Catalog, error) {
 		return c, err
 	}
 
-	rows, err = s.query(ctx, `SELECT vehicle_type, multiplier_bp FROM vehicle_type_coefficient ORDER BY vehicle_type`)
+	rows, err = s.Query(ctx, `SELECT vehicle_type, multiplier_bp FROM vehicle_type_coefficient ORDER BY vehicle_type`)
 	if err != nil {
 		return c, fmt.Errorf("load coefficients: %w", err)
 	}
@@ -58,7 +58,7 @@ func (s *Store) LoadCatalog(ctx context.Context) (pricing.Catalog, error) {
 		return c, err
 	}
 
-	rows, err = s.query(ctx, `SELECT id, name, price_cents, active FROM additional_service ORDER BY id`)
+	rows, err = s.Query(ctx, `SELECT id, name, price_cents, active FROM additional_service ORDER BY id`)
 	if err != nil {
 		return c, fmt.Errorf("load additional services: %w", err)
 	}
@@ -75,7 +75,7 @@ func (s *Store) LoadCatalog(ctx context.Context) (pricing.Catalog, error) {
 
 // SeedCatalog writes the given catalog when the database has no main service yet,
 // and reports whether it did. Ids are assigned by the database.
-func (s *Store) SeedCatalog(ctx context.Context, c pricing.Catalog) (bool, error) {
+func (s Catalog) SeedCatalog(ctx context.Context, c pricing.Catalog) (bool, error) {
 	seeded := false
 	err := s.InTx(ctx, func(tx *Tx) error {
 		var n int

@@ -24,7 +24,7 @@ type IdempotencyRecord struct {
 // inserts the key as running. claimed is true when this request now owns the key
 // (a new key, or a running one created before staleBefore: its request died
 // without finishing or releasing it); otherwise rec is the stored key.
-func (tx *Tx) ClaimIdempotencyKey(ctx context.Context, route, key, bodyHash string, expiredBefore, staleBefore time.Time) (claimed bool, rec IdempotencyRecord, err error) {
+func (tx IdempotencyTx) ClaimIdempotencyKey(ctx context.Context, route, key, bodyHash string, expiredBefore, staleBefore time.Time) (claimed bool, rec IdempotencyRecord, err error) {
 	if _, err := tx.Exec(ctx, `DELETE FROM idempotency_key WHERE created_at < $1`, Time(expiredBefore)); err != nil {
 		return false, rec, fmt.Errorf("prune idempotency keys: %w", err)
 	}
@@ -60,7 +60,7 @@ func (tx *Tx) ClaimIdempotencyKey(ctx context.Context, route, key, bodyHash stri
 
 // FinishIdempotencyKey stores the answer of the request that claimed (route, key),
 // in that request's transaction.
-func (tx *Tx) FinishIdempotencyKey(ctx context.Context, route, key string, status int, contentType, location, body string) error {
+func (tx IdempotencyTx) FinishIdempotencyKey(ctx context.Context, route, key string, status int, contentType, location, body string) error {
 	res, err := tx.Exec(ctx, `UPDATE idempotency_key SET state = 'done', status = $3, content_type = $4, location = $5, body = $6
 		WHERE route = $1 AND idem_key = $2 AND state = 'running'`, route, key, status, contentType, location, body)
 	if err != nil {
@@ -74,7 +74,7 @@ func (tx *Tx) FinishIdempotencyKey(ctx context.Context, route, key string, statu
 
 // ReleaseIdempotencyKey forgets a running key whose request failed: the same key
 // may be sent again.
-func (tx *Tx) ReleaseIdempotencyKey(ctx context.Context, route, key string) error {
+func (tx IdempotencyTx) ReleaseIdempotencyKey(ctx context.Context, route, key string) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM idempotency_key WHERE route = $1 AND idem_key = $2 AND state = 'running'`, route, key); err != nil {
 		return fmt.Errorf("release idempotency key: %w", err)
 	}

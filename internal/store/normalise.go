@@ -59,7 +59,7 @@ func (s *Store) NormaliseStored(ctx context.Context, n Normalisers, log *slog.Lo
 	var rep NormaliseReport
 	err := s.InTx(ctx, func(tx *Tx) error {
 		rep = NormaliseReport{}
-		if tx.dialect == Postgres {
+		if tx.Dialect() == Postgres {
 			if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", normaliseLockKey); err != nil {
 				return err
 			}
@@ -324,7 +324,7 @@ type NormalisationConflict struct {
 // NormalisationConflicts lists the collisions still standing, oldest first: a
 // conflict whose row was deleted or given another phone or plate is resolved.
 func (s *Store) NormalisationConflicts(ctx context.Context) ([]NormalisationConflict, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT n.id, n.kind, n.kept_id, n.other_id, n.stored_value, n.normal_value, n.reason, n.created_at,
+	rows, err := s.Query(ctx, `SELECT n.id, n.kind, n.kept_id, n.other_id, n.stored_value, n.normal_value, n.reason, n.created_at,
 			COALESCE(oc.full_name || ' (' || oc.type || ')', ov.type, ''), COALESCE(kc.full_name || ' (' || kc.type || ')', kv.type, '')
 		FROM normalisation_conflict n
 		LEFT JOIN customer oc ON n.kind = 'customer' AND oc.id_customer = n.other_id

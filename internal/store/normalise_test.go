@@ -25,7 +25,7 @@ var rules = store.Normalisers{
 func seedLegacy(t *testing.T, st *store.Store, rows []string) {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := st.SeedCatalog(ctx, pricing.Default()); err != nil {
+	if _, err := st.Catalog().SeedCatalog(ctx, pricing.Default()); err != nil {
 		t.Fatal(err)
 	}
 	err := st.InTx(ctx, func(tx *store.Tx) error {
@@ -167,12 +167,12 @@ func TestNormaliseStored(t *testing.T) {
 		// The search indexes and tallies followed: the merged plate finds its three
 		// reservations, the merged customer's name its three.
 		for _, search := range []string{"9988LMN", "Ana Antigua"} {
-			_, total, err := st.History(ctx, store.HistoryFilter{Search: search, Limit: 15})
+			_, total, err := st.Records().History(ctx, store.HistoryFilter{Search: search, Limit: 15})
 			if err != nil || total != 3 {
 				t.Errorf("history %q: %d (%v), want 3", search, total, err)
 			}
 		}
-		if _, total, _ := st.History(ctx, store.HistoryFilter{Search: "Ana Nueva", Limit: 15}); total != 0 {
+		if _, total, _ := st.Records().History(ctx, store.HistoryFilter{Search: "Ana Nueva", Limit: 15}); total != 0 {
 			t.Errorf("the merged-away customer is still found: %d", total)
 		}
 

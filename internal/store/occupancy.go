@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"parking/internal/occupancy"
-	"parking/internal/reservation"
 	"parking/internal/settings"
 )
 
@@ -55,8 +54,8 @@ import (
 // occupancyStripes is how many ledger rows a day has on PostgreSQL.
 const occupancyStripes = 8
 
-func (tx *Tx) stripes() int {
-	if tx.dialect == Postgres {
+func (tx OccupancyTx) stripes() int {
+	if tx.Dialect() == Postgres {
 		return occupancyStripes
 	}
 	return 1
@@ -88,12 +87,12 @@ func (c OccupancyChange) empty() bool {
 // ApplyOccupancy applies c and returns the checked days that are now over the limit
 // (in day order). The caller refuses the change by returning an error (the
 // transaction rolls back, the ledger with it) or, with a staff override, keeps it.
-func (tx *Tx) ApplyOccupancy(ctx context.Context, c OccupancyChange) ([]occupancy.Day, error) {
+func (tx OccupancyTx) ApplyOccupancy(ctx context.Context, c OccupancyChange) ([]occupancy.Day, error) {
 	if c.empty() {
 		return nil, nil
 	}
 	stripe := int(c.Reservation % int64(tx.stripes()))
-	if tx.dialect == Postgres && c.fast() {
+	if tx.Dialect() == Postgres && c.fast() {
 		claimed, f, err := tx.claimFast(ctx, c, stripe)
 		if err != nil || claimed {
 			return nil, err
@@ -103,7 +102,7 @@ func (tx *Tx) ApplyOccupancy(ctx context.Context, c OccupancyChange) ([]occupanc
 		}
 	}
 	if c.SellableLimit {
-		f, err := tx.Facility(ctx)
+		f, err := tx.Catalog().Facility(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -172,7 +171,7 @@ func (c OccupancyChange) fast() bool {
 // missing row or a day within the margin of the limit rolls the attempt back inside
 // the function (its locks with it) and answers claimed = false: the exact path
 // decides, with f when the function read the settings.
-func (tx *Tx) claimFast(ctx context.Context, c OccupancyChange, stripe int) (claimed bool, f settings.Facility, err error) {
+func (tx OccupancyTx) claimFast(ctx context.Context, c OccupancyChange, stripe int) (claimed bool, f settings.Facility, err error) {
 	sp := c.Claim[0]
 	check := occupancy.Span{First: 1, Last: 0} // empty: nothing to check
 	if len(c.Check) == 1 {
@@ -194,7 +193,7 @@ func (tx *Tx) claimFast(ctx context.Context, c OccupancyChange, stripe int) (cla
 }
 
 // sumOccupancy adds each day's count over span (the sum of its stripes) to counts.
-func (tx *Tx) sumOccupancy(ctx context.Context, span occupancy.Span, counts map[occupancy.Day]int) error {
+func (tx OccupancyTx) sumOccupancy(ctx context.Context, span occupancy.Span, counts map[occupancy.Day]int) error {
 	rows, err := tx.Query(ctx, `SELECT day, SUM(booked) FROM occupancy WHERE day BETWEEN $1 AND $2 GROUP BY day`, span.First, span.Last)
 	if err != nil {
 		return fmt.Errorf("count occupancy: %w", err)
@@ -228,8 +227,8 @@ func overLimit(c OccupancyChange, counts map[occupancy.Day]int, margin int) []oc
 
 // lockOccupancy locks, on PostgreSQL, every row of the days of touched in (day,
 // stripe) order (see the top of the file); SQLite has one writer and needs nothing.
-func (tx *Tx) lockOccupancy(ctx context.Context, touched []occupancy.Span) error {
-	if tx.dialect == SQLite {
+func (tx OccupancyTx) lockOccupancy(ctx context.Context, touched []occupancy.Span) error {
+	if tx.Dialect() == SQLite {
 		return nil
 	}
 	var where []string
@@ -238,7 +237,7 @@ func (tx *Tx) lockOccupancy(ctx context.Context, touched []occupancy.Span) error
 		where = append(where, fmt.Sprintf("day BETWEEN $%d AND $%d", len(args)+1, len(args)+2))
 		args = append(args, s.First, s.Last)
 	}
-	rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT day FROM occupancy WHERE `+strings.Join(where, " OR ")+` ORDER BY day, stripe FOR UPDATE`, args...)
+	rows, err := tx.Query(ctx, `SELECT day FROM occupancy WHERE `+strings.Join(where, " OR ")+` ORDER BY day, stripe FOR UPDATE`, args...)
 	if err != nil {
 		return fmt.Errorf("lock occupancy: %w", err)
 	}
@@ -247,7 +246,7 @@ func (tx *Tx) lockOccupancy(ctx context.Context, touched []occupancy.Span) error
 
 // ensureOccupancy creates every stripe row of the days of spans that does not exist
 // yet, in (day, stripe) order.
-func (tx *Tx) ensureOccupancy(ctx context.Context, spans []occupancy.Span) error {
+func (tx OccupancyTx) ensureOccupancy(ctx context.Context, spans []occupancy.Span) error {
 	spans = slices.Clone(spans)
 	slices.SortFunc(spans, func(a, b occupancy.Span) int { return int(a.First - b.First) })
 	for _, s := range spans {
@@ -275,7 +274,7 @@ const openStaysQuery = `SELECT entry_date, exit_date, status FROM reservation
 
 // openCount counts the open stays on today (docs/capacity.md#what-counts): no exit and entered
 // before tomorrow, or EN CURSO with an exit before today.
-func (tx *Tx) openCount(ctx context.Context, todayStart, tomorrow time.Time) (int, error) {
+func (tx OccupancyTx) openCount(ctx context.Context, todayStart, tomorrow time.Time) (int, error) {
 	var n int
 	err := tx.QueryRow(ctx, `SELECT
 		(SELECT COUNT(*) FROM reservation WHERE exit_date IS NULL AND status IN ('PENDIENTE', 'EN CURSO') AND entry_date < $1) +
@@ -288,8 +287,8 @@ func (tx *Tx) openCount(ctx context.Context, todayStart, tomorrow time.Time) (in
 
 // OpenStays lists the open stays (see openStaysQuery): before is the start of the
 // day after the last day of interest, todayStart the start of today.
-func (s *Store) OpenStays(ctx context.Context, before, todayStart time.Time) ([]occupancy.Stay, error) {
-	rows, err := s.query(ctx, openStaysQuery, Time(before), Time(todayStart))
+func (s Occupancy) OpenStays(ctx context.Context, before, todayStart time.Time) ([]occupancy.Stay, error) {
+	rows, err := s.Query(ctx, openStaysQuery, Time(before), Time(todayStart))
 	if err != nil {
 		return nil, fmt.Errorf("open stays: %w", err)
 	}
@@ -321,8 +320,8 @@ func scanStay(row rowScanner) (occupancy.Stay, error) {
 }
 
 // Occupancy reads the ledger over a span: booked per day (days without a row are 0).
-func (s *Store) Occupancy(ctx context.Context, span occupancy.Span) (map[occupancy.Day]int, error) {
-	rows, err := s.query(ctx, `SELECT day, SUM(booked) FROM occupancy WHERE day BETWEEN $1 AND $2 GROUP BY day`, span.First, span.Last)
+func (s Occupancy) Occupancy(ctx context.Context, span occupancy.Span) (map[occupancy.Day]int, error) {
+	rows, err := s.Query(ctx, `SELECT day, SUM(booked) FROM occupancy WHERE day BETWEEN $1 AND $2 GROUP BY day`, span.First, span.Last)
 	if err != nil {
 		return nil, fmt.Errorf("occupancy: %w", err)
 	}
@@ -331,8 +330,8 @@ func (s *Store) Occupancy(ctx context.Context, span occupancy.Span) (map[occupan
 
 // OccupancyLedger reads the whole ledger, days with a count other than 0 only
 // (tests and the rebuild's report compare it with a recount).
-func (s *Store) OccupancyLedger(ctx context.Context) (map[occupancy.Day]int, error) {
-	rows, err := s.query(ctx, `SELECT day, SUM(booked) FROM occupancy GROUP BY day HAVING SUM(booked) <> 0`)
+func (s Occupancy) OccupancyLedger(ctx context.Context) (map[occupancy.Day]int, error) {
+	rows, err := s.Query(ctx, `SELECT day, SUM(booked) FROM occupancy GROUP BY day HAVING SUM(booked) <> 0`)
 	if err != nil {
 		return nil, fmt.Errorf("occupancy ledger: %w", err)
 	}
@@ -356,205 +355,4 @@ func scanCounts(rows interface {
 		out[d] = n
 	}
 	return out, rows.Err()
-}
-
-// LedgeredStays calls fn with every active stay that has an exit: what the ledger
-// counts. Inside the transaction, so a rebuild reads the reservations it locked.
-func (tx *Tx) LedgeredStays(ctx context.Context, fn func(occupancy.Stay)) error {
-	rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT entry_date, exit_date, status FROM reservation
-		WHERE status IN ('PENDIENTE', 'EN CURSO') AND exit_date IS NOT NULL`)
-	if err != nil {
-		return fmt.Errorf("stays: %w", err)
-	}
-	for rows.Next() {
-		st, err := scanStay(rows)
-		if err != nil {
-			rows.Close()
-			return err
-		}
-		fn(st)
-	}
-	return closeRows(rows)
-}
-
-// LockOccupancyTable makes the transaction the only writer of the ledger until it
-// ends (PostgreSQL; SQLite has one writer anyway): a rebuild takes it before reading
-// the reservations, so a booking either committed before (and is read) or waits.
-func (tx *Tx) LockOccupancyTable(ctx context.Context) error {
-	if tx.dialect != Postgres {
-		return nil
-	}
-	if _, err := tx.tx.ExecContext(tx.c(ctx), `LOCK TABLE occupancy IN EXCLUSIVE MODE`); err != nil {
-		return fmt.Errorf("lock occupancy: %w", err)
-	}
-	return nil
-}
-
-// ReplaceOccupancy makes the ledger exactly counts and records that it was built.
-func (tx *Tx) ReplaceOccupancy(ctx context.Context, counts map[occupancy.Day]int) error {
-	if _, err := tx.tx.ExecContext(tx.c(ctx), `DELETE FROM occupancy`); err != nil {
-		return fmt.Errorf("clear occupancy: %w", err)
-	}
-	days := make([]occupancy.Day, 0, len(counts))
-	for d, n := range counts {
-		if n != 0 {
-			days = append(days, d)
-		}
-	}
-	slices.Sort(days)
-	rows := make([][]any, len(days))
-	for i, d := range days {
-		rows[i] = []any{int64(d), 0, counts[d]} // stripe 0 holds the day's count
-	}
-	if err := tx.BulkInsert(ctx, "occupancy", []string{"day", "stripe", "booked"}, rows); err != nil {
-		return err
-	}
-	if _, err := tx.tx.ExecContext(tx.c(ctx), `INSERT INTO occupancy_state (id, built_at) VALUES (1, $1)
-		ON CONFLICT (id) DO UPDATE SET built_at = excluded.built_at`, tx.Now); err != nil {
-		return fmt.Errorf("record occupancy build: %w", err)
-	}
-	return nil
-}
-
-// OccupancyBuilt reports whether the ledger has been built from the reservations.
-func (s *Store) OccupancyBuilt(ctx context.Context) (bool, error) {
-	var n int
-	if err := s.queryRow(ctx, `SELECT COUNT(*) FROM occupancy_state`).Scan(&n); err != nil {
-		return false, fmt.Errorf("occupancy state: %w", err)
-	}
-	return n > 0, nil
-}
-
-// SetCapacityOverride records that staff accepted the reservation over the capacity.
-func (tx *Tx) SetCapacityOverride(ctx context.Context, id int64) error {
-	if _, err := tx.Exec(ctx, `UPDATE reservation SET capacity_override_at = $2 WHERE id_reservation = $1`, id, tx.Now); err != nil {
-		return fmt.Errorf("record capacity override of %d: %w", id, err)
-	}
-	return nil
-}
-
-// RebuildOccupancy recomputes the ledger from the reservations (`parking occupancy
-// rebuild`, and at start on a database whose ledger was never built), in one
-// transaction that locks the ledger first; loc is the facility's zone (its days). It
-// returns how many days had a count other than the recount.
-func (s *Store) RebuildOccupancy(ctx context.Context, loc *time.Location) (changed int, err error) {
-	err = s.InTx(ctx, func(tx *Tx) error {
-		if err := tx.LockOccupancyTable(ctx); err != nil {
-			return err
-		}
-		want, err := tx.recount(ctx, loc)
-		if err != nil {
-			return err
-		}
-		rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT day, SUM(booked) FROM occupancy GROUP BY day HAVING SUM(booked) <> 0`)
-		if err != nil {
-			return fmt.Errorf("occupancy ledger: %w", err)
-		}
-		have, err := scanCounts(rows)
-		if err != nil {
-			return err
-		}
-		changed = diffCounts(have, want)
-		return tx.ReplaceOccupancy(ctx, want)
-	})
-	return changed, err
-}
-
-// RecountOccupancy is what the ledger should hold, counted from the reservations
-// (tests compare it with OccupancyLedger).
-func (s *Store) RecountOccupancy(ctx context.Context, loc *time.Location) (map[occupancy.Day]int, error) {
-	var out map[occupancy.Day]int
-	err := s.InTx(ctx, func(tx *Tx) error {
-		var err error
-		out, err = tx.recount(ctx, loc)
-		return err
-	})
-	return out, err
-}
-
-func (tx *Tx) recount(ctx context.Context, loc *time.Location) (map[occupancy.Day]int, error) {
-	// A difference array over the days: +1 at each entry day, −1 after each exit day.
-	delta := map[occupancy.Day]int{}
-	err := tx.LedgeredStays(ctx, func(st occupancy.Stay) {
-		if sp := occupancy.Ledgered(st, loc); !sp.Empty() {
-			delta[sp.First]++
-			delta[sp.Last+1]--
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	days := make([]occupancy.Day, 0, len(delta))
-	for d := range delta {
-		days = append(days, d)
-	}
-	slices.Sort(days)
-	out := map[occupancy.Day]int{}
-	n := 0
-	for i, d := range days {
-		n += delta[d]
-		if n == 0 || i+1 == len(days) {
-			continue
-		}
-		for x := d; x < days[i+1]; x++ {
-			out[x] = n
-		}
-	}
-	return out, nil
-}
-
-// diffCounts counts the days where a and b differ (a missing day is 0).
-func diffCounts(a, b map[occupancy.Day]int) int {
-	n := 0
-	for d, v := range a {
-		if b[d] != v {
-			n++
-		}
-	}
-	for d, v := range b {
-		if _, ok := a[d]; !ok && v != 0 {
-			n++
-		}
-	}
-	return n
-}
-
-// CapacityOverrideAt is when staff accepted reservation id over the capacity (nil:
-// never).
-func (s *Store) CapacityOverrideAt(ctx context.Context, id int64) (*time.Time, error) {
-	var at sql.NullTime
-	if err := s.queryRow(ctx, `SELECT capacity_override_at FROM reservation WHERE id_reservation = $1`, id).Scan(&at); err != nil {
-		return nil, fmt.Errorf("capacity override of %d: %w", id, notFound(err))
-	}
-	if !at.Valid {
-		return nil, nil
-	}
-	t := at.Time.UTC()
-	return &t, nil
-}
-
-// PendingReservationsOf lists a customer's PENDIENTE reservations, read in the
-// transaction (an erasure cancels them; their days are freed first).
-func (tx *Tx) PendingReservationsOf(ctx context.Context, customerID int64) ([]reservation.Reservation, error) {
-	return tx.reservationsOf(ctx, "pending reservations", customerID, `r.status = 'PENDIENTE'`)
-}
-
-// reservationsOf reads, in the transaction, customerID's reservations that match
-// the condition cond (SQL on reservation r), in id order; what names them in errors.
-func (tx *Tx) reservationsOf(ctx context.Context, what string, customerID int64, cond string) ([]reservation.Reservation, error) {
-	rows, err := tx.tx.QueryContext(tx.c(ctx), `SELECT `+reservationColumns+` FROM reservation r
-		WHERE r.id_customer = $1 AND `+cond+` ORDER BY r.id_reservation`, customerID)
-	if err != nil {
-		return nil, fmt.Errorf("%s of %d: %w", what, customerID, err)
-	}
-	var out []reservation.Reservation
-	for rows.Next() {
-		r, err := scanReservation(rows)
-		if err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("%s of %d: %w", what, customerID, err)
-		}
-		out = append(out, r)
-	}
-	return out, closeRows(rows)
 }

@@ -23,7 +23,7 @@ func TestOccupancyClaimAgainstTheSellableLimit(t *testing.T) {
 		ctx := context.Background()
 		f := settings.Defaults(40)
 		f.Sellable = 20
-		if _, err := st.SeedFacility(ctx, f); err != nil {
+		if _, err := st.Catalog().SeedFacility(ctx, f); err != nil {
 			t.Fatal(err)
 		}
 		const today, first, last = occupancy.Day(20000), occupancy.Day(20010), occupancy.Day(20012)
@@ -33,7 +33,7 @@ func TestOccupancyClaimAgainstTheSellableLimit(t *testing.T) {
 			var over []occupancy.Day
 			err := st.InTx(ctx, func(tx *store.Tx) error {
 				var err error
-				over, err = tx.ApplyOccupancy(ctx, store.OccupancyChange{
+				over, err = tx.Occupancy().ApplyOccupancy(ctx, store.OccupancyChange{
 					Reservation: id, Claim: []occupancy.Span{stay}, Check: []occupancy.Span{stay},
 					SellableLimit: true, Today: today,
 				})
@@ -49,7 +49,7 @@ func TestOccupancyClaimAgainstTheSellableLimit(t *testing.T) {
 		}
 		expect := func(step string, n int) {
 			t.Helper()
-			got, err := st.Occupancy(ctx, stay)
+			got, err := st.Occupancy().Occupancy(ctx, stay)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"parking/internal/database"
+
 	"parking/internal/reservation"
 )
 
@@ -39,16 +41,16 @@ type NotificationSubject struct {
 
 // NotificationSubject reads a reservation with its customer, vehicle, main service
 // name and booked additional services; ErrNotFound if the reservation does not exist.
-func (tx *Tx) NotificationSubject(ctx context.Context, reservationID int64) (NotificationSubject, error) {
+func (tx OutboxTx) NotificationSubject(ctx context.Context, reservationID int64) (NotificationSubject, error) {
 	var sub NotificationSubject
 	var err error
-	if sub.Reservation, err = tx.Reservation(ctx, reservationID); err != nil {
+	if sub.Reservation, err = tx.Reservations().Reservation(ctx, reservationID); err != nil {
 		return sub, err
 	}
-	if sub.Customer, err = tx.Customer(ctx, sub.Reservation.CustomerID); err != nil {
+	if sub.Customer, err = tx.Customers().Customer(ctx, sub.Reservation.CustomerID); err != nil {
 		return sub, fmt.Errorf("customer of reservation %d: %w", reservationID, err)
 	}
-	if sub.Vehicle, err = tx.Vehicle(ctx, sub.Reservation.VehicleID); err != nil {
+	if sub.Vehicle, err = tx.Customers().Vehicle(ctx, sub.Reservation.VehicleID); err != nil {
 		return sub, err
 	}
 	err = tx.QueryRow(ctx, `SELECT name FROM main_service WHERE id_main_service = $1`, sub.Reservation.MainServiceID).
@@ -56,7 +58,7 @@ func (tx *Tx) NotificationSubject(ctx context.Context, reservationID int64) (Not
 	if err != nil {
 		return sub, fmt.Errorf("main service %d: %w", sub.Reservation.MainServiceID, notFound(err))
 	}
-	if sub.Extras, err = tx.ReservationExtras(ctx, reservationID); err != nil {
+	if sub.Extras, err = tx.Reservations().ReservationExtras(ctx, reservationID); err != nil {
 		return sub, err
 	}
 	err = tx.QueryRow(ctx, `SELECT number FROM receipt WHERE id_reservation = $1 ORDER BY chain_seq DESC LIMIT 1`, reservationID).
@@ -81,7 +83,7 @@ type NewNotification struct {
 // InsertNotification adds an outbox row, due at n.DueAt (zero: at once), created at
 // the transaction's clock. ReservationID 0 is a notification about no reservation
 // (a password reset).
-func (tx *Tx) InsertNotification(ctx context.Context, n NewNotification) (int64, error) {
+func (tx OutboxTx) InsertNotification(ctx context.Context, n NewNotification) (int64, error) {
 	var id int64
 	due := tx.Now
 	if !n.DueAt.IsZero() {
@@ -144,8 +146,8 @@ func scanNotification(row rowScanner) (Notification, error) {
 	return n, nil
 }
 
-func queryNotifications(ctx context.Context, q querier, query string, args ...any) ([]Notification, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
+func queryNotifications(ctx context.Context, q database.Runner, query string, args ...any) ([]Notification, error) {
+	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -166,8 +168,8 @@ func scanNotifications(rows *sql.Rows) ([]Notification, error) {
 }
 
 // NotificationHistory lists a reservation's notifications, oldest first.
-func (s *Store) NotificationHistory(ctx context.Context, reservationID int64) ([]Notification, error) {
-	rows, err := s.query(ctx, `SELECT `+notificationColumns+` FROM notification
+func (s Outbox) NotificationHistory(ctx context.Context, reservationID int64) ([]Notification, error) {
+	rows, err := s.Query(ctx, `SELECT `+notificationColumns+` FROM notification
 		WHERE id_reservation = $1 ORDER BY created_at, id`, reservationID)
 	if err != nil {
 		return nil, fmt.Errorf("notification history of reservation %d: %w", reservationID, err)
@@ -187,7 +189,7 @@ type NotificationFilter struct {
 }
 
 // ListNotifications lists outbox rows, newest first, for operators.
-func (s *Store) ListNotifications(ctx context.Context, f NotificationFilter) ([]Notification, error) {
+func (s Outbox) ListNotifications(ctx context.Context, f NotificationFilter) ([]Notification, error) {
 	var where []string
 	var args []any
 	if f.Status != "" {
@@ -207,7 +209,7 @@ func (s *Store) ListNotifications(ctx context.Context, f NotificationFilter) ([]
 		q += ` WHERE ` + strings.Join(where, " AND ")
 	}
 	q += fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT $%d`, len(args))
-	out, err := queryNotifications(ctx, s.read, q, args...)
+	out, err := queryNotifications(ctx, s.Generated(), q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list notifications: %w", err)
 	}
@@ -215,7 +217,7 @@ func (s *Store) ListNotifications(ctx context.Context, f NotificationFilter) ([]
 }
 
 // Notification reads one outbox row inside the transaction; ErrNotFound if none.
-func (tx *Tx) Notification(ctx context.Context, id int64) (Notification, error) {
+func (tx OutboxTx) Notification(ctx context.Context, id int64) (Notification, error) {
 	n, err := scanNotification(tx.QueryRow(ctx, `SELECT `+notificationColumns+` FROM notification WHERE id = $1`, id))
 	if err != nil {
 		return n, fmt.Errorf("notification %d: %w", id, notFound(err))
@@ -224,7 +226,7 @@ func (tx *Tx) Notification(ctx context.Context, id int64) (Notification, error) 
 }
 
 // NotificationPayload reads the stored body of one outbox row inside the transaction.
-func (tx *Tx) NotificationPayload(ctx context.Context, id int64) ([]byte, error) {
+func (tx OutboxTx) NotificationPayload(ctx context.Context, id int64) ([]byte, error) {
 	var p string
 	if err := tx.QueryRow(ctx, `SELECT payload FROM notification WHERE id = $1`, id).Scan(&p); err != nil {
 		return nil, fmt.Errorf("notification %d payload: %w", id, notFound(err))
@@ -235,7 +237,7 @@ func (tx *Tx) NotificationPayload(ctx context.Context, id int64) ([]byte, error)
 // RequeueNotification makes a failed or skipped row pending and due now, keeping
 // its attempts count and delivery id. It reports false when the row is in another
 // status (pending rows are already queued; sent rows were delivered).
-func (tx *Tx) RequeueNotification(ctx context.Context, id int64) (bool, error) {
+func (tx OutboxTx) RequeueNotification(ctx context.Context, id int64) (bool, error) {
 	res, err := tx.Exec(ctx, `UPDATE notification
 		SET status = 'pending', next_attempt_at = $2, locked_until = NULL, lease_token = NULL
 		WHERE id = $1 AND status IN ('failed', 'skipped')`, id, tx.Now)
@@ -247,7 +249,7 @@ func (tx *Tx) RequeueNotification(ctx context.Context, id int64) (bool, error) {
 }
 
 // RequeueFailedNotifications makes every failed row pending and due now.
-func (tx *Tx) RequeueFailedNotifications(ctx context.Context) (int64, error) {
+func (tx OutboxTx) RequeueFailedNotifications(ctx context.Context) (int64, error) {
 	res, err := tx.Exec(ctx, `UPDATE notification
 		SET status = 'pending', next_attempt_at = $1, locked_until = NULL, lease_token = NULL
 		WHERE status = 'failed'`, tx.Now)
@@ -278,11 +280,11 @@ type ClaimedNotification struct {
 // waiting for each other or claiming the same row; once the claiming transaction
 // commits, the lease keeps the row out of everyone else's claims while it is sent.
 // SQLite has one writer, so the UPDATE in the write transaction is already exclusive.
-func (s *Store) ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, token string, limit int) ([]ClaimedNotification, error) {
+func (s Outbox) ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, token string, limit int) ([]ClaimedNotification, error) {
 	now = Time(now)
 	until := Time(now.Add(lease))
 	lock := ""
-	if s.dialect == Postgres {
+	if s.Dialect() == Postgres {
 		lock = " FOR UPDATE SKIP LOCKED"
 	}
 	q := `UPDATE notification SET locked_until = $1, lease_token = $2
@@ -350,7 +352,7 @@ var ErrLeaseLost = errors.New("lease lost")
 // many rows keeps the dispatcher fast; deliveries, the common case, are one
 // statement per claim). Each update only applies while the caller's lease token is
 // still on the row; the ids of outcomes that did not apply are returned in lost.
-func (s *Store) RecordDeliveries(ctx context.Context, outcomes []DeliveryOutcome) (lost []int64, err error) {
+func (s Outbox) RecordDeliveries(ctx context.Context, outcomes []DeliveryOutcome) (lost []int64, err error) {
 	err = s.InTx(ctx, func(tx *Tx) error {
 		lost = lost[:0]
 		// Deliveries grouped by claim: one UPDATE … WHERE id IN (…) each.
@@ -366,7 +368,7 @@ func (s *Store) RecordDeliveries(ctx context.Context, outcomes []DeliveryOutcome
 			delivered[o.LeaseToken] = append(delivered[o.LeaseToken], o)
 		}
 		for _, tok := range tokens {
-			missing, err := tx.markSent(ctx, tok, delivered[tok])
+			missing, err := tx.Outbox().markSent(ctx, tok, delivered[tok])
 			if err != nil {
 				return err
 			}
@@ -413,7 +415,7 @@ func (s *Store) RecordDeliveries(ctx context.Context, outcomes []DeliveryOutcome
 // markSent records the deliveries of one claim in one statement; sent_at is the
 // latest end among them (they finished within the same moment). It returns the ids
 // that were not updated.
-func (tx *Tx) markSent(ctx context.Context, token string, os []DeliveryOutcome) ([]int64, error) {
+func (tx OutboxTx) markSent(ctx context.Context, token string, os []DeliveryOutcome) ([]int64, error) {
 	at := os[0].At
 	args := []any{token, nil}
 	marks := make([]string, len(os))
@@ -426,7 +428,7 @@ func (tx *Tx) markSent(ctx context.Context, token string, os []DeliveryOutcome) 
 	}
 	args[1] = Time(at)
 	// The id list varies in length: run unprepared, keeping it out of the statement cache.
-	rows, err := tx.tx.QueryContext(tx.c(ctx), `UPDATE notification
+	rows, err := tx.Query(ctx, `UPDATE notification
 		SET status = 'sent', attempts = attempts + 1, sent_at = $2, locked_until = NULL, lease_token = NULL
 		WHERE lease_token = $1 AND status = 'pending' AND id IN (`+strings.Join(marks, ", ")+`)
 		RETURNING id`, args...)
@@ -459,9 +461,9 @@ func (tx *Tx) markSent(ctx context.Context, token string, os []DeliveryOutcome) 
 // waited. A booking reminder is scheduled days ahead: it counts once due (or once
 // tried), and waits from its due time, not from the booking that scheduled it; the
 // others wait from their creation.
-func (s *Store) NotificationBacklog(ctx context.Context) (pending int64, oldest time.Time, err error) {
-	now := Time(s.now())
-	if err = s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM notification WHERE status = 'pending'
+func (s Outbox) NotificationBacklog(ctx context.Context) (pending int64, oldest time.Time, err error) {
+	now := Time(s.Clock()())
+	if err = s.QueryRow(ctx, `SELECT COUNT(*) FROM notification WHERE status = 'pending'
 		AND (type <> 'booking_reminder' OR next_attempt_at <= $1 OR attempts > 0)`, now).Scan(&pending); err != nil {
 		return 0, time.Time{}, fmt.Errorf("notification backlog: %w", err)
 	}
@@ -475,7 +477,7 @@ func (s *Store) NotificationBacklog(ctx context.Context) (pending int64, oldest 
 			ORDER BY next_attempt_at LIMIT 1`,
 	} {
 		var since time.Time
-		err = s.read.QueryRowContext(ctx, q, now).Scan(&since)
+		err = s.Generated().QueryRow(ctx, q, now).Scan(&since)
 		if errors.Is(err, sql.ErrNoRows) { // none of this kind, or delivered in between
 			continue
 		}

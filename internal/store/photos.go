@@ -14,15 +14,15 @@ import (
 // InsertStoredPhoto adds an uploaded photo (its blobs already in the media store
 // under storageKey) to a reservation, taken now. Its file_path is pathOf(its id):
 // the address the service serves it at (docs/photos.md).
-func (tx *Tx) InsertStoredPhoto(ctx context.Context, reservationID int64, phase, storageKey string, description *string, pathOf func(id int64) string) (reservation.Photo, error) {
+func (tx HandoverTx) InsertStoredPhoto(ctx context.Context, reservationID int64, phase, storageKey string, description *string, pathOf func(id int64) string) (reservation.Photo, error) {
 	p := reservation.Photo{ReservationID: reservationID, Description: description, TakenAt: tx.Now, Phase: phase, StorageKey: storageKey}
 	// The address holds the row's id, known after the insert: a placeholder first.
-	if err := tx.tx.QueryRowContext(tx.c(ctx), `INSERT INTO photo_evidence (id_reservation, file_path, description, taken_at, phase, storage_key)
+	if err := tx.QueryRow(ctx, `INSERT INTO photo_evidence (id_reservation, file_path, description, taken_at, phase, storage_key)
 		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id_photo`, reservationID, "-", description, tx.Now, phase, storageKey).Scan(&p.ID); err != nil {
 		return p, fmt.Errorf("add photo to %d: %w", reservationID, err)
 	}
 	p.FilePath = pathOf(p.ID)
-	if _, err := tx.tx.ExecContext(tx.c(ctx), `UPDATE photo_evidence SET file_path = $2 WHERE id_photo = $1`, p.ID, p.FilePath); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE photo_evidence SET file_path = $2 WHERE id_photo = $1`, p.ID, p.FilePath); err != nil {
 		return p, fmt.Errorf("set photo %d address: %w", p.ID, err)
 	}
 	return p, nil
@@ -38,9 +38,9 @@ type PhotoOwner struct {
 
 // PhotoOwner reads photo id's storage key and owner; ErrNotFound when there is no
 // such photo or it was given by URL (nothing stored).
-func (s *Store) PhotoOwner(ctx context.Context, id int64) (PhotoOwner, error) {
+func (s Handover) PhotoOwner(ctx context.Context, id int64) (PhotoOwner, error) {
 	var o PhotoOwner
-	err := s.read.QueryRowContext(ctx, `SELECT p.storage_key, p.id_reservation, r.id_customer
+	err := s.QueryRow(ctx, `SELECT p.storage_key, p.id_reservation, r.id_customer
 		FROM photo_evidence p JOIN reservation r ON r.id_reservation = p.id_reservation
 		WHERE p.id_photo = $1 AND p.storage_key IS NOT NULL`, id).Scan(&o.StorageKey, &o.ReservationID, &o.CustomerID)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -61,7 +61,7 @@ type StoredPhoto struct {
 // ExpiredPhotos lists up to limit photos whose reservation's stay ended before
 // cutoff: its exit date (its entry when it has none) is before cutoff, and the
 // vehicle is not in the car park (EN CURSO keeps its photos, whatever the dates).
-func (s *Store) ExpiredPhotos(ctx context.Context, cutoff time.Time, limit int) ([]StoredPhoto, error) {
+func (s Handover) ExpiredPhotos(ctx context.Context, cutoff time.Time, limit int) ([]StoredPhoto, error) {
 	return s.storedPhotos(ctx, `SELECT p.id_photo, COALESCE(p.storage_key, '')
 		FROM photo_evidence p JOIN reservation r ON r.id_reservation = p.id_reservation
 		WHERE r.status <> 'EN CURSO' AND COALESCE(r.exit_date, r.entry_date) < $1
@@ -69,14 +69,14 @@ func (s *Store) ExpiredPhotos(ctx context.Context, cutoff time.Time, limit int) 
 }
 
 // CustomerPhotos lists every photo of customer id's reservations.
-func (s *Store) CustomerPhotos(ctx context.Context, customerID int64) ([]StoredPhoto, error) {
+func (s Handover) CustomerPhotos(ctx context.Context, customerID int64) ([]StoredPhoto, error) {
 	return s.storedPhotos(ctx, `SELECT p.id_photo, COALESCE(p.storage_key, '')
 		FROM photo_evidence p JOIN reservation r ON r.id_reservation = p.id_reservation
 		WHERE r.id_customer = $1 ORDER BY p.id_photo`, customerID)
 }
 
-func (s *Store) storedPhotos(ctx context.Context, q string, args ...any) ([]StoredPhoto, error) {
-	rows, err := s.read.QueryContext(ctx, q, args...)
+func (s Handover) storedPhotos(ctx context.Context, q string, args ...any) ([]StoredPhoto, error) {
+	rows, err := s.Generated().Query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list photos: %w", err)
 	}
@@ -94,7 +94,7 @@ func (s *Store) storedPhotos(ctx context.Context, q string, args ...any) ([]Stor
 
 // DeletePhotos deletes the photo rows of ids (missing ones are skipped) and
 // returns how many went.
-func (tx *Tx) DeletePhotos(ctx context.Context, ids []int64) (int, error) {
+func (tx HandoverTx) DeletePhotos(ctx context.Context, ids []int64) (int, error) {
 	if len(ids) == 0 {
 		return 0, nil
 	}
@@ -104,7 +104,7 @@ func (tx *Tx) DeletePhotos(ctx context.Context, ids []int64) (int, error) {
 		ph[i] = fmt.Sprintf("$%d", i+1)
 		args[i] = id
 	}
-	res, err := tx.tx.ExecContext(tx.c(ctx), `DELETE FROM photo_evidence WHERE id_photo IN (`+strings.Join(ph, ", ")+`)`, args...)
+	res, err := tx.Exec(ctx, `DELETE FROM photo_evidence WHERE id_photo IN (`+strings.Join(ph, ", ")+`)`, args...)
 	if err != nil {
 		return 0, fmt.Errorf("delete photos: %w", err)
 	}
@@ -114,8 +114,8 @@ func (tx *Tx) DeletePhotos(ctx context.Context, ids []int64) (int, error) {
 
 // SaveHandover records (or replaces) the hand-over of h.Phase on a reservation,
 // at tx.Now.
-func (tx *Tx) SaveHandover(ctx context.Context, reservationID int64, h reservation.Handover) error {
-	if _, err := tx.tx.ExecContext(tx.c(ctx), `INSERT INTO reservation_handover (id_reservation, phase, mileage_km, fuel_percent, damage_notes, recorded_at)
+func (tx HandoverTx) SaveHandover(ctx context.Context, reservationID int64, h reservation.Handover) error {
+	if _, err := tx.Exec(ctx, `INSERT INTO reservation_handover (id_reservation, phase, mileage_km, fuel_percent, damage_notes, recorded_at)
 		VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT (id_reservation, phase) DO UPDATE SET mileage_km = excluded.mileage_km, fuel_percent = excluded.fuel_percent,
 			damage_notes = excluded.damage_notes, recorded_at = excluded.recorded_at`,
@@ -126,8 +126,8 @@ func (tx *Tx) SaveHandover(ctx context.Context, reservationID int64, h reservati
 }
 
 // Handovers lists a reservation's hand-over records, the start's first.
-func (s *Store) Handovers(ctx context.Context, reservationID int64) ([]reservation.Handover, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT phase, mileage_km, fuel_percent, damage_notes, recorded_at
+func (s Handover) Handovers(ctx context.Context, reservationID int64) ([]reservation.Handover, error) {
+	rows, err := s.Query(ctx, `SELECT phase, mileage_km, fuel_percent, damage_notes, recorded_at
 		FROM reservation_handover WHERE id_reservation = $1 ORDER BY CASE phase WHEN 'entrada' THEN 0 ELSE 1 END`, reservationID)
 	if err != nil {
 		return nil, fmt.Errorf("hand-overs of %d: %w", reservationID, err)
@@ -154,6 +154,52 @@ func (s *Store) Handovers(ctx context.Context, reservationID int64) ([]reservati
 		}
 		h.RecordedAt = h.RecordedAt.UTC()
 		out = append(out, h)
+	}
+	return out, closeRows(rows)
+}
+
+// InsertPhoto adds a photo to a reservation, taken now, and returns it with the
+// reservation's photo count after the insert.
+func (tx HandoverTx) InsertPhoto(ctx context.Context, reservationID int64, filePath string, description *string) (reservation.Photo, int, error) {
+	p := reservation.Photo{ReservationID: reservationID, FilePath: filePath, Description: description, TakenAt: tx.Now, Phase: reservation.PhaseEntry}
+	if err := tx.QueryRow(ctx, `INSERT INTO photo_evidence (id_reservation, file_path, description, taken_at)
+		VALUES ($1, $2, $3, $4) RETURNING id_photo`, reservationID, filePath, description, tx.Now).Scan(&p.ID); err != nil {
+		return p, 0, fmt.Errorf("add photo to %d: %w", reservationID, err)
+	}
+	n, err := tx.Handover().PhotoCount(ctx, reservationID)
+	return p, n, err
+}
+
+// PhotoCount counts a reservation's entry photos: the ones the spec's five-photo
+// rule counts (docs/photos.md; exit photos do not count).
+func (tx HandoverTx) PhotoCount(ctx context.Context, reservationID int64) (int, error) {
+	var n int
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM photo_evidence WHERE id_reservation = $1 AND phase = 'entrada'`, reservationID).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count photos of %d: %w", reservationID, err)
+	}
+	return n, nil
+}
+
+// Photos lists a reservation's photos in the order they were taken.
+func (s Handover) Photos(ctx context.Context, reservationID int64) ([]reservation.Photo, error) {
+	rows, err := s.Query(ctx, `SELECT id_photo, id_reservation, file_path, description, taken_at, phase, COALESCE(storage_key, '')
+		FROM photo_evidence WHERE id_reservation = $1 ORDER BY taken_at, id_photo`, reservationID)
+	if err != nil {
+		return nil, fmt.Errorf("photos of %d: %w", reservationID, err)
+	}
+	out := []reservation.Photo{}
+	for rows.Next() {
+		var p reservation.Photo
+		var desc sql.NullString
+		if err := rows.Scan(&p.ID, &p.ReservationID, &p.FilePath, &desc, &p.TakenAt, &p.Phase, &p.StorageKey); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if desc.Valid {
+			p.Description = &desc.String
+		}
+		p.TakenAt = p.TakenAt.UTC()
+		out = append(out, p)
 	}
 	return out, closeRows(rows)
 }

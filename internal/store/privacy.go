@@ -3,9 +3,12 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
+
+	"parking/internal/audit"
 )
 
 // Privacy (docs/privacy.md): the privacy notice acknowledgement and
@@ -13,7 +16,7 @@ import (
 
 // SetReservationConsents records, at the transaction's time, the consents given
 // with a booking; a false one is left unset.
-func (tx *Tx) SetReservationConsents(ctx context.Context, id int64, privacyAck, marketing bool) error {
+func (tx AccountsTx) SetReservationConsents(ctx context.Context, id int64, privacyAck, marketing bool) error {
 	_, err := tx.Exec(ctx, `UPDATE reservation SET
 		privacy_ack_at = CASE WHEN $2 THEN $4 ELSE privacy_ack_at END,
 		marketing_consent_at = CASE WHEN $3 THEN $4 ELSE marketing_consent_at END
@@ -26,7 +29,7 @@ func (tx *Tx) SetReservationConsents(ctx context.Context, id int64, privacyAck, 
 
 // SetCustomerConsents records the consents given at registration. The marketing
 // consent is given or withdrawn as sent (nil: unchanged).
-func (tx *Tx) SetCustomerConsents(ctx context.Context, id int64, privacyAck bool, marketing *bool) error {
+func (tx AccountsTx) SetCustomerConsents(ctx context.Context, id int64, privacyAck bool, marketing *bool) error {
 	set, withdraw := marketing != nil && *marketing, marketing != nil && !*marketing
 	_, err := tx.Exec(ctx, `UPDATE customer SET
 		privacy_ack_at = CASE WHEN $2 THEN $5 ELSE privacy_ack_at END,
@@ -69,10 +72,10 @@ type NotificationRecord struct {
 }
 
 // PrivacyExtras reads the export's additions for a customer.
-func (s *Store) PrivacyExtras(ctx context.Context, customerID int64) (PrivacyExtras, error) {
+func (s Accounts) PrivacyExtras(ctx context.Context, customerID int64) (PrivacyExtras, error) {
 	out := PrivacyExtras{Reservations: map[int64]*ReservationPrivacy{}}
 	var ack, mkt, erased sql.NullTime
-	if err := s.read.QueryRowContext(ctx, `SELECT privacy_ack_at, marketing_consent_at, erased_at FROM customer WHERE id_customer = $1`,
+	if err := s.QueryRow(ctx, `SELECT privacy_ack_at, marketing_consent_at, erased_at FROM customer WHERE id_customer = $1`,
 		customerID).Scan(&ack, &mkt, &erased); err != nil {
 		return out, fmt.Errorf("privacy of customer %d: %w", customerID, notFound(err))
 	}
@@ -83,7 +86,7 @@ func (s *Store) PrivacyExtras(ctx context.Context, customerID int64) (PrivacyExt
 		}
 		return out.Reservations[id]
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT id_reservation, privacy_ack_at, marketing_consent_at FROM reservation WHERE id_customer = $1`, customerID)
+	rows, err := s.Query(ctx, `SELECT id_reservation, privacy_ack_at, marketing_consent_at FROM reservation WHERE id_customer = $1`, customerID)
 	if err != nil {
 		return out, fmt.Errorf("reservation consents of %d: %w", customerID, err)
 	}
@@ -100,7 +103,7 @@ func (s *Store) PrivacyExtras(ctx context.Context, customerID int64) (PrivacyExt
 	if err := closeRows(rows); err != nil {
 		return out, err
 	}
-	rows, err = s.read.QueryContext(ctx, `SELECT p.id_reservation, p.file_path, p.description, p.taken_at
+	rows, err = s.Query(ctx, `SELECT p.id_reservation, p.file_path, p.description, p.taken_at
 		FROM photo_evidence p JOIN reservation r ON r.id_reservation = p.id_reservation
 		WHERE r.id_customer = $1 ORDER BY p.taken_at, p.id_photo`, customerID)
 	if err != nil {
@@ -120,7 +123,7 @@ func (s *Store) PrivacyExtras(ctx context.Context, customerID int64) (PrivacyExt
 	if err := closeRows(rows); err != nil {
 		return out, err
 	}
-	rows, err = s.read.QueryContext(ctx, `SELECT n.id_reservation, n.type, n.status, n.payload, n.created_at, n.sent_at
+	rows, err = s.Query(ctx, `SELECT n.id_reservation, n.type, n.status, n.payload, n.created_at, n.sent_at
 		FROM notification n JOIN reservation r ON r.id_reservation = n.id_reservation
 		WHERE r.id_customer = $1 ORDER BY n.created_at, n.id`, customerID)
 	if err != nil {
@@ -160,7 +163,7 @@ type ErasedCustomer struct {
 
 // CustomerHasStayInProgress reports whether a vehicle of the customer is in the
 // car park (a reservation EN CURSO).
-func (tx *Tx) CustomerHasStayInProgress(ctx context.Context, customerID int64) (bool, error) {
+func (tx AccountsTx) CustomerHasStayInProgress(ctx context.Context, customerID int64) (bool, error) {
 	var n int
 	err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM reservation WHERE id_customer = $1 AND status = 'EN CURSO'`, customerID).Scan(&n)
 	return n > 0, err
@@ -175,7 +178,7 @@ func (tx *Tx) CustomerHasStayInProgress(ctx context.Context, customerID int64) (
 // are skipped); photo rows are deleted (their files are returned for the caller to
 // delete after commit); vehicles used by nobody else get an anonymous plate and
 // default brand, model and colour, and the customer's other vehicle links go.
-func (tx *Tx) EraseCustomer(ctx context.Context, customerID int64) (ErasedCustomer, error) {
+func (tx AccountsTx) EraseCustomer(ctx context.Context, customerID int64) (ErasedCustomer, error) {
 	var out ErasedCustomer
 	// Uploaded photos' storage keys are listed before their rows go (photos given
 	// as an address have no file of ours).
@@ -270,7 +273,7 @@ func (tx *Tx) EraseCustomer(ctx context.Context, customerID int64) (ErasedCustom
 }
 
 // CustomerErased reports whether the customer's data was erased already.
-func (tx *Tx) CustomerErased(ctx context.Context, customerID int64) (bool, error) {
+func (tx AccountsTx) CustomerErased(ctx context.Context, customerID int64) (bool, error) {
 	var at sql.NullTime
 	err := tx.QueryRow(ctx, `SELECT erased_at FROM customer WHERE id_customer = $1`, customerID).Scan(&at)
 	return at.Valid, notFound(err)
@@ -278,11 +281,72 @@ func (tx *Tx) CustomerErased(ctx context.Context, customerID int64) (bool, error
 
 // CustomerMarketingConsent returns when the customer gave the marketing consent
 // (nil: not given, or withdrawn).
-func (s *Store) CustomerMarketingConsent(ctx context.Context, customerID int64) (*time.Time, error) {
+func (s Accounts) CustomerMarketingConsent(ctx context.Context, customerID int64) (*time.Time, error) {
 	var at sql.NullTime
-	err := s.read.QueryRowContext(ctx, `SELECT marketing_consent_at FROM customer WHERE id_customer = $1`, customerID).Scan(&at)
+	err := s.QueryRow(ctx, `SELECT marketing_consent_at FROM customer WHERE id_customer = $1`, customerID).Scan(&at)
 	if err != nil {
 		return nil, fmt.Errorf("marketing consent of %d: %w", customerID, notFound(err))
 	}
 	return timePtr(at), nil
+}
+
+// eraseAuditPersonalData blanks customerID's personal data in the audit trail
+// (privacy erasure): the entries the customer made name "Cliente eliminado"
+// without an email, and the entries about their reservations lose the personal
+// fields' values. Inside the erasure's transaction.
+func (tx AccountsTx) eraseAuditPersonalData(ctx context.Context, customerID int64) error {
+	if _, err := tx.Exec(ctx, `UPDATE audit_entry SET actor_name = $2, actor_email = NULL
+		WHERE actor_id = $1 AND actor_kind = $3`, customerID, ErasedName, string(audit.KindCustomer)); err != nil {
+		return fmt.Errorf("erase the trail's actor %d: %w", customerID, err)
+	}
+	rows, err := tx.Query(ctx, `SELECT id, changes FROM audit_entry
+		WHERE reservation_id IN (SELECT id_reservation FROM reservation WHERE id_customer = $1)`, customerID)
+	if err != nil {
+		return fmt.Errorf("the trail of customer %d: %w", customerID, err)
+	}
+	type entry struct {
+		id      int64
+		changes string
+	}
+	var blanked []entry
+	for rows.Next() {
+		var e entry
+		if err := rows.Scan(&e.id, &e.changes); err != nil {
+			rows.Close()
+			return err
+		}
+		var cs []auditChange
+		if err := json.Unmarshal([]byte(e.changes), &cs); err != nil {
+			rows.Close()
+			return fmt.Errorf("audit entry %d: %w", e.id, err)
+		}
+		touched := false
+		for i := range cs {
+			if !personalFields[cs[i].Field] {
+				continue
+			}
+			for _, v := range []*string{&cs[i].Before, &cs[i].After} {
+				if *v != "" && *v != erasedValue {
+					*v, touched = erasedValue, true
+				}
+			}
+		}
+		if touched {
+			body, err := json.Marshal(cs)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			blanked = append(blanked, entry{e.id, string(body)})
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return err
+	}
+	for _, e := range blanked {
+		if _, err := tx.Exec(ctx, `UPDATE audit_entry SET changes = $2 WHERE id = $1`, e.id, e.changes); err != nil {
+			return fmt.Errorf("audit entry %d: %w", e.id, err)
+		}
+	}
+	return nil
 }

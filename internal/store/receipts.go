@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	"parking/internal/database"
+
 	"parking/internal/money"
 	"parking/internal/receipt"
 )
@@ -22,7 +24,7 @@ import (
 // for each other (on PostgreSQL the row locks; on SQLite the single writer) and a
 // rolled-back transaction gives its number back: no gaps, no duplicates, also
 // across instances sharing the database.
-func (tx *Tx) IssueReceipt(ctx context.Context, r receipt.Receipt, loc *time.Location) (receipt.Receipt, error) {
+func (tx ReceiptsTx) IssueReceipt(ctx context.Context, r receipt.Receipt, loc *time.Location) (receipt.Receipt, error) {
 	var chainSeq int64
 	var prev string
 	err := tx.QueryRow(ctx, `UPDATE verifactu_chain SET seq = seq + 1 WHERE id = 1 RETURNING seq, last_hash`).Scan(&chainSeq, &prev)
@@ -95,12 +97,12 @@ func scanReceipt(sc interface{ Scan(...any) error }) (receipt.Receipt, error) {
 
 // receiptLines reads the lines of the receipts numbered in byNumber and attaches
 // them in position order.
-func receiptLines(ctx context.Context, q querier, list []receipt.Receipt, where string, args ...any) error {
+func receiptLines(ctx context.Context, q database.Runner, list []receipt.Receipt, where string, args ...any) error {
 	idx := make(map[string]int, len(list))
 	for i, r := range list {
 		idx[r.Number] = i
 	}
-	rows, err := q.QueryContext(ctx, `SELECT l.number, l.description, l.total_cents, l.base_cents, l.vat_cents
+	rows, err := q.Query(ctx, `SELECT l.number, l.description, l.total_cents, l.base_cents, l.vat_cents
 		FROM receipt_line l JOIN receipt r ON r.number = l.number `+where+` ORDER BY l.number, l.position`, args...)
 	if err != nil {
 		return fmt.Errorf("receipt lines: %w", err)
@@ -121,8 +123,8 @@ func receiptLines(ctx context.Context, q querier, list []receipt.Receipt, where 
 	return closeRows(rows)
 }
 
-func receipts(ctx context.Context, q querier, where string, args ...any) ([]receipt.Receipt, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+receiptColumns+` FROM receipt r `+where+` ORDER BY chain_seq`, args...)
+func receipts(ctx context.Context, q database.Runner, where string, args ...any) ([]receipt.Receipt, error) {
+	rows, err := q.Query(ctx, `SELECT `+receiptColumns+` FROM receipt r `+where+` ORDER BY chain_seq`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("receipts: %w", err)
 	}
@@ -146,30 +148,30 @@ func receipts(ctx context.Context, q querier, where string, args ...any) ([]rece
 
 // ReservationReceipts lists the receipts of a reservation in issue order: the
 // receipt of its finalize and, when a full invoice replaced it later, that one.
-func (s *Store) ReservationReceipts(ctx context.Context, reservationID int64) ([]receipt.Receipt, error) {
-	return receipts(ctx, s.read, `WHERE r.id_reservation = $1`, reservationID)
+func (s Receipts) ReservationReceipts(ctx context.Context, reservationID int64) ([]receipt.Receipt, error) {
+	return receipts(ctx, s.Engine, `WHERE r.id_reservation = $1`, reservationID)
 }
 
 // ReservationReceipts is the same inside the transaction.
-func (tx *Tx) ReservationReceipts(ctx context.Context, reservationID int64) ([]receipt.Receipt, error) {
-	return receipts(tx.c(ctx), tx.tx, `WHERE r.id_reservation = $1`, reservationID)
+func (tx ReceiptsTx) ReservationReceipts(ctx context.Context, reservationID int64) ([]receipt.Receipt, error) {
+	return receipts(ctx, tx, `WHERE r.id_reservation = $1`, reservationID)
 }
 
 // ReceiptChain lists every receipt in chain order (the VeriFactu export and its
 // verification), from chain position from on (1 for all), at most limit (0: all).
-func (s *Store) ReceiptChain(ctx context.Context, from int64, limit int) ([]receipt.Receipt, error) {
+func (s Receipts) ReceiptChain(ctx context.Context, from int64, limit int) ([]receipt.Receipt, error) {
 	where := `WHERE r.chain_seq >= $1`
 	args := []any{from}
 	if limit > 0 {
 		where += ` AND r.chain_seq < $2`
 		args = append(args, from+int64(limit))
 	}
-	return receipts(ctx, s.read, where, args...)
+	return receipts(ctx, s.Generated(), where, args...)
 }
 
 // InvoiceRecipient is the customer's identity for a full invoice of a reservation;
 // ErrNotFound when none was given.
-func (tx *Tx) InvoiceRecipient(ctx context.Context, reservationID int64) (receipt.Recipient, error) {
+func (tx ReceiptsTx) InvoiceRecipient(ctx context.Context, reservationID int64) (receipt.Recipient, error) {
 	var r receipt.Recipient
 	err := tx.QueryRow(ctx, `SELECT tax_id, name, address FROM invoice_recipient WHERE id_reservation = $1`, reservationID).
 		Scan(&r.TaxID, &r.Name, &r.Address)
@@ -181,7 +183,7 @@ func (tx *Tx) InvoiceRecipient(ctx context.Context, reservationID int64) (receip
 
 // SaveInvoiceRecipient records (or replaces) the customer's identity for a full
 // invoice of a reservation. A receipt already issued keeps what it printed.
-func (tx *Tx) SaveInvoiceRecipient(ctx context.Context, reservationID int64, r receipt.Recipient) error {
+func (tx ReceiptsTx) SaveInvoiceRecipient(ctx context.Context, reservationID int64, r receipt.Recipient) error {
 	_, err := tx.Exec(ctx, `INSERT INTO invoice_recipient (id_reservation, tax_id, name, address, requested_at)
 		VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT (id_reservation) DO UPDATE SET tax_id = excluded.tax_id, name = excluded.name,

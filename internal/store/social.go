@@ -13,21 +13,21 @@ import (
 // waiting for the account's password. See docs/social-login.md.
 
 // CustomerBySocialIdentity reads the customer linked to a provider's subject.
-func (tx *Tx) CustomerBySocialIdentity(ctx context.Context, provider, subject string) (reservation.Customer, error) {
+func (tx AccountsTx) CustomerBySocialIdentity(ctx context.Context, provider, subject string) (reservation.Customer, error) {
 	return scanCustomer(tx.QueryRow(ctx, `SELECT `+prefixed("c.", customerColumns)+`
 		FROM social_identity si JOIN customer c ON c.id_customer = si.id_customer
 		WHERE si.provider = $1 AND si.subject = $2`, provider, subject))
 }
 
 // AccountByEmailTx is AccountByEmail inside a transaction.
-func (tx *Tx) AccountByEmailTx(ctx context.Context, email string) (reservation.Customer, error) {
+func (tx AccountsTx) AccountByEmailTx(ctx context.Context, email string) (reservation.Customer, error) {
 	return scanCustomer(tx.QueryRow(ctx, `SELECT `+customerColumns+` FROM customer
 		WHERE lower(email) = lower($1) AND type <> 'NO-REGISTRADO' AND email IS NOT NULL`, email))
 }
 
 // InsertSocialIdentity links a provider's subject to a customer; an identity
 // already linked is a unique violation (the primary key decides).
-func (tx *Tx) InsertSocialIdentity(ctx context.Context, provider, subject string, customerID int64, email string) error {
+func (tx AccountsTx) InsertSocialIdentity(ctx context.Context, provider, subject string, customerID int64, email string) error {
 	_, err := tx.Exec(ctx, `INSERT INTO social_identity (provider, subject, id_customer, email, created_at)
 		VALUES ($1, $2, $3, $4, $5)`, provider, subject, customerID, nullIfEmpty(email), tx.Now)
 	if err != nil {
@@ -43,8 +43,8 @@ type SocialIdentity struct {
 }
 
 // SocialIdentitiesOf lists the identities linked to a customer.
-func (s *Store) SocialIdentitiesOf(ctx context.Context, customerID int64) ([]SocialIdentity, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT provider, subject, COALESCE(email, ''), created_at
+func (s Accounts) SocialIdentitiesOf(ctx context.Context, customerID int64) ([]SocialIdentity, error) {
+	rows, err := s.Query(ctx, `SELECT provider, subject, COALESCE(email, ''), created_at
 		FROM social_identity WHERE id_customer = $1 ORDER BY created_at, provider`, customerID)
 	if err != nil {
 		return nil, fmt.Errorf("social identities of %d: %w", customerID, err)
@@ -70,7 +70,7 @@ type OIDCState struct {
 
 // InsertOIDCState stores a login in progress under the hash of its state, and
 // deletes the expired ones (at the rate of logins, so the table stays small).
-func (tx *Tx) InsertOIDCState(ctx context.Context, stateHash string, st OIDCState) error {
+func (tx AccountsTx) InsertOIDCState(ctx context.Context, stateHash string, st OIDCState) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM oidc_state WHERE expires_at <= $1`, tx.Now); err != nil {
 		return fmt.Errorf("prune oidc states: %w", err)
 	}
@@ -85,7 +85,7 @@ func (tx *Tx) InsertOIDCState(ctx context.Context, stateHash string, st OIDCStat
 // TakeOIDCState reads and deletes a login in progress in one statement, so a state
 // is used at most once even when two callbacks race; ErrNotFound when unknown or
 // already used. The caller checks the expiry.
-func (tx *Tx) TakeOIDCState(ctx context.Context, stateHash string) (OIDCState, error) {
+func (tx AccountsTx) TakeOIDCState(ctx context.Context, stateHash string) (OIDCState, error) {
 	var st OIDCState
 	err := tx.QueryRow(ctx, `DELETE FROM oidc_state WHERE state_hash = $1
 		RETURNING provider, nonce, verifier, expires_at`, stateHash).Scan(&st.Provider, &st.Nonce, &st.Verifier, &st.ExpiresAt)
@@ -106,7 +106,7 @@ type PendingLink struct {
 
 // InsertPendingLink stores a pending link under the hash of its token, deleting
 // expired ones.
-func (tx *Tx) InsertPendingLink(ctx context.Context, tokenHash string, p PendingLink) error {
+func (tx AccountsTx) InsertPendingLink(ctx context.Context, tokenHash string, p PendingLink) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM social_pending_link WHERE expires_at <= $1`, tx.Now); err != nil {
 		return fmt.Errorf("prune pending links: %w", err)
 	}
@@ -119,9 +119,9 @@ func (tx *Tx) InsertPendingLink(ctx context.Context, tokenHash string, p Pending
 }
 
 // PendingLink reads a pending link by its token hash; ErrNotFound if there is none.
-func (s *Store) PendingLink(ctx context.Context, tokenHash string) (PendingLink, error) {
+func (s Accounts) PendingLink(ctx context.Context, tokenHash string) (PendingLink, error) {
 	var p PendingLink
-	err := s.read.QueryRowContext(ctx, `SELECT provider, subject, email, id_customer, expires_at
+	err := s.QueryRow(ctx, `SELECT provider, subject, email, id_customer, expires_at
 		FROM social_pending_link WHERE token_hash = $1`, tokenHash).Scan(&p.Provider, &p.Subject, &p.Email, &p.CustomerID, &p.ExpiresAt)
 	if err != nil {
 		return p, fmt.Errorf("pending link: %w", notFound(err))
@@ -132,7 +132,7 @@ func (s *Store) PendingLink(ctx context.Context, tokenHash string) (PendingLink,
 
 // DeletePendingLink removes a pending link and reports whether it was there (a
 // conditional delete: of two concurrent confirmations one wins).
-func (tx *Tx) DeletePendingLink(ctx context.Context, tokenHash string) (bool, error) {
+func (tx AccountsTx) DeletePendingLink(ctx context.Context, tokenHash string) (bool, error) {
 	res, err := tx.Exec(ctx, `DELETE FROM social_pending_link WHERE token_hash = $1`, tokenHash)
 	if err != nil {
 		return false, fmt.Errorf("delete pending link: %w", err)

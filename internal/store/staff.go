@@ -33,8 +33,8 @@ func scanStaff(row interface{ Scan(...any) error }) (StaffRecord, error) {
 }
 
 // StaffAccounts lists every ADMIN account, active and disabled, by id.
-func (s *Store) StaffAccounts(ctx context.Context) ([]StaffRecord, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+staffColumns+` FROM customer WHERE type = 'ADMIN' ORDER BY id_customer`)
+func (s Accounts) StaffAccounts(ctx context.Context) ([]StaffRecord, error) {
+	rows, err := s.Query(ctx, `SELECT `+staffColumns+` FROM customer WHERE type = 'ADMIN' ORDER BY id_customer`)
 	if err != nil {
 		return nil, fmt.Errorf("staff accounts: %w", err)
 	}
@@ -52,7 +52,7 @@ func (s *Store) StaffAccounts(ctx context.Context) ([]StaffRecord, error) {
 
 // StaffAccount reads ADMIN account id inside the transaction; ErrNotFound when
 // there is none (or it is not an ADMIN account).
-func (tx *Tx) StaffAccount(ctx context.Context, id int64) (StaffRecord, error) {
+func (tx AccountsTx) StaffAccount(ctx context.Context, id int64) (StaffRecord, error) {
 	r, err := scanStaff(tx.QueryRow(ctx, `SELECT `+staffColumns+` FROM customer WHERE id_customer = $1 AND type = 'ADMIN'`, id))
 	if err != nil {
 		return r, fmt.Errorf("staff account %d: %w", id, err)
@@ -70,8 +70,8 @@ const staffLockKey = 160016
 // makes two concurrent disables run one after the other (under READ COMMITTED each
 // would otherwise count the other one still active and both would succeed); on
 // SQLite the single writer already serialises them.
-func (tx *Tx) DisableStaff(ctx context.Context, id int64) (bool, error) {
-	if tx.dialect == Postgres {
+func (tx AccountsTx) DisableStaff(ctx context.Context, id int64) (bool, error) {
+	if tx.Dialect() == Postgres {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(staffLockKey)); err != nil {
 			return false, fmt.Errorf("lock staff accounts: %w", err)
 		}
@@ -87,7 +87,7 @@ func (tx *Tx) DisableStaff(ctx context.Context, id int64) (bool, error) {
 }
 
 // EnableStaff enables ADMIN account id again and reports whether it was disabled.
-func (tx *Tx) EnableStaff(ctx context.Context, id int64) (bool, error) {
+func (tx AccountsTx) EnableStaff(ctx context.Context, id int64) (bool, error) {
 	res, err := tx.Exec(ctx, `UPDATE customer SET disabled_at = NULL
 		WHERE id_customer = $1 AND type = 'ADMIN' AND disabled_at IS NOT NULL`, id)
 	if err != nil {
@@ -99,7 +99,7 @@ func (tx *Tx) EnableStaff(ctx context.Context, id int64) (bool, error) {
 
 // EndAccess deletes every session and API token of account id except the session
 // keepHash ("" keeps none) and the tokens issued through it.
-func (tx *Tx) EndAccess(ctx context.Context, id int64, keepHash string) error {
+func (tx AccountsTx) EndAccess(ctx context.Context, id int64, keepHash string) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM api_token WHERE id_customer = $1 AND (session_hash IS NULL OR session_hash <> $2)`, id, keepHash); err != nil {
 		return fmt.Errorf("end tokens of %d: %w", id, err)
 	}
@@ -111,7 +111,7 @@ func (tx *Tx) EndAccess(ctx context.Context, id int64, keepHash string) error {
 
 // ResetPasswordHash sets account id's password hash (an administrator setting a
 // staff member's new password; no old password to compare).
-func (tx *Tx) ResetPasswordHash(ctx context.Context, id int64, hash string) error {
+func (tx AccountsTx) ResetPasswordHash(ctx context.Context, id int64, hash string) error {
 	if _, err := tx.Exec(ctx, `UPDATE customer SET password_hash = $2 WHERE id_customer = $1`, id, hash); err != nil {
 		return fmt.Errorf("set password of %d: %w", id, err)
 	}
@@ -119,9 +119,9 @@ func (tx *Tx) ResetPasswordHash(ctx context.Context, id int64, hash string) erro
 }
 
 // AccountDisabled reports whether account id is disabled.
-func (s *Store) AccountDisabled(ctx context.Context, id int64) (bool, error) {
+func (s Accounts) AccountDisabled(ctx context.Context, id int64) (bool, error) {
 	var disabled sql.NullTime
-	if err := s.queryRow(ctx, `SELECT disabled_at FROM customer WHERE id_customer = $1`, id).Scan(&disabled); err != nil {
+	if err := s.QueryRow(ctx, `SELECT disabled_at FROM customer WHERE id_customer = $1`, id).Scan(&disabled); err != nil {
 		return false, fmt.Errorf("account %d disabled: %w", id, notFound(err))
 	}
 	return disabled.Valid, nil

@@ -9,10 +9,10 @@ import (
 // ThrottleFailures lists, newest first, the failed attempts (logins, booking
 // lookups, claims) recorded since `since` for each of the given throttling keys
 // (hashes; each throttle prefixes its keys, so their counts never mix).
-func (s *Store) ThrottleFailures(ctx context.Context, since time.Time, keyHashes ...string) (map[string][]time.Time, error) {
+func (s Accounts) ThrottleFailures(ctx context.Context, since time.Time, keyHashes ...string) (map[string][]time.Time, error) {
 	out := make(map[string][]time.Time, len(keyHashes))
 	for _, k := range keyHashes {
-		rows, err := s.query(ctx, `SELECT failed_at FROM throttle_failure
+		rows, err := s.Query(ctx, `SELECT failed_at FROM throttle_failure
 			WHERE key_hash = $1 AND failed_at > $2 ORDER BY failed_at DESC`, k, Time(since))
 		if err != nil {
 			return nil, fmt.Errorf("throttle failures: %w", err)
@@ -36,7 +36,7 @@ func (s *Store) ThrottleFailures(ctx context.Context, since time.Time, keyHashes
 
 // RecordThrottleFailure records a failed attempt at `at` under each key, and deletes
 // every failure older than pruneBefore (they no longer count for anyone).
-func (tx *Tx) RecordThrottleFailure(ctx context.Context, at, pruneBefore time.Time, keyHashes ...string) error {
+func (tx AccountsTx) RecordThrottleFailure(ctx context.Context, at, pruneBefore time.Time, keyHashes ...string) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM throttle_failure WHERE failed_at < $1`, Time(pruneBefore)); err != nil {
 		return fmt.Errorf("prune throttle failures: %w", err)
 	}
@@ -49,7 +49,7 @@ func (tx *Tx) RecordThrottleFailure(ctx context.Context, at, pruneBefore time.Ti
 }
 
 // ClearThrottleFailures forgets the failures recorded under a key (after a successful login).
-func (tx *Tx) ClearThrottleFailures(ctx context.Context, keyHash string) error {
+func (tx AccountsTx) ClearThrottleFailures(ctx context.Context, keyHash string) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM throttle_failure WHERE key_hash = $1`, keyHash); err != nil {
 		return fmt.Errorf("clear throttle failures: %w", err)
 	}

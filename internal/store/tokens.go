@@ -19,14 +19,14 @@ type TokenRecord struct {
 }
 
 // APIToken reads an API token by its hash; ErrNotFound if there is none.
-func (s *Store) APIToken(ctx context.Context, hash string) (TokenRecord, error) {
+func (s Accounts) APIToken(ctx context.Context, hash string) (TokenRecord, error) {
 	var rec TokenRecord
 	var sessionHash nullString
 	var revoked sql.NullTime
 	var c reservation.Customer
 	var phone, email, pw nullString
 	var typ string
-	err := s.queryRow(ctx, `SELECT t.session_hash, t.created_at, t.expires_at, t.revoked_at,
+	err := s.QueryRow(ctx, `SELECT t.session_hash, t.created_at, t.expires_at, t.revoked_at,
 		c.id_customer, c.full_name, c.phone, c.email, c.type, c.password_hash, c.created_at
 		FROM api_token t JOIN customer c ON c.id_customer = t.id_customer
 		WHERE t.token_hash = $1 AND c.disabled_at IS NULL`, hash).Scan(&sessionHash, &rec.CreatedAt, &rec.ExpiresAt, &revoked,
@@ -49,7 +49,7 @@ func (s *Store) APIToken(ctx context.Context, hash string) (TokenRecord, error) 
 
 // InsertAPIToken stores a new API token; sessionHash (may be nil) binds it to the web
 // session it was issued through, so that ending the session revokes it.
-func (tx *Tx) InsertAPIToken(ctx context.Context, hash string, customerID int64, sessionHash *string, expires time.Time) error {
+func (tx AccountsTx) InsertAPIToken(ctx context.Context, hash string, customerID int64, sessionHash *string, expires time.Time) error {
 	_, err := tx.Exec(ctx, `INSERT INTO api_token (token_hash, id_customer, session_hash, created_at, expires_at)
 		VALUES ($1, $2, $3, $4, $5)`, hash, customerID, sessionHash, tx.Now, Time(expires))
 	if err != nil {
@@ -59,7 +59,7 @@ func (tx *Tx) InsertAPIToken(ctx context.Context, hash string, customerID int64,
 }
 
 // RevokeAPIToken marks a live token revoked and reports whether one was.
-func (tx *Tx) RevokeAPIToken(ctx context.Context, hash string) (bool, error) {
+func (tx AccountsTx) RevokeAPIToken(ctx context.Context, hash string) (bool, error) {
 	res, err := tx.Exec(ctx, `UPDATE api_token SET revoked_at = $2
 		WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2`, hash, tx.Now)
 	if err != nil {
@@ -71,7 +71,7 @@ func (tx *Tx) RevokeAPIToken(ctx context.Context, hash string) (bool, error) {
 
 // PruneAPITokens deletes tokens that expired before cutoff (revoked ones included:
 // a revoked token is refused whether or not its row still exists).
-func (tx *Tx) PruneAPITokens(ctx context.Context, cutoff time.Time) error {
+func (tx AccountsTx) PruneAPITokens(ctx context.Context, cutoff time.Time) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM api_token WHERE expires_at < $1`, Time(cutoff)); err != nil {
 		return fmt.Errorf("prune api tokens: %w", err)
 	}

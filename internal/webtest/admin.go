@@ -146,7 +146,7 @@ func (e *AdminEnv) StartedReservation(n int, spot string) int64 {
 // Stored reads a reservation from the database.
 func (e *AdminEnv) Stored(id int64) reservation.Reservation {
 	e.T.Helper()
-	r, err := e.A.Store.Reservation(context.Background(), id)
+	r, err := e.A.Store.Reservations().Reservation(context.Background(), id)
 	if err != nil {
 		e.T.Fatal(err)
 	}

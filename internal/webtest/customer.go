@@ -160,11 +160,11 @@ type CustSnapshotReservation struct {
 func CustSnapshot(t *testing.T, a *app.App, id int64) CustSnapshotReservation {
 	t.Helper()
 	ctx := context.Background()
-	r, err := a.Store.Reservation(ctx, id)
+	r, err := a.Store.Reservations().Reservation(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex, err := a.Store.ReservationExtras(ctx, id)
+	ex, err := a.Store.Reservations().ReservationExtras(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -285,13 +285,13 @@ func TestDailyBoardFollowsChanges(t *testing.T) {
 			t.Errorf("entries after a deletion = %v", got)
 		}
 		// Changes that cannot alter any board leave the version alone.
-		before, err := a.Store.BoardVersion(context.Background())
+		before, err := a.Store.Records().BoardVersion(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
 		webtest.Exec(t, a, `UPDATE reservation SET notes = 'nota' WHERE id_reservation = $1`, id)
 		webtest.Exec(t, a, `UPDATE customer SET email = 'x@example.com' WHERE id_customer = (SELECT id_customer FROM reservation WHERE id_reservation = $1)`, id)
-		after, _ := a.Store.BoardVersion(context.Background())
+		after, _ := a.Store.Records().BoardVersion(context.Background())
 		if after != before {
 			t.Errorf("version moved from %d to %d on changes the board does not show", before, after)
 		}

@@ -222,7 +222,7 @@ func TestCatalogAPI(t *testing.T) {
 		if _, err := a.Store.WriteDB().ExecContext(ctx, `UPDATE main_service SET active = false WHERE name = 'TRANSFER'`); err != nil {
 			t.Fatal(err)
 		}
-		cat, err := a.Store.LoadCatalog(ctx)
+		cat, err := a.Store.Catalog().LoadCatalog(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -165,7 +165,7 @@ func TestAPITokens(t *testing.T) {
 		// An administrator token also widens GET /api/catalog (docs/pricing.md#catalog).
 		t.Run("catalog sees admin tokens", func(t *testing.T) {
 			webtest.Exec(t, a, `UPDATE main_service SET active = $1 WHERE id_main_service = 1`, false)
-			cat, err := a.Store.LoadCatalog(context.Background())
+			cat, err := a.Store.Catalog().LoadCatalog(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}

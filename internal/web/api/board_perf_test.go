@@ -55,7 +55,7 @@ func TestDailyBoardLatency(t *testing.T) {
 	if err := a.Store.DB().QueryRow(`SELECT id_customer FROM customer WHERE email = 'bench-admin@example.com'`).Scan(&adminID); err != nil {
 		adminID = apptest.Account(t, a, reservation.Admin, "Bench", "bench-admin@example.com", "", "bench-password").ID
 	}
-	admin, err := a.Store.Customer(ctx, adminID)
+	admin, err := a.Store.Customers().Customer(ctx, adminID)
 	if err != nil {
 		t.Fatal(err)
 	}

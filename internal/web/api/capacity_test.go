@@ -230,11 +230,11 @@ func TestErasureFreesTheDays(t *testing.T) {
 		if _, err := a.Privacy.Erase(context.Background(), customer, false); err != nil {
 			t.Fatalf("erase: %v", err)
 		}
-		have, err := a.Store.OccupancyLedger(context.Background())
+		have, err := a.Store.Occupancy().OccupancyLedger(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := a.Store.RecountOccupancy(context.Background(), a.Config.Location)
+		want, err := a.Store.Occupancy().RecountOccupancy(context.Background(), a.Config.Location)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,8 +269,8 @@ func TestManageBookingCapacity(t *testing.T) {
 		if status, body := manageCall(t, "POST", u+"/cancel", tok, nil); status != http.StatusOK {
 			t.Fatalf("manage cancel: %d %v", status, body)
 		}
-		have, _ := a.Store.OccupancyLedger(context.Background())
-		want, _ := a.Store.RecountOccupancy(context.Background(), a.Config.Location)
+		have, _ := a.Store.Occupancy().OccupancyLedger(context.Background())
+		want, _ := a.Store.Occupancy().RecountOccupancy(context.Background(), a.Config.Location)
 		if fmt.Sprint(have) != fmt.Sprint(want) || len(have) != 2 {
 			t.Fatalf("after the cancel: ledger %v, recount %v (want the other booking's 2 days)", have, want)
 		}

@@ -97,21 +97,21 @@ func TestAnonymousBookingRevealsNothing(t *testing.T) {
 		anonID := int64(data["id_reservation"].(float64))
 
 		// It landed on Lucía and her car (spec), which keep their data.
-		r, err := a.Store.Reservation(ctx, anonID)
+		r, err := a.Store.Reservations().Reservation(ctx, anonID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if r.CustomerID != lucia.ID {
 			t.Errorf("booking landed on customer %d, want Lucía (%d)", r.CustomerID, lucia.ID)
 		}
-		c, err := a.Store.Customer(ctx, lucia.ID)
+		c, err := a.Store.Customers().Customer(ctx, lucia.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if c.FullName != "Lucía Martín García" || c.Email == nil || *c.Email != "lucia@example.com" || c.Type != reservation.Registered {
 			t.Errorf("stored customer changed: %+v", c)
 		}
-		v, err := a.Store.Vehicle(ctx, r.VehicleID)
+		v, err := a.Store.Customers().Vehicle(ctx, r.VehicleID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,7 +198,7 @@ func TestAnonymousBookingRevealsNothing(t *testing.T) {
 
 		// Once she holds it (its manage token, say Pedro forwarded the email), her
 		// profile marks the booking she did not make, and she can cancel it.
-		anon, rerr := a.Store.Reservation(context.Background(), anonID)
+		anon, rerr := a.Store.Reservations().Reservation(context.Background(), anonID)
 		if rerr != nil {
 			t.Fatal(rerr)
 		}

@@ -89,7 +89,7 @@ func TestBookingReference(t *testing.T) {
 		if _, err := a.Store.WriteDB().Exec(`UPDATE reservation SET reference = NULL WHERE id_reservation = 3`); err != nil {
 			t.Fatal(err)
 		}
-		if n, err := a.Store.AssignReferences(t.Context()); err != nil || n != 1 {
+		if n, err := a.Store.Reservations().AssignReferences(t.Context()); err != nil || n != 1 {
 			t.Errorf("AssignReferences = %d, %v; want 1", n, err)
 		}
 		var ref string

@@ -113,7 +113,7 @@ func TestQuoteEqualsBookedTotal(t *testing.T) {
 			t.Fatalf("staff quote %d %v, walk-in %d %v", qs, quote, ws, created)
 		}
 		id := int64(created["data"].(map[string]any)["id_reservation"].(float64))
-		r, err := a.Store.Reservation(ctx, id)
+		r, err := a.Store.Reservations().Reservation(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +187,7 @@ func TestEditQuoteEqualsSavedTotal(t *testing.T) {
 		if st != 200 {
 			t.Fatalf("customer edit: %d %v", st, body)
 		}
-		if r, _ := a.Store.Reservation(ctx, mine); r.TotalPrice != 15750 {
+		if r, _ := a.Store.Reservations().Reservation(ctx, mine); r.TotalPrice != 15750 {
 			t.Errorf("saved %v after a quote of 157.50", r.TotalPrice)
 		}
 
@@ -201,7 +201,7 @@ func TestEditQuoteEqualsSavedTotal(t *testing.T) {
 		if st != 200 || body["repriced"] != true {
 			t.Fatalf("staff edit: %d %v", st, body)
 		}
-		if r, _ := a.Store.Reservation(ctx, mine); r.TotalPrice != 11700 {
+		if r, _ := a.Store.Reservations().Reservation(ctx, mine); r.TotalPrice != 11700 {
 			t.Errorf("saved %v after a quote of 117.00", r.TotalPrice)
 		}
 	})

@@ -16,7 +16,7 @@ func TestHTTPXImportsNoOperation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	forbidden := []string{"booking", "catalog", "handover", "records", "ops", "occupancy", "store", "notify", "pricing", "reservation"}
+	forbidden := []string{"booking", "catalog", "handover", "records", "ops", "occupancy", "store", "database", "notify", "pricing", "reservation"}
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue

@@ -31,7 +31,7 @@ func TestGuards(t *testing.T) {
 			var id int64
 			err := st.InTx(ctx, func(tx *store.Tx) error {
 				var err error
-				id, err = tx.InsertAccount(ctx, store.NewAccount{FullName: "X", Email: email, Type: typ, PasswordHash: hash})
+				id, err = tx.Accounts().InsertAccount(ctx, store.NewAccount{FullName: "X", Email: email, Type: typ, PasswordHash: hash})
 				return err
 			})
 			if err != nil {

@@ -452,7 +452,7 @@ func TestClaimBooking(t *testing.T) {
 		a := apptest.Start(t, d)
 		dan, _ := apptest.Customer(t, a, "dan@example.com", "611888999")
 		id, ref := publicBooking(t, a, "Dan", "dan.trabajo@example.com", "622000111", "7777GGG", "2026-12-10")
-		r, err := a.Store.Reservation(context.Background(), id)
+		r, err := a.Store.Reservations().Reservation(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -483,7 +483,7 @@ func TestClaimBooking(t *testing.T) {
 			t.Errorf("cancel the claimed booking: %d %v", status, body)
 		}
 		// The page's form.
-		r2, _ := a.Store.Reservation(context.Background(), other)
+		r2, _ := a.Store.Reservations().Reservation(context.Background(), other)
 		token2, _ := a.Booking.ManageLink(r2)
 		res := webtest.PostForm(t, dan, a.URL+"/users/profile/claim", url.Values{"reference": {otherRef}, "manage_token": {token2}})
 		if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/users/profile?claimed=") {

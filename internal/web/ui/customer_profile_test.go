@@ -166,7 +166,7 @@ func TestCustomerUpdateProfile(t *testing.T) {
 
 		// A public booking with the new phone lands on her account.
 		id := webtest.CustBook(t, a, "+34 600 000 009", "5555EEE", "COCHE", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 1, nil)
-		if r, err := a.Store.Reservation(context.Background(), id); err != nil || r.CustomerID != u.ID {
+		if r, err := a.Store.Reservations().Reservation(context.Background(), id); err != nil || r.CustomerID != u.ID {
 			t.Errorf("booking with the new phone: customer %d (%v), want %d", r.CustomerID, err, u.ID)
 		}
 

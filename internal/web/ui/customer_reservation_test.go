@@ -223,14 +223,14 @@ func TestCustomerEdit(t *testing.T) {
 			webtest.CustSetStatus(t, a, cancelled, reservation.Cancelled)
 			// Retire TRANSFER (2) for customers.
 			webtest.CustExec(t, a, `UPDATE main_service SET active = false WHERE id_main_service = 2`)
-			cat, err := a.Store.LoadCatalog(context.Background())
+			cat, err := a.Store.Catalog().LoadCatalog(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
 			a.Catalog.Store(pricing.NewSnapshot(cat))
 			t.Cleanup(func() {
 				webtest.CustExec(t, a, `UPDATE main_service SET active = true WHERE id_main_service = 2`)
-				cat, _ := a.Store.LoadCatalog(context.Background())
+				cat, _ := a.Store.Catalog().LoadCatalog(context.Background())
 				a.Catalog.Store(pricing.NewSnapshot(cat))
 			})
 			good := map[string]any{"id_main_service": 1, "entry_date": (clocktest.D("2026-12-02") + "T10:00"), "exit_date": (clocktest.D("2026-12-05") + "T10:00"), "additional_services": []int{}}
@@ -292,11 +292,11 @@ func TestCustomerEdit(t *testing.T) {
 		t.Run("keeping a retired main service is allowed", func(t *testing.T) {
 			id := webtest.CustBook(t, a, "600000001", "8888GGG", "COCHE", (clocktest.D("2026-12-01") + "T10:00"), (clocktest.D("2026-12-04") + "T10:00"), 2, nil)
 			webtest.CustExec(t, a, `UPDATE main_service SET active = false WHERE id_main_service = 2`)
-			cat, _ := a.Store.LoadCatalog(context.Background())
+			cat, _ := a.Store.Catalog().LoadCatalog(context.Background())
 			a.Catalog.Store(pricing.NewSnapshot(cat))
 			defer func() {
 				webtest.CustExec(t, a, `UPDATE main_service SET active = true WHERE id_main_service = 2`)
-				cat, _ := a.Store.LoadCatalog(context.Background())
+				cat, _ := a.Store.Catalog().LoadCatalog(context.Background())
 				a.Catalog.Store(pricing.NewSnapshot(cat))
 			}()
 			status, body := webtest.CustCall(t, ana, "PUT", editURL(id), map[string]any{"id_main_service": 2, "exit_date": (clocktest.D("2026-12-03") + "T10:00")})

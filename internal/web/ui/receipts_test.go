@@ -225,7 +225,7 @@ func adminOf(t *testing.T, e *webtest.AdminEnv) account.User {
 	if err := e.A.Store.DB().QueryRow(`SELECT id_customer FROM customer WHERE email = 'admin@example.com'`).Scan(&id); err != nil {
 		t.Fatal(err)
 	}
-	c, err := e.A.Store.Customer(t.Context(), id)
+	c, err := e.A.Store.Customers().Customer(t.Context(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -220,7 +220,7 @@ func TestCustomerEditsRefusePastDates(t *testing.T) {
 			t.Errorf("manage page form, EN CURSO exit cut: %d %q", res.StatusCode, loc)
 		}
 		for _, id := range []int64{mine, linked} {
-			if r, _ := a.Store.Reservation(t.Context(), id); r.Exit == nil || !r.Exit.Equal(exit) {
+			if r, _ := a.Store.Reservations().Reservation(t.Context(), id); r.Exit == nil || !r.Exit.Equal(exit) {
 				t.Errorf("reservation %d: exit %v after refused edits, want %v", id, r.Exit, exit)
 			}
 		}

@@ -44,7 +44,7 @@ func TestAdminUpdatePending(t *testing.T) {
 			v["color"] != "Rojo" || v["type"] != "SUV" {
 			t.Errorf("vehicle: %v", v)
 		}
-		extras, err := e.A.Store.ReservationExtras(context.Background(), id)
+		extras, err := e.A.Store.Reservations().ReservationExtras(context.Background(), id)
 		if err != nil || len(extras) != 2 || extras[0].ID != 1 || extras[1].ID != 3 {
 			t.Errorf("extras: %+v %v", extras, err)
 		}
@@ -63,7 +63,7 @@ func TestAdminUpdatePending(t *testing.T) {
 		// Exit not after entry: refused, naming both dates; nothing saved.
 		status, body = e.JSON("POST", fmt.Sprintf("/admin/reservations/%d/edit", id), map[string]any{"exit_date": (clocktest.D("2027-03-01") + "T09:00"), "full_name": "Nadie"})
 		webtest.WantMessage(t, status, body, 400, ("La fecha de salida (" + clocktest.ES("01/03/2027") + ", 09:00:00) debe ser posterior a la fecha de entrada (" + clocktest.ES("02/03/2027") + ", 09:00:00)."))
-		if c, _ := e.A.Store.Customer(context.Background(), r.CustomerID); c.FullName != "Ana Pérez" {
+		if c, _ := e.A.Store.Customers().Customer(context.Background(), r.CustomerID); c.FullName != "Ana Pérez" {
 			t.Errorf("refused update changed the customer to %q", c.FullName)
 		}
 
@@ -116,7 +116,7 @@ func TestAdminUpdateInCourse(t *testing.T) {
 			r.TotalPrice != 6500 || *r.Spot != "A-2" || r.Status != "EN CURSO" {
 			t.Errorf("after update: %+v", r)
 		}
-		if v, _ := e.A.Store.Vehicle(context.Background(), r.VehicleID); v.Brand != "Kia" {
+		if v, _ := e.A.Store.Customers().Vehicle(context.Background(), r.VehicleID); v.Brand != "Kia" {
 			t.Errorf("vehicle brand %q, want Kia", v.Brand)
 		}
 
@@ -201,7 +201,7 @@ func TestAdminInputEncodings(t *testing.T) {
 	}
 	for _, tc := range cases {
 		status, _, body := e.Send("POST", p, tc.contentType, tc.body)
-		v, _ := e.A.Store.Vehicle(context.Background(), e.Stored(id).VehicleID)
+		v, _ := e.A.Store.Customers().Vehicle(context.Background(), e.Stored(id).VehicleID)
 		if status != tc.wantStatus || v.Color != tc.wantColor {
 			t.Errorf("%s: %d %s, color %q; want %d and %q", tc.name, status, body, v.Color, tc.wantStatus, tc.wantColor)
 		}

@@ -1,4 +1,4 @@
-package store_test
+package database_test
 
 import (
 	"context"

@@ -12,11 +12,11 @@ import (
 // ParkingBoard lists the reservations that hold a spot now or today: every EN CURSO
 // one (the vehicle is in), and every PENDIENTE one with a spot whose stay overlaps
 // the day [dayStart, dayEnd). Ordered by spot, then entry.
-func (s *Store) ParkingBoard(ctx context.Context, dayStart, dayEnd time.Time) ([]reservation.ParkingRow, error) {
+func (s Records) ParkingBoard(ctx context.Context, dayStart, dayEnd time.Time) ([]reservation.ParkingRow, error) {
 	// Both branches read the partial index reservation_spot, which holds only the
 	// spot-holding reservations that are not terminal: a small set however large
 	// the history grows.
-	rows, err := s.read.QueryContext(ctx, `SELECT `+reservationColumns+`,
+	rows, err := s.Query(ctx, `SELECT `+reservationColumns+`,
 			c.full_name, c.phone, v.license_plate, v.brand, v.model, v.color, v.type
 		FROM reservation r
 		JOIN customer c ON c.id_customer = r.id_customer

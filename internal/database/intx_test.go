@@ -1,4 +1,4 @@
-package store_test
+package database_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"parking/internal/database"
 	"parking/internal/store"
 	"parking/internal/storetest"
 )
@@ -80,10 +81,10 @@ func TestInTxConcurrentFailuresIsolated(t *testing.T) {
 				}
 			}(i)
 		}
-		grouped := store.GroupedCalls(st)
+		grouped := database.GroupedCalls(st.Engine)
 		close(start)
 		wg.Wait()
-		if d == store.SQLite && store.GroupedCalls(st) == grouped {
+		if d == store.SQLite && database.GroupedCalls(st.Engine) == grouped {
 			t.Error("no call was group-committed: the test did not exercise savepoints")
 		}
 		want := map[int]string{0: "ok", 1: "error", 2: "panic", 3: "unique", 4: "ok"}

@@ -1,7 +1,8 @@
-package store
+package database
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -22,10 +23,10 @@ import (
 
 // Shared reports whether several instances may share this database, so that
 // in-process state must be announced with Signal and learnt with Listen.
-func (s *Store) Shared() bool { return s.dialect == Postgres }
+func (s *Engine) Shared() bool { return s.dialect == Postgres }
 
 // signalChannel names the NOTIFY channel: "parking:" and the current schema.
-func signalChannel(ctx context.Context, q querier) (string, error) {
+func signalChannel(ctx context.Context, q *sql.DB) (string, error) {
 	var schema string
 	if err := q.QueryRowContext(ctx, `SELECT COALESCE(current_schema(), 'public')`).Scan(&schema); err != nil {
 		return "", fmt.Errorf("current schema: %w", err)
@@ -35,7 +36,7 @@ func signalChannel(ctx context.Context, q querier) (string, error) {
 
 // Signal sends payload to every instance listening (PostgreSQL's NOTIFY: delivered
 // to all listeners, in order, at most 8000 bytes). On SQLite it does nothing.
-func (s *Store) Signal(ctx context.Context, payload string) error {
+func (s *Engine) Signal(ctx context.Context, payload string) error {
 	if !s.Shared() {
 		return nil
 	}
@@ -51,7 +52,7 @@ func (s *Store) Signal(ctx context.Context, payload string) error {
 // was down are lost, so the caller resynchronises there (drops live streams,
 // reloads what it caches). A lost connection is reopened with a growing pause (the
 // pauses are real time: they wait for the database, whatever the clock says).
-func (s *Store) Listen(ctx context.Context, log *slog.Logger, connected func(), handle func(payload string)) error {
+func (s *Engine) Listen(ctx context.Context, log *slog.Logger, connected func(), handle func(payload string)) error {
 	if !s.Shared() {
 		return errors.New("listen: only PostgreSQL is shared between instances")
 	}
@@ -73,7 +74,7 @@ func (s *Store) Listen(ctx context.Context, log *slog.Logger, connected func(), 
 	}
 }
 
-func (s *Store) listenOnce(ctx context.Context, connected func(), handle func(payload string)) error {
+func (s *Engine) listenOnce(ctx context.Context, connected func(), handle func(payload string)) error {
 	conn, err := pgx.Connect(ctx, s.pgURL)
 	if err != nil {
 		return err

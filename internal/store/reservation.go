@@ -7,70 +7,11 @@ import (
 	"fmt"
 	"time"
 
+	"parking/internal/database"
+
 	"parking/internal/money"
 	"parking/internal/reservation"
 )
-
-// NewCustomer is what a booking flow knows of a customer it may have to create.
-type NewCustomer struct {
-	FullName string
-	Phone    string
-	Email    *string
-}
-
-// FindOrCreateCustomerByPhone returns the customer with this phone, creating a
-// NO-REGISTRADO one if there is none. It is race-free: the unique index on phone
-// decides, and a concurrent insert of the same phone is read back after it commits.
-func (tx *Tx) FindOrCreateCustomerByPhone(ctx context.Context, c NewCustomer) (reservation.Customer, bool, error) {
-	out, err := scanCustomer(tx.QueryRow(ctx, `INSERT INTO customer (full_name, phone, email, type, created_at)
-		VALUES ($1, $2, $3, 'NO-REGISTRADO', $4)
-		ON CONFLICT (phone) DO NOTHING
-		RETURNING `+customerColumns, c.FullName, c.Phone, c.Email, tx.Now))
-	if err == nil {
-		return out, true, nil
-	}
-	if !errors.Is(err, ErrNotFound) {
-		return out, false, fmt.Errorf("insert customer: %w", err)
-	}
-	out, err = scanCustomer(tx.QueryRow(ctx, `SELECT `+customerColumns+` FROM customer WHERE phone = $1`, c.Phone))
-	if err != nil {
-		return out, false, fmt.Errorf("find customer by phone: %w", err)
-	}
-	return out, false, nil
-}
-
-// FindOrCreateVehicleByPlate returns the vehicle with this plate, creating it from v
-// if there is none. The returned vehicle is the stored one, so the caller can see
-// whether its type differs from the one asked for.
-func (tx *Tx) FindOrCreateVehicleByPlate(ctx context.Context, v reservation.Vehicle) (reservation.Vehicle, bool, error) {
-	out := v
-	err := tx.QueryRow(ctx, `INSERT INTO vehicle (license_plate, brand, model, color, type, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6)
-		ON CONFLICT (license_plate) DO NOTHING
-		RETURNING id_vehicle`, v.LicensePlate, v.Brand, v.Model, v.Color, v.Type, tx.Now).Scan(&out.ID)
-	if err == nil {
-		return out, true, nil
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return out, false, fmt.Errorf("insert vehicle: %w", err)
-	}
-	err = tx.QueryRow(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE license_plate = $1`,
-		v.LicensePlate).Scan(&out.ID, &out.LicensePlate, &out.Brand, &out.Model, &out.Color, &out.Type)
-	if err != nil {
-		return out, false, fmt.Errorf("find vehicle by plate: %w", err)
-	}
-	return out, false, nil
-}
-
-// LinkCustomerVehicle records that the customer uses the vehicle, once.
-func (tx *Tx) LinkCustomerVehicle(ctx context.Context, customerID, vehicleID int64) error {
-	_, err := tx.Exec(ctx, `INSERT INTO customer_vehicle (id_customer, id_vehicle, created_at) VALUES ($1, $2, $3)
-		ON CONFLICT (id_customer, id_vehicle) DO NOTHING`, customerID, vehicleID, tx.Now)
-	if err != nil {
-		return fmt.Errorf("link customer %d and vehicle %d: %w", customerID, vehicleID, err)
-	}
-	return nil
-}
 
 // NewReservation is a reservation about to be inserted.
 type NewReservation struct {
@@ -108,7 +49,7 @@ func utcPtr(t sql.NullTime) *time.Time {
 
 // InsertReservation inserts a PENDIENTE reservation and its additional services,
 // and returns the stored record (built from what was written: no read-back).
-func (tx *Tx) InsertReservation(ctx context.Context, r NewReservation) (reservation.Reservation, error) {
+func (tx ReservationsTx) InsertReservation(ctx context.Context, r NewReservation) (reservation.Reservation, error) {
 	out := reservation.Reservation{
 		ReservationDate: tx.Now, Entry: Time(r.Entry), Status: reservation.Pending, TotalPrice: r.TotalPrice,
 		Notes: r.Notes, Spot: r.Spot, CustomerID: r.CustomerID, VehicleID: r.VehicleID, MainServiceID: r.MainServiceID,
@@ -156,14 +97,14 @@ func (tx *Tx) InsertReservation(ctx context.Context, r NewReservation) (reservat
 }
 
 // ReplaceReservationExtras makes the reservation's additional services exactly extras.
-func (tx *Tx) ReplaceReservationExtras(ctx context.Context, reservationID int64, extras []BookedExtra) error {
+func (tx ReservationsTx) ReplaceReservationExtras(ctx context.Context, reservationID int64, extras []BookedExtra) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM reservation_additional_service WHERE id_reservation = $1`, reservationID); err != nil {
 		return fmt.Errorf("clear additional services of %d: %w", reservationID, err)
 	}
 	return tx.insertExtras(ctx, reservationID, extras)
 }
 
-func (tx *Tx) insertExtras(ctx context.Context, reservationID int64, extras []BookedExtra) error {
+func (tx ReservationsTx) insertExtras(ctx context.Context, reservationID int64, extras []BookedExtra) error {
 	for _, e := range extras {
 		if _, err := tx.Exec(ctx, `INSERT INTO reservation_additional_service (id_reservation, id_additional_service, price_cents)
 			VALUES ($1, $2, $3) ON CONFLICT (id_reservation, id_additional_service) DO NOTHING`, reservationID, e.ID, int64(e.Price)); err != nil {
@@ -228,8 +169,8 @@ func scanReservation(row rowScanner) (reservation.Reservation, error) {
 }
 
 // Reservation reads one reservation by id; ErrNotFound if there is none.
-func (s *Store) Reservation(ctx context.Context, id int64) (reservation.Reservation, error) {
-	r, err := scanReservation(s.queryRow(ctx, `SELECT `+reservationColumns+` FROM reservation r WHERE r.id_reservation = $1`, id))
+func (s Reservations) Reservation(ctx context.Context, id int64) (reservation.Reservation, error) {
+	r, err := scanReservation(s.QueryRow(ctx, `SELECT `+reservationColumns+` FROM reservation r WHERE r.id_reservation = $1`, id))
 	if err != nil {
 		return r, fmt.Errorf("reservation %d: %w", id, notFound(err))
 	}
@@ -237,7 +178,7 @@ func (s *Store) Reservation(ctx context.Context, id int64) (reservation.Reservat
 }
 
 // Reservation reads one reservation inside the transaction; ErrNotFound if there is none.
-func (tx *Tx) Reservation(ctx context.Context, id int64) (reservation.Reservation, error) {
+func (tx ReservationsTx) Reservation(ctx context.Context, id int64) (reservation.Reservation, error) {
 	r, err := scanReservation(tx.QueryRow(ctx, `SELECT `+reservationColumns+` FROM reservation r WHERE r.id_reservation = $1`, id))
 	if err != nil {
 		return r, fmt.Errorf("reservation %d: %w", id, notFound(err))
@@ -245,82 +186,19 @@ func (tx *Tx) Reservation(ctx context.Context, id int64) (reservation.Reservatio
 	return r, nil
 }
 
-// Customer reads one customer by id.
-func (s *Store) Customer(ctx context.Context, id int64) (reservation.Customer, error) {
-	return scanCustomer(s.queryRow(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, id))
-}
-
-// Customer reads one customer by id inside the transaction.
-func (tx *Tx) Customer(ctx context.Context, id int64) (reservation.Customer, error) {
-	return scanCustomer(tx.QueryRow(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, id))
-}
-
-const customerColumns = `id_customer, full_name, phone, email, type, password_hash, created_at, email_verified_at`
-
-func scanCustomer(row rowScanner) (reservation.Customer, error) {
-	var c reservation.Customer
-	var phone, email, hash sql.NullString
-	var verified sql.NullTime
-	var typ string
-	if err := row.Scan(&c.ID, &c.FullName, &phone, &email, &typ, &hash, &c.CreatedAt, &verified); err != nil {
-		return c, fmt.Errorf("customer: %w", notFound(err))
-	}
-	c.EmailVerifiedAt = utcPtr(verified)
-	c.Type = reservation.CustomerType(typ)
-	if phone.Valid {
-		c.Phone = &phone.String
-	}
-	if email.Valid {
-		c.Email = &email.String
-	}
-	if hash.Valid {
-		c.PasswordHash = &hash.String
-	}
-	c.CreatedAt = c.CreatedAt.UTC()
-	return c, nil
-}
-
-// Vehicle reads one vehicle by id.
-func (s *Store) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error) {
-	var v reservation.Vehicle
-	err := s.queryRow(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE id_vehicle = $1`, id).
-		Scan(&v.ID, &v.LicensePlate, &v.Brand, &v.Model, &v.Color, &v.Type)
-	if err != nil {
-		return v, fmt.Errorf("vehicle %d: %w", id, notFound(err))
-	}
-	return v, nil
-}
-
-// Vehicle reads one vehicle by id inside the transaction.
-func (tx *Tx) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error) {
-	var v reservation.Vehicle
-	err := tx.QueryRow(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE id_vehicle = $1`, id).
-		Scan(&v.ID, &v.LicensePlate, &v.Brand, &v.Model, &v.Color, &v.Type)
-	if err != nil {
-		return v, fmt.Errorf("vehicle %d: %w", id, notFound(err))
-	}
-	return v, nil
-}
-
 // ReservationExtras lists the additional services booked on a reservation with the
 // price each had when booked, and its name.
-func (s *Store) ReservationExtras(ctx context.Context, reservationID int64) ([]reservation.BookedExtraDetail, error) {
-	return reservationExtras(ctx, s.read, reservationID)
+func (s Reservations) ReservationExtras(ctx context.Context, reservationID int64) ([]reservation.BookedExtraDetail, error) {
+	return reservationExtras(ctx, s.Engine, reservationID)
 }
 
 // ReservationExtras is the same inside the transaction.
-func (tx *Tx) ReservationExtras(ctx context.Context, reservationID int64) ([]reservation.BookedExtraDetail, error) {
-	return reservationExtras(tx.c(ctx), tx.tx, reservationID)
+func (tx ReservationsTx) ReservationExtras(ctx context.Context, reservationID int64) ([]reservation.BookedExtraDetail, error) {
+	return reservationExtras(ctx, tx, reservationID)
 }
 
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-}
-
-func reservationExtras(ctx context.Context, q querier, reservationID int64) ([]reservation.BookedExtraDetail, error) {
-	rows, err := q.QueryContext(ctx, `SELECT a.id, a.name, ras.price_cents
+func reservationExtras(ctx context.Context, q database.Runner, reservationID int64) ([]reservation.BookedExtraDetail, error) {
+	rows, err := q.Query(ctx, `SELECT a.id, a.name, ras.price_cents
 		FROM reservation_additional_service ras JOIN additional_service a ON a.id = ras.id_additional_service
 		WHERE ras.id_reservation = $1 ORDER BY a.id`, reservationID)
 	if err != nil {
@@ -342,9 +220,9 @@ func reservationExtras(ctx context.Context, q querier, reservationID int64) ([]r
 // PostgreSQL takes the row lock (FOR UPDATE) so a concurrent edit waits and then sees
 // this one's result; SQLite needs nothing more, as its write transactions are
 // IMMEDIATE and so already one at a time.
-func (tx *Tx) LockReservation(ctx context.Context, id int64) (reservation.Reservation, error) {
+func (tx ReservationsTx) LockReservation(ctx context.Context, id int64) (reservation.Reservation, error) {
 	q := `SELECT ` + reservationColumns + ` FROM reservation r WHERE r.id_reservation = $1`
-	if tx.dialect == Postgres {
+	if tx.Dialect() == Postgres {
 		q += ` FOR UPDATE`
 	}
 	r, err := scanReservation(tx.QueryRow(ctx, q, id))
@@ -367,7 +245,7 @@ type Stay struct {
 // UpdateStay replaces a reservation's stay, provided its status is still status
 // (the caller read it under LockReservation); it reports false when the status had
 // changed, so the caller can refuse instead of overwriting a concurrent transition.
-func (tx *Tx) UpdateStay(ctx context.Context, id int64, status reservation.Status, st Stay) (bool, error) {
+func (tx ReservationsTx) UpdateStay(ctx context.Context, id int64, status reservation.Status, st Stay) (bool, error) {
 	var exit *time.Time
 	if st.Exit != nil {
 		e := Time(*st.Exit)
@@ -383,5 +261,31 @@ func (tx *Tx) UpdateStay(ctx context.Context, id int64, status reservation.Statu
 	if n, _ := res.RowsAffected(); n == 0 {
 		return false, nil
 	}
-	return true, tx.ReplaceReservationExtras(ctx, id, st.Extras)
+	return true, tx.Reservations().ReplaceReservationExtras(ctx, id, st.Extras)
+}
+
+// PendingReservationsOf lists a customer's PENDIENTE reservations, read in the
+// transaction (an erasure cancels them; their days are freed first).
+func (tx ReservationsTx) PendingReservationsOf(ctx context.Context, customerID int64) ([]reservation.Reservation, error) {
+	return tx.reservationsOf(ctx, "pending reservations", customerID, `r.status = 'PENDIENTE'`)
+}
+
+// reservationsOf reads, in the transaction, customerID's reservations that match
+// the condition cond (SQL on reservation r), in id order; what names them in errors.
+func (tx ReservationsTx) reservationsOf(ctx context.Context, what string, customerID int64, cond string) ([]reservation.Reservation, error) {
+	rows, err := tx.Query(ctx, `SELECT `+reservationColumns+` FROM reservation r
+		WHERE r.id_customer = $1 AND `+cond+` ORDER BY r.id_reservation`, customerID)
+	if err != nil {
+		return nil, fmt.Errorf("%s of %d: %w", what, customerID, err)
+	}
+	var out []reservation.Reservation
+	for rows.Next() {
+		r, err := scanReservation(rows)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("%s of %d: %w", what, customerID, err)
+		}
+		out = append(out, r)
+	}
+	return out, closeRows(rows)
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"parking/internal/database"
 )
 
 // Spots are physical (issue 4): a spot cannot be held by two reservations that are
@@ -19,14 +21,14 @@ import (
 // transactions checking the same free spot at once would otherwise both see it
 // free, and the loser would only learn from the constraint, without the name of
 // the other reservation). SQLite write transactions are already one at a time.
-func (tx *Tx) LockSpot(ctx context.Context, spot string) error {
-	if tx.dialect != Postgres || spot == "" {
+func (tx ReservationsTx) LockSpot(ctx context.Context, spot string) error {
+	if tx.Dialect() != Postgres || spot == "" {
 		return nil
 	}
 	// The key space is shared with nothing else of ours but migrations' single
 	// bigint key; hashtextextended gives a 64-bit key, the namespace string keeps
 	// it apart from other uses.
-	if _, err := tx.tx.ExecContext(tx.c(ctx), `SELECT pg_advisory_xact_lock(hashtextextended('parking-spot:' || $1, 0))`, spot); err != nil {
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('parking-spot:' || $1, 0))`, spot); err != nil {
 		return fmt.Errorf("lock spot %s: %w", spot, err)
 	}
 	return nil
@@ -42,17 +44,17 @@ type SpotHolder struct {
 // SpotConflict returns the earliest reservation other than exclude that is not
 // terminal, holds spot, and whose stay overlaps [entry, exit) (exit nil: open);
 // ErrNotFound when the spot is free over that stay.
-func (tx *Tx) SpotConflict(ctx context.Context, spot string, entry time.Time, exit *time.Time, exclude int64) (SpotHolder, error) {
-	return spotConflict(tx.c(ctx), tx.tx, spot, entry, exit, exclude)
+func (tx ReservationsTx) SpotConflict(ctx context.Context, spot string, entry time.Time, exit *time.Time, exclude int64) (SpotHolder, error) {
+	return spotConflict(ctx, tx, spot, entry, exit, exclude)
 }
 
 // SpotConflict is the same outside a transaction, used to name the other
 // reservation after the database refused a write (SQLSTATE 23P01).
-func (s *Store) SpotConflict(ctx context.Context, spot string, entry time.Time, exit *time.Time, exclude int64) (SpotHolder, error) {
-	return spotConflict(ctx, s.read, spot, entry, exit, exclude)
+func (s Reservations) SpotConflict(ctx context.Context, spot string, entry time.Time, exit *time.Time, exclude int64) (SpotHolder, error) {
+	return spotConflict(ctx, s.Engine, spot, entry, exit, exclude)
 }
 
-func spotConflict(ctx context.Context, q querier, spot string, entry time.Time, exit *time.Time, exclude int64) (SpotHolder, error) {
+func spotConflict(ctx context.Context, q database.Runner, spot string, entry time.Time, exit *time.Time, exclude int64) (SpotHolder, error) {
 	// Overlap of [a1, a2) and [b1, b2): a1 < b2 and b1 < a2, where a NULL end is +∞.
 	// Two texts rather than "$4 IS NULL OR …", so each is a plain index range on
 	// reservation_spot (cod_parking_spot, entry_date).
@@ -67,7 +69,7 @@ func spotConflict(ctx context.Context, q querier, spot string, entry time.Time, 
 	query += ` ORDER BY entry_date, id_reservation LIMIT 1`
 	var h SpotHolder
 	var out sql.NullTime
-	err := q.QueryRowContext(ctx, query, args...).Scan(&h.ID, &h.Entry, &out)
+	err := q.QueryRow(ctx, query, args...).Scan(&h.ID, &h.Entry, &out)
 	if errors.Is(err, sql.ErrNoRows) {
 		return h, ErrNotFound
 	}

@@ -1,4 +1,4 @@
-package store
+package database
 
 import (
 	"context"
@@ -17,7 +17,7 @@ const migrationLockKey = 7_340_120_551
 
 // Migrate applies, in name order, every embedded migration of this dialect not yet
 // recorded in schema_migrations; each file runs in its own transaction.
-func (s *Store) Migrate(ctx context.Context) error {
+func (s *Engine) Migrate(ctx context.Context) error {
 	names, err := MigrationNames(s.dialect)
 	if err != nil {
 		return err

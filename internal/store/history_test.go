@@ -55,16 +55,16 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 			}
 			for i := 0; i < 160; i++ {
 				name, plate := names[rng.IntN(len(names))], plates[rng.IntN(len(plates))]
-				c, _, err := tx.FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: name, Phone: fmt.Sprintf("6%02d", slices.Index(names, name))})
+				c, _, err := tx.Customers().FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: name, Phone: fmt.Sprintf("6%02d", slices.Index(names, name))})
 				if err != nil {
 					return err
 				}
-				v, _, err := tx.FindOrCreateVehicleByPlate(ctx, reservation.Vehicle{LicensePlate: plate, Brand: "B", Model: "M", Color: "C", Type: "COCHE"})
+				v, _, err := tx.Customers().FindOrCreateVehicleByPlate(ctx, reservation.Vehicle{LicensePlate: plate, Brand: "B", Model: "M", Color: "C", Type: "COCHE"})
 				if err != nil {
 					return err
 				}
 				entry := base.Add(time.Duration(rng.IntN(60*24)) * time.Hour)
-				res, err := tx.InsertReservation(ctx, store.NewReservation{Entry: entry, TotalPrice: 100, CustomerID: c.ID, VehicleID: v.ID, MainServiceID: 1})
+				res, err := tx.Reservations().InsertReservation(ctx, store.NewReservation{Entry: entry, TotalPrice: 100, CustomerID: c.ID, VehicleID: v.ID, MainServiceID: 1})
 				if err != nil {
 					return err
 				}
@@ -76,7 +76,7 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 				status := reservation.Pending
 				switch rng.IntN(4) {
 				case 1:
-					if _, err := tx.MarkCancelled(ctx, id, reservation.Pending); err != nil {
+					if _, err := tx.Reservations().MarkCancelled(ctx, id, reservation.Pending); err != nil {
 						return err
 					}
 					status = reservation.Cancelled
@@ -86,7 +86,7 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 					}
 					status = reservation.InCourse
 					if rng.IntN(2) == 0 {
-						if _, err := tx.MarkFinalized(ctx, id, store.Finalization{Method: reservation.Card, Exit: entry.Add(time.Hour), TotalPrice: 100}); err != nil {
+						if _, err := tx.Reservations().MarkFinalized(ctx, id, store.Finalization{Method: reservation.Card, Exit: entry.Add(time.Hour), TotalPrice: 100}); err != nil {
 							return err
 						}
 						status = reservation.Finalized
@@ -155,7 +155,7 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 						for _, offset := range []int{0, 15, 30} {
 							f := filter(search, status, rg)
 							f.Limit, f.Offset = 15, offset
-							rows, total, err := st.History(ctx, f)
+							rows, total, err := st.Records().History(ctx, f)
 							if err != nil {
 								t.Fatalf("%+v: %v", f, err)
 							}
@@ -184,7 +184,7 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 					for _, rg := range ranges {
 						f := filter(search, status, rg)
 						var got []int64
-						if err := st.HistoryEach(ctx, f, func(r reservation.HistoryRow) error {
+						if err := st.Records().HistoryEach(ctx, f, func(r reservation.HistoryRow) error {
 							got = append(got, r.Reservation.ID)
 							return nil
 						}); err != nil {
@@ -201,7 +201,7 @@ func TestHistoryAgreesWithOracle(t *testing.T) {
 		}
 		stop := fmt.Errorf("enough")
 		n := 0
-		err = st.HistoryEach(ctx, store.HistoryFilter{}, func(reservation.HistoryRow) error { n++; return stop })
+		err = st.Records().HistoryEach(ctx, store.HistoryFilter{}, func(reservation.HistoryRow) error { n++; return stop })
 		if err != stop || n != 1 {
 			t.Errorf("a callback's error must stop the walk and be returned: %v after %d rows", err, n)
 		}

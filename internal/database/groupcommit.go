@@ -1,4 +1,4 @@
-package store
+package database
 
 import (
 	"context"
@@ -101,7 +101,7 @@ func (r txResult) failed() bool { return r.err != nil || r.panicked }
 
 // groupWriter owns the single SQLite write connection's transactions.
 type groupWriter struct {
-	s   *Store
+	s   *Engine
 	opt GroupCommit
 
 	mu      sync.Mutex
@@ -126,7 +126,7 @@ var errGoexit = errors.New("transaction rolled back: another call in it exited i
 
 var errStoreClosed = errors.New("store closed")
 
-func newGroupWriter(s *Store, opt GroupCommit) *groupWriter {
+func newGroupWriter(s *Engine, opt GroupCommit) *groupWriter {
 	g := &groupWriter{s: s, opt: opt.withDefaults(), stopped: make(chan struct{})}
 	g.wake.L = &g.mu
 	go g.loop()

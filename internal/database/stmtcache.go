@@ -1,4 +1,4 @@
-package store
+package database
 
 import (
 	"context"
@@ -89,20 +89,4 @@ func (c *stmtCache) close() {
 		st.Close()
 	}
 	c.stmts = map[string]*sql.Stmt{}
-}
-
-// queryRow runs a single-row read on the read pool with a cached statement.
-func (s *Store) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	if st := s.readStmts.get(q); st != nil {
-		return st.QueryRowContext(ctx, args...)
-	}
-	return s.read.QueryRowContext(ctx, q, args...)
-}
-
-// query runs a read on the read pool with a cached statement.
-func (s *Store) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	if st := s.readStmts.get(q); st != nil {
-		return st.QueryContext(ctx, args...)
-	}
-	return s.read.QueryContext(ctx, q, args...)
 }

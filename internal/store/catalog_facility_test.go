@@ -15,13 +15,13 @@ func TestFacilitySettings(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		st := storetest.Open(t, d)
 		ctx := context.Background()
-		if f, err := st.Facility(ctx); err != nil || f != settings.Defaults(0) {
+		if f, err := st.Catalog().Facility(ctx); err != nil || f != settings.Defaults(0) {
 			t.Fatalf("before seeding: got %+v, %v; want the defaults", f, err)
 		}
-		if ok, err := st.SeedFacility(ctx, settings.Defaults(40)); err != nil || !ok {
+		if ok, err := st.Catalog().SeedFacility(ctx, settings.Defaults(40)); err != nil || !ok {
 			t.Fatalf("first seed: got %v, %v; want true", ok, err)
 		}
-		if ok, err := st.SeedFacility(ctx, settings.Defaults(99)); err != nil || ok {
+		if ok, err := st.Catalog().SeedFacility(ctx, settings.Defaults(99)); err != nil || ok {
 			t.Fatalf("second seed: got %v, %v; want false (seeded once)", ok, err)
 		}
 		want := settings.Facility{Capacity: 120, Sellable: 110, Name: "Parking Aeropuerto Sur", TaxID: "B12345678",
@@ -29,7 +29,7 @@ func TestFacilitySettings(t *testing.T) {
 			VATBasisPoints: 1000, PhotoRetentionDays: 90}
 		var before settings.Facility
 		err := st.InTx(ctx, func(tx *store.Tx) (err error) {
-			before, err = tx.SaveFacility(ctx, want)
+			before, err = tx.Catalog().SaveFacility(ctx, want)
 			return err
 		})
 		if err != nil {
@@ -38,16 +38,16 @@ func TestFacilitySettings(t *testing.T) {
 		if before.Capacity != 40 {
 			t.Errorf("before: capacity %d, want 40 (the seed)", before.Capacity)
 		}
-		if got, err := st.Facility(ctx); err != nil || got != want {
+		if got, err := st.Catalog().Facility(ctx); err != nil || got != want {
 			t.Errorf("read back: got %+v, %v; want %+v", got, err, want)
 		}
 		bad := want
 		bad.Capacity = -5
-		err = st.InTx(ctx, func(tx *store.Tx) error { _, err := tx.SaveFacility(ctx, bad); return err })
+		err = st.InTx(ctx, func(tx *store.Tx) error { _, err := tx.Catalog().SaveFacility(ctx, bad); return err })
 		if err == nil {
 			t.Error("a negative capacity was stored; want the CHECK constraint to refuse it")
 		}
-		if got, _ := st.Facility(ctx); got != want {
+		if got, _ := st.Catalog().Facility(ctx); got != want {
 			t.Errorf("after the refused save: got %+v, want %+v unchanged", got, want)
 		}
 	})

@@ -1,4 +1,4 @@
-package store_test
+package database_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"parking/internal/database"
 	"parking/internal/store"
 	"parking/internal/storetest"
 )
@@ -42,7 +43,7 @@ func (c *call) run(st *store.Store) {
 	}
 	c.err = st.InTx(ctx, func(tx *store.Tx) error {
 		c.ran.Store(true)
-		c.tx = store.SQLTx(tx)
+		c.tx = database.SQLTx(tx.Tx)
 		tx.AfterCommit(func() { c.acked.Store(true) })
 		return c.fn(ctx, tx)
 	})
@@ -75,7 +76,7 @@ func queue(t *testing.T, st *store.Store, calls ...*call) (release func()) {
 	for i, c := range calls {
 		c.done = make(chan struct{})
 		go c.run(st)
-		store.WaitQueued(st, i+1)
+		database.WaitQueued(st.Engine, i+1)
 	}
 	return func() {
 		close(hold)
@@ -145,7 +146,7 @@ func TestGroupCommitFailedCallIsolated(t *testing.T) {
 				defer cancel()
 				var aCreated bool
 				a := &call{ctx: ctx, fn: func(ctx context.Context, tx *store.Tx) error {
-					_, created, err := tx.FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: "A", Phone: phone})
+					_, created, err := tx.Customers().FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: "A", Phone: phone})
 					if err != nil {
 						return err
 					}
@@ -162,12 +163,12 @@ func TestGroupCommitFailedCallIsolated(t *testing.T) {
 				var bID int64
 				var bCreated bool
 				b := &call{fn: func(ctx context.Context, tx *store.Tx) error {
-					c, created, err := tx.FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: "B", Phone: phone})
+					c, created, err := tx.Customers().FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: "B", Phone: phone})
 					bID, bCreated = c.ID, created
 					return err
 				}}
 				c := &call{fn: func(ctx context.Context, tx *store.Tx) error {
-					_, _, err := tx.FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: "C", Phone: other})
+					_, _, err := tx.Customers().FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: "C", Phone: other})
 					return err
 				}}
 				runBatch(t, st, a, b, c)
@@ -228,12 +229,12 @@ func TestGroupCommitFailedCommit(t *testing.T) {
 		var aID, bID int64
 		var bCreated bool
 		a := &call{fn: func(ctx context.Context, tx *store.Tx) error {
-			c, _, err := tx.FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: "A", Phone: phone})
+			c, _, err := tx.Customers().FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: "A", Phone: phone})
 			aID = c.ID
 			return err
 		}}
 		b := &call{fn: func(ctx context.Context, tx *store.Tx) error {
-			c, created, err := tx.FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: "B", Phone: phone})
+			c, created, err := tx.Customers().FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: "B", Phone: phone})
 			bID, bCreated = c.ID, created
 			return err
 		}}
@@ -273,7 +274,7 @@ func TestGroupCommitFailedCommit(t *testing.T) {
 			t.Errorf("commit_check rows: %d, %v; want 0", n, err)
 		}
 		next := &call{fn: func(ctx context.Context, tx *store.Tx) error {
-			_, _, err := tx.FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: "D", Phone: phone})
+			_, _, err := tx.Customers().FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: "D", Phone: phone})
 			return err
 		}}
 		runBatch(t, st, next)
@@ -292,7 +293,7 @@ func TestGroupCommitSlowCallAndCancelledWaiters(t *testing.T) {
 	st := storetest.OpenURL(t, storetest.URL(t, store.SQLite), store.Options{GroupCommit: store.GroupCommit{MaxBatchTime: time.Hour}})
 	insert := func(phone string) func(context.Context, *store.Tx) error {
 		return func(ctx context.Context, tx *store.Tx) error {
-			_, _, err := tx.FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: "X", Phone: phone})
+			_, _, err := tx.Customers().FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: "X", Phone: phone})
 			return err
 		}
 	}
@@ -317,7 +318,7 @@ func TestGroupCommitSlowCallAndCancelledWaiters(t *testing.T) {
 	// cancelled while queued behind the holder
 	queued := &call{ctx: queuedCtx, fn: insert("610000005"), done: make(chan struct{})}
 	go queued.run(st)
-	store.WaitQueued(st, 5)
+	database.WaitQueued(st.Engine, 5)
 	cancelQueued()
 	queued.wait(t, "queued")
 	if !errors.Is(queued.err, context.Canceled) || queued.ran.Load() {
@@ -360,7 +361,7 @@ func TestGroupCommitBatchBounds(t *testing.T) {
 	url := storetest.URL(t, store.SQLite)
 	insert := func(phone string) *call {
 		return &call{fn: func(ctx context.Context, tx *store.Tx) error {
-			_, _, err := tx.FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: "X", Phone: phone})
+			_, _, err := tx.Customers().FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: "X", Phone: phone})
 			return err
 		}}
 	}

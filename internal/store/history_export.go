@@ -21,8 +21,8 @@ import (
 // many to carry, the date index is walked testing each row, streaming in order.
 // With entry days (dateFrom/dateTo) the range of the entry-date index is read
 // instead of the date index, and sorted before the first row goes out.
-func (s *Store) HistoryEach(ctx context.Context, f HistoryFilter, fn func(reservation.HistoryRow) error) error {
-	h := historyQuery{dialect: s.dialect, f: f}
+func (s Records) HistoryEach(ctx context.Context, f HistoryFilter, fn func(reservation.HistoryRow) error) error {
+	h := historyQuery{dialect: s.Dialect(), f: f}
 	// The output's joins are aliased apart from rowTest's (c and v), which on
 	// PostgreSQL are the search tables.
 	const cols = reservationColumns + `,
@@ -63,7 +63,7 @@ func (s *Store) HistoryEach(ctx context.Context, f HistoryFilter, fn func(reserv
 		q.text = `SELECT ` + cols + ` FROM (` + page.text + `) page
 			JOIN reservation r ON r.id_reservation = page.id_reservation` + joins + order
 	}
-	rows, err := s.read.QueryContext(ctx, q.text, q.args...)
+	rows, err := s.Generated().Query(ctx, q.text, q.args...)
 	if err != nil {
 		return fmt.Errorf("history export: %w", err)
 	}

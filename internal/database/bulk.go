@@ -1,4 +1,4 @@
-package store
+package database
 
 import (
 	"context"
@@ -65,7 +65,7 @@ func (tx *Tx) BulkInsert(ctx context.Context, table string, columns []string, ro
 }
 
 // MaxID returns the largest id of a table's integer key column (0 when empty).
-func (s *Store) MaxID(ctx context.Context, table, column string) (int64, error) {
+func (s *Engine) MaxID(ctx context.Context, table, column string) (int64, error) {
 	var id *int64
 	err := s.read.QueryRowContext(ctx, "SELECT MAX("+column+") FROM "+table).Scan(&id)
 	if err != nil || id == nil {
@@ -76,7 +76,7 @@ func (s *Store) MaxID(ctx context.Context, table, column string) (int64, error) 
 
 // ResetSequences moves PostgreSQL identity sequences past the ids inserted
 // explicitly by a bulk load; SQLite needs nothing.
-func (s *Store) ResetSequences(ctx context.Context) error {
+func (s *Engine) ResetSequences(ctx context.Context) error {
 	if s.dialect != Postgres {
 		return nil
 	}
@@ -90,7 +90,7 @@ func (s *Store) ResetSequences(ctx context.Context) error {
 }
 
 // Analyze refreshes the planner's statistics after a bulk load.
-func (s *Store) Analyze(ctx context.Context) error {
+func (s *Engine) Analyze(ctx context.Context) error {
 	_, err := s.write.ExecContext(ctx, "ANALYZE")
 	return err
 }

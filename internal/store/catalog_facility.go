@@ -28,19 +28,19 @@ func scanFacility(row rowScanner) (settings.Facility, error) {
 }
 
 // Facility reads the settings.
-func (s *Store) Facility(ctx context.Context) (settings.Facility, error) {
-	return scanFacility(s.queryRow(ctx, `SELECT `+facilityColumns+` FROM facility_settings WHERE id = 1`))
+func (s Catalog) Facility(ctx context.Context) (settings.Facility, error) {
+	return scanFacility(s.QueryRow(ctx, `SELECT `+facilityColumns+` FROM facility_settings WHERE id = 1`))
 }
 
 // Facility reads the settings inside a write transaction, so a check against them
 // (capacity) and the write it guards see the same values.
-func (tx *Tx) Facility(ctx context.Context) (settings.Facility, error) {
+func (tx CatalogTx) Facility(ctx context.Context) (settings.Facility, error) {
 	return scanFacility(tx.QueryRow(ctx, `SELECT `+facilityColumns+` FROM facility_settings WHERE id = 1`))
 }
 
 // SeedFacility writes f when the database has no settings yet, and reports whether
 // it did. Several instances starting at once write it once.
-func (s *Store) SeedFacility(ctx context.Context, f settings.Facility) (seeded bool, err error) {
+func (s Catalog) SeedFacility(ctx context.Context, f settings.Facility) (seeded bool, err error) {
 	err = s.InTx(ctx, func(tx *Tx) error {
 		res, err := tx.Exec(ctx, `INSERT INTO facility_settings (id, `+facilityColumns+`, updated_at)
 			VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING`,
@@ -57,8 +57,8 @@ func (s *Store) SeedFacility(ctx context.Context, f settings.Facility) (seeded b
 
 // SaveFacility replaces the settings and returns what was there before (for the
 // audit trail), inside the caller's transaction.
-func (tx *Tx) SaveFacility(ctx context.Context, f settings.Facility) (before settings.Facility, err error) {
-	if before, err = tx.Facility(ctx); err != nil {
+func (tx CatalogTx) SaveFacility(ctx context.Context, f settings.Facility) (before settings.Facility, err error) {
+	if before, err = tx.Catalog().Facility(ctx); err != nil {
 		return before, err
 	}
 	_, err = tx.Exec(ctx, `INSERT INTO facility_settings (id, `+facilityColumns+`, updated_at)

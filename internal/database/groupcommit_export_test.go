@@ -1,10 +1,10 @@
-package store
+package database
 
 import "database/sql"
 
 // GroupedCalls tells how many calls st's group commit ran in transactions of two or
 // more (0 on PostgreSQL), so that a test can assert its calls were really grouped.
-func GroupedCalls(st *Store) int64 {
+func GroupedCalls(st *Engine) int64 {
 	if st.group == nil {
 		return 0
 	}
@@ -14,7 +14,7 @@ func GroupedCalls(st *Store) int64 {
 // WaitQueued returns once n calls wait in st's group-commit queue (at once on
 // PostgreSQL, which has none). Tests hold the writer with one call and queue others
 // behind it one by one, so that they form one batch in a known order.
-func WaitQueued(st *Store, n int) {
+func WaitQueued(st *Engine, n int) {
 	g := st.group
 	if g == nil {
 		return

@@ -1,0 +1,126 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"parking/internal/money"
+	"parking/internal/reservation"
+)
+
+// The administrator's writes on a reservation. Every state change is one
+// conditional UPDATE (… WHERE id_reservation = $1 AND status = <expected>) that
+// reports whether it applied, so two concurrent clicks cannot both win: the caller
+// reads the row under LockReservation, decides, and the UPDATE re-checks.
+
+// MarkStarted moves a PENDIENTE reservation that holds a spot to EN CURSO
+// (docs/reservations.md#transitions: administrator start), recording the moment of
+// check-in (tx.Now) and whether the keys were handed over.
+func (tx ReservationsTx) MarkStarted(ctx context.Context, id int64, keys bool) (bool, error) {
+	res, err := tx.Exec(ctx, `UPDATE reservation SET status = 'EN CURSO', updated_at = $2, checked_in_at = $2, keys_handed_over = $3
+		WHERE id_reservation = $1 AND status = 'PENDIENTE' AND cod_parking_spot IS NOT NULL`, id, tx.Now, keys)
+	return applied(res, err, "start reservation %d", id)
+}
+
+// Finalization is what check-out records.
+type Finalization struct {
+	Method reservation.PaymentMethod
+	// Exit and TotalPrice replace the stored ones (an open exit is closed at
+	// check-out and repriced, docs/dates.md#open-exits); pass the stored values otherwise.
+	Exit       time.Time
+	TotalPrice money.Cents
+	Extras     []BookedExtra // replaced when Repriced
+	Repriced   bool
+	// CheckedOutAt is the moment of check-out. BookedExit and BookedPrice keep
+	// what was booked when a late car is repriced at the exit (docs/exit.md);
+	// nil otherwise.
+	CheckedOutAt time.Time
+	BookedExit   *time.Time
+	BookedPrice  *money.Cents
+}
+
+// MarkFinalized moves an EN CURSO reservation to FINALIZADA, paid with f.Method;
+// the spot stays assigned (docs/reservations.md#transitions: administrator finalize).
+func (tx ReservationsTx) MarkFinalized(ctx context.Context, id int64, f Finalization) (bool, error) {
+	var bookedExit *time.Time
+	var bookedPrice *int64
+	if f.BookedExit != nil {
+		e := Time(*f.BookedExit)
+		bookedExit = &e
+	}
+	if f.BookedPrice != nil {
+		p := int64(*f.BookedPrice)
+		bookedPrice = &p
+	}
+	res, err := tx.Exec(ctx, `UPDATE reservation
+		SET status = 'FINALIZADA', is_paid = $2, payment_method = $3, exit_date = $4, total_price_cents = $5, updated_at = $6,
+		    checked_out_at = $7, booked_exit_date = $8, booked_price_cents = $9
+		WHERE id_reservation = $1 AND status = 'EN CURSO'`,
+		id, true, string(f.Method), Time(f.Exit), int64(f.TotalPrice), tx.Now, Time(f.CheckedOutAt), bookedExit, bookedPrice)
+	ok, err := applied(res, err, "finalize reservation %d", id)
+	if !ok || err != nil || !f.Repriced {
+		return ok, err
+	}
+	return true, tx.Reservations().ReplaceReservationExtras(ctx, id, f.Extras)
+}
+
+// MarkCancelled moves a reservation from status from to CANCELADA and frees its spot
+// (docs/reservations.md#transitions: cancel sets cod_parking_spot to null).
+func (tx ReservationsTx) MarkCancelled(ctx context.Context, id int64, from reservation.Status) (bool, error) {
+	res, err := tx.Exec(ctx, `UPDATE reservation SET status = 'CANCELADA', cod_parking_spot = NULL, updated_at = $3
+		WHERE id_reservation = $1 AND status = $2`, id, string(from), tx.Now)
+	return applied(res, err, "cancel reservation %d", id)
+}
+
+// AdminStay is everything of a reservation an administrator's update replaces.
+type AdminStay struct {
+	Stay
+	Spot  *string
+	Notes *string
+	// KeepExtras leaves the stored additional services (and their booked prices)
+	// untouched, when neither they nor anything else that prices changed.
+	KeepExtras bool
+}
+
+// UpdateAdminStay replaces dates, main service, total, spot, notes and (unless
+// KeepExtras) the additional services, provided the status is still status.
+func (tx ReservationsTx) UpdateAdminStay(ctx context.Context, id int64, status reservation.Status, st AdminStay) (bool, error) {
+	var exit *time.Time
+	if st.Exit != nil {
+		e := Time(*st.Exit)
+		exit = &e
+	}
+	res, err := tx.Exec(ctx, `UPDATE reservation
+		SET entry_date = $3, exit_date = $4, id_main_service = $5, total_price_cents = $6,
+		    cod_parking_spot = $7, notes = $8, updated_at = $9
+		WHERE id_reservation = $1 AND status = $2`,
+		id, string(status), Time(st.Entry), exit, st.MainServiceID, int64(st.TotalPrice), st.Spot, st.Notes, tx.Now)
+	ok, err := applied(res, err, "update reservation %d", id)
+	if !ok || err != nil || st.KeepExtras {
+		return ok, err
+	}
+	return true, tx.Reservations().ReplaceReservationExtras(ctx, id, st.Extras)
+}
+
+// SetReservationContact rewrites a reservation's own contact (docs/public-booking.md#privacy-of-anonymous-bookings).
+func (tx ReservationsTx) SetReservationContact(ctx context.Context, id int64, c reservation.Contact) error {
+	if _, err := tx.Exec(ctx, `UPDATE reservation SET contact_name = $2, contact_email = $3, contact_phone = $4 WHERE id_reservation = $1`,
+		id, c.FullName, c.Email, c.Phone); err != nil {
+		return fmt.Errorf("update contact of reservation %d: %w", id, err)
+	}
+	return nil
+}
+
+// applied turns the result of a conditional UPDATE into "did it match a row".
+func applied(res sql.Result, err error, format string, args ...any) (bool, error) {
+	if err != nil {
+		return false, fmt.Errorf(format+": %w", append(args, err)...)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf(format+": %w", append(args, err)...)
+	}
+	return n > 0, nil
+}
