@@ -4,11 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
+	"parking/internal/audit"
 	"parking/internal/fault"
+	"parking/internal/feed"
+	"parking/internal/handover"
 	"parking/internal/localtime"
 	"parking/internal/money"
+	"parking/internal/notify"
 	"parking/internal/pricing"
 	"parking/internal/receipt"
 	"parking/internal/reservation"
@@ -196,4 +201,85 @@ func (s *stayRules) editKeepsWhatIsOwed(r reservation.Reservation, entry time.Ti
 		}
 	}
 	return nil
+}
+
+// Finalize checks a vehicle out now, paid with method (CheckOut).
+func (s *Service) Finalize(ctx context.Context, id int64, method string, hand ...handover.Input) (reservation.Reservation, error) {
+	in := CheckOutInput{Method: method}
+	if len(hand) > 0 {
+		in.Handover = hand[0]
+	}
+	return s.CheckOut(ctx, id, in)
+}
+
+// CheckOut checks a vehicle out: EN CURSO → FINALIZADA, paid with in.Method (spec,
+// administrator finalize; checks in the spec's order: status, then payment method).
+// is_paid becomes true and the spot stays assigned. The amount due follows the
+// real stay (exitCharge, docs/exit.md#overstay); when in.ExpectedTotal is not that
+// amount, nothing changes (docs/exit.md#expected-total). The moment of check-out
+// is recorded, and the optional hand-over at check-out (docs/photos.md) with it.
+func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (reservation.Reservation, error) {
+	var out reservation.Reservation
+	h, err := in.Handover.Read(reservation.PhaseExit)
+	if err != nil {
+		return out, err
+	}
+	method := in.Method
+	err = s.store.InTx(ctx, func(tx *store.Tx) error {
+		r, err := lockForAdmin(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if !reservation.For(r.Status).Finalize {
+			return notInCourse(id, r.Status)
+		}
+		m, ok := reservation.ParsePaymentMethod(strings.TrimSpace(method))
+		if !ok {
+			if strings.TrimSpace(method) == "" {
+				return fault.Invalidf("Falta el método de pago (paymentMethod): use EFECTIVO o TARJETA.")
+			}
+			return fault.Invalidf("El método de pago %q no es válido: use EFECTIVO o TARJETA.", method)
+		}
+		at, err := s.dates.checkOutMoment(r, tx.Now, in.CheckedOutAt)
+		if err != nil {
+			return err
+		}
+		c, err := s.exitCharge(ctx, exitReader{tx.Catalog(), tx.Customers(), tx.Reservations()}, r, at)
+		if err != nil {
+			return err
+		}
+		if err := expectedTotal(in.ExpectedTotal, c.Total); err != nil {
+			return err
+		}
+		before, err := s.trail.stateOf(ctx, tx, r)
+		if err != nil {
+			return err
+		}
+		f := store.Finalization{Method: m, Exit: c.Exit, TotalPrice: c.Total, Extras: c.extras, Repriced: c.repriced, CheckedOutAt: at}
+		if c.Overstay {
+			booked := r.TotalPrice
+			f.BookedExit, f.BookedPrice = r.Exit, &booked
+		}
+		applied, err := tx.Reservations().MarkFinalized(ctx, id, f)
+		if err != nil {
+			return err
+		}
+		// docs/capacity.md#what-counts: check-out frees the days at once.
+		out, err = s.endTransition(ctx, tx, r, applied, transition{action: audit.ActionFinalize, before: before, handover: h})
+		if err != nil {
+			return err
+		}
+		// docs/receipts.md#numbering-correlative-no-gaps-no-duplicates: the receipt is numbered and issued in this transaction, so
+		// a finalize that fails leaves no number used; then the invoice
+		// notification (docs/notifications.md), which carries that number.
+		if _, err := s.receipts.issueAtFinalize(ctx, tx, id); err != nil {
+			return err
+		}
+		return s.notes.enqueue(ctx, tx, notify.Invoice, id, nil)
+	})
+	if err != nil {
+		return out, fmt.Errorf("finalize reservation %d: %w", id, err)
+	}
+	s.report.announceTransition(feed.Finalized, out, out.Spot, reservation.InCourse)
+	return out, nil
 }

@@ -3,7 +3,6 @@ package booking
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"parking/internal/audit"
@@ -11,7 +10,6 @@ import (
 	"parking/internal/feed"
 	"parking/internal/handover"
 	"parking/internal/money"
-	"parking/internal/notify"
 	"parking/internal/reservation"
 	"parking/internal/store"
 )
@@ -28,70 +26,6 @@ func statusMoved(id int64) error {
 	return fault.Invalidf("La reserva %d ha cambiado de estado mientras se procesaba la petición; recargue e inténtelo de nuevo.", id)
 }
 
-// Start checks a vehicle in: PENDIENTE → EN CURSO. docs/reservations.md#transitions: the
-// checks run in this order — status PENDIENTE, at least 5 photos, a parking spot
-// assigned — and the first one broken is the refusal. The entry date becomes
-// non-editable; a vehicle-entry notification is triggered. The optional hand-over
-// (mileage, fuel level, damage notes; docs/photos.md) is recorded with it, and the
-// moment of check-in with whether the keys were handed over (the entry document,
-// docs/entry-document.md).
-func (s *Service) Start(ctx context.Context, id int64, hand ...handover.Input) (reservation.Reservation, error) {
-	var out reservation.Reservation
-	h, keys, err := handover.Parse(reservation.PhaseEntry, hand)
-	if err != nil {
-		return out, err
-	}
-	err = s.store.InTx(ctx, func(tx *store.Tx) error {
-		r, err := lockForAdmin(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if !reservation.For(r.Status).Start {
-			return fault.Invalidf("No se puede iniciar la reserva %d: su estado es %s y debe ser %s.", id, r.Status, reservation.Pending)
-		}
-		n, err := tx.Handover().PhotoCount(ctx, id)
-		if err != nil {
-			return err
-		}
-		if n < reservation.MinPhotosToStart {
-			return fault.Invalidf("No se puede iniciar la reserva %d: tiene %d fotos y se necesitan al menos %d.", id, n, reservation.MinPhotosToStart)
-		}
-		before, err := s.trail.stateOf(ctx, tx, r)
-		if err != nil {
-			return err
-		}
-		if r.Spot == nil || strings.TrimSpace(*r.Spot) == "" {
-			return fault.Invalidf("No se puede iniciar la reserva %d: no tiene plaza de aparcamiento asignada.", id)
-		}
-		applied, err := tx.Reservations().MarkStarted(ctx, id, keys)
-		if err != nil {
-			return err
-		}
-		// docs/capacity.md#refusals: the car is in; past its exit it keeps counting (never refused).
-		// docs/manage-booking.md#the-reminder-the-day-before-booking_reminder: a car that came in needs no reminder.
-		out, err = s.endTransition(ctx, tx, r, applied, transition{action: audit.ActionStart, before: before, handover: h, reminder: true})
-		if err != nil {
-			return err
-		}
-		// Spec: a vehicle-entry notification is triggered, in this transaction (docs/notifications.md).
-		return s.notes.enqueue(ctx, tx, notify.VehicleEntry, id, nil)
-	})
-	if err != nil {
-		return out, fmt.Errorf("start reservation %d: %w", id, err)
-	}
-	s.report.announceTransition(feed.Started, out, out.Spot, reservation.Pending)
-	return out, nil
-}
-
-// Finalize checks a vehicle out now, paid with method (CheckOut).
-func (s *Service) Finalize(ctx context.Context, id int64, method string, hand ...handover.Input) (reservation.Reservation, error) {
-	in := CheckOutInput{Method: method}
-	if len(hand) > 0 {
-		in.Handover = hand[0]
-	}
-	return s.CheckOut(ctx, id, in)
-}
-
 // CheckOutInput is what staff send to finalize: the payment method, and optionally
 // the moment of check-out (a stay typed in after the fact), the amount they were
 // shown and the hand-over at check-out.
@@ -100,78 +34,6 @@ type CheckOutInput struct {
 	CheckedOutAt  *time.Time   // nil: now
 	ExpectedTotal *money.Cents // nil: not checked
 	Handover      handover.Input
-}
-
-// CheckOut checks a vehicle out: EN CURSO → FINALIZADA, paid with in.Method (spec,
-// administrator finalize; checks in the spec's order: status, then payment method).
-// is_paid becomes true and the spot stays assigned. The amount due follows the
-// real stay (exitCharge, docs/exit.md#overstay); when in.ExpectedTotal is not that
-// amount, nothing changes (docs/exit.md#expected-total). The moment of check-out
-// is recorded, and the optional hand-over at check-out (docs/photos.md) with it.
-func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (reservation.Reservation, error) {
-	var out reservation.Reservation
-	h, err := in.Handover.Read(reservation.PhaseExit)
-	if err != nil {
-		return out, err
-	}
-	method := in.Method
-	err = s.store.InTx(ctx, func(tx *store.Tx) error {
-		r, err := lockForAdmin(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if !reservation.For(r.Status).Finalize {
-			return notInCourse(id, r.Status)
-		}
-		m, ok := reservation.ParsePaymentMethod(strings.TrimSpace(method))
-		if !ok {
-			if strings.TrimSpace(method) == "" {
-				return fault.Invalidf("Falta el método de pago (paymentMethod): use EFECTIVO o TARJETA.")
-			}
-			return fault.Invalidf("El método de pago %q no es válido: use EFECTIVO o TARJETA.", method)
-		}
-		at, err := s.dates.checkOutMoment(r, tx.Now, in.CheckedOutAt)
-		if err != nil {
-			return err
-		}
-		c, err := s.exitCharge(ctx, exitReader{tx.Catalog(), tx.Customers(), tx.Reservations()}, r, at)
-		if err != nil {
-			return err
-		}
-		if err := expectedTotal(in.ExpectedTotal, c.Total); err != nil {
-			return err
-		}
-		before, err := s.trail.stateOf(ctx, tx, r)
-		if err != nil {
-			return err
-		}
-		f := store.Finalization{Method: m, Exit: c.Exit, TotalPrice: c.Total, Extras: c.extras, Repriced: c.repriced, CheckedOutAt: at}
-		if c.Overstay {
-			booked := r.TotalPrice
-			f.BookedExit, f.BookedPrice = r.Exit, &booked
-		}
-		applied, err := tx.Reservations().MarkFinalized(ctx, id, f)
-		if err != nil {
-			return err
-		}
-		// docs/capacity.md#what-counts: check-out frees the days at once.
-		out, err = s.endTransition(ctx, tx, r, applied, transition{action: audit.ActionFinalize, before: before, handover: h})
-		if err != nil {
-			return err
-		}
-		// docs/receipts.md#numbering-correlative-no-gaps-no-duplicates: the receipt is numbered and issued in this transaction, so
-		// a finalize that fails leaves no number used; then the invoice
-		// notification (docs/notifications.md), which carries that number.
-		if _, err := s.receipts.issueAtFinalize(ctx, tx, id); err != nil {
-			return err
-		}
-		return s.notes.enqueue(ctx, tx, notify.Invoice, id, nil)
-	})
-	if err != nil {
-		return out, fmt.Errorf("finalize reservation %d: %w", id, err)
-	}
-	s.report.announceTransition(feed.Finalized, out, out.Spot, reservation.InCourse)
-	return out, nil
 }
 
 // AdminCancel cancels a reservation: PENDIENTE → CANCELADA, spot set to null (spec,

@@ -1,0 +1,68 @@
+package store
+
+// Check-in: the reservation moves to EN CURSO with the moment and the keys, and the
+// hand-over record of the entry (mileage, fuel, damage) is written in the same
+// transaction (booking/checkin.go; docs/reservations.md#transitions, docs/photos.md).
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"parking/internal/reservation"
+)
+
+// MarkStarted moves a PENDIENTE reservation that holds a spot to EN CURSO
+// (docs/reservations.md#transitions: administrator start), recording the moment of
+// check-in (tx.Now) and whether the keys were handed over.
+func (tx ReservationsTx) MarkStarted(ctx context.Context, id int64, keys bool) (bool, error) {
+	res, err := tx.Exec(ctx, `UPDATE reservation SET status = 'EN CURSO', updated_at = $2, checked_in_at = $2, keys_handed_over = $3
+		WHERE id_reservation = $1 AND status = 'PENDIENTE' AND cod_parking_spot IS NOT NULL`, id, tx.Now, keys)
+	return applied(res, err, "start reservation %d", id)
+}
+
+// SaveHandover records (or replaces) the hand-over of h.Phase on a reservation,
+// at tx.Now.
+func (tx HandoverTx) SaveHandover(ctx context.Context, reservationID int64, h reservation.Handover) error {
+	if _, err := tx.Exec(ctx, `INSERT INTO reservation_handover (id_reservation, phase, mileage_km, fuel_percent, damage_notes, recorded_at)
+		VALUES ($1, $2, $3, $4, $5, $6)
+		ON CONFLICT (id_reservation, phase) DO UPDATE SET mileage_km = excluded.mileage_km, fuel_percent = excluded.fuel_percent,
+			damage_notes = excluded.damage_notes, recorded_at = excluded.recorded_at`,
+		reservationID, h.Phase, h.MileageKm, h.FuelPercent, h.DamageNotes, tx.Now); err != nil {
+		return fmt.Errorf("save hand-over of %d: %w", reservationID, err)
+	}
+	return nil
+}
+
+// Handovers lists a reservation's hand-over records, the start's first.
+func (s Handover) Handovers(ctx context.Context, reservationID int64) ([]reservation.Handover, error) {
+	rows, err := s.Query(ctx, `SELECT phase, mileage_km, fuel_percent, damage_notes, recorded_at
+		FROM reservation_handover WHERE id_reservation = $1 ORDER BY CASE phase WHEN 'entrada' THEN 0 ELSE 1 END`, reservationID)
+	if err != nil {
+		return nil, fmt.Errorf("hand-overs of %d: %w", reservationID, err)
+	}
+	var out []reservation.Handover
+	for rows.Next() {
+		var h reservation.Handover
+		var km, fuel sql.NullInt64
+		var notes sql.NullString
+		if err := rows.Scan(&h.Phase, &km, &fuel, &notes, &h.RecordedAt); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if km.Valid {
+			v := int(km.Int64)
+			h.MileageKm = &v
+		}
+		if fuel.Valid {
+			v := int(fuel.Int64)
+			h.FuelPercent = &v
+		}
+		if notes.Valid {
+			h.DamageNotes = &notes.String
+		}
+		h.RecordedAt = h.RecordedAt.UTC()
+		out = append(out, h)
+	}
+	return out, closeRows(rows)
+}
