@@ -228,7 +228,11 @@ func TestDecodesWaitTheirTurn(t *testing.T) {
 		_, err := media.ProcessContext(context.Background(), bytes.NewReader(mediatest.JPEG(t, 64, 48, 0, false)))
 		done <- err
 	}()
-	<-waiting
+	select {
+	case <-waiting:
+	case err := <-done:
+		t.Fatalf("a third decode ran beside two: %v", err)
+	}
 	select {
 	case err := <-done:
 		t.Fatalf("a third decode ran beside two: %v", err)
@@ -254,7 +258,11 @@ func TestDecodeWaitEndsWithTheRequest(t *testing.T) {
 		_, err := media.ProcessContext(ctx, bytes.NewReader(photo))
 		done <- err
 	}()
-	<-waiting
+	select {
+	case <-waiting:
+	case err := <-done:
+		t.Fatalf("a decode ran with the only slot taken: %v", err)
+	}
 	cancel()
 	err := <-done
 	if !errors.Is(err, media.ErrBusy) || !errors.Is(err, context.Canceled) || fault.KindOf(err) != fault.Unavailable {
