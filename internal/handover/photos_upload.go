@@ -8,10 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"parking/internal/audit"
 	"strconv"
 	"strings"
 	"time"
+
+	"parking/internal/audit"
 
 	"parking/internal/fault"
 	"parking/internal/input"
@@ -102,7 +103,7 @@ func photoFields(description, phase string) (*string, string, error) {
 // JPEG, PNG or WebP image within media's pixel limits. The first bad file refuses
 // them all, naming it. It does no database work, so the caller runs it outside the
 // request's database deadline.
-func ProcessPhotos(files []io.ReadSeeker) ([]media.Processed, error) {
+func ProcessPhotos(ctx context.Context, files []io.ReadSeeker) ([]media.Processed, error) {
 	switch {
 	case len(files) == 0:
 		return nil, fault.Invalidf("No se ha recibido ninguna foto: envíe una o más partes «file» con las imágenes.")
@@ -112,7 +113,7 @@ func ProcessPhotos(files []io.ReadSeeker) ([]media.Processed, error) {
 	done := make([]media.Processed, len(files))
 	for i, f := range files {
 		var err error
-		if done[i], err = media.Process(f); err != nil {
+		if done[i], err = media.ProcessContext(ctx, f); err != nil {
 			return nil, photoFault(i+1, len(files), err)
 		}
 	}
@@ -192,6 +193,8 @@ func photoFault(n, total int, err error) error {
 	switch {
 	case errors.Is(err, media.ErrFormat):
 		return fault.Invalidf("%s no es una imagen JPEG, PNG o WebP: no se ha guardado ninguna foto.", which)
+	case errors.Is(err, media.ErrTooHeavy):
+		return fault.Invalidf("%s es de un tipo que ocupa demasiada memoria al abrirla a ese tamaño (JPEG progresivo, PNG de 16 bits o con transparencia): guárdela como JPEG normal o con menos resolución. No se ha guardado ninguna foto.", which)
 	case errors.Is(err, media.ErrTooLarge):
 		return fault.Invalidf("%s tiene demasiados píxeles (máximo %d de lado y %d megapíxeles): no se ha guardado ninguna foto.", which, media.MaxSide, media.MaxPixels/1_000_000)
 	case errors.Is(err, media.ErrDecode):

@@ -2,15 +2,19 @@ package media
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image"
-	_ "image/jpeg" // decoders for image.DecodeConfig and imaging.Decode
+	_ "image/jpeg" // decoders for image.DecodeConfig and image.Decode
 	_ "image/png"
 	"io"
+	"runtime/debug"
 
 	"github.com/disintegration/imaging"
 	_ "golang.org/x/image/webp"
+
+	"parking/internal/fault"
 )
 
 // Limits of an uploaded photo (docs/photos.md). MaxUpload is the size of one file as
@@ -61,6 +65,14 @@ var (
 	ErrFormat   = errors.New("not a JPEG, PNG or WebP image")
 	ErrDecode   = errors.New("the image cannot be read")
 	ErrTooLarge = errors.New("the image has too many pixels")
+	// ErrTooHeavy: within the pixel limits, but its kind (a progressive or RGB JPEG,
+	// a 16-bit or RGBA PNG) would need more memory to decode than the budget
+	// (decode.go). It also matches ErrTooLarge.
+	ErrTooHeavy = fmt.Errorf("%w for its kind: it needs too much memory to decode", ErrTooLarge)
+	// ErrBusy: the request ended (its context was cancelled or timed out) while its
+	// image waited for the others being decoded. It comes inside a fault of kind
+	// Unavailable (503, "try again in a moment"), wrapping the context's error too.
+	ErrBusy = errors.New("the server is busy decoding other images")
 )
 
 // Processed is an uploaded image made ready to keep: the reduced copy and the
@@ -72,10 +84,18 @@ type Processed struct {
 	Large, Thumb  []byte
 }
 
-// Process reads an uploaded image from r (from its start): sniffs its format, checks its
-// dimensions from the header, decodes it applying the EXIF orientation, and
-// encodes the two renditions.
+// Process is ProcessContext without a request to end the wait for a decode.
 func Process(r io.ReadSeeker) (Processed, error) {
+	return ProcessContext(context.Background(), r)
+}
+
+// ProcessContext reads an uploaded image from r (from its start): sniffs its format,
+// checks its dimensions and the memory its decoding needs from the header, waits
+// for room among the decodes in progress (docs/performance.md#photos), decodes it,
+// reduces it, applies the EXIF orientation to the reduced copy and encodes the two
+// renditions. When ctx ends while it waits, it returns an Unavailable fault
+// wrapping ErrBusy and ctx's error, without decoding.
+func ProcessContext(ctx context.Context, r io.ReadSeeker) (Processed, error) {
 	var out Processed
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return out, err
@@ -100,14 +120,38 @@ func Process(r io.ReadSeeker) (Processed, error) {
 	if cfg.Width > MaxSide || cfg.Height > MaxSide || int64(cfg.Width)*int64(cfg.Height) > MaxPixels {
 		return out, fmt.Errorf("%w: %d×%d", ErrTooLarge, cfg.Width, cfg.Height)
 	}
+	h, err := readHeader(r, kind)
+	if err != nil {
+		return out, err
+	}
+	cost := decodeCost(kind, cfg, h)
+	if cost > decodeBudget {
+		return out, fmt.Errorf("%w: %d×%d needs %d MiB, more than %d MiB", ErrTooHeavy, cfg.Width, cfg.Height, cost>>20, decodeBudget>>20)
+	}
+	release, err := decodes.acquire(ctx, cost)
+	if err != nil {
+		return out, &fault.Error{Kind: fault.Unavailable, Message: fault.MsgUnavailable, Err: fmt.Errorf("%w: %w", ErrBusy, err)}
+	}
+	defer release()
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return out, err
 	}
-	img, err := imaging.Decode(r, imaging.AutoOrientation(true))
+	large, err := reduce(r)
 	if err != nil {
-		return out, fmt.Errorf("%w: %v", ErrDecode, err)
+		return out, err
 	}
-	large := imaging.Fit(img, LargeSide, LargeSide, imaging.Lanczos)
+	// The full image is garbage now. The service runs the collector seldom
+	// (GOGC=800 up to a 256 MiB soft limit, cmd/parking/gc.go), so unless a cycle
+	// runs now each photo's tens of megabytes pile up until the heap nears that
+	// limit (311 MB at the peak without it). A plain collection leaves the freed
+	// pages resident, and the next decode's block, when it lands elsewhere in the
+	// heap, adds its whole size (a 50-megapixel photo: 148 MB at the peak, 222 MB
+	// in two runs of eight); returning them keeps the process at what the decodes
+	// in progress hold, for page faults when the next decode touches its memory:
+	// ~5% of a 50-megapixel photo's processor time, nothing measurable at 12
+	// (docs/performance.md#photos).
+	debug.FreeOSMemory()
+	large = orient(large, h.orientation)
 	thumb := imaging.Fit(large, ThumbSide, ThumbSide, imaging.Lanczos)
 	b := large.Bounds()
 	out.Width, out.Height = b.Dx(), b.Dy()
@@ -118,6 +162,18 @@ func Process(r io.ReadSeeker) (Processed, error) {
 		return out, err
 	}
 	return out, nil
+}
+
+// reduce decodes the image of r and returns its reduced copy (at most LargeSide on
+// each side, not yet oriented: the box is square, so orienting after reducing gives
+// the same picture as before, for a fraction of the work and memory). The full
+// image is not referenced once it returns.
+func reduce(r io.Reader) (*image.NRGBA, error) {
+	img, _, err := image.Decode(r)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrDecode, err)
+	}
+	return imaging.Fit(img, LargeSide, LargeSide, imaging.Lanczos), nil
 }
 
 func encode(img image.Image) ([]byte, error) {

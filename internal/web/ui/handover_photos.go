@@ -142,7 +142,11 @@ func (s handoverPages) adminUploadPhotos(w http.ResponseWriter, r *http.Request,
 	}
 	// A phone on a slow network may need minutes to send several photos: this
 	// request reads for longer than the server's default read timeout.
-	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(10 * time.Minute))
+	// Decoding waits its turn (media: bounded by memory): the answer may come later
+	// than the server's default write timeout too.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(10 * time.Minute))
+	_ = rc.SetWriteDeadline(time.Now().Add(15 * time.Minute))
 	up, err := readUpload(w, r)
 	defer up.close()
 	if err != nil {
@@ -164,7 +168,7 @@ func (s handoverPages) adminUploadPhotos(w http.ResponseWriter, r *http.Request,
 		s.FailBack(w, r, err, page, back, "#fotos")
 		return
 	}
-	processed, err := handover.ProcessPhotos(up.readers())
+	processed, err := handover.ProcessPhotos(r.Context(), up.readers())
 	if err != nil {
 		s.FailBack(w, r, err, page, back, "#fotos")
 		return

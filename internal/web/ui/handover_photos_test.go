@@ -153,7 +153,7 @@ func TestUploadPhotosRefused(t *testing.T) {
 		webtest.WantMessage(t, status, body, 400, "No se pueden añadir fotos a la reserva "+p+": está CANCELADA.")
 		// The transaction refusing after the files were put (the reservation closed
 		// in between): the files are removed again.
-		done, err := handover.ProcessPhotos([]io.ReadSeeker{bytes.NewReader(good), bytes.NewReader(good)})
+		done, err := handover.ProcessPhotos(context.Background(), []io.ReadSeeker{bytes.NewReader(good), bytes.NewReader(good)})
 		if err != nil {
 			t.Fatal(err)
 		}
