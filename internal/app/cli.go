@@ -94,21 +94,21 @@ func versionString() string {
 	return v
 }
 
-// configured reads the configuration of a command and the logger it asks for.
-func configured(args []string, getenv func(string) string, stderr io.Writer) (Config, *slog.Logger, error) {
+// opened reads a command's configuration and opens the service with open (Start
+// to serve, Open for a one-off command), with the logger the configuration asks for.
+func opened(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer,
+	open func(context.Context, Config, *slog.Logger) (*App, error)) (*App, *slog.Logger, error) {
 	cfg, err := LoadConfig(args, getenv, stderr)
 	if err != nil {
-		return cfg, nil, err
+		return nil, nil, err
 	}
-	return cfg, NewLogger(cfg, stderr), nil
+	log := NewLogger(cfg, stderr)
+	a, err := open(ctx, cfg, log)
+	return a, log, err
 }
 
 func runServe(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
-	cfg, log, err := configured(args, getenv, stderr)
-	if err != nil {
-		return err
-	}
-	a, err := Start(ctx, cfg, log)
+	a, _, err := opened(ctx, args, getenv, stderr, Start)
 	if err != nil {
 		return err
 	}
@@ -123,11 +123,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 var testHookServing func(url string)
 
 func runMigrate(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
-	cfg, log, err := configured(args, getenv, stderr)
-	if err != nil {
-		return err
-	}
-	a, err := Open(ctx, cfg, log)
+	a, log, err := opened(ctx, args, getenv, stderr, Open)
 	if err != nil {
 		return err
 	}
@@ -174,9 +170,6 @@ func openForCommand(ctx context.Context, dbURL string, getenv func(string) strin
 	if dbURL != "" {
 		args = []string{"--database-url", dbURL}
 	}
-	cfg, log, err := configured(args, getenv, stderr)
-	if err != nil {
-		return nil, err
-	}
-	return Open(ctx, cfg, log)
+	a, _, err := opened(ctx, args, getenv, stderr, Open)
+	return a, err
 }

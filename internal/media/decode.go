@@ -281,23 +281,17 @@ func exifOrientation(b []byte) int {
 // orient turns the reduced copy upright by its EXIF orientation, as imaging's
 // auto-orientation does to the full image.
 func orient(img *image.NRGBA, o int) *image.NRGBA {
-	switch o {
-	case 2:
-		return imaging.FlipH(img)
-	case 3:
-		return imaging.Rotate180(img)
-	case 4:
-		return imaging.FlipV(img)
-	case 5:
-		return imaging.Transpose(img)
-	case 6:
-		return imaging.Rotate270(img)
-	case 7:
-		return imaging.Transverse(img)
-	case 8:
-		return imaging.Rotate90(img)
+	if turn, ok := orientations[o]; ok {
+		return turn(img)
 	}
 	return img
+}
+
+// orientations are EXIF's orientations 2 to 8 as the turn that makes them upright
+// (1, the default, needs none).
+var orientations = map[int]func(image.Image) *image.NRGBA{
+	2: imaging.FlipH, 3: imaging.Rotate180, 4: imaging.FlipV, 5: imaging.Transpose,
+	6: imaging.Rotate270, 7: imaging.Transverse, 8: imaging.Rotate90,
 }
 
 // decodeCost estimates the bytes a decode of the image holds at its peak, just

@@ -56,6 +56,11 @@ type Metrics struct {
 // scrapeTimeout bounds the database readings of one scrape.
 const scrapeTimeout = 3 * time.Second
 
+// counter is a counter family with its help text and labels.
+func counter(name, help string, labels ...string) *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
+}
+
 // New builds the registry: Go runtime and process collectors, the request,
 // booking, transition and delivery counters, and the scrape-time readings of src.
 func New(src Sources, log *slog.Logger) *Metrics {
@@ -63,32 +68,22 @@ func New(src Sources, log *slog.Logger) *Metrics {
 	m := &Metrics{
 		reg: reg,
 		log: log,
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "parking_http_requests_total",
-			Help: "HTTP requests answered, by route pattern (unmatched: no route) and status.",
-		}, []string{"route", "status"}),
+		requests: counter("parking_http_requests_total",
+			"HTTP requests answered, by route pattern (unmatched: no route) and status.", "route", "status"),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "parking_http_request_duration_seconds",
 			Help: "Time to answer an HTTP request, by route pattern.",
 			// From a cached quote (~0.1 ms) to a database at its deadline (5 s).
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"route"}),
-		created: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "parking_bookings_created_total",
-			Help: "Bookings created, by channel (public, walkin).",
-		}, []string{"channel"}),
-		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "parking_bookings_refused_total",
-			Help: "Booking attempts refused or failed, by channel and reason (invalid, conflict, unavailable, error…).",
-		}, []string{"channel", "reason"}),
-		transitions: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "parking_reservation_transitions_total",
-			Help: "Reservation state changes, by previous and new state.",
-		}, []string{"from", "to"}),
-		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "parking_notification_deliveries_total",
-			Help: "Webhook delivery attempts recorded by this instance's dispatcher, by result (delivered, retry, failed, released).",
-		}, []string{"result"}),
+		created: counter("parking_bookings_created_total",
+			"Bookings created, by channel (public, walkin).", "channel"),
+		refused: counter("parking_bookings_refused_total",
+			"Booking attempts refused or failed, by channel and reason (invalid, conflict, unavailable, error…).", "channel", "reason"),
+		transitions: counter("parking_reservation_transitions_total",
+			"Reservation state changes, by previous and new state.", "from", "to"),
+		deliveries: counter("parking_notification_deliveries_total",
+			"Webhook delivery attempts recorded by this instance's dispatcher, by result (delivered, retry, failed, released).", "result"),
 	}
 	reg.MustRegister(m.requests, m.latency, m.created, m.refused, m.transitions, m.deliveries,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

@@ -431,19 +431,17 @@ func scanCustomer(row rowScanner) (reservation.Customer, error) {
 
 // Vehicle reads one vehicle by id.
 func (s Customers) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error) {
-	var v reservation.Vehicle
-	err := s.QueryRow(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE id_vehicle = $1`, id).
-		Scan(&v.ID, &v.LicensePlate, &v.Brand, &v.Model, &v.Color, &v.Type)
-	if err != nil {
-		return v, fmt.Errorf("vehicle %d: %w", id, notFound(err))
-	}
-	return v, nil
+	return vehicleByID(ctx, s, id)
 }
 
 // Vehicle reads one vehicle by id inside the transaction.
 func (tx CustomersTx) Vehicle(ctx context.Context, id int64) (reservation.Vehicle, error) {
+	return vehicleByID(ctx, tx, id)
+}
+
+func vehicleByID(ctx context.Context, q database.Runner, id int64) (reservation.Vehicle, error) {
 	var v reservation.Vehicle
-	err := tx.QueryRow(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE id_vehicle = $1`, id).
+	err := q.QueryRow(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE id_vehicle = $1`, id).
 		Scan(&v.ID, &v.LicensePlate, &v.Brand, &v.Model, &v.Color, &v.Type)
 	if err != nil {
 		return v, fmt.Errorf("vehicle %d: %w", id, notFound(err))

@@ -31,12 +31,8 @@ type Finalization struct {
 // MarkFinalized moves an EN CURSO reservation to FINALIZADA, paid with f.Method;
 // the spot stays assigned (docs/reservations.md#transitions: administrator finalize).
 func (tx ReservationsTx) MarkFinalized(ctx context.Context, id int64, f Finalization) (bool, error) {
-	var bookedExit *time.Time
+	bookedExit := optTime(f.BookedExit)
 	var bookedPrice *int64
-	if f.BookedExit != nil {
-		e := Time(*f.BookedExit)
-		bookedExit = &e
-	}
 	if f.BookedPrice != nil {
 		p := int64(*f.BookedPrice)
 		bookedPrice = &p

@@ -86,61 +86,49 @@ func (s Accounts) PrivacyExtras(ctx context.Context, customerID int64) (PrivacyE
 		}
 		return out.Reservations[id]
 	}
-	rows, err := s.Query(ctx, `SELECT id_reservation, privacy_ack_at, marketing_consent_at FROM reservation WHERE id_customer = $1`, customerID)
-	if err != nil {
-		return out, fmt.Errorf("reservation consents of %d: %w", customerID, err)
-	}
-	for rows.Next() {
+	err := eachRow(ctx, s, fmt.Sprintf("reservation consents of %d", customerID), func(rows *sql.Rows) error {
 		var id int64
 		var a, m sql.NullTime
 		if err := rows.Scan(&id, &a, &m); err != nil {
-			rows.Close()
-			return out, err
+			return err
 		}
 		rp := get(id)
 		rp.PrivacyAckAt, rp.MarketingConsentAt = timePtr(a), timePtr(m)
-	}
-	if err := closeRows(rows); err != nil {
+		return nil
+	}, `SELECT id_reservation, privacy_ack_at, marketing_consent_at FROM reservation WHERE id_customer = $1`, customerID)
+	if err != nil {
 		return out, err
 	}
-	rows, err = s.Query(ctx, `SELECT p.id_reservation, p.file_path, p.description, p.taken_at
-		FROM photo_evidence p JOIN reservation r ON r.id_reservation = p.id_reservation
-		WHERE r.id_customer = $1 ORDER BY p.taken_at, p.id_photo`, customerID)
-	if err != nil {
-		return out, fmt.Errorf("photos of %d: %w", customerID, err)
-	}
-	for rows.Next() {
+	err = eachRow(ctx, s, fmt.Sprintf("photos of %d", customerID), func(rows *sql.Rows) error {
 		var id int64
 		var p PhotoRecord
 		var desc nullString
 		if err := rows.Scan(&id, &p.FilePath, &desc, &p.TakenAt); err != nil {
-			rows.Close()
-			return out, err
+			return err
 		}
 		p.Description, p.TakenAt = desc.ptr(), p.TakenAt.UTC()
 		get(id).Photos = append(get(id).Photos, p)
-	}
-	if err := closeRows(rows); err != nil {
+		return nil
+	}, `SELECT p.id_reservation, p.file_path, p.description, p.taken_at
+		FROM photo_evidence p JOIN reservation r ON r.id_reservation = p.id_reservation
+		WHERE r.id_customer = $1 ORDER BY p.taken_at, p.id_photo`, customerID)
+	if err != nil {
 		return out, err
 	}
-	rows, err = s.Query(ctx, `SELECT n.id_reservation, n.type, n.status, n.payload, n.created_at, n.sent_at
-		FROM notification n JOIN reservation r ON r.id_reservation = n.id_reservation
-		WHERE r.id_customer = $1 ORDER BY n.created_at, n.id`, customerID)
-	if err != nil {
-		return out, fmt.Errorf("notifications of %d: %w", customerID, err)
-	}
-	for rows.Next() {
+	err = eachRow(ctx, s, fmt.Sprintf("notifications of %d", customerID), func(rows *sql.Rows) error {
 		var id int64
 		var n NotificationRecord
 		var sent sql.NullTime
 		if err := rows.Scan(&id, &n.Type, &n.Status, &n.Payload, &n.CreatedAt, &sent); err != nil {
-			rows.Close()
-			return out, err
+			return err
 		}
 		n.CreatedAt, n.SentAt = n.CreatedAt.UTC(), timePtr(sent)
 		get(id).Notifications = append(get(id).Notifications, n)
-	}
-	if err := closeRows(rows); err != nil {
+		return nil
+	}, `SELECT n.id_reservation, n.type, n.status, n.payload, n.created_at, n.sent_at
+		FROM notification n JOIN reservation r ON r.id_reservation = n.id_reservation
+		WHERE r.id_customer = $1 ORDER BY n.created_at, n.id`, customerID)
+	if err != nil {
 		return out, err
 	}
 	if out.Identities, err = s.SocialIdentitiesOf(ctx, customerID); err != nil {

@@ -66,10 +66,7 @@ func (tx ReservationsTx) InsertReservation(ctx context.Context, r NewReservation
 		b := string(r.BookedBy)
 		bookedBy = &b
 	}
-	if r.Exit != nil {
-		e := Time(*r.Exit)
-		out.Exit = &e
-	}
+	out.Exit = optTime(r.Exit)
 	// docs/manage-booking.md#booking-reference: a random reference, unique by the database's index. A collision
 	// (one in 2^40 per stored booking) inserts nothing and draws again; ON CONFLICT
 	// on the reference alone, so that any other violation still refuses the insert.
@@ -246,11 +243,7 @@ type Stay struct {
 // (the caller read it under LockReservation); it reports false when the status had
 // changed, so the caller can refuse instead of overwriting a concurrent transition.
 func (tx ReservationsTx) UpdateStay(ctx context.Context, id int64, status reservation.Status, st Stay) (bool, error) {
-	var exit *time.Time
-	if st.Exit != nil {
-		e := Time(*st.Exit)
-		exit = &e
-	}
+	exit := optTime(st.Exit)
 	res, err := tx.Exec(ctx, `UPDATE reservation
 		SET entry_date = $3, exit_date = $4, id_main_service = $5, total_price_cents = $6, updated_at = $7
 		WHERE id_reservation = $1 AND status = $2`,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"time"
 
 	"parking/internal/reservation"
 )
@@ -35,11 +34,7 @@ type AdminStay struct {
 // UpdateAdminStay replaces dates, main service, total, spot, notes and (unless
 // KeepExtras) the additional services, provided the status is still status.
 func (tx ReservationsTx) UpdateAdminStay(ctx context.Context, id int64, status reservation.Status, st AdminStay) (bool, error) {
-	var exit *time.Time
-	if st.Exit != nil {
-		e := Time(*st.Exit)
-		exit = &e
-	}
+	exit := optTime(st.Exit)
 	res, err := tx.Exec(ctx, `UPDATE reservation
 		SET entry_date = $3, exit_date = $4, id_main_service = $5, total_price_cents = $6,
 		    cod_parking_spot = $7, notes = $8, updated_at = $9

@@ -1,6 +1,12 @@
 package store
 
-import "database/sql"
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"parking/internal/database"
+)
 
 // closeRows closes rows and returns the iteration error, if any.
 func closeRows(rows *sql.Rows) error {
@@ -20,4 +26,20 @@ func (n nullString) ptr() *string {
 	}
 	s := n.String
 	return &s
+}
+
+// eachRow runs query on q and hands scan each row, until the rows end or scan
+// fails; the rows are closed either way. A failed query is wrapped with what.
+func eachRow(ctx context.Context, q database.Runner, what string, scan func(*sql.Rows) error, query string, args ...any) error {
+	rows, err := q.Query(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			rows.Close()
+			return err
+		}
+	}
+	return closeRows(rows)
 }

@@ -93,3 +93,12 @@ type Tx struct{ *database.Tx }
 func (s *Store) InTx(ctx context.Context, fn func(tx *Tx) error) error {
 	return s.Engine.InTx(ctx, func(tx *database.Tx) error { return fn(&Tx{tx}) })
 }
+
+// optTime is Time for an optional time (an open stay's exit): nil stays nil.
+func optTime(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	v := Time(*t)
+	return &v
+}
