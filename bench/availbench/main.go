@@ -17,7 +17,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -26,48 +25,33 @@ import (
 	"strings"
 	"time"
 
+	"parking/bench/benchsetup"
 	"parking/internal/app"
 	"parking/internal/booking"
 	"parking/internal/catalog"
 	"parking/internal/occupancy"
-	"parking/internal/pricing"
-	"parking/internal/store"
 )
 
 func main() {
-	dbURL := flag.String("database-url", os.Getenv("PARKING_DATABASE_URL"), "database to measure (sqlite:PATH or postgres://…)")
 	n := flag.Int("queries", 2000, "ranges to time")
 	warm := flag.Int("warmup", 200, "ranges asked first, untimed")
 	days := flag.Int("days", 30, "days per range")
 	viaHTTP := flag.Bool("http", false, "also time GET /api/availability through the HTTP service")
 	capacity := flag.Int("capacity", 0, "set the facility's capacity first (0: leave the settings as they are)")
-	flag.Parse()
-	if *dbURL == "" {
-		fmt.Fprintln(os.Stderr, "availbench: -database-url is required")
-		os.Exit(2)
-	}
 	ctx := context.Background()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	loc, _ := time.LoadLocation("Europe/Madrid")
-
-	st, err := store.Open(ctx, *dbURL)
-	check(err)
+	env, dbURL := benchsetup.FromFlags(ctx, "availbench")
+	st, holder, log, loc := env.Store, env.Catalog, env.Log, env.Loc
 	defer st.Close()
-	check(st.Migrate(ctx))
-	cat, err := st.Catalog().LoadCatalog(ctx)
-	check(err)
-	holder := &pricing.Holder{}
-	holder.Store(pricing.NewSnapshot(cat))
 	catalogOps := catalog.New(st, holder, log)
 	svc := booking.New(st, holder, loc, log, booking.WithCatalog(catalogOps))
 	var reservations int
-	check(st.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM reservation`).Scan(&reservations))
+	env.Check(st.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM reservation`).Scan(&reservations))
 	f, err := catalogOps.Facility(ctx)
-	check(err)
+	env.Check(err)
 	if *capacity > 0 {
 		f.Capacity = *capacity
 		f, err = catalogOps.SaveFacility(ctx, f)
-		check(err)
+		env.Check(err)
 	}
 
 	today := occupancy.DayOf(time.Now(), loc)
@@ -78,18 +62,18 @@ func main() {
 		spans[i] = occupancy.Span{First: first, Last: first + occupancy.Day(*days-1)}
 	}
 	fmt.Printf("availbench: %s, %d reservations, capacity %d (sellable %d), %d ranges of %d days (+%d warm-up), GOMAXPROCS=%d\n",
-		redact(*dbURL), reservations, f.Capacity, f.SellableLimit(), *n, *days, *warm, runtime.GOMAXPROCS(0))
+		redact(dbURL), reservations, f.Capacity, f.SellableLimit(), *n, *days, *warm, runtime.GOMAXPROCS(0))
 	fmt.Printf("load average before: %s\n", loadAverage())
 
 	time1 := func(name string, run func(occupancy.Span) error) {
 		for _, sp := range spans[:*warm] {
-			check(run(sp))
+			env.Check(run(sp))
 		}
 		// The ranges that include today or earlier days count the open stays too.
 		var all, withToday, future []time.Duration
 		for _, sp := range spans[*warm:] {
 			t := time.Now()
-			check(run(sp))
+			env.Check(run(sp))
 			d := time.Since(t)
 			all = append(all, d)
 			if sp.First <= today {
@@ -119,7 +103,7 @@ func main() {
 		cfg, err := app.LoadConfig(nil, func(k string) string {
 			switch k {
 			case "PARKING_DATABASE_URL":
-				return *dbURL
+				return dbURL
 			case "PARKING_ADDR":
 				return "127.0.0.1:0"
 			case "PARKING_LOG_LEVEL":
@@ -127,9 +111,9 @@ func main() {
 			}
 			return ""
 		}, io.Discard)
-		check(err)
+		env.Check(err)
 		a, err := app.Start(ctx, cfg, log)
-		check(err)
+		env.Check(err)
 		defer a.Close()
 		client := &http.Client{Timeout: 10 * time.Second}
 		get := func(sp occupancy.Span) error {
@@ -149,13 +133,6 @@ func main() {
 		time1("HTTP GET /api/availability (public)", get)
 	}
 	fmt.Printf("load average after:  %s\n", loadAverage())
-}
-
-func check(err error) {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "availbench:", err)
-		os.Exit(1)
-	}
 }
 
 func loadAverage() string {

@@ -30,10 +30,10 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"parking/bench/benchsetup"
 	"parking/internal/app"
 	"parking/internal/input"
 	"parking/internal/localtime"
-	"parking/internal/pricing"
 	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -74,7 +74,6 @@ type query struct {
 }
 
 func main() {
-	dbURL := flag.String("database-url", os.Getenv("PARKING_DATABASE_URL"), "database to measure (sqlite:PATH or postgres://…)")
 	n := flag.Int("queries", 600, "searches to time")
 	warm := flag.Int("warmup", 60, "searches run first, untimed")
 	seed := flag.Uint64("seed", 1, "random seed of the mix")
@@ -86,23 +85,10 @@ func main() {
 	explainTo := flag.String("explain-to", "", "dateTo (last entry day, YYYY-MM-DD) of -explain-search")
 	others := flag.Bool("others", false, "also time the history without search, with filters, and the parking board")
 	pages := flag.Int("deep-page-share", 10, "percent of searches asking for page 2 or 3")
-	flag.Parse()
-	if *dbURL == "" {
-		fmt.Fprintln(os.Stderr, "histbench: -database-url is required")
-		os.Exit(2)
-	}
 	ctx := context.Background()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	loc, _ := time.LoadLocation("Europe/Madrid")
-
-	st, err := store.Open(ctx, *dbURL)
-	check(err)
+	env, dbURL := benchsetup.FromFlags(ctx, "histbench")
+	st, holder, log, loc := env.Store, env.Catalog, env.Log, env.Loc
 	defer st.Close()
-	check(st.Migrate(ctx))
-	cat, err := st.Catalog().LoadCatalog(ctx)
-	check(err)
-	holder := &pricing.Holder{}
-	holder.Store(pricing.NewSnapshot(cat))
 	svc := records.New(st, holder, loc, input.Rules{})
 
 	rng := rand.New(rand.NewPCG(*seed, *seed+1))
@@ -114,14 +100,14 @@ func main() {
 	}
 	mode := "operation (records.History → store)"
 	if *viaHTTP {
-		run, mode = httpRunner(ctx, *dbURL, loc, log)
+		run, mode = httpRunner(ctx, dbURL, loc, log)
 	}
 
-	fmt.Printf("histbench: %s, %s, %d searches (+%d warm-up), GOMAXPROCS=%d\n", redact(*dbURL), mode, *n, *warm, runtime.GOMAXPROCS(0))
+	fmt.Printf("histbench: %s, %s, %d searches (+%d warm-up), GOMAXPROCS=%d\n", redact(dbURL), mode, *n, *warm, runtime.GOMAXPROCS(0))
 	fmt.Printf("load average before: %s\n", loadAverage())
 	for _, q := range queries[:*warm] {
 		_, err := run(q)
-		check(err)
+		env.Check(err)
 	}
 	byKind := make([][]time.Duration, len(kinds))
 	matches := make([][]int, len(kinds))
@@ -131,7 +117,7 @@ func main() {
 		t := time.Now()
 		total, err := run(q)
 		d := time.Since(t)
-		check(err)
+		env.Check(err)
 		byKind[q.kind] = append(byKind[q.kind], d)
 		matches[q.kind] = append(matches[q.kind], total)
 		all = append(all, d)
@@ -175,7 +161,7 @@ func main() {
 			for i := 0; i < 20; i++ {
 				t := time.Now()
 				p, err := svc.History(ctx, o.q)
-				check(err)
+				env.Check(err)
 				ds = append(ds, time.Since(t))
 				total = p.Total
 			}
@@ -185,7 +171,7 @@ func main() {
 		for i := 0; i < 20; i++ {
 			t := time.Now()
 			_, err := svc.ParkingBoard(ctx, 1000)
-			check(err)
+			env.Check(err)
 			ds = append(ds, time.Since(t))
 		}
 		fmt.Printf("%-28s %8s          p50 %8s  max %8s\n", "parking board", "", ms(pct(ds, 50)), ms(pct(ds, 100)))
@@ -200,7 +186,7 @@ func main() {
 			_, _, f.EntryTo, _ = localtime.ParseDay(*explainTo, loc)
 		}
 		plan, err := st.Records().ExplainHistory(ctx, f)
-		check(err)
+		env.Check(err)
 		fmt.Printf("\n=== search %q status %q from %q to %q\n%s", *explainSearch, *explainStatus, *explainFrom, *explainTo, plan)
 	}
 
@@ -212,7 +198,7 @@ func main() {
 			}
 			seen[q.kind] = true
 			plan, err := st.Records().ExplainHistory(ctx, store.HistoryFilter{Search: q.search, Limit: records.HistoryPageSize, Offset: (q.page - 1) * records.HistoryPageSize})
-			check(err)
+			env.Check(err)
 			fmt.Printf("\n=== %s: search %q, page %d\n%s", kinds[q.kind].name, q.search, q.page, plan)
 		}
 	}
@@ -324,9 +310,4 @@ func redact(u string) string {
 	return u
 }
 
-func check(err error) {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "histbench:", err)
-		os.Exit(1)
-	}
-}
+func check(err error) { benchsetup.Check("histbench", err) }
