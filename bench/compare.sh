@@ -20,6 +20,12 @@
 #                 the staff side of a check-in. A realistic check-in under load (pending
 #                 bookings with a spot and photos, each started once) is too heavy to prepare
 #                 for every round, so the staff detail page the counter opens stands for it.
+#   pgbench       PostgreSQL only, run in the booking's alternation (old, new, pgbench): pgbench
+#                 with the same 50 clients (2 threads), prepared protocol, for DURATION, running
+#                 bench/pgbench-ten.sql (BEGIN, ten inserts/updates, END) on scratch tables in
+#                 its own database parking_cmp_pgbench (dropped on exit). The summary prints
+#                 each build's booking rate over pgbench's transaction rate: the target of
+#                 docs/performance.md#targets is checked in one run.
 # Each server has its own scratch database: a SQLite file in the temporary folder, or the
 # PostgreSQL databases parking_cmp_old / parking_cmp_new (dropped and created; dropped again on exit). Servers run
 # with PARKING_PUBLIC_RATE=0, PARKING_LOG_LEVEL=warn, SQLite's default durability (FULL;
@@ -32,7 +38,7 @@ cd "$(dirname "$0")/.."
 DURATION=${DURATION:-5s}
 ROUNDS=${ROUNDS:-2}
 DBS=${DBS:-"sqlite postgres"}
-SCENARIOS=${SCENARIOS:-"quote booking availability details"}
+SCENARIOS=${SCENARIOS:-"quote booking pgbench availability details"}
 CAPACITY=${CAPACITY:-0}
 SQLITE_SYNC=${SQLITE_SYNC:-FULL}
 PG=${PG:-postgres://postgres@127.0.0.1:5432}
@@ -49,7 +55,8 @@ cleanup() {
   git worktree remove --force "$old_tree" 2>/dev/null || true
   rm -rf "$work"
   case " $DBS " in *" postgres "*)
-    psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS parking_cmp_old WITH (FORCE)" -c "DROP DATABASE IF EXISTS parking_cmp_new WITH (FORCE)" 2>/dev/null || true ;;
+    psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS parking_cmp_old WITH (FORCE)" -c "DROP DATABASE IF EXISTS parking_cmp_new WITH (FORCE)" \
+      -c "DROP DATABASE IF EXISTS parking_cmp_pgbench WITH (FORCE)" 2>/dev/null || true ;;
   esac
 }
 trap cleanup EXIT
@@ -107,6 +114,33 @@ results="$work/results"
 : >"$results"
 from=$(date -u -d '+7 days' +%Y-%m-%d); to=$(date -u -d '+36 days' +%Y-%m-%d)
 
+# pgbench_prepare: the pgbench scenario's database and scratch tables (bench/pgbench-ten.sql).
+pgbench_prepare() {
+  psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS parking_cmp_pgbench WITH (FORCE)" -c "CREATE DATABASE parking_cmp_pgbench" >/dev/null
+  psql "$PG/parking_cmp_pgbench" -q >/dev/null <<'SQL'
+CREATE TABLE pb_customer (id bigserial PRIMARY KEY, full_name text NOT NULL, phone bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE pb_vehicle (id bigserial PRIMARY KEY, plate text NOT NULL, kind text NOT NULL);
+CREATE TABLE pb_link (customer bigint NOT NULL, vehicle bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE pb_reservation (id bigserial PRIMARY KEY, customer bigint NOT NULL, vehicle bigint NOT NULL, total bigint NOT NULL, note text, created_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE pb_extra (reservation bigint NOT NULL, extra bigint NOT NULL, price bigint NOT NULL);
+CREATE TABLE pb_notification (id bigserial PRIMARY KEY, reservation bigint NOT NULL, kind text NOT NULL, payload text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE pb_audit (id bigserial PRIMARY KEY, entity bigint NOT NULL, action text NOT NULL, changes text NOT NULL, at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE pb_account (id bigint PRIMARY KEY, used bigint NOT NULL DEFAULT 0);
+INSERT INTO pb_account (id) SELECT generate_series(1, 100000);
+SQL
+}
+
+# run_pgbench DB ROUND: one pgbench run, its transactions per second appended to the results.
+run_pgbench() {
+  local db=$1 round=$2 out tps
+  echo "-- $db pgbench round $round: $(uptime | sed 's/^ *//')"
+  out=$(pgbench -n -c 50 -j 2 -M prepared -T "${DURATION%s}" -f bench/pgbench-ten.sql "$PG/parking_cmp_pgbench" 2>&1)
+  tps=$(awk '/^tps = / {print $3; exit}' <<<"$out")
+  [ -n "$tps" ] || { echo "$out" >&2; echo "pgbench gave no figure" >&2; exit 1; }
+  printf '   %-5s %10.0f tx/s  failed %s\n' pgbench "$tps" "$(awk -F': *' '/failed transactions/ {print $2}' <<<"$out")"
+  echo "$db booking pgbench $tps" >>"$results"
+}
+
 # run DB SCENARIO ROUND BUILD PORT: one wrk run, its figure appended to the results.
 run() {
   local db=$1 scenario=$2 round=$3 build=$4 port=$5 url args=() out rps bad
@@ -131,11 +165,15 @@ run() {
 for db in $DBS; do
   start old "$db"; start new "$db"
   prepare "$port_old" old; prepare "$port_new" new
+  pgbench=
+  case " $SCENARIOS " in *" pgbench "*) [ "$db" = postgres ] && { pgbench=1; pgbench_prepare; } ;; esac
   for scenario in $SCENARIOS; do
+    [ "$scenario" = pgbench ] && continue # run in the booking's alternation
     for round in $(seq 1 "$ROUNDS"); do
       run "$db" "$scenario" "$round" old "$port_old"
       run "$db" "$scenario" "$round" new "$port_new"
       [ "$scenario" = quote ] && run "$db" "$scenario" "$round" bare "$bare_port"
+      [ "$scenario" = booking ] && [ -n "$pgbench" ] && run_pgbench "$db" "$round"
     done
   done
   kill "$pid_old" "$pid_new"; wait "$pid_old" "$pid_new" 2>/dev/null || true
@@ -153,5 +191,7 @@ for (db, sc), b in runs.items():
     line = f"{db:8} {sc:12} old {med['old']:9.0f}  new {med['new']:9.0f}  new/old {med['new'] / med['old']:.2f}"
     if 'bare' in med:
         line += f"  bare {med['bare']:9.0f}  old/bare {med['old'] / med['bare']:.2f}  new/bare {med['new'] / med['bare']:.2f}"
+    if 'pgbench' in med:
+        line += f"  pgbench {med['pgbench']:7.0f} tx/s  old/pgbench {med['old'] / med['pgbench']:.2f}  new/pgbench {med['new'] / med['pgbench']:.2f}"
     print(line)
 PY

@@ -166,7 +166,7 @@ func (a *App) prepare(ctx context.Context) error {
 	// Links carrying a token (reset_url, verify_url) are stored sealed with a key derived
 	// from the same secret, so every instance's dispatcher opens them (docs/notifications.md#sealed-fields).
 	a.Outbox.SetSealer(notify.NewSealer(secret))
-	a.Outbox.SetFacility(reminderFacility)
+	a.Outbox.SetFacility(a.reminderFacility)
 	m, where, err := openMedia(ctx, a.Config)
 	if err != nil {
 		return fmt.Errorf("photo storage: %w", err)
@@ -239,10 +239,18 @@ func (a *App) assignReferences(ctx context.Context) {
 }
 
 // reminderFacility is the car park the booking_reminder names (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder): its
-// name, address and phone from the settings, read in the reminder's transaction.
-// A name not yet set on /admin/settings is the service's own.
-func reminderFacility(ctx context.Context, tx *store.Tx) (notify.FacilityData, error) {
-	f, err := tx.Catalog().Facility(ctx)
+// name, address and phone from the settings. A name not yet set on /admin/settings is
+// the service's own.
+//
+// It is the catalog's copy of the settings (at most FacilityCacheTTL old, dropped at
+// once on a change here or announced by another instance), not a read in the
+// booking's transaction: the payload is written when the reminder is scheduled and
+// sent as written a day before the entry, usually days later, so it names the car
+// park as it was at booking time either way; a second's lag on a rename changes
+// nothing a customer could notice, and the busiest transaction saves a round trip
+// while it holds its locks.
+func (a *App) reminderFacility(ctx context.Context, _ *store.Tx) (notify.FacilityData, error) {
+	f, err := a.CatalogOps.CachedFacility(ctx)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return notify.FacilityData{}, err
 	}
