@@ -27,7 +27,8 @@
 #                 each build's booking rate over pgbench's transaction rate: the target of
 #                 docs/performance.md#targets is checked in one run.
 # Each server has its own scratch database: a SQLite file in the temporary folder, or the
-# PostgreSQL databases parking_cmp_old / parking_cmp_new (dropped and created; dropped again on exit). Servers run
+# PostgreSQL databases parking_cmp_old / parking_cmp_new (dropped and created; dropped again on exit;
+# PGDB=parking_cmp2 names them otherwise, for two runs on one server at once). Servers run
 # with PARKING_PUBLIC_RATE=0, PARKING_LOG_LEVEL=warn, SQLite's default durability (FULL;
 # SQLITE_SYNC=NORMAL to change both), PostgreSQL with synchronous_commit on. Ports are free
 # ones chosen at start. `uptime` is printed before each run: the figures mean little without
@@ -42,6 +43,7 @@ SCENARIOS=${SCENARIOS:-"quote booking pgbench availability details"}
 CAPACITY=${CAPACITY:-0}
 SQLITE_SYNC=${SQLITE_SYNC:-FULL}
 PG=${PG:-postgres://postgres@127.0.0.1:5432}
+PGDB=${PGDB:-parking_cmp}
 ADMIN_EMAIL=bench@parking.es
 ADMIN_PASSWORD=bench-password-1
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
@@ -55,8 +57,8 @@ cleanup() {
   git worktree remove --force "$old_tree" 2>/dev/null || true
   rm -rf "$work"
   case " $DBS " in *" postgres "*)
-    psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS parking_cmp_old WITH (FORCE)" -c "DROP DATABASE IF EXISTS parking_cmp_new WITH (FORCE)" \
-      -c "DROP DATABASE IF EXISTS parking_cmp_pgbench WITH (FORCE)" 2>/dev/null || true ;;
+    psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS ${PGDB}_old WITH (FORCE)" -c "DROP DATABASE IF EXISTS ${PGDB}_new WITH (FORCE)" \
+      -c "DROP DATABASE IF EXISTS ${PGDB}_pgbench WITH (FORCE)" 2>/dev/null || true ;;
   esac
 }
 trap cleanup EXIT
@@ -82,8 +84,8 @@ start() {
   case $db in
     sqlite) rm -f "$work/$build.db"*; url="sqlite:$work/$build.db" ;;
     postgres)
-      psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS parking_cmp_$build WITH (FORCE)" -c "CREATE DATABASE parking_cmp_$build" >/dev/null
-      url="$PG/parking_cmp_$build?sslmode=disable" ;;
+      psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS ${PGDB}_$build WITH (FORCE)" -c "CREATE DATABASE ${PGDB}_$build" >/dev/null
+      url="$PG/${PGDB}_$build?sslmode=disable" ;;
     *) echo "unknown database $db (sqlite or postgres)" >&2; exit 2 ;;
   esac
   port=$(free_port)
@@ -116,8 +118,8 @@ from=$(date -u -d '+7 days' +%Y-%m-%d); to=$(date -u -d '+36 days' +%Y-%m-%d)
 
 # pgbench_prepare: the pgbench scenario's database and scratch tables (bench/pgbench-ten.sql).
 pgbench_prepare() {
-  psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS parking_cmp_pgbench WITH (FORCE)" -c "CREATE DATABASE parking_cmp_pgbench" >/dev/null
-  psql "$PG/parking_cmp_pgbench" -q >/dev/null <<'SQL'
+  psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS ${PGDB}_pgbench WITH (FORCE)" -c "CREATE DATABASE ${PGDB}_pgbench" >/dev/null
+  psql "$PG/${PGDB}_pgbench" -q >/dev/null <<'SQL'
 CREATE TABLE pb_customer (id bigserial PRIMARY KEY, full_name text NOT NULL, phone bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
 CREATE TABLE pb_vehicle (id bigserial PRIMARY KEY, plate text NOT NULL, kind text NOT NULL);
 CREATE TABLE pb_link (customer bigint NOT NULL, vehicle bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
@@ -134,7 +136,7 @@ SQL
 run_pgbench() {
   local db=$1 round=$2 out tps
   echo "-- $db pgbench round $round: $(uptime | sed 's/^ *//')"
-  out=$(pgbench -n -c 50 -j 2 -M prepared -T "${DURATION%s}" -f bench/pgbench-ten.sql "$PG/parking_cmp_pgbench" 2>&1)
+  out=$(pgbench -n -c 50 -j 2 -M prepared -T "${DURATION%s}" -f bench/pgbench-ten.sql "$PG/${PGDB}_pgbench" 2>&1)
   tps=$(awk '/^tps = / {print $3; exit}' <<<"$out")
   [ -n "$tps" ] || { echo "$out" >&2; echo "pgbench gave no figure" >&2; exit 1; }
   printf '   %-5s %10.0f tx/s  failed %s\n' pgbench "$tps" "$(awk -F': *' '/failed transactions/ {print $2}' <<<"$out")"

@@ -166,7 +166,8 @@ func (a *App) prepare(ctx context.Context) error {
 	// Links carrying a token (reset_url, verify_url) are stored sealed with a key derived
 	// from the same secret, so every instance's dispatcher opens them (docs/notifications.md#sealed-fields).
 	a.Outbox.SetSealer(notify.NewSealer(secret))
-	a.Outbox.SetFacility(a.reminderFacility)
+	a.Outbox.SetFacility(reminderFacility)
+	a.Outbox.SetFacilityCopy(a.reminderFacilityCopy)
 	m, where, err := openMedia(ctx, a.Config)
 	if err != nil {
 		return fmt.Errorf("photo storage: %w", err)
@@ -239,26 +240,30 @@ func (a *App) assignReferences(ctx context.Context) {
 }
 
 // reminderFacility is the car park the booking_reminder names (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder): its
-// name, address and phone from the settings. A name not yet set on /admin/settings is
-// the service's own.
-//
-// It is the catalog's copy of the settings (at most FacilityCacheTTL old, dropped at
-// once on a change here or announced by another instance), not a read in the
-// booking's transaction: the payload is written when the reminder is scheduled and
-// sent as written a day before the entry, usually days later, so it names the car
-// park as it was at booking time either way; a second's lag on a rename changes
-// nothing a customer could notice, and the busiest transaction saves a round trip
-// while it holds its locks.
-func (a *App) reminderFacility(ctx context.Context, _ *store.Tx) (notify.FacilityData, error) {
+// name, address and phone from the settings, read in the reminder's transaction.
+// A name not yet set on /admin/settings is the service's own.
+func reminderFacility(ctx context.Context, tx *store.Tx) (notify.FacilityData, error) {
+	f, err := tx.Catalog().Facility(ctx)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return notify.FacilityData{}, err
+	}
+	return notify.FacilityFromSettings(f), nil
+}
+
+// reminderFacilityCopy is reminderFacility from the catalog's copy of the settings,
+// read before a booking's transaction: at most catalog.FacilityCacheTTL old, dropped
+// at once on a change here or announced by another instance. The reminder's payload
+// is written when the booking is made and sent as written a day before the entry,
+// usually days later, so it names the car park as it was when booked either way; a
+// second's lag on a rename changes nothing a customer could notice, and the busiest
+// transaction saves a read while it holds its locks (docs/performance.md). Never
+// called inside a transaction: on a miss it takes a connection of its own.
+func (a *App) reminderFacilityCopy(ctx context.Context) (notify.FacilityData, error) {
 	f, err := a.CatalogOps.CachedFacility(ctx)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return notify.FacilityData{}, err
 	}
-	out := notify.FacilityData{Name: f.Name, Address: f.Address, Phone: f.Phone}
-	if out.Name == "" {
-		out.Name = "Parking Aeropuerto"
-	}
-	return out, nil
+	return notify.FacilityFromSettings(f), nil
 }
 
 // serviceSecret is the service's secret key (docs/manage-booking.md#the-token):

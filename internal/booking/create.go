@@ -128,6 +128,12 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 	}
 	quote := priced.Quote
 
+	// The reminder's car park, read before the transaction (notify.Outbox.BookingFacility,
+	// docs/performance.md): the transaction saves a read while it holds its locks.
+	facility, err := s.notes.outbox.BookingFacility(ctx, in.Entry, s.now())
+	if err != nil {
+		return Created{}, err
+	}
 	var out Created
 	out.Quote = quote
 	// The trail names an anonymous online booking "público" (a signed-in booker is
@@ -198,7 +204,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 			Color: in.Color, Type: in.VehicleType}
 		// docs/notifications.md#events: booking confirmation, in this transaction, so that the
 		// notification exists exactly when the booking does (docs/notifications.md).
-		if err := s.notes.enqueueBooked(ctx, tx, ch, out, priced.Extras); err != nil {
+		if err := s.notes.enqueueBooked(ctx, tx, ch, out, priced.Extras, facility); err != nil {
 			return err
 		}
 		created := resState{r: out.Reservation, extras: bookedDetails(s.catalog.Load(), priced.Extras)}

@@ -51,7 +51,8 @@ func (s *notifier) enqueue(ctx context.Context, tx *store.Tx, kind notify.Kind, 
 // was priced with. An online booking's confirmation shows the vehicle as the booker
 // typed it: it goes to the email they typed, which must not learn a stored
 // vehicle's brand, model or colour (docs/public-booking.md#privacy-of-anonymous-bookings).
-func (s *notifier) enqueueBooked(ctx context.Context, tx *store.Tx, ch Channel, c Created, extras []store.BookedExtra) error {
+// facility is the reminder's car park read before the transaction (reminderFacility).
+func (s *notifier) enqueueBooked(ctx context.Context, tx *store.Tx, ch Channel, c Created, extras []store.BookedExtra, facility *notify.FacilityData) error {
 	sub := store.NotificationSubject{Reservation: c.Reservation, Customer: c.Customer, Vehicle: c.Vehicle}
 	if ch == Public {
 		sub.Vehicle = c.Typed
@@ -73,13 +74,10 @@ func (s *notifier) enqueueBooked(ctx context.Context, tx *store.Tx, ch Channel, 
 	}
 	// The order a read gives (store.ReservationExtras): by id.
 	sort.Slice(sub.Extras, func(i, j int) bool { return sub.Extras[i].ID < sub.Extras[j].ID })
-	if _, err := s.outbox.EnqueueSubject(ctx, tx, notify.BookingConfirmation, sub, notify.Options{}); err != nil {
+	// The confirmation, and the reminder the day before (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder;
+	// none for a booking made less than 24 hours ahead), in the booking's own transaction and one insert.
+	if err := s.outbox.EnqueueBooked(ctx, tx, sub, notify.Options{Facility: facility}); err != nil {
 		return fmt.Errorf("enqueue booking_confirmation for reservation %d: %w", c.Reservation.ID, err)
-	}
-	// docs/manage-booking.md#the-reminder-the-day-before-booking_reminder: the reminder the day before, scheduled in the booking's own
-	// transaction (none for a booking made less than 24 hours ahead).
-	if err := s.outbox.ScheduleReminder(ctx, tx, sub); err != nil {
-		return fmt.Errorf("schedule booking_reminder for reservation %d: %w", c.Reservation.ID, err)
 	}
 	return nil
 }

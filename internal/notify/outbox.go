@@ -37,7 +37,10 @@ type Outbox struct {
 	wake     chan struct{}
 	links    *managelink.Signer // manage_url in payloads (docs/manage-booking.md#the-token); nil: none
 	facility FacilitySource     // the reminder's facility; nil: empty fields
-	sealer   *Sealer            // seals payload values that carry a secret (seal.go)
+	// facilityCopy reads the facility without a transaction, from a copy kept in
+	// memory (BookingFacility); nil: only facility, in the transaction.
+	facilityCopy func(ctx context.Context) (FacilityData, error)
+	sealer       *Sealer // seals payload values that carry a secret (seal.go)
 }
 
 // FacilitySource reads the car park's name, address and phone (the settings) inside
@@ -64,6 +67,14 @@ func (o *Outbox) Seal(plain string) Sealed { return o.sealer.Seal(plain) }
 // SetFacility sets where the reminder reads the facility from. Call it before the
 // outbox is used.
 func (o *Outbox) SetFacility(f FacilitySource) { o.facility = f }
+
+// SetFacilityCopy sets where a new booking's reminder reads the facility from before
+// the booking's transaction (BookingFacility): an in-memory copy of the settings,
+// which must not wait for a connection while a transaction holds one. Call it
+// before the outbox is used; it has no effect without SetFacility.
+func (o *Outbox) SetFacilityCopy(f func(ctx context.Context) (FacilityData, error)) {
+	o.facilityCopy = f
+}
 
 // NewOutbox builds the outbox. loc is the facility's time zone (dates in payloads);
 // deliver says whether a webhook is configured: without one, rows are recorded with
@@ -93,6 +104,10 @@ type Options struct {
 	Original *Original
 	// DueAt is when the row is to be sent (zero: at once); a reminder is due later.
 	DueAt time.Time
+	// Facility is the reminder's car park as the caller read it before its
+	// transaction (ReminderFacility); nil: read from the facility source in the
+	// transaction. Unused when the outbox has no facility source.
+	Facility *FacilityData
 }
 
 // Original is a snapshot of a reservation taken before it is modified.
@@ -131,20 +146,37 @@ func (o *Outbox) Enqueue(ctx context.Context, tx *store.Tx, kind Kind, reservati
 // is built from, exactly as it is being committed (a booking that has just inserted
 // the reservation): it saves re-reading five tables on the busiest path.
 func (o *Outbox) EnqueueSubject(ctx context.Context, tx *store.Tx, kind Kind, sub store.NotificationSubject, opts Options) (int64, error) {
+	n, err := o.row(ctx, tx, kind, sub, opts)
+	if err != nil {
+		return 0, err
+	}
+	id, err := tx.Outbox().InsertNotification(ctx, n)
+	if err != nil {
+		return 0, err
+	}
+	if n.Status == store.NotificationPending {
+		tx.AfterCommit(o.Nudge)
+	}
+	return id, nil
+}
+
+// row builds the outbox row of one notification of kind about sub, as EnqueueSubject
+// inserts it: its payload, and skipped with the reason when it will never be sent.
+func (o *Outbox) row(ctx context.Context, tx *store.Tx, kind Kind, sub store.NotificationSubject, opts Options) (store.NewNotification, error) {
 	if !kind.Valid() {
-		return 0, fmt.Errorf("enqueue: unknown notification type %q", kind)
+		return store.NewNotification{}, fmt.Errorf("enqueue: unknown notification type %q", kind)
 	}
 	if kind == ReservationModified && opts.Original == nil {
-		return 0, errors.New("enqueue reservation_modified: Options.Original is required (take it with Capture before the change)")
+		return store.NewNotification{}, errors.New("enqueue reservation_modified: Options.Original is required (take it with Capture before the change)")
 	}
 	reservationID := sub.Reservation.ID
 	var original *store.NotificationSubject
 	if opts.Original != nil {
 		original = &opts.Original.sub
 	}
-	body, err := o.build(ctx, tx, kind, sub, original)
+	body, err := o.build(ctx, tx, kind, sub, original, opts.Facility)
 	if err != nil {
-		return 0, err
+		return store.NewNotification{}, err
 	}
 	n := store.NewNotification{
 		ReservationID: reservationID, Type: string(kind), DeliveryID: newDeliveryID(),
@@ -156,14 +188,7 @@ func (o *Outbox) EnqueueSubject(ctx context.Context, tx *store.Tx, kind Kind, su
 	case !o.deliver:
 		n.Status, n.LastError = store.NotificationSkipped, ptr(ReasonNoWebhook)
 	}
-	id, err := tx.Outbox().InsertNotification(ctx, n)
-	if err != nil {
-		return 0, err
-	}
-	if n.Status == store.NotificationPending {
-		tx.AfterCommit(o.Nudge)
-	}
-	return id, nil
+	return n, nil
 }
 
 // Nudge wakes the dispatcher without waiting: a pending wake-up already covers

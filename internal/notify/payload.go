@@ -10,6 +10,7 @@ import (
 	"parking/internal/localtime"
 	"parking/internal/money"
 	"parking/internal/reservation"
+	"parking/internal/settings"
 	"parking/internal/store"
 )
 
@@ -122,6 +123,17 @@ type FacilityData struct {
 	Name    string `json:"name"`
 	Address string `json:"address"`
 	Phone   string `json:"phone"`
+}
+
+// FacilityFromSettings is the car park the reminder names from the facility settings
+// (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder): a name not
+// yet set on /admin/settings is the service's own.
+func FacilityFromSettings(f settings.Facility) FacilityData {
+	out := FacilityData{Name: f.Name, Address: f.Address, Phone: f.Phone}
+	if out.Name == "" {
+		out.Name = "Parking Aeropuerto"
+	}
+	return out
 }
 
 // ResetCliente is the account a password reset is for.
