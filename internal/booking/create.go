@@ -148,24 +148,19 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		if in.Email != "" {
 			email = &in.Email
 		}
-		customer, _, err := tx.Customers().FindOrCreateCustomerByPhone(ctx, store.NewCustomer{FullName: in.FullName, Phone: in.Phone, Email: email})
+		// The customer found or created by phone, the vehicle by plate, and their link
+		// (one statement on PostgreSQL, store.FindOrCreateBooker).
+		customer, vehicle, err := tx.Customers().FindOrCreateBooker(ctx, store.NewCustomer{FullName: in.FullName, Phone: in.Phone, Email: email},
+			reservation.Vehicle{LicensePlate: in.LicensePlate, Brand: in.Brand, Model: in.Model, Color: in.Color, Type: in.VehicleType})
 		if err != nil {
 			return err
 		}
 		customerID := customer.ID
-		vehicle, _, err := tx.Customers().FindOrCreateVehicleByPlate(ctx, reservation.Vehicle{
-			LicensePlate: in.LicensePlate, Brand: in.Brand, Model: in.Model, Color: in.Color, Type: in.VehicleType,
-		})
-		if err != nil {
-			return err
-		}
 		// For the walk-in and the public booking alike (docs/input-rules.md#plates): a plate stored with another type is
-		// refused, otherwise the stored vehicle and the price would disagree.
+		// refused, otherwise the stored vehicle and the price would disagree. The refusal
+		// fails the transaction: the link just made is undone with it.
 		if pricing.NormalizeVehicleType(vehicle.Type) != in.VehicleType {
 			return fault.Invalidf("La matrícula %s ya está registrada con el tipo de vehículo %s.", vehicle.LicensePlate, vehicle.Type)
-		}
-		if err := tx.Customers().LinkCustomerVehicle(ctx, customerID, vehicle.ID); err != nil {
-			return err
 		}
 		// docs/public-booking.md#privacy-of-anonymous-bookings: the reservation keeps the contact the booker typed; the stored
 		// customer and vehicle are found, never rewritten (the store's find-or-create
