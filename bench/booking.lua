@@ -27,5 +27,9 @@ request = function()
   local body = string.format('{"full_name":"Cliente %d","phone":"%s","email":"c%d@example.com",' ..
     '"license_plate":"%s","vehicle_type":"TURISMO","entry_date":"%s",' ..
     '"exit_date":"%s","id_main_service":1,"additional_services":[1]}', k, phone, k, plate, entry, exit)
-  return wrk.format("POST", "/api/reservations/public-new", {["Content-Type"] = "application/json"}, body)
+  -- Every request with its own Idempotency-Key (docs/public-booking.md#retries-idempotency-key):
+  -- the key is claimed and answered in the booking's transaction, as a careful client would.
+  local key = string.format("bench-%d-%02d-%d", stamp, tid, n)
+  return wrk.format("POST", "/api/reservations/public-new",
+    {["Content-Type"] = "application/json", ["Idempotency-Key"] = key}, body)
 end

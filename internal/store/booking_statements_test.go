@@ -11,9 +11,9 @@ import (
 	"parking/internal/storetest"
 )
 
-// A booking's reservation and its additional services (one statement on PostgreSQL):
-// a service that cannot be stored (unknown id) refuses the whole insert, so nothing
-// of the reservation is left; a service listed twice is stored once, at its price.
+// A booking's reservation and its additional services: a service that cannot be
+// stored (unknown id) refuses the insert, and its transaction leaves nothing of the
+// reservation; a service listed twice is stored once, at its price.
 func TestReservationWithItsServicesAllOrNothing(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		st := storetest.Open(t, d)

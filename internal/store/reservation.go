@@ -70,23 +70,16 @@ func (tx ReservationsTx) InsertReservation(ctx context.Context, r NewReservation
 	// docs/manage-booking.md#booking-reference: a random reference, unique by the database's index. A collision
 	// (one in 2^40 per stored booking) inserts nothing and draws again; ON CONFLICT
 	// on the reference alone, so that any other violation still refuses the insert.
-	// On PostgreSQL the additional services go in the same statement (a data-modifying
-	// WITH), one round trip fewer on the busiest transaction (docs/performance.md);
-	// SQLite has no INSERT inside WITH, and its statements are calls, not round trips.
-	withExtras := tx.Dialect() == Postgres && len(r.Extras) > 0
 	for attempt := 0; ; attempt++ {
 		out.Reference = reservation.NewReference()
-		args := []any{tx.Now, out.Entry, out.Exit, int64(r.TotalPrice), false, r.Notes, r.Spot,
-			r.CustomerID, r.VehicleID, r.MainServiceID, name, email, phone, bookedBy, out.Reference, out.ClaimedAt}
-		query := insertReservationSQL
-		if withExtras {
-			ids, prices := make([]int64, len(r.Extras)), make([]int64, len(r.Extras))
-			for i, e := range r.Extras {
-				ids[i], prices[i] = e.ID, int64(e.Price)
-			}
-			query, args = insertReservationWithExtrasSQL, append(args, ids, prices)
-		}
-		err := tx.QueryRow(ctx, query, args...).Scan(&out.ID)
+		err := tx.QueryRow(ctx, `INSERT INTO reservation
+			(reservation_date, entry_date, exit_date, status, total_price_cents, is_paid, notes, cod_parking_spot,
+			 id_customer, id_vehicle, id_main_service, updated_at, contact_name, contact_email, contact_phone, booked_by, reference, claimed_at)
+			VALUES ($1, $2, $3, 'PENDIENTE', $4, $5, $6, $7, $8, $9, $10, $1, $11, $12, $13, $14, $15, $16)
+			ON CONFLICT (reference) DO NOTHING
+			RETURNING id_reservation`,
+			tx.Now, out.Entry, out.Exit, int64(r.TotalPrice), false, r.Notes, r.Spot,
+			r.CustomerID, r.VehicleID, r.MainServiceID, name, email, phone, bookedBy, out.Reference, out.ClaimedAt).Scan(&out.ID)
 		if err == nil {
 			break
 		}
@@ -94,33 +87,11 @@ func (tx ReservationsTx) InsertReservation(ctx context.Context, r NewReservation
 			return out, fmt.Errorf("insert reservation: %w", err)
 		}
 	}
-	if withExtras {
-		return out, nil
-	}
 	if err := tx.insertExtras(ctx, out.ID, r.Extras); err != nil {
 		return out, err
 	}
 	return out, nil
 }
-
-// insertReservationSQL inserts a PENDIENTE reservation (InsertReservation's
-// arguments $1…$16); a colliding reference inserts nothing and returns no row.
-const insertReservationSQL = `INSERT INTO reservation
-	(reservation_date, entry_date, exit_date, status, total_price_cents, is_paid, notes, cod_parking_spot,
-	 id_customer, id_vehicle, id_main_service, updated_at, contact_name, contact_email, contact_phone, booked_by, reference, claimed_at)
-	VALUES ($1, $2, $3, 'PENDIENTE', $4, $5, $6, $7, $8, $9, $10, $1, $11, $12, $13, $14, $15, $16)
-	ON CONFLICT (reference) DO NOTHING
-	RETURNING id_reservation`
-
-// insertReservationWithExtrasSQL is insertReservationSQL and the additional services
-// ($17 ids, $18 prices) in one PostgreSQL statement: it inserts all or nothing (a
-// failing service row undoes the reservation), and nothing at all on a colliding
-// reference (the services are selected from the reservation inserted).
-const insertReservationWithExtrasSQL = `WITH r AS (` + insertReservationSQL + `),
-	x AS (INSERT INTO reservation_additional_service (id_reservation, id_additional_service, price_cents)
-		SELECT r.id_reservation, e.id, e.price FROM r, unnest($17::bigint[], $18::bigint[]) AS e(id, price)
-		ON CONFLICT (id_reservation, id_additional_service) DO NOTHING)
-	SELECT id_reservation FROM r`
 
 // ReplaceReservationExtras makes the reservation's additional services exactly extras.
 func (tx ReservationsTx) ReplaceReservationExtras(ctx context.Context, reservationID int64, extras []BookedExtra) error {
