@@ -51,7 +51,7 @@ func (s *notifier) enqueue(ctx context.Context, tx *store.Tx, kind notify.Kind, 
 // was priced with. An online booking's confirmation shows the vehicle as the booker
 // typed it: it goes to the email they typed, which must not learn a stored
 // vehicle's brand, model or colour (docs/public-booking.md#privacy-of-anonymous-bookings).
-// facility is the reminder's car park read before the transaction (reminderFacility).
+// facility is the reminder's car park read before the transaction (notify.Outbox.BookingFacility).
 func (s *notifier) enqueueBooked(ctx context.Context, tx *store.Tx, ch Channel, c Created, extras []store.BookedExtra, facility *notify.FacilityData) error {
 	sub := store.NotificationSubject{Reservation: c.Reservation, Customer: c.Customer, Vehicle: c.Vehicle}
 	if ch == Public {
