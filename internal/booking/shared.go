@@ -11,7 +11,7 @@ import (
 
 // Several instances on one PostgreSQL (docs/deploy.md). Everything the operations
 // keep in memory that another instance must see is announced through the store's
-// signals (store.Signal / store.Listen, PostgreSQL NOTIFY):
+// signals (database.Engine.Signal / Listen, PostgreSQL NOTIFY):
 //   - the live parking board's events: an operation on one instance reaches the
 //     streams open on every instance;
 //   - the catalog snapshot: a catalog change reloads it everywhere;
