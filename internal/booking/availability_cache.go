@@ -120,7 +120,7 @@ func (c *occupancyCache) booked(ctx context.Context, sp occupancy.Span, limit in
 		if f == nil || f.today != today {
 			f = &occupancyFill{done: make(chan struct{}), today: today}
 			c.fill = f
-			go c.run(context.WithoutCancel(ctx), f, window, now, c.gen)
+			go c.run(ctx, f, window, now, c.gen)
 		}
 		c.mu.Unlock()
 		select {
@@ -144,17 +144,24 @@ func (c *occupancyCache) booked(ctx context.Context, sp occupancy.Span, limit in
 	return booked, true, nil
 }
 
-// run reads the window for f and stores it unless the copy was dropped meanwhile.
-// It runs on its own goroutine, without the quote's cancellation: the quotes waiting
-// for it may give up, the read finishes for the others.
+// occupancyReadTimeout bounds the window's read: the quotes that arrive meanwhile wait
+// for it, so a read the database never answers must not hold them past this.
+const occupancyReadTimeout = 10 * time.Second
+
+// run reads the window for f and stores it unless the copy was dropped meanwhile (or
+// a younger copy was stored: a read of the previous day that ends late). It runs on
+// its own goroutine, without the quote's cancellation: the quotes waiting for it may
+// give up, the read finishes for the others.
 func (c *occupancyCache) run(ctx context.Context, f *occupancyFill, window occupancy.Span, at time.Time, gen uint64) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), occupancyReadTimeout)
 	booked, err := c.read(ctx, window)
+	cancel()
 	c.mu.Lock()
 	if err != nil {
 		f.err = err
 	} else {
 		f.c = &occupancyCopy{today: f.today, span: window, booked: booked, at: at}
-		if c.gen == gen {
+		if c.gen == gen && (c.cur == nil || !c.cur.at.After(at)) {
 			c.cur = f.c
 		}
 	}

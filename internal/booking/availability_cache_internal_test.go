@@ -22,6 +22,7 @@ type fakeOccupancy struct {
 	gate   chan struct{} // nil: reads answer at once
 	began  chan struct{} // a read has begun (when gate is set)
 	err    error
+	ctx    context.Context // the last read's
 }
 
 func newFakeOccupancy(t *testing.T, at time.Time) *fakeOccupancy {
@@ -34,6 +35,7 @@ func newFakeOccupancy(t *testing.T, at time.Time) *fakeOccupancy {
 	f.c = &occupancyCache{now: f.clk.Now, loc: madrid}
 	f.c.read = func(ctx context.Context, sp occupancy.Span) ([]int, error) {
 		f.reads.Add(1)
+		f.ctx = ctx
 		if f.gate != nil {
 			f.began <- struct{}{}
 			<-f.gate
@@ -215,6 +217,9 @@ func TestOccupancyCopyCancelledWhileWaiting(t *testing.T) {
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled while waiting: %v, want context.Canceled", err)
+	}
+	if _, ok := f.ctx.Deadline(); !ok || f.ctx.Err() != nil {
+		t.Fatalf("the shared read's context: deadline set %v, err %v; want bounded and not cancelled", ok, f.ctx.Err())
 	}
 	close(f.gate)
 	f.mustBook(t, f.stay(1, 1), 100, 0) // waits for the same read, or finds it kept
