@@ -17,9 +17,12 @@
 #   booking       POST /api/reservations/public-new (bench/booking.lua)
 #   availability  GET /api/availability over 30 days, starting a week ahead
 #   details       GET /admin/reservations/details/{id} with an administrator's session:
-#                 the staff side of a check-in. A realistic check-in under load (pending
-#                 bookings with a spot and photos, each started once) is too heavy to prepare
-#                 for every round, so the staff detail page the counter opens stands for it.
+#                 the page the counter opens to check a car in
+#   checkin       PATCH /admin/reservations/{id}/start (bench/checkin.lua), each of CHECKINS
+#                 walk-ins readied before the run (bench/checkinprep: a spot and five
+#                 photos each, through the operations) checked in once; the run lasts
+#                 CHECKIN_DURATION (default 2s) and is marked not valid if it ran out of
+#                 reservations (raise CHECKINS)
 #   pgbench       PostgreSQL only, run in the booking's alternation (old, new, pgbench): pgbench
 #                 with the same 50 clients (2 threads), prepared protocol, for DURATION, running
 #                 bench/pgbench-ten.sql (BEGIN, ten inserts/updates, END) on scratch tables in
@@ -39,7 +42,9 @@ cd "$(dirname "$0")/.."
 DURATION=${DURATION:-5s}
 ROUNDS=${ROUNDS:-2}
 DBS=${DBS:-"sqlite postgres"}
-SCENARIOS=${SCENARIOS:-"quote booking pgbench availability details"}
+SCENARIOS=${SCENARIOS:-"quote booking pgbench availability details checkin"}
+CHECKINS=${CHECKINS:-6000}
+CHECKIN_DURATION=${CHECKIN_DURATION:-2s}
 CAPACITY=${CAPACITY:-0}
 SQLITE_SYNC=${SQLITE_SYNC:-FULL}
 PG=${PG:-postgres://postgres@127.0.0.1:5432}
@@ -74,6 +79,7 @@ git worktree add -q --detach "$old_tree" "$REV"
 (cd "$old_tree" && go build -o "$work/parking-old" ./cmd/parking)
 go build -o "$work/parking-new" ./cmd/parking
 go build -o "$work/bare" ./bench/bare
+go build -o "$work/checkinprep" ./bench/checkinprep
 bare_port=$(free_port)
 "$work/bare" -addr "127.0.0.1:$bare_port" & pids+=($!)
 wait_ready "$bare_port"
@@ -92,7 +98,7 @@ start() {
   PARKING_CAPACITY=$CAPACITY PARKING_PUBLIC_RATE=0 PARKING_LOG_LEVEL=warn PARKING_SQLITE_SYNC=$SQLITE_SYNC \
     PARKING_ADMIN_EMAIL=$ADMIN_EMAIL PARKING_ADMIN_PASSWORD=$ADMIN_PASSWORD \
     PARKING_DATABASE_URL="$url" PARKING_ADDR="127.0.0.1:$port" "$work/parking-$build" serve & pids+=($!)
-  eval "pid_$build=$!; port_$build=$port"
+  eval "pid_$build=$!; port_$build=$port; url_$build='$url'"
   wait_ready "$port"
 }
 
@@ -112,6 +118,7 @@ prepare() {
   printf -v "cookie_$build" '%s' "$cookie"; printf -v "detail_$build" '%s' "$id"
 }
 
+checkin_tag=0
 results="$work/results"
 : >"$results"
 from=$(date -u -d '+7 days' +%Y-%m-%d); to=$(date -u -d '+36 days' +%Y-%m-%d)
@@ -145,7 +152,7 @@ run_pgbench() {
 
 # run DB SCENARIO ROUND BUILD PORT: one wrk run, its figure appended to the results.
 run() {
-  local db=$1 scenario=$2 round=$3 build=$4 port=$5 url args=() out rps bad
+  local db=$1 scenario=$2 round=$3 build=$4 port=$5 url args=() out rps bad duration=$DURATION done
   case $scenario in
     quote) args=(-s bench/pricing.lua); url="http://127.0.0.1:$port/api/pricing/dynamic" ;;
     booking) args=(-s bench/booking.lua); url="http://127.0.0.1:$port/api/reservations/public-new" ;;
@@ -153,14 +160,24 @@ run() {
     details)
       local c=cookie_$build d=detail_$build
       args=(-H "Cookie: ${!c}"); url="http://127.0.0.1:$port/admin/reservations/details/${!d}" ;;
+    checkin)
+      local c=cookie_$build u=url_$build range
+      checkin_tag=$((checkin_tag + 1))
+      range=$("$work/checkinprep" -database-url "${!u}" -n "$CHECKINS" -tag "$checkin_tag")
+      export FIRST=${range% *} LAST=${range#* } COOKIE=${!c}
+      args=(-s bench/checkin.lua); duration=$CHECKIN_DURATION; url="http://127.0.0.1:$port" ;;
     *) echo "unknown scenario $scenario" >&2; exit 2 ;;
   esac
   echo "-- $db $scenario round $round $build: $(uptime | sed 's/^ *//')"
-  out=$(wrk -t2 -c50 -d"$DURATION" --latency "${args[@]}" "$url")
+  out=$(wrk -t2 -c50 -d"$duration" --latency "${args[@]}" "$url")
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
-  bad=$(awk '/Non-2xx/ {print $NF}' <<<"$out")
+  bad=$(awk '/Non-2xx/ {print "non-2xx answers: " $NF}' <<<"$out")
+  done=$(awk '/requests in/ {print $1}' <<<"$out")
+  if [ "$scenario" = checkin ] && [ "$done" -ge $((CHECKINS - 100)) ]; then
+    bad="ran out of reservations: $done of $CHECKINS"
+  fi
   printf '   %-5s %10.0f req/s  p99 %s%s\n' "$build" "$rps" "$(awk '$1=="99%" {print $2}' <<<"$out")" \
-    "${bad:+  NON-2XX: $bad (the figure is not valid)}"
+    "${bad:+  NOT VALID: $bad}"
   echo "$db $scenario $build $rps" >>"$results"
 }
 

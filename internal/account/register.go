@@ -136,7 +136,7 @@ func (s *Service) Register(ctx context.Context, r Registration) (User, error) {
 			}
 		}
 		if r.PrivacyAck || r.MarketingConsent != nil {
-			if err := tx.Accounts().SetCustomerConsents(ctx, id, r.PrivacyAck, r.MarketingConsent); err != nil {
+			if err := tx.Privacy().SetCustomerConsents(ctx, id, r.PrivacyAck, r.MarketingConsent); err != nil {
 				return err
 			}
 		}

@@ -41,6 +41,41 @@ Usage:
 Configuration (environment variable, serve flag, default):
 `
 
+// command runs one of parking's commands with its arguments.
+type command func(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error
+
+// commands are parking's commands by name (usage lists them).
+var commands = map[string]command{
+	"serve": func(ctx context.Context, args []string, getenv func(string) string, _, stderr io.Writer) error {
+		return runServe(ctx, args, getenv, stderr)
+	},
+	"migrate": func(ctx context.Context, args []string, getenv func(string) string, _, stderr io.Writer) error {
+		return runMigrate(ctx, args, getenv, stderr)
+	},
+	"admin":         runAdmin,
+	"notifications": runNotifications,
+	"duplicates":    runDuplicates,
+	"occupancy":     runOccupancy,
+	"receipts":      runReceipts,
+	"generate":      runGenerate,
+	"openapi": func(_ context.Context, _ []string, _ func(string) string, stdout, _ io.Writer) error {
+		_, err := stdout.Write(append(openapi.JSON(), '\n'))
+		return err
+	},
+	"version": func(_ context.Context, _ []string, _ func(string) string, stdout, _ io.Writer) error {
+		_, err := fmt.Fprintln(stdout, "parking", versionString())
+		return err
+	},
+	"help": showHelp, "-h": showHelp, "--help": showHelp,
+}
+
+// showHelp prints the usage and the settings.
+func showHelp(_ context.Context, _ []string, _ func(string) string, stdout, _ io.Writer) error {
+	fmt.Fprint(stdout, usage)
+	WriteSettings(stdout)
+	return nil
+}
+
 // Run is the command-line entry point: cmd/parking calls it with the process's
 // arguments (without the program name) and environment. It returns the exit code.
 func Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
@@ -48,37 +83,14 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) > 0 && (len(args[0]) == 0 || args[0][0] != '-') {
 		cmd, args = args[0], args[1:]
 	}
-	var err error
-	switch cmd {
-	case "serve":
-		err = runServe(ctx, args, getenv, stderr)
-	case "migrate":
-		err = runMigrate(ctx, args, getenv, stderr)
-	case "admin":
-		err = runAdmin(ctx, args, getenv, stdout, stderr)
-	case "notifications":
-		err = runNotifications(ctx, args, getenv, stdout, stderr)
-	case "duplicates":
-		err = runDuplicates(ctx, args, getenv, stdout, stderr)
-	case "occupancy":
-		err = runOccupancy(ctx, args, getenv, stdout, stderr)
-	case "receipts":
-		err = runReceipts(ctx, args, getenv, stdout, stderr)
-	case "generate":
-		err = runGenerate(ctx, args, getenv, stdout, stderr)
-	case "openapi":
-		_, err = stdout.Write(append(openapi.JSON(), '\n'))
-	case "version":
-		fmt.Fprintln(stdout, "parking", versionString())
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		WriteSettings(stdout)
-	default:
+	run, ok := commands[cmd]
+	if !ok {
 		fmt.Fprintf(stderr, "parking: unknown command %q\n\n", cmd)
 		fmt.Fprint(stderr, usage)
 		WriteSettings(stderr)
 		return 2
 	}
+	err := run(ctx, args, getenv, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "parking %s: %v\n", cmd, err)
 		return 1

@@ -3,6 +3,9 @@ package app
 import (
 	"bufio"
 	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -306,5 +309,88 @@ func TestNamedSourceFilesExist(t *testing.T) {
 	})
 	if checked < 50 {
 		t.Fatalf("only %d file names checked: is the walk at the repository's root?", checked)
+	}
+}
+
+// declaredNames lists, per package name under internal/ (internal/web's too), every
+// name its Go files declare: functions, methods, types, constants, variables and
+// struct fields.
+func declaredNames(t *testing.T) map[string]map[string]bool {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join(repoRoot, "internal", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	web, _ := filepath.Glob(filepath.Join(repoRoot, "internal", "web", "*"))
+	out := map[string]map[string]bool{}
+	for _, dir := range append(dirs, web...) {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		names := map[string]bool{}
+		for _, f := range files {
+			parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(parsed, func(n ast.Node) bool {
+				switch v := n.(type) {
+				case *ast.FuncDecl:
+					names[v.Name.Name] = true
+				case *ast.TypeSpec:
+					names[v.Name.Name] = true
+				case *ast.ValueSpec:
+					for _, id := range v.Names {
+						names[id.Name] = true
+					}
+				case *ast.Field:
+					for _, id := range v.Names {
+						names[id.Name] = true
+					}
+				}
+				return true
+			})
+		}
+		if len(names) > 0 {
+			out[filepath.Base(dir)] = names
+		}
+	}
+	return out
+}
+
+// Docs and comments name code that exists: `store.Records`, `httpx.Kit.Fail`,
+// `booking.Service.Start` in the README, docs/ and Go comments are declared in
+// that package, so a rename leaves no reader looking for the old name.
+func TestNamedIdentifiersExist(t *testing.T) {
+	declared := declaredNames(t)
+	var pkgs []string
+	for p := range declared {
+		pkgs = append(pkgs, regexp.QuoteMeta(p))
+	}
+	ref := regexp.MustCompile(`\b(` + strings.Join(pkgs, "|") + `)\.([A-Z]\w*)(?:\.([A-Z]\w*))?`)
+	checked := 0
+	repoTextFiles(t, func(path string, content []byte) {
+		isDoc := strings.HasSuffix(path, ".md") && (path == "README.md" || strings.HasPrefix(path, "docs/"))
+		isGo := strings.HasSuffix(path, ".go")
+		if !isDoc && !isGo {
+			return
+		}
+		for n, line := range strings.Split(string(content), "\n") {
+			if isGo {
+				i := strings.Index(line, "//")
+				if i < 0 {
+					continue
+				}
+				line = line[i:]
+			}
+			for _, m := range ref.FindAllStringSubmatch(line, -1) {
+				checked++
+				names := declared[m[1]]
+				if !names[m[2]] || (m[3] != "" && !names[m[3]]) {
+					t.Errorf("%s:%d names %s, which %s does not declare", path, n+1, m[0], m[1])
+				}
+			}
+		}
+	})
+	if checked < 100 {
+		t.Fatalf("only %d names checked: is the walk at the repository's root?", checked)
 	}
 }

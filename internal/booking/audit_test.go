@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"parking/internal/audit"
+	"parking/internal/audit/audittest"
 	"parking/internal/booking"
 	"parking/internal/catalog"
 	"parking/internal/money"
@@ -42,28 +43,6 @@ func wantOneNew(t *testing.T, svc *services, id int64, before int, action string
 	return e
 }
 
-// changesOf maps field → [before, after].
-func changesOf(e audit.Record) map[string][2]string {
-	m := map[string][2]string{}
-	for _, c := range e.Changes {
-		m[c.Field] = [2]string{c.Before, c.After}
-	}
-	return m
-}
-
-func wantChanges(t *testing.T, e audit.Record, want map[string][2]string) {
-	t.Helper()
-	got := changesOf(e)
-	if len(got) != len(want) {
-		t.Errorf("%s: changes %v, want exactly %v", e.Action, got, want)
-	}
-	for f, w := range want {
-		if got[f] != w {
-			t.Errorf("%s: %s = %q → %q, want %q → %q", e.Action, f, got[f][0], got[f][1], w[0], w[1])
-		}
-	}
-}
-
 // TestAuditReservationLifecycle: each operation on a reservation writes exactly one
 // entry, with its actor, the transaction's time and the fields it changed.
 func TestAuditReservationLifecycle(t *testing.T) {
@@ -82,7 +61,7 @@ func TestAuditReservationLifecycle(t *testing.T) {
 		if e.Actor != audit.Public {
 			t.Errorf("actor = %+v, want público", e.Actor)
 		}
-		c := changesOf(e)
+		c := audittest.Changes(e)
 		if c["status"] != [2]string{"", "PENDIENTE"} || c["total_price"] != [2]string{"", created.Reservation.TotalPrice.String()} {
 			t.Errorf("create changes = %v", c)
 		}
@@ -98,7 +77,7 @@ func TestAuditReservationLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		e = wantOneNew(t, svc, id, 1, audit.ActionUpdate)
-		wantChanges(t, e, map[string][2]string{"notes": {"", "llaves en recepción"}})
+		audittest.WantChanges(t, e, map[string][2]string{"notes": {"", "llaves en recepción"}})
 		if e.Actor != staffActor {
 			t.Errorf("actor = %+v, want %+v", e.Actor, staffActor)
 		}
@@ -114,7 +93,7 @@ func TestAuditReservationLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		e = wantOneNew(t, svc, id, 2, audit.ActionSpot)
-		wantChanges(t, e, map[string][2]string{"cod_parking_spot": {"", "A-12"}})
+		audittest.WantChanges(t, e, map[string][2]string{"cod_parking_spot": {"", "A-12"}})
 		// Vehicle and dates together, repriced.
 		before := trailOf(t, svc, id)
 		newExit := created.Reservation.Exit.Add(24 * time.Hour)
@@ -123,7 +102,7 @@ func TestAuditReservationLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		e = wantOneNew(t, svc, id, len(before), audit.ActionUpdate)
-		c = changesOf(e)
+		c = audittest.Changes(e)
 		if c["brand"] != [2]string{"Desconocida", "Seat"} || c["total_price"] != [2]string{created.Reservation.TotalPrice.String(), upd.Reservation.TotalPrice.String()} || c["exit_date"][0] == c["exit_date"][1] {
 			t.Errorf("update changes = %v", c)
 		}
@@ -134,7 +113,7 @@ func TestAuditReservationLifecycle(t *testing.T) {
 				t.Fatal(err)
 			}
 			e = wantOneNew(t, svc, id, len(before)+i, audit.ActionPhoto)
-			wantChanges(t, e, map[string][2]string{"photos": {fmt.Sprint(i - 1), fmt.Sprint(i)},
+			audittest.WantChanges(t, e, map[string][2]string{"photos": {fmt.Sprint(i - 1), fmt.Sprint(i)},
 				"photo": {"", fmt.Sprintf("https://fotos.example.com/%d.jpg (lateral)", i)}})
 		}
 		n := len(trailOf(t, svc, id))
@@ -142,17 +121,17 @@ func TestAuditReservationLifecycle(t *testing.T) {
 		if _, err := svc.Start(staff, id); err != nil {
 			t.Fatal(err)
 		}
-		wantChanges(t, wantOneNew(t, svc, id, n, audit.ActionStart), map[string][2]string{"status": {"PENDIENTE", "EN CURSO"}})
+		audittest.WantChanges(t, wantOneNew(t, svc, id, n, audit.ActionStart), map[string][2]string{"status": {"PENDIENTE", "EN CURSO"}})
 
 		if err := svc.RequestInvoice(staff, id); err != nil {
 			t.Fatal(err)
 		}
-		wantChanges(t, wantOneNew(t, svc, id, n+1, audit.ActionInvoiceRequest), map[string][2]string{"notification": {"", "invoice"}})
+		audittest.WantChanges(t, wantOneNew(t, svc, id, n+1, audit.ActionInvoiceRequest), map[string][2]string{"notification": {"", "invoice"}})
 
 		if _, err := svc.Finalize(staff, id, "TARJETA"); err != nil {
 			t.Fatal(err)
 		}
-		wantChanges(t, wantOneNew(t, svc, id, n+2, audit.ActionFinalize), map[string][2]string{
+		audittest.WantChanges(t, wantOneNew(t, svc, id, n+2, audit.ActionFinalize), map[string][2]string{
 			"status": {"EN CURSO", "FINALIZADA"}, "is_paid": {"no", "sí"}, "payment_method": {"", "TARJETA"}})
 
 		// The trail is newest first, every entry of this reservation.
@@ -180,13 +159,13 @@ func TestAuditWalkInCancelAndCustomer(t *testing.T) {
 			t.Fatal(err)
 		}
 		e := wantOneNew(t, svc, w.Reservation.ID, 0, audit.ActionWalkIn)
-		if e.Actor != staffActor || changesOf(e)["cod_parking_spot"] != [2]string{"", "B-3"} {
+		if e.Actor != staffActor || audittest.Changes(e)["cod_parking_spot"] != [2]string{"", "B-3"} {
 			t.Errorf("walk-in entry = %+v", e)
 		}
 		if _, err := svc.AdminCancel(staff, w.Reservation.ID); err != nil {
 			t.Fatal(err)
 		}
-		wantChanges(t, wantOneNew(t, svc, w.Reservation.ID, 1, audit.ActionCancel), map[string][2]string{
+		audittest.WantChanges(t, wantOneNew(t, svc, w.Reservation.ID, 1, audit.ActionCancel), map[string][2]string{
 			"status": {"PENDIENTE", "CANCELADA"}, "cod_parking_spot": {"B-3", ""}})
 
 		in2 := validBooking()
@@ -206,13 +185,13 @@ func TestAuditWalkInCancelAndCustomer(t *testing.T) {
 		if e.Actor.ID != owner || e.Actor.Kind != audit.KindCustomer {
 			t.Errorf("customer edit actor = %+v", e.Actor)
 		}
-		if c := changesOf(e); c["exit_date"][0] == c["exit_date"][1] || c["total_price"][0] == c["total_price"][1] {
+		if c := audittest.Changes(e); c["exit_date"][0] == c["exit_date"][1] || c["total_price"][0] == c["total_price"][1] {
 			t.Errorf("customer edit changes = %v", c)
 		}
 		if _, err := svc.CustomerCancel(customer, owner, id); err != nil {
 			t.Fatal(err)
 		}
-		wantChanges(t, wantOneNew(t, svc, id, 2, audit.ActionCancel), map[string][2]string{"status": {"PENDIENTE", "CANCELADA"}})
+		audittest.WantChanges(t, wantOneNew(t, svc, id, 2, audit.ActionCancel), map[string][2]string{"status": {"PENDIENTE", "CANCELADA"}})
 	})
 }
 

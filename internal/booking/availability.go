@@ -101,7 +101,9 @@ func (s *Service) availability(ctx context.Context, span occupancy.Span, f setti
 // StayAvailability is the availability of the days a stay from entry to exit would
 // occupy (the quote's availability field). It reads the settings from the quote's copy
 // (docs/capacity.md#the-quotes-copy-of-the-settings); when the facility sells without a limit it
-// reads nothing else and answers no days.
+// reads nothing else and answers no days. With a limit, the booked counts come from the
+// quote's copy of the occupancy (docs/capacity.md#the-quotes-copy-of-the-occupancy), and
+// from the database when a day of the stay is near full.
 func (s *Service) StayAvailability(ctx context.Context, entry, exit time.Time) (Availability, error) {
 	sp := occupancy.Span{First: occupancy.DayOf(entry, s.loc), Last: occupancy.DayOf(exit, s.loc)}
 	if sp.Empty() || sp.Len() > MaxAvailabilityDays*4 {
@@ -114,6 +116,13 @@ func (s *Service) StayAvailability(ctx context.Context, entry, exit time.Time) (
 	if f.SellableLimit() == 0 {
 		return Availability{From: sp.First, To: sp.Last, Facility: f}, nil
 	}
+	booked, ok, err := s.quoteDays.booked(ctx, sp, f.SellableLimit())
+	if err != nil {
+		return Availability{}, err
+	}
+	if ok {
+		return availabilityOf(sp, f, booked), nil
+	}
 	return s.availability(ctx, sp, f)
 }
 
@@ -121,6 +130,7 @@ func (s *Service) StayAvailability(ctx context.Context, entry, exit time.Time) (
 // days it corrected.
 func (s *Service) RebuildOccupancy(ctx context.Context) (int, error) {
 	n, err := s.store.Occupancy().RebuildOccupancy(ctx, s.loc)
+	s.quoteDays.drop() // the ledger may have moved, even on a failure
 	if err != nil {
 		return 0, fmt.Errorf("rebuild occupancy: %w", err)
 	}

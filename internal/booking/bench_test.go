@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"parking/internal/booking"
+	"parking/internal/clock/clocktest"
 	"parking/internal/pricing"
+	"parking/internal/settings"
 	"parking/internal/store"
 	"parking/internal/storetest"
 )
@@ -66,4 +68,34 @@ func benchCreate(b *testing.B, svc *services) {
 			}
 		}
 	})
+}
+
+// BenchmarkStayAvailability measures the quote's availability of a 5-day stay with a
+// capacity of 1,000 set: from the quote's copy of the occupancy (the clock does not
+// move, so the copy is read once), and from the database as every quote did before
+// the copy (a stay beyond the copy's window takes that path).
+func BenchmarkStayAvailability(b *testing.B) {
+	for _, d := range storetest.Dialects {
+		svc, _ := newServiceTB(b, d)
+		if _, err := svc.catalog.SaveFacility(context.Background(), settings.Defaults(1000)); err != nil {
+			b.Fatal(err)
+		}
+		for _, v := range []struct {
+			name  string
+			first int
+		}{{"copy", 20}, {"database", 400}} {
+			b.Run(string(d)+"-"+v.name, func(b *testing.B) {
+				entry, exit := clocktest.Day(v.first, 10, 0), clocktest.Day(v.first+4, 18, 0)
+				b.ReportAllocs()
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						if a, err := svc.StayAvailability(context.Background(), entry, exit); err != nil || len(a.Days) != 5 {
+							b.Errorf("%d days, %v", len(a.Days), err)
+							return
+						}
+					}
+				})
+			})
+		}
+	}
 }

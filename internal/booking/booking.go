@@ -46,6 +46,8 @@ type Service struct {
 	spots    spots     // one stay at a time on a spot (spot.go)
 	receipts issuer    // receipts inside the transaction (receipts.go)
 	dates    stayRules // the rules on a stay's dates (booking.go, exit.go)
+
+	quoteDays occupancyCache // the quote's copy of the occupancy (availability_cache.go)
 }
 
 // Option adjusts a Service at construction.
@@ -90,6 +92,7 @@ func New(st *store.Store, holder *pricing.Holder, loc *time.Location, log *slog.
 	s.spots = spots{store: st, loc: loc}
 	s.receipts = issuer{loc: loc}
 	s.dates = stayRules{loc: loc}
+	s.quoteDays.init(s)
 	return s
 }
 

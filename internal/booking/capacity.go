@@ -59,6 +59,9 @@ func stayOf(r reservation.Reservation) occupancy.Stay {
 // Conflict carrying occupancy.FullError, unless override is set on a staff change: it
 // is then kept and recorded on the reservation.
 func (s *Service) occupy(ctx context.Context, tx *store.Tx, id int64, before, after occupancy.Stay, check capacityCheck, override bool) error {
+	// The quote's copy of the occupancy is exact for this instance: dropped once the
+	// change has committed, before the operation returns (availability_cache.go).
+	tx.AfterCommit(s.quoteDays.drop)
 	today := occupancy.DayOf(tx.Now, s.loc)
 	lb, la := occupancy.Ledgered(before, s.loc), occupancy.Ledgered(after, s.loc)
 	c := store.OccupancyChange{

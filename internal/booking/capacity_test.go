@@ -16,7 +16,6 @@ import (
 	"parking/internal/clock/clocktest"
 	"parking/internal/fault"
 	"parking/internal/occupancy"
-	"parking/internal/pricing"
 	"parking/internal/reservation"
 	"parking/internal/settings"
 	"parking/internal/store"
@@ -33,16 +32,8 @@ func capacityService(t *testing.T, d store.Dialect, capacity, sellable int) (*se
 
 func serviceOn(t *testing.T, st *store.Store, capacity, sellable int) *services {
 	t.Helper()
+	h := storetest.Catalog(t, st)
 	ctx := context.Background()
-	if _, err := st.Catalog().SeedCatalog(ctx, pricing.Default()); err != nil {
-		t.Fatal(err)
-	}
-	cat, err := st.Catalog().LoadCatalog(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &pricing.Holder{}
-	h.Store(pricing.NewSnapshot(cat))
 	svc := newServices(st, h)
 	f := settings.Defaults(capacity)
 	f.Sellable = sellable

@@ -190,7 +190,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 			return err
 		}
 		if in.PrivacyAck || in.MarketingConsent {
-			if err := tx.Accounts().SetReservationConsents(ctx, out.Reservation.ID, in.PrivacyAck, in.MarketingConsent); err != nil {
+			if err := tx.Privacy().SetReservationConsents(ctx, out.Reservation.ID, in.PrivacyAck, in.MarketingConsent); err != nil {
 				return err
 			}
 		}

@@ -40,16 +40,7 @@ func newServiceTB(t testing.TB, d store.Dialect) (*services, *store.Store) {
 func newServiceClock(t testing.TB, d store.Dialect) (*services, *store.Store, *clock.Fake) {
 	t.Helper()
 	st, clk := storetest.OpenClock(t, d)
-	ctx := context.Background()
-	if _, err := st.Catalog().SeedCatalog(ctx, pricing.Default()); err != nil {
-		t.Fatal(err)
-	}
-	cat, err := st.Catalog().LoadCatalog(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &pricing.Holder{}
-	h.Store(pricing.NewSnapshot(cat))
+	h := storetest.Catalog(t, st)
 	return newServices(st, h), st, clk
 }
 

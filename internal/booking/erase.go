@@ -28,7 +28,7 @@ func (s *Service) EraseCustomer(ctx context.Context, customerID int64, asAccount
 		if c.Type == reservation.Admin {
 			return fault.New(fault.Forbidden, privacy.MsgEraseStaff)
 		}
-		if erased, err := tx.Accounts().CustomerErased(ctx, customerID); err != nil || erased {
+		if erased, err := tx.Privacy().CustomerErased(ctx, customerID); err != nil || erased {
 			if err != nil {
 				return err
 			}
@@ -38,7 +38,7 @@ func (s *Service) EraseCustomer(ctx context.Context, customerID int64, asAccount
 		if err != nil {
 			return err
 		}
-		busy, err := tx.Accounts().CustomerHasStayInProgress(ctx, customerID)
+		busy, err := tx.Privacy().CustomerHasStayInProgress(ctx, customerID)
 		if err != nil {
 			return err
 		}
@@ -48,7 +48,7 @@ func (s *Service) EraseCustomer(ctx context.Context, customerID int64, asAccount
 		if err := s.releaseCustomerPending(ctx, tx, customerID); err != nil {
 			return err
 		}
-		if out, err = tx.Accounts().EraseCustomer(ctx, customerID); err != nil {
+		if out, err = tx.Privacy().EraseCustomer(ctx, customerID); err != nil {
 			return err
 		}
 		if holder != 0 { // the erasure freed the phone: the bookings' record takes it

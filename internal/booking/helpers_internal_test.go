@@ -1,13 +1,11 @@
 package booking
 
 import (
-	"context"
 	"io"
 	"log/slog"
 	"testing"
 	"time"
 
-	"parking/internal/pricing"
 	"parking/internal/store"
 	"parking/internal/storetest"
 )
@@ -17,17 +15,8 @@ import (
 func internalService(t *testing.T, d store.Dialect, opts ...Option) (s *Service, st *store.Store, madrid *time.Location) {
 	t.Helper()
 	st = storetest.Open(t, d)
-	ctx := context.Background()
-	if _, err := st.Catalog().SeedCatalog(ctx, pricing.Default()); err != nil {
-		t.Fatal(err)
-	}
-	cat, err := st.Catalog().LoadCatalog(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &pricing.Holder{}
-	h.Store(pricing.NewSnapshot(cat))
-	madrid, err = time.LoadLocation("Europe/Madrid")
+	h := storetest.Catalog(t, st)
+	madrid, err := time.LoadLocation("Europe/Madrid")
 	if err != nil {
 		t.Fatal(err)
 	}

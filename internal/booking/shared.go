@@ -11,12 +11,15 @@ import (
 
 // Several instances on one PostgreSQL (docs/deploy.md). Everything the operations
 // keep in memory that another instance must see is announced through the store's
-// signals (store.Signal / store.Listen, PostgreSQL NOTIFY):
+// signals (database.Engine.Signal / Listen, PostgreSQL NOTIFY):
 //   - the live parking board's events: an operation on one instance reaches the
 //     streams open on every instance;
 //   - the catalog snapshot: a catalog change reloads it everywhere;
 //   - the quote's copy of the facility settings: a change drops it everywhere (it
-//     also expires after FacilityCacheTTL, should an announcement be lost).
+//     also expires after FacilityCacheTTL, should an announcement be lost);
+//   - the quote's copy of the occupancy (availability_cache.go) is not announced: it
+//     expires after OccupancyCacheTTL, days near full are always read from the
+//     database, and it is dropped with the settings and when the connection is lost.
 // The signals and their sender are in internal/ops, shared with the catalog.
 // The rest is already shared through the database: sessions, API tokens, login
 // throttling, idempotency keys, the outbox, the facility settings (read from the database by
@@ -44,6 +47,7 @@ func (s *Service) ListenShared(ctx context.Context, log *slog.Logger, ready func
 		// is read again.
 		s.report.feed.Reset()
 		s.catalogOps.ForgetFacility()
+		s.quoteDays.drop()
 		s.catalogOps.ReloadAnnounced(ctx)
 	}, func(payload string) {
 		var m ops.Signal
@@ -62,6 +66,7 @@ func (s *Service) ListenShared(ctx context.Context, log *slog.Logger, ready func
 			s.catalogOps.ReloadAnnounced(ctx)
 		case ops.SignalSettings:
 			s.catalogOps.ForgetFacility()
+			s.quoteDays.drop()
 		}
 	})
 }

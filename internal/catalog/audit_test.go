@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"parking/internal/audit"
+	"parking/internal/audit/audittest"
 	"parking/internal/catalog"
 	"parking/internal/input"
 	"parking/internal/money"
@@ -24,42 +25,11 @@ var staffActor = audit.Actor{Kind: audit.KindStaff, ID: 77, Name: "Marta Gil", E
 
 func ptr[T any](v T) *T { return &v }
 
-// changesOf maps field → [before, after].
-func changesOf(e audit.Record) map[string][2]string {
-	m := map[string][2]string{}
-	for _, c := range e.Changes {
-		m[c.Field] = [2]string{c.Before, c.After}
-	}
-	return m
-}
-
-func wantChanges(t *testing.T, e audit.Record, want map[string][2]string) {
-	t.Helper()
-	got := changesOf(e)
-	if len(got) != len(want) {
-		t.Errorf("%s: changes %v, want exactly %v", e.Action, got, want)
-	}
-	for f, w := range want {
-		if got[f] != w {
-			t.Errorf("%s: %s = %q → %q, want %q → %q", e.Action, f, got[f][0], got[f][1], w[0], w[1])
-		}
-	}
-}
-
 // seeded opens a fresh database of dialect d with the default catalog loaded.
 func seeded(t *testing.T, d store.Dialect) (*store.Store, *pricing.Holder) {
 	t.Helper()
 	st := storetest.Open(t, d)
-	ctx := context.Background()
-	if _, err := st.Catalog().SeedCatalog(ctx, pricing.Default()); err != nil {
-		t.Fatal(err)
-	}
-	cat, err := st.Catalog().LoadCatalog(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &pricing.Holder{}
-	h.Store(pricing.NewSnapshot(cat))
+	h := storetest.Catalog(t, st)
 	return st, h
 }
 
@@ -105,50 +75,50 @@ func TestAuditCatalog(t *testing.T) {
 			t.Fatal(err)
 		}
 		mid := fmt.Sprint(m.ID)
-		wantChanges(t, last(audit.EntityMainService, mid, audit.ActionCreate), map[string][2]string{"name": {"", "Valet"}, "active": {"", "sí"}})
+		audittest.WantChanges(t, last(audit.EntityMainService, mid, audit.ActionCreate), map[string][2]string{"name": {"", "Valet"}, "active": {"", "sí"}})
 		if _, err := svc.catalog.UpdateMainService(ctx, m.ID, catalog.MainServiceInput{Active: ptr(false)}); err != nil {
 			t.Fatal(err)
 		}
-		wantChanges(t, last(audit.EntityMainService, mid, audit.ActionUpdate), map[string][2]string{"active": {"sí", "no"}})
+		audittest.WantChanges(t, last(audit.EntityMainService, mid, audit.ActionUpdate), map[string][2]string{"active": {"sí", "no"}})
 
 		r, err := svc.catalog.CreateRate(ctx, catalog.RateInput{MainService: &m.ID, MinDays: ptr(int64(1)), MaxDays: ptr(int64(5)), DailyPrice: ptr(money.Cents(1250))})
 		if err != nil {
 			t.Fatal(err)
 		}
 		rid := fmt.Sprint(r.ID)
-		wantChanges(t, last(audit.EntityRate, rid, audit.ActionCreate), map[string][2]string{
+		audittest.WantChanges(t, last(audit.EntityRate, rid, audit.ActionCreate), map[string][2]string{
 			"id_main_service": {"", mid}, "min_days": {"", "1"}, "max_days": {"", "5"}, "daily_price": {"", "12.50"}})
 		if _, err := svc.catalog.UpdateRate(ctx, r.ID, catalog.RateInput{DailyPrice: ptr(money.Cents(1300))}); err != nil {
 			t.Fatal(err)
 		}
-		wantChanges(t, last(audit.EntityRate, rid, audit.ActionUpdate), map[string][2]string{"daily_price": {"12.50", "13.00"}})
+		audittest.WantChanges(t, last(audit.EntityRate, rid, audit.ActionUpdate), map[string][2]string{"daily_price": {"12.50", "13.00"}})
 		if err := svc.catalog.DeleteRate(ctx, r.ID); err != nil {
 			t.Fatal(err)
 		}
-		wantChanges(t, last(audit.EntityRate, rid, audit.ActionDelete), map[string][2]string{
+		audittest.WantChanges(t, last(audit.EntityRate, rid, audit.ActionDelete), map[string][2]string{
 			"id_main_service": {mid, ""}, "min_days": {"1", ""}, "max_days": {"5", ""}, "daily_price": {"13.00", ""}})
 
 		mult, _ := money.ParseMultiplier("1.5")
 		if _, err := svc.catalog.CreateCoefficient(ctx, "remolque", mult); err != nil {
 			t.Fatal(err)
 		}
-		wantChanges(t, last(audit.EntityVehicleType, "REMOLQUE", audit.ActionCreate), map[string][2]string{"coefficient": {"", mult.String()}})
+		audittest.WantChanges(t, last(audit.EntityVehicleType, "REMOLQUE", audit.ActionCreate), map[string][2]string{"coefficient": {"", mult.String()}})
 		mult2, _ := money.ParseMultiplier("1.75")
 		if _, err := svc.catalog.UpdateCoefficient(ctx, "remolque", mult2); err != nil {
 			t.Fatal(err)
 		}
-		wantChanges(t, last(audit.EntityVehicleType, "REMOLQUE", audit.ActionUpdate), map[string][2]string{"coefficient": {mult.String(), mult2.String()}})
+		audittest.WantChanges(t, last(audit.EntityVehicleType, "REMOLQUE", audit.ActionUpdate), map[string][2]string{"coefficient": {mult.String(), mult2.String()}})
 
 		x, err := svc.catalog.CreateExtra(ctx, catalog.ExtraInput{Name: ptr("Carga"), Price: ptr(money.Cents(900))})
 		if err != nil {
 			t.Fatal(err)
 		}
 		xid := fmt.Sprint(x.ID)
-		wantChanges(t, last(audit.EntityExtra, xid, audit.ActionCreate), map[string][2]string{"name": {"", "Carga"}, "price": {"", "9.00"}, "active": {"", "sí"}})
+		audittest.WantChanges(t, last(audit.EntityExtra, xid, audit.ActionCreate), map[string][2]string{"name": {"", "Carga"}, "price": {"", "9.00"}, "active": {"", "sí"}})
 		if _, err := svc.catalog.UpdateExtra(ctx, x.ID, catalog.ExtraInput{Name: ptr("Carga rápida")}); err != nil {
 			t.Fatal(err)
 		}
-		wantChanges(t, last(audit.EntityExtra, xid, audit.ActionUpdate), map[string][2]string{"name": {"Carga", "Carga rápida"}})
+		audittest.WantChanges(t, last(audit.EntityExtra, xid, audit.ActionUpdate), map[string][2]string{"name": {"Carga", "Carga rápida"}})
 		// A change to the same values records nothing.
 		n := count()
 		if _, err := svc.catalog.UpdateExtra(ctx, x.ID, catalog.ExtraInput{Name: ptr("Carga rápida")}); err != nil {
@@ -185,7 +155,7 @@ func TestAuditSettings(t *testing.T) {
 		if e.Action != audit.ActionSettings || e.Entity != audit.EntitySettings || e.Actor != staffActor {
 			t.Fatalf("entry = %+v", e)
 		}
-		c := changesOf(e)
+		c := audittest.Changes(e)
 		if c["capacity"][1] != "120" || c["name"] != [2]string{"", "Parking Aeropuerto"} || len(c) != 2 {
 			t.Errorf("settings changes = %v", c)
 		}

@@ -18,7 +18,6 @@ import (
 	"parking/internal/handover"
 	"parking/internal/input"
 	"parking/internal/notify"
-	"parking/internal/pricing"
 	"parking/internal/records"
 	"parking/internal/store"
 	"parking/internal/storetest"
@@ -51,16 +50,7 @@ func newEnv(t testing.TB, d store.Dialect, deliver bool) *env {
 	url := storetest.URL(t, d)
 	clk := clocktest.New()
 	st := storetest.OpenURL(t, url, store.Options{Clock: clk.Now})
-	ctx := context.Background()
-	if _, err := st.Catalog().SeedCatalog(ctx, pricing.Default()); err != nil {
-		t.Fatal(err)
-	}
-	cat, err := st.Catalog().LoadCatalog(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &pricing.Holder{}
-	h.Store(pricing.NewSnapshot(cat))
+	h := storetest.Catalog(t, st)
 	ob := notify.NewOutbox(madrid, deliver)
 	return &env{st: st, outbox: ob, url: url, clk: clk, p: newProgress(),
 		svc: booking.New(st, h, madrid, testLog(), booking.WithOutbox(ob)), reads: records.New(st, h, madrid, input.Rules{}),

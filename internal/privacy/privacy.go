@@ -86,7 +86,7 @@ func (s *Service) Export(ctx context.Context, customerID int64, asAccount bool) 
 	if asAccount { // the account's own copy lists what it sees (docs/privacy.md#who-sees-a-booking)
 		out.Area = reservation.SeenArea(out.Area)
 	}
-	if out.Extras, err = s.store.Accounts().PrivacyExtras(ctx, customerID); err != nil {
+	if out.Extras, err = s.store.Privacy().PrivacyExtras(ctx, customerID); err != nil {
 		return out, fmt.Errorf("export customer %d: %w", customerID, err)
 	}
 	if out.Controller, err = s.store.Catalog().Facility(ctx); err != nil {

@@ -25,42 +25,11 @@ var staffActor = audit.Actor{Kind: audit.KindStaff, ID: 77, Name: "Marta Gil", E
 
 func ptr[T any](v T) *T { return &v }
 
-// changesOf maps field → [before, after].
-func changesOf(e audit.Record) map[string][2]string {
-	m := map[string][2]string{}
-	for _, c := range e.Changes {
-		m[c.Field] = [2]string{c.Before, c.After}
-	}
-	return m
-}
-
-func wantChanges(t *testing.T, e audit.Record, want map[string][2]string) {
-	t.Helper()
-	got := changesOf(e)
-	if len(got) != len(want) {
-		t.Errorf("%s: changes %v, want exactly %v", e.Action, got, want)
-	}
-	for f, w := range want {
-		if got[f] != w {
-			t.Errorf("%s: %s = %q → %q, want %q → %q", e.Action, f, got[f][0], got[f][1], w[0], w[1])
-		}
-	}
-}
-
 // seeded opens a fresh database of dialect d with the default catalog loaded.
 func seeded(t *testing.T, d store.Dialect) (*store.Store, *pricing.Holder) {
 	t.Helper()
 	st := storetest.Open(t, d)
-	ctx := context.Background()
-	if _, err := st.Catalog().SeedCatalog(ctx, pricing.Default()); err != nil {
-		t.Fatal(err)
-	}
-	cat, err := st.Catalog().LoadCatalog(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &pricing.Holder{}
-	h.Store(pricing.NewSnapshot(cat))
+	h := storetest.Catalog(t, st)
 	return st, h
 }
 

@@ -77,7 +77,7 @@ func (s Catalog) LoadCatalog(ctx context.Context) (pricing.Catalog, error) {
 // and reports whether it did. Ids are assigned by the database.
 func (s Catalog) SeedCatalog(ctx context.Context, c pricing.Catalog) (bool, error) {
 	seeded := false
-	err := s.InTx(ctx, func(tx *Tx) error {
+	err := inTx(ctx, s.Engine, func(tx *Tx) error {
 		var n int
 		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM main_service`).Scan(&n); err != nil {
 			return err

@@ -41,7 +41,7 @@ func (tx CatalogTx) Facility(ctx context.Context) (settings.Facility, error) {
 // SeedFacility writes f when the database has no settings yet, and reports whether
 // it did. Several instances starting at once write it once.
 func (s Catalog) SeedFacility(ctx context.Context, f settings.Facility) (seeded bool, err error) {
-	err = s.InTx(ctx, func(tx *Tx) error {
+	err = inTx(ctx, s.Engine, func(tx *Tx) error {
 		res, err := tx.Exec(ctx, `INSERT INTO facility_settings (id, `+facilityColumns+`, updated_at)
 			VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING`,
 			f.Capacity, f.Sellable, f.Name, f.TaxID, f.Address, f.Phone, f.Email, f.VATBasisPoints, f.PhotoRetentionDays, f.ChargeOverstay, tx.Now)
@@ -58,7 +58,7 @@ func (s Catalog) SeedFacility(ctx context.Context, f settings.Facility) (seeded 
 // SaveFacility replaces the settings and returns what was there before (for the
 // audit trail), inside the caller's transaction.
 func (tx CatalogTx) SaveFacility(ctx context.Context, f settings.Facility) (before settings.Facility, err error) {
-	if before, err = tx.Catalog().Facility(ctx); err != nil {
+	if before, err = tx.Facility(ctx); err != nil {
 		return before, err
 	}
 	_, err = tx.Exec(ctx, `INSERT INTO facility_settings (id, `+facilityColumns+`, updated_at)

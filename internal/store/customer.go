@@ -263,7 +263,7 @@ func (tx CustomersTx) MarkVerificationSent(ctx context.Context, customerID int64
 // account neither booked while signed in nor has claimed: the candidates of a claim
 // (reservation.Claimable decides which qualify).
 func (tx CustomersTx) UnclaimedReservationsOf(ctx context.Context, customerID int64) ([]reservation.Reservation, error) {
-	return tx.Reservations().reservationsOf(ctx, "unclaimed reservations", customerID,
+	return ReservationsTx(tx).reservationsOf(ctx, "unclaimed reservations", customerID,
 		`r.claimed_at IS NULL AND (r.booked_by IS NULL OR r.booked_by <> 'account')`)
 }
 
@@ -271,11 +271,11 @@ func (tx CustomersTx) UnclaimedReservationsOf(ctx context.Context, customerID in
 // account neither booked nor claimed yet and that qualifies by the rule given
 // (reservation.Claimable: the store only reads and writes). It returns how many.
 func (tx CustomersTx) ClaimQualifying(ctx context.Context, customerID int64, qualifies func(reservation.Reservation, reservation.Customer) bool) (int, error) {
-	c, err := tx.Customers().Customer(ctx, customerID)
+	c, err := tx.Customer(ctx, customerID)
 	if err != nil {
 		return 0, err
 	}
-	rs, err := tx.Customers().UnclaimedReservationsOf(ctx, customerID)
+	rs, err := tx.UnclaimedReservationsOf(ctx, customerID)
 	if err != nil {
 		return 0, err
 	}
@@ -284,7 +284,7 @@ func (tx CustomersTx) ClaimQualifying(ctx context.Context, customerID int64, qua
 		if !qualifies(r, c) {
 			continue
 		}
-		if _, err := tx.Customers().ClaimReservation(ctx, r.ID, customerID); err != nil {
+		if _, err := tx.ClaimReservation(ctx, r.ID, customerID); err != nil {
 			return n, err
 		}
 		n++
@@ -318,7 +318,7 @@ func (tx CustomersTx) DetachReservations(ctx context.Context, rs []reservation.R
 			r.ID, id, tx.Now); err != nil {
 			return 0, fmt.Errorf("detach reservation %d: %w", r.ID, err)
 		}
-		if err := tx.Customers().LinkCustomerVehicle(ctx, id, r.VehicleID); err != nil {
+		if err := tx.LinkCustomerVehicle(ctx, id, r.VehicleID); err != nil {
 			return 0, err
 		}
 	}

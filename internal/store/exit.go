@@ -46,5 +46,5 @@ func (tx ReservationsTx) MarkFinalized(ctx context.Context, id int64, f Finaliza
 	if !ok || err != nil || !f.Repriced {
 		return ok, err
 	}
-	return true, tx.Reservations().ReplaceReservationExtras(ctx, id, f.Extras)
+	return true, tx.ReplaceReservationExtras(ctx, id, f.Extras)
 }

@@ -57,7 +57,7 @@ const (
 // read is left as it is and recorded the same way.
 func (s *Store) NormaliseStored(ctx context.Context, n Normalisers, log *slog.Logger) (NormaliseReport, error) {
 	var rep NormaliseReport
-	err := s.InTx(ctx, func(tx *Tx) error {
+	err := inTx(ctx, s.Engine, func(tx *Tx) error {
 		rep = NormaliseReport{}
 		if tx.Dialect() == Postgres {
 			if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", normaliseLockKey); err != nil {

@@ -102,7 +102,7 @@ func (tx OccupancyTx) ApplyOccupancy(ctx context.Context, c OccupancyChange) ([]
 		}
 	}
 	if c.SellableLimit {
-		f, err := tx.Catalog().Facility(ctx)
+		f, err := CatalogTx(tx).Facility(ctx)
 		if err != nil {
 			return nil, err
 		}

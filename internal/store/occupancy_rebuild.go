@@ -90,7 +90,7 @@ func (tx OccupancyTx) SetCapacityOverride(ctx context.Context, id int64) error {
 // transaction that locks the ledger first; loc is the facility's zone (its days). It
 // returns how many days had a count other than the recount.
 func (s Occupancy) RebuildOccupancy(ctx context.Context, loc *time.Location) (changed int, err error) {
-	err = s.InTx(ctx, func(tx *Tx) error {
+	err = inTx(ctx, s.Engine, func(tx *Tx) error {
 		if err := tx.Occupancy().LockOccupancyTable(ctx); err != nil {
 			return err
 		}
@@ -116,7 +116,7 @@ func (s Occupancy) RebuildOccupancy(ctx context.Context, loc *time.Location) (ch
 // (tests compare it with OccupancyLedger).
 func (s Occupancy) RecountOccupancy(ctx context.Context, loc *time.Location) (map[occupancy.Day]int, error) {
 	var out map[occupancy.Day]int
-	err := s.InTx(ctx, func(tx *Tx) error {
+	err := inTx(ctx, s.Engine, func(tx *Tx) error {
 		var err error
 		out, err = tx.Occupancy().recount(ctx, loc)
 		return err
@@ -127,7 +127,7 @@ func (s Occupancy) RecountOccupancy(ctx context.Context, loc *time.Location) (ma
 func (tx OccupancyTx) recount(ctx context.Context, loc *time.Location) (map[occupancy.Day]int, error) {
 	// A difference array over the days: +1 at each entry day, −1 after each exit day.
 	delta := map[occupancy.Day]int{}
-	err := tx.Occupancy().LedgeredStays(ctx, func(st occupancy.Stay) {
+	err := tx.LedgeredStays(ctx, func(st occupancy.Stay) {
 		if sp := occupancy.Ledgered(st, loc); !sp.Empty() {
 			delta[sp.First]++
 			delta[sp.Last+1]--

@@ -44,13 +44,13 @@ type NotificationSubject struct {
 func (tx OutboxTx) NotificationSubject(ctx context.Context, reservationID int64) (NotificationSubject, error) {
 	var sub NotificationSubject
 	var err error
-	if sub.Reservation, err = tx.Reservations().Reservation(ctx, reservationID); err != nil {
+	if sub.Reservation, err = ReservationsTx(tx).Reservation(ctx, reservationID); err != nil {
 		return sub, err
 	}
-	if sub.Customer, err = tx.Customers().Customer(ctx, sub.Reservation.CustomerID); err != nil {
+	if sub.Customer, err = CustomersTx(tx).Customer(ctx, sub.Reservation.CustomerID); err != nil {
 		return sub, fmt.Errorf("customer of reservation %d: %w", reservationID, err)
 	}
-	if sub.Vehicle, err = tx.Customers().Vehicle(ctx, sub.Reservation.VehicleID); err != nil {
+	if sub.Vehicle, err = CustomersTx(tx).Vehicle(ctx, sub.Reservation.VehicleID); err != nil {
 		return sub, err
 	}
 	err = tx.QueryRow(ctx, `SELECT name FROM main_service WHERE id_main_service = $1`, sub.Reservation.MainServiceID).
@@ -58,7 +58,7 @@ func (tx OutboxTx) NotificationSubject(ctx context.Context, reservationID int64)
 	if err != nil {
 		return sub, fmt.Errorf("main service %d: %w", sub.Reservation.MainServiceID, notFound(err))
 	}
-	if sub.Extras, err = tx.Reservations().ReservationExtras(ctx, reservationID); err != nil {
+	if sub.Extras, err = ReservationsTx(tx).ReservationExtras(ctx, reservationID); err != nil {
 		return sub, err
 	}
 	err = tx.QueryRow(ctx, `SELECT number FROM receipt WHERE id_reservation = $1 ORDER BY chain_seq DESC LIMIT 1`, reservationID).
@@ -295,7 +295,7 @@ func (s Outbox) ClaimNotifications(ctx context.Context, now time.Time, lease tim
 			LIMIT $4` + lock + `)
 		RETURNING id, COALESCE(id_reservation, 0), type, delivery_id, payload, attempts`
 	var out []ClaimedNotification
-	err := s.InTx(ctx, func(tx *Tx) error {
+	err := inTx(ctx, s.Engine, func(tx *Tx) error {
 		rows, err := tx.Query(ctx, q, until, token, now, limit)
 		if err != nil {
 			return err
@@ -353,7 +353,7 @@ var ErrLeaseLost = errors.New("lease lost")
 // statement per claim). Each update only applies while the caller's lease token is
 // still on the row; the ids of outcomes that did not apply are returned in lost.
 func (s Outbox) RecordDeliveries(ctx context.Context, outcomes []DeliveryOutcome) (lost []int64, err error) {
-	err = s.InTx(ctx, func(tx *Tx) error {
+	err = inTx(ctx, s.Engine, func(tx *Tx) error {
 		lost = lost[:0]
 		// Deliveries grouped by claim: one UPDATE … WHERE id IN (…) each.
 		delivered := map[string][]DeliveryOutcome{}

@@ -120,7 +120,7 @@ func (tx HandoverTx) InsertPhoto(ctx context.Context, reservationID int64, fileP
 		VALUES ($1, $2, $3, $4) RETURNING id_photo`, reservationID, filePath, description, tx.Now).Scan(&p.ID); err != nil {
 		return p, 0, fmt.Errorf("add photo to %d: %w", reservationID, err)
 	}
-	n, err := tx.Handover().PhotoCount(ctx, reservationID)
+	n, err := tx.PhotoCount(ctx, reservationID)
 	return p, n, err
 }
 

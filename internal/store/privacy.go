@@ -16,7 +16,7 @@ import (
 
 // SetReservationConsents records, at the transaction's time, the consents given
 // with a booking; a false one is left unset.
-func (tx AccountsTx) SetReservationConsents(ctx context.Context, id int64, privacyAck, marketing bool) error {
+func (tx PrivacyTx) SetReservationConsents(ctx context.Context, id int64, privacyAck, marketing bool) error {
 	_, err := tx.Exec(ctx, `UPDATE reservation SET
 		privacy_ack_at = CASE WHEN $2 THEN $4 ELSE privacy_ack_at END,
 		marketing_consent_at = CASE WHEN $3 THEN $4 ELSE marketing_consent_at END
@@ -29,7 +29,7 @@ func (tx AccountsTx) SetReservationConsents(ctx context.Context, id int64, priva
 
 // SetCustomerConsents records the consents given at registration. The marketing
 // consent is given or withdrawn as sent (nil: unchanged).
-func (tx AccountsTx) SetCustomerConsents(ctx context.Context, id int64, privacyAck bool, marketing *bool) error {
+func (tx PrivacyTx) SetCustomerConsents(ctx context.Context, id int64, privacyAck bool, marketing *bool) error {
 	set, withdraw := marketing != nil && *marketing, marketing != nil && !*marketing
 	_, err := tx.Exec(ctx, `UPDATE customer SET
 		privacy_ack_at = CASE WHEN $2 THEN $5 ELSE privacy_ack_at END,
@@ -72,7 +72,7 @@ type NotificationRecord struct {
 }
 
 // PrivacyExtras reads the export's additions for a customer.
-func (s Accounts) PrivacyExtras(ctx context.Context, customerID int64) (PrivacyExtras, error) {
+func (s Privacy) PrivacyExtras(ctx context.Context, customerID int64) (PrivacyExtras, error) {
 	out := PrivacyExtras{Reservations: map[int64]*ReservationPrivacy{}}
 	var ack, mkt, erased sql.NullTime
 	if err := s.QueryRow(ctx, `SELECT privacy_ack_at, marketing_consent_at, erased_at FROM customer WHERE id_customer = $1`,
@@ -131,7 +131,7 @@ func (s Accounts) PrivacyExtras(ctx context.Context, customerID int64) (PrivacyE
 	if err != nil {
 		return out, err
 	}
-	if out.Identities, err = s.SocialIdentitiesOf(ctx, customerID); err != nil {
+	if out.Identities, err = Accounts(s).SocialIdentitiesOf(ctx, customerID); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -151,7 +151,7 @@ type ErasedCustomer struct {
 
 // CustomerHasStayInProgress reports whether a vehicle of the customer is in the
 // car park (a reservation EN CURSO).
-func (tx AccountsTx) CustomerHasStayInProgress(ctx context.Context, customerID int64) (bool, error) {
+func (tx PrivacyTx) CustomerHasStayInProgress(ctx context.Context, customerID int64) (bool, error) {
 	var n int
 	err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM reservation WHERE id_customer = $1 AND status = 'EN CURSO'`, customerID).Scan(&n)
 	return n > 0, err
@@ -166,7 +166,7 @@ func (tx AccountsTx) CustomerHasStayInProgress(ctx context.Context, customerID i
 // are skipped); photo rows are deleted (their files are returned for the caller to
 // delete after commit); vehicles used by nobody else get an anonymous plate and
 // default brand, model and colour, and the customer's other vehicle links go.
-func (tx AccountsTx) EraseCustomer(ctx context.Context, customerID int64) (ErasedCustomer, error) {
+func (tx PrivacyTx) EraseCustomer(ctx context.Context, customerID int64) (ErasedCustomer, error) {
 	var out ErasedCustomer
 	// Uploaded photos' storage keys are listed before their rows go (photos given
 	// as an address have no file of ours).
@@ -261,7 +261,7 @@ func (tx AccountsTx) EraseCustomer(ctx context.Context, customerID int64) (Erase
 }
 
 // CustomerErased reports whether the customer's data was erased already.
-func (tx AccountsTx) CustomerErased(ctx context.Context, customerID int64) (bool, error) {
+func (tx PrivacyTx) CustomerErased(ctx context.Context, customerID int64) (bool, error) {
 	var at sql.NullTime
 	err := tx.QueryRow(ctx, `SELECT erased_at FROM customer WHERE id_customer = $1`, customerID).Scan(&at)
 	return at.Valid, notFound(err)
@@ -269,7 +269,7 @@ func (tx AccountsTx) CustomerErased(ctx context.Context, customerID int64) (bool
 
 // CustomerMarketingConsent returns when the customer gave the marketing consent
 // (nil: not given, or withdrawn).
-func (s Accounts) CustomerMarketingConsent(ctx context.Context, customerID int64) (*time.Time, error) {
+func (s Privacy) CustomerMarketingConsent(ctx context.Context, customerID int64) (*time.Time, error) {
 	var at sql.NullTime
 	err := s.QueryRow(ctx, `SELECT marketing_consent_at FROM customer WHERE id_customer = $1`, customerID).Scan(&at)
 	if err != nil {
@@ -282,7 +282,7 @@ func (s Accounts) CustomerMarketingConsent(ctx context.Context, customerID int64
 // (privacy erasure): the entries the customer made name "Cliente eliminado"
 // without an email, and the entries about their reservations lose the personal
 // fields' values. Inside the erasure's transaction.
-func (tx AccountsTx) eraseAuditPersonalData(ctx context.Context, customerID int64) error {
+func (tx PrivacyTx) eraseAuditPersonalData(ctx context.Context, customerID int64) error {
 	if _, err := tx.Exec(ctx, `UPDATE audit_entry SET actor_name = $2, actor_email = NULL
 		WHERE actor_id = $1 AND actor_kind = $3`, customerID, ErasedName, string(audit.KindCustomer)); err != nil {
 		return fmt.Errorf("erase the trail's actor %d: %w", customerID, err)

@@ -254,7 +254,7 @@ func (tx ReservationsTx) UpdateStay(ctx context.Context, id int64, status reserv
 	if n, _ := res.RowsAffected(); n == 0 {
 		return false, nil
 	}
-	return true, tx.Reservations().ReplaceReservationExtras(ctx, id, st.Extras)
+	return true, tx.ReplaceReservationExtras(ctx, id, st.Extras)
 }
 
 // PendingReservationsOf lists a customer's PENDIENTE reservations, read in the

@@ -41,7 +41,7 @@ func (s Reservations) AssignReferences(ctx context.Context) (int, error) {
 		}
 		for attempt := 0; ; attempt++ {
 			n := 0
-			err = s.InTx(ctx, func(tx *Tx) error {
+			err = inTx(ctx, s.Engine, func(tx *Tx) error {
 				n = 0
 				for _, id := range ids {
 					res, err := tx.Exec(ctx, `UPDATE reservation SET reference = $2 WHERE id_reservation = $1 AND reference IS NULL`,
@@ -83,7 +83,7 @@ func (s Reservations) Secret(ctx context.Context, name string, generate func() s
 	// The value is read back in the same transaction: the one stored first, by
 	// this instance or another, is the secret.
 	var v string
-	err := s.InTx(ctx, func(tx *Tx) error {
+	err := inTx(ctx, s.Engine, func(tx *Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO service_secret (name, value, created_at) VALUES ($1, $2, $3)
 			ON CONFLICT (name) DO NOTHING`, name, generate(), tx.Now); err != nil {
 			return err

@@ -44,7 +44,7 @@ func (tx ReservationsTx) UpdateAdminStay(ctx context.Context, id int64, status r
 	if !ok || err != nil || st.KeepExtras {
 		return ok, err
 	}
-	return true, tx.Reservations().ReplaceReservationExtras(ctx, id, st.Extras)
+	return true, tx.ReplaceReservationExtras(ctx, id, st.Extras)
 }
 
 // SetReservationContact rewrites a reservation's own contact (docs/public-booking.md#privacy-of-anonymous-bookings).

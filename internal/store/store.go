@@ -91,7 +91,12 @@ type Tx struct{ *database.Tx }
 // InTx runs fn in one write transaction and commits if fn returns nil; any error,
 // or a panic, rolls everything back (database.Engine.InTx has the whole contract).
 func (s *Store) InTx(ctx context.Context, fn func(tx *Tx) error) error {
-	return s.Engine.InTx(ctx, func(tx *database.Tx) error { return fn(&Tx{tx}) })
+	return inTx(ctx, s.Engine, fn)
+}
+
+// inTx runs fn in one write transaction of e (database.Engine.InTx), as a store Tx.
+func inTx(ctx context.Context, e *database.Engine, fn func(tx *Tx) error) error {
+	return e.InTx(ctx, func(tx *database.Tx) error { return fn(&Tx{tx}) })
 }
 
 // optTime is Time for an optional time (an open stay's exit): nil stays nil.

@@ -15,6 +15,7 @@ import (
 
 	"parking/internal/clock"
 	"parking/internal/clock/clocktest"
+	"parking/internal/pricing"
 	"parking/internal/store"
 )
 
@@ -133,4 +134,21 @@ func OpenURL(tb testing.TB, url string, opts store.Options) *store.Store {
 		tb.Fatalf("migrate: %v", err)
 	}
 	return s
+}
+
+// Catalog seeds st with the default catalog and returns it loaded, as the service
+// holds it.
+func Catalog(tb testing.TB, st *store.Store) *pricing.Holder {
+	tb.Helper()
+	ctx := context.Background()
+	if _, err := st.Catalog().SeedCatalog(ctx, pricing.Default()); err != nil {
+		tb.Fatal(err)
+	}
+	cat, err := st.Catalog().LoadCatalog(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h := &pricing.Holder{}
+	h.Store(pricing.NewSnapshot(cat))
+	return h
 }
