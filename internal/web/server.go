@@ -120,5 +120,5 @@ func (s *Server) Handler() http.Handler {
 		mux.Handle("GET /metrics", scrape)
 		routed = s.metrics.Instrument(routed) // inside the deadline: it sees the request the mux names
 	}
-	return s.trusted.Resolve(s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(s.https, deadline(routed)))))
+	return s.trusted.Resolve(s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(s.https, s.kit.Languages(deadline(routed))))))
 }

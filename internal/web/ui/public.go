@@ -28,6 +28,7 @@ func (s publicPages) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /booking", s.bookingPage)
 	mux.HandleFunc("GET /privacidad", s.privacyPage)
 	mux.HandleFunc("GET /condiciones", s.termsPage)
+	mux.HandleFunc("GET /accesibilidad", s.accessibilityPage)
 }
 
 // inputLayout is the value format of <input type="datetime-local">.

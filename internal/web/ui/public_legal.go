@@ -55,3 +55,12 @@ type consentBlock struct {
 	Marketing bool   // the marketing box ticked
 	Purpose   string // what the data is for, in the notice's sentence
 }
+
+// accessibilityPage is GET /accesibilidad: the accessibility statement (target,
+// conformance, how to report a problem: the facility's contact email when its
+// settings have one, the terms page with the provider's identity otherwise).
+func (s publicPages) accessibilityPage(w http.ResponseWriter, r *http.Request) {
+	if v, ok := s.legalView(w, r); ok {
+		s.render(w, r, http.StatusOK, "accessibility.html", "title.accessibility", v)
+	}
+}
