@@ -138,7 +138,7 @@ func (s managePages) managePage(w http.ResponseWriter, r *http.Request) {
 		s.manageLookupRefused(w, r, manageLookupView{Reference: r.PathValue("reference")}, err)
 		return
 	}
-	v := s.manageViewOf(m.Detail, token)
+	v := s.manageViewOf(m.Detail, token, s.words(r))
 	v.Flash = manageFlashes[r.URL.Query().Get("hecho")]
 	v.Error = r.URL.Query().Get("error")
 	if len(v.Error) > 300 {
@@ -147,13 +147,13 @@ func (s managePages) managePage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "manage.html", "Reserva "+v.Reference, v)
 }
 
-func (s managePages) manageViewOf(d records.Detail, token string) manageView {
+func (s managePages) manageViewOf(d records.Detail, token string, wd words) manageView {
 	loc := s.cfg.Location
 	res := d.Reservation
 	v := manageView{
 		Res: api.ManagedView(d, loc), Token: token, Reference: reservation.ShowReference(res.Reference),
-		Entry: s.shortTime(res.Entry), Exit: s.optTime(res.Exit), Total: euros(res.TotalPrice),
-		EntryInput: res.Entry.In(loc).Format("2006-01-02T15:04"), VehicleLabel: vehicleTypeLabel(d.Vehicle.Type),
+		Entry: wd.dateTime(res.Entry), Exit: wd.optDateTime(res.Exit), Total: wd.money(res.TotalPrice),
+		EntryInput: res.Entry.In(loc).Format("2006-01-02T15:04"), VehicleLabel: wd.vehicleType(d.Vehicle.Type),
 		ManagePath: managePath(res, token, ""), StatusClass: statusClass(string(res.Status)),
 	}
 	if res.Exit != nil {
@@ -171,7 +171,7 @@ func (s managePages) manageViewOf(d records.Detail, token string) manageView {
 	booked := map[int64]bool{}
 	for _, e := range d.Extras {
 		booked[e.ID] = true
-		v.Extras = append(v.Extras, manageOption{ID: e.ID, Name: e.Name, Price: euros(e.Price), Selected: true})
+		v.Extras = append(v.Extras, manageOption{ID: e.ID, Name: e.Name, Price: wd.money(e.Price), Selected: true})
 	}
 	// The choices a customer has (CustomerEdit's rules): active main services (and
 	// the current one, even if since retired), active extras (and the booked ones).
@@ -182,7 +182,7 @@ func (s managePages) manageViewOf(d records.Detail, token string) manageView {
 	}
 	for _, e := range d.Catalog.Extras {
 		if e.Active || booked[e.ID] {
-			v.AllExtras = append(v.AllExtras, manageOption{ID: e.ID, Name: e.Name, Price: euros(e.Price), Selected: booked[e.ID]})
+			v.AllExtras = append(v.AllExtras, manageOption{ID: e.ID, Name: e.Name, Price: wd.money(e.Price), Selected: booked[e.ID]})
 		}
 	}
 	return v

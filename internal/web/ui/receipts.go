@@ -97,15 +97,15 @@ func (s receiptPages) qrBase() string {
 	return receipt.QRHostTest
 }
 
-func (s receiptPages) receiptDocOf(rc receipt.Receipt) (receiptDoc, error) {
+func (s receiptPages) receiptDocOf(rc receipt.Receipt, wd words) (receiptDoc, error) {
 	doc := receiptDoc{
 		Number: rc.Number, KindLabel: rc.Kind.Label(), Issued: s.shortTime(rc.IssuedAt), Replaces: rc.Replaces,
 		Full: rc.Kind.IsFull(), Seller: rc.Seller, Recipient: rc.Recipient, Rate: receipt.RateText(rc.VATRate),
-		Base: euros(rc.Totals.Base), VAT: euros(rc.Totals.VAT), Total: euros(rc.Totals.Total),
+		Base: wd.money(rc.Totals.Base), VAT: wd.money(rc.Totals.VAT), Total: wd.money(rc.Totals.Total),
 		Payment: rc.PaymentMethod, QRURL: receipt.QRURL(s.qrBase(), rc), Hash: rc.Record.Hash,
 	}
 	for _, l := range rc.Lines {
-		doc.Lines = append(doc.Lines, receiptDocLine{Description: l.Description, Base: euros(l.Base), VAT: euros(l.VAT), Total: euros(l.Total)})
+		doc.Lines = append(doc.Lines, receiptDocLine{Description: l.Description, Base: wd.money(l.Base), VAT: wd.money(l.VAT), Total: wd.money(l.Total)})
 	}
 	png, err := receipt.QRPNG(s.qrBase(), rc, 192)
 	if err != nil {
@@ -116,13 +116,13 @@ func (s receiptPages) receiptDocOf(rc receipt.Receipt) (receiptDoc, error) {
 }
 
 // receiptOf builds the page of d's receipt rc.
-func (s receiptPages) receiptOf(d records.Detail, rc receipt.Receipt) (receiptView, error) {
+func (s receiptPages) receiptOf(d records.Detail, rc receipt.Receipt, wd words) (receiptView, error) {
 	res := d.Reservation
 	ct := reservation.ContactOf(res, d.Customer) // as the invoice notification (docs/notifications.md#recipient)
 	v := receiptView{
 		ID: res.ID, Reference: reservation.ShowReference(res.Reference), CustomerName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email),
 		Plate: d.Vehicle.LicensePlate, Vehicle: vehicleDescription(d.Vehicle.Brand, d.Vehicle.Model),
-		TypeLabel: vehicleTypeLabel(d.Vehicle.Type), Entry: s.shortTime(res.Entry), Exit: s.optTime(res.Exit),
+		TypeLabel: wd.vehicleType(d.Vehicle.Type), Entry: wd.dateTime(res.Entry), Exit: wd.optDateTime(res.Exit),
 		Spot: deref(res.Spot), Paid: res.IsPaid,
 	}
 	if d.Vehicle.Color != reservation.DefaultColor {
@@ -132,14 +132,14 @@ func (s receiptPages) receiptOf(d records.Detail, rc receipt.Receipt) (receiptVi
 		v.Days = pricing.ChargedDays(res.Entry, *res.Exit)
 	}
 	if res.BookedExit != nil && res.BookedPrice != nil {
-		v.BookedExit, v.BookedPrice = s.shortTime(*res.BookedExit), euros(*res.BookedPrice)
+		v.BookedExit, v.BookedPrice = wd.dateTime(*res.BookedExit), wd.money(*res.BookedPrice)
 	}
 	if x := res.Excess(); x > 0 {
-		v.Excess = euros(x)
+		v.Excess = wd.money(x)
 	}
 	v.Handovers = s.handovers(d)
 	var err error
-	v.Doc, err = s.receiptDocOf(rc)
+	v.Doc, err = s.receiptDocOf(rc, wd)
 	return v, err
 }
 
@@ -272,7 +272,7 @@ func (s receiptPages) serveReceipt(w http.ResponseWriter, r *http.Request, d rec
 		httpx.WriteJSON(w, http.StatusOK, s.receiptAsJSON(rc, pdfHref(base), d.Reservation.Excess()))
 		return
 	}
-	v, err := s.receiptOf(d, rc)
+	v, err := s.receiptOf(d, rc, s.words(r))
 	if err != nil {
 		s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "Recibo no disponible", back, backLabel))
 		return

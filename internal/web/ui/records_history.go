@@ -98,6 +98,7 @@ func historyURL(path string, hq records.HistoryQuery, page int) string {
 
 // renderHistoryPage renders one page of the history, or the refusal of its filters.
 func (s recordsPages) renderHistoryPage(w http.ResponseWriter, r *http.Request, hq records.HistoryQuery, h records.HistoryPage, err error) {
+	wd := s.words(r)
 	v := historyPageView{Status: hq.Status, Search: hq.Search, DateFrom: hq.DateFrom, DateTo: hq.DateTo, BookedFrom: hq.BookedFrom, BookedTo: hq.BookedTo}
 	v.Filtered = strings.TrimSpace(hq.Status+hq.Search+hq.DateFrom+hq.DateTo+hq.BookedFrom+hq.BookedTo) != ""
 	for _, st := range reservation.Statuses {
@@ -131,7 +132,7 @@ func (s recordsPages) renderHistoryPage(w http.ResponseWriter, r *http.Request, 
 			Status: string(res.Status), StatusClass: statusClass(string(res.Status)),
 			Customer: row.CustomerName, Phone: deref(row.Phone), Plate: row.LicensePlate,
 			Vehicle: vehicleDescription(row.Brand, row.Model), Service: row.MainServiceName,
-			Spot: deref(res.Spot), Total: euros(res.TotalPrice),
+			Spot: deref(res.Spot), Total: wd.money(res.TotalPrice),
 		})
 		if row.AccountName != row.CustomerName {
 			v.Rows[len(v.Rows)-1].Account = row.AccountName

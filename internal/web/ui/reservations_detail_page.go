@@ -223,6 +223,7 @@ func detailNotice(r *http.Request) string {
 
 // renderDetailPage renders the detail record d as the detail page.
 func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Request, d records.Detail) {
+	wd := s.words(r)
 	res := d.Reservation
 	v := detailPageView{
 		ID: res.ID, Reference: reservation.ShowReference(res.Reference), Status: string(res.Status), StatusClass: statusClass(string(res.Status)),
@@ -232,11 +233,11 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 		Booked:    s.shortTime(res.ReservationDate),
 		EntryText: s.shortTime(res.Entry), ExitText: s.optTime(res.Exit),
 		EntryInput: s.inputTime(res.Entry), ServiceName: d.MainServiceName,
-		Total: euros(res.TotalPrice), Paid: res.IsPaid, Spot: deref(res.Spot), Notes: deref(res.Notes),
+		Total: wd.money(res.TotalPrice), Paid: res.IsPaid, Spot: deref(res.Spot), Notes: deref(res.Notes),
 		Customer: detailCustomer{ID: d.Customer.ID, FullName: d.Customer.FullName, Phone: deref(d.Customer.Phone),
 			Email: deref(d.Customer.Email), TypeLabel: string(d.Customer.Type)},
 		Vehicle: detailVehicle{Plate: d.Vehicle.LicensePlate, Brand: d.Vehicle.Brand, Model: d.Vehicle.Model,
-			Color: d.Vehicle.Color, Type: d.Vehicle.Type, TypeLabel: vehicleTypeLabel(d.Vehicle.Type)},
+			Color: d.Vehicle.Color, Type: d.Vehicle.Type, TypeLabel: wd.vehicleType(d.Vehicle.Type)},
 		PhotoCount: d.EntryPhotos(), PhotosNeeded: reservation.MinPhotosToStart,
 	}
 	v.Vehicle.BrandText = shownOr(d.Vehicle.Brand, reservation.DefaultBrand)
@@ -270,7 +271,7 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 	booked := map[int64]bool{}
 	bookedPrice := map[int64]money.Cents{}
 	for _, e := range d.Extras {
-		v.Extras = append(v.Extras, receiptLine{Name: e.Name, Price: euros(e.Price)})
+		v.Extras = append(v.Extras, receiptLine{Name: e.Name, Price: wd.money(e.Price)})
 		booked[e.ID], bookedPrice[e.ID] = true, e.Price
 	}
 	for i, p := range d.Photos {
@@ -295,10 +296,10 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 	v.CanFinalize = rules.Finalize
 	if rules.Finalize {
 		if c, err := s.booking.CheckoutPreview(r.Context(), res.ID); err == nil {
-			v.Due = &detailDue{Total: euros(c.Total), Booked: euros(c.BookedPrice), Exit: s.shortTime(c.Exit),
+			v.Due = &detailDue{Total: wd.money(c.Total), Booked: wd.money(c.BookedPrice), Exit: s.shortTime(c.Exit),
 				Amount: c.Total.String(), Overdue: c.Overdue, Differs: c.Total != res.TotalPrice}
 			if x := c.Excess(); x > 0 {
-				v.Due.Excess = euros(x)
+				v.Due.Excess = wd.money(x)
 			}
 		} else {
 			s.FailureStatus(r, err) // an open stay whose entry is still ahead: the dialog shows the stored total
@@ -336,16 +337,16 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 		if booked[e.ID] {
 			price = bookedPrice[e.ID] // kept at its booked price (docs/pricing.md#repricing-an-edit)
 		}
-		v.AllExtras = append(v.AllExtras, detailExtraChoice{ID: e.ID, Name: e.Name, Price: euros(price), Checked: booked[e.ID], Inactive: !e.Active})
+		v.AllExtras = append(v.AllExtras, detailExtraChoice{ID: e.ID, Name: e.Name, Price: wd.money(price), Checked: booked[e.ID], Inactive: !e.Active})
 	}
 	found := false
 	for _, k := range d.Catalog.Coefficients {
 		sel := pricing.NormalizeVehicleType(k.VehicleType) == pricing.NormalizeVehicleType(d.Vehicle.Type)
 		found = found || sel
-		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: k.VehicleType, Label: vehicleTypeLabel(k.VehicleType), Selected: sel})
+		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: k.VehicleType, Label: wd.vehicleType(k.VehicleType), Selected: sel})
 	}
 	if !found {
-		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: d.Vehicle.Type, Label: vehicleTypeLabel(d.Vehicle.Type), Selected: true})
+		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: d.Vehicle.Type, Label: wd.vehicleType(d.Vehicle.Type), Selected: true})
 	}
 
 	for _, n := range d.Notifications {
