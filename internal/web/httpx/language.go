@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"parking/internal/fault"
 	"parking/internal/i18n"
 )
 
@@ -27,7 +28,7 @@ type langKey struct{}
 func (s *Kit) Languages(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := r.URL.Path
-		if strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, "/static/") || p == "/healthz" || p == "/readyz" || p == "/metrics" {
+		if isAPI(r) || strings.HasPrefix(p, "/static/") || p == "/healthz" || p == "/readyz" || p == "/metrics" {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -68,10 +69,39 @@ func (s *Kit) chooseLanguage(r *http.Request) string {
 func (s *Kit) AccountLanguage(r *http.Request) string { return "" }
 
 // Lang is the language chosen for r (Languages); a request that did not pass
-// through Languages gets it chosen on the spot.
+// through Languages gets it chosen on the spot, except the API's, which speaks
+// Spanish.
 func (s *Kit) Lang(r *http.Request) string {
 	if l, ok := r.Context().Value(langKey{}).(string); ok {
 		return l
 	}
+	if isAPI(r) {
+		return i18n.Default
+	}
 	return s.chooseLanguage(r)
+}
+
+// langOf is the language Languages chose for r, Spanish when none was (the API).
+func langOf(r *http.Request) string {
+	if l, ok := r.Context().Value(langKey{}).(string); ok {
+		return l
+	}
+	return i18n.Default
+}
+
+func isAPI(r *http.Request) bool {
+	return r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/api/")
+}
+
+// GenericMessage is msg in lang when it is one of the generic messages written
+// here (an internal error, a service unavailable); any other message, written by
+// an operation, is returned as it is (docs/languages.md#what-remains).
+func GenericMessage(lang, msg string) string {
+	switch msg {
+	case MsgInternalES:
+		return i18n.T(lang, "error.internal")
+	case fault.MsgUnavailable:
+		return i18n.T(lang, "error.service_unavailable")
+	}
+	return msg
 }

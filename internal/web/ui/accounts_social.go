@@ -61,7 +61,7 @@ func (s accountPages) socialLoginFailed(w http.ResponseWriter, r *http.Request, 
 	if fault.KindOf(err) == fault.TooMany {
 		httpx.SetRetryAfter(w, err)
 	}
-	s.render(w, r, status, "login.html", "Iniciar sesión", loginView{
+	s.render(w, r, status, "login.html", "title.login", loginView{
 		LoginType: loginTypeCustomer, Error: fault.MessageOf(err, httpx.MsgInternalES),
 	})
 }
@@ -72,7 +72,7 @@ func (s accountPages) socialLoginFailed(w http.ResponseWriter, r *http.Request, 
 // (the service's own configuration is at fault; trying again cannot help).
 func (s accountPages) socialMisconfigured(w http.ResponseWriter, r *http.Request, p social.ProviderConfig, err error) {
 	s.log.ErrorContext(r.Context(), "social login provider misconfigured: fix PARKING_OIDC_*", "provider", p.ID, "issuer", p.Issuer, "err", err)
-	s.render(w, r, http.StatusInternalServerError, "login.html", "Iniciar sesión", loginView{
+	s.render(w, r, http.StatusInternalServerError, "login.html", "title.login", loginView{
 		LoginType: loginTypeCustomer, Error: fmt.Sprintf(msgSocialMisconfig, p.Name),
 	})
 }
@@ -81,7 +81,7 @@ func (s accountPages) socialMisconfigured(w http.ResponseWriter, r *http.Request
 func (s accountPages) oidcStart(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.social.Lookup(r.PathValue("provider"))
 	if !ok {
-		s.ErrorPage(w, r, http.StatusNotFound, "Proveedor no disponible", msgSocialUnknown)
+		s.ErrorPage(w, r, http.StatusNotFound, "error.provider_unavailable", msgSocialUnknown)
 		return
 	}
 	req, err := s.social.Begin(r.Context(), p)
@@ -108,7 +108,7 @@ func (s accountPages) oidcStart(w http.ResponseWriter, r *http.Request) {
 func (s accountPages) oidcCallback(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.social.Lookup(r.PathValue("provider"))
 	if !ok {
-		s.ErrorPage(w, r, http.StatusNotFound, "Proveedor no disponible", msgSocialUnknown)
+		s.ErrorPage(w, r, http.StatusNotFound, "error.provider_unavailable", msgSocialUnknown)
 		return
 	}
 	q := r.URL.Query()
@@ -189,7 +189,7 @@ func (s accountPages) oidcLinkPage(w http.ResponseWriter, r *http.Request) {
 		s.socialLoginFailed(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "social_link.html", "Vincular cuenta", linkView{Email: email})
+	s.render(w, r, http.StatusOK, "social_link.html", "title.link", linkView{Email: email})
 }
 
 // oidcLink is POST /users/oidc/link.
@@ -215,7 +215,7 @@ func (s accountPages) oidcLink(w http.ResponseWriter, r *http.Request) {
 	if fault.KindOf(err) == fault.TooMany {
 		httpx.SetRetryAfter(w, err)
 	}
-	s.render(w, r, status, "social_link.html", "Vincular cuenta", linkView{Email: email, Error: fault.MessageOf(err, httpx.MsgInternalES)})
+	s.render(w, r, status, "social_link.html", "title.link", linkView{Email: email, Error: fault.MessageOf(err, httpx.MsgInternalES)})
 }
 
 // oidcRefused answers a start beyond PARKING_PUBLIC_RATE (docs/public-booking.md#limits-on-anonymous-traffic).

@@ -9,6 +9,7 @@ import (
 	"parking/internal/localtime"
 	"parking/internal/money"
 	"parking/internal/pricing"
+	"parking/internal/web/httpx"
 )
 
 // The administrator pages (issue 7): the routes of the administrator area render
@@ -37,6 +38,7 @@ func (s *base) renderError(w http.ResponseWriter, r *http.Request, err error, he
 // (the page half of httpx.Kit.Fail).
 func (s *base) errorPage(w http.ResponseWriter, r *http.Request, heading, backHref, backLabel string) func(status int, msg string) {
 	return func(status int, msg string) {
+		msg = httpx.GenericMessage(s.Lang(r), msg)
 		s.render(w, r, status, "error.html", heading, errorView{
 			Heading: heading, Message: msg, BackHref: backHref, BackLabel: backLabel,
 		})
@@ -92,7 +94,7 @@ type words struct {
 func (s *base) words(r *http.Request) words { return words{lang: s.Lang(r), loc: s.cfg.Location} }
 
 func (w words) t(key string, args ...any) string { return i18n.T(w.lang, key, args...) }
-func (w words) money(c money.Cents) string        { return i18n.Money(w.lang, c) }
+func (w words) money(c money.Cents) string       { return i18n.Money(w.lang, c) }
 func (w words) multiplier(m money.Multiplier) string {
 	return i18n.Decimal(w.lang, m.String())
 }
@@ -127,4 +129,10 @@ func (w words) band(r pricing.Rate) string {
 	default:
 		return w.t("band.range", "Min", r.MinDays, "Count", r.MaxDays)
 	}
+}
+
+// T is a text of the catalogues in r's language (docs/languages.md), for the
+// messages the pages' handlers write themselves.
+func (s *base) T(r *http.Request, key string, args ...any) string {
+	return i18n.T(s.Lang(r), key, args...)
 }

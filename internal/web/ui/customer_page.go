@@ -1,12 +1,12 @@
 package ui
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 
 	"parking/internal/account"
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/input"
 	"parking/internal/money"
 	"parking/internal/reservation"
@@ -34,16 +34,16 @@ type profilePageView struct {
 }
 
 // profileNotice is the page's notice after a verification, a resend or a claim.
-func profileNotice(r *http.Request) string {
+func profileNotice(r *http.Request, lang string) string {
 	q := r.URL.Query()
 	switch {
 	case q.Get("verified") != "":
-		return "Correo electrónico verificado. Gracias."
+		return i18n.T(lang, "msg.verified")
 	case q.Get("verify") == "sent":
 		return account.MsgVerificationSent
 	case q.Get("claimed") != "":
 		if ref, ok := input.ReferenceLookup(q.Get("claimed")); ok {
-			return fmt.Sprintf(msgClaimed, reservation.ShowReference(ref))
+			return i18n.T(lang, msgClaimed, "Reference", reservation.ShowReference(ref))
 		}
 	}
 	return ""
@@ -119,7 +119,7 @@ func (s customerPages) renderProfile(w http.ResponseWriter, r *http.Request, are
 	j := s.profileView(area)
 	wd := s.words(r)
 	o := s.publicOffer(wd)
-	v := profilePageView{User: j.User, Notice: profileNotice(r)}
+	v := profilePageView{User: j.User, Notice: profileNotice(r, wd.lang)}
 	for _, vh := range j.Vehicles {
 		v.Vehicles = append(v.Vehicles, profileVehicle{Plate: vh.LicensePlate, Description: vehicleDescription(vh.Brand, vh.Model), TypeLabel: wd.vehicleType(vh.Type)})
 	}
@@ -138,7 +138,7 @@ func (s customerPages) renderProfile(w http.ResponseWriter, r *http.Request, are
 	if at, err := s.accounts.MarketingConsent(r.Context(), area.Customer.ID); err == nil && at != nil {
 		v.MarketingSince = wd.date(*at)
 	}
-	s.render(w, r, http.StatusOK, "profile.html", "Mi cuenta", v)
+	s.render(w, r, http.StatusOK, "profile.html", "title.account", v)
 }
 
 func (s customerPages) profileReservation(it customerReservationJSON, cr reservation.CustomerReservation, o offer, wd words) profileReservation {

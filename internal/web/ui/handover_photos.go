@@ -194,7 +194,7 @@ func (s handoverPages) adminUploadPhotos(w http.ResponseWriter, r *http.Request,
 // photos are personal data).
 func (s handoverPages) mediaPhoto(w http.ResponseWriter, r *http.Request) {
 	notFound := func() {
-		s.ErrorPage(w, r, http.StatusNotFound, "Página no encontrada", "La dirección solicitada no existe.")
+		s.ErrorPage(w, r, http.StatusNotFound, "error.not_found", "error.not_found_msg")
 	}
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {

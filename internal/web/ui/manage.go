@@ -70,7 +70,7 @@ type manageView struct {
 
 // manageLookupPage is GET /reserva.
 func (s managePages) manageLookupPage(w http.ResponseWriter, r *http.Request) {
-	s.render(w, r, http.StatusOK, "manage_lookup.html", "Gestionar mi reserva", manageLookupView{})
+	s.render(w, r, http.StatusOK, "manage_lookup.html", "title.manage_lookup", manageLookupView{})
 }
 
 // manageLookup is POST /reserva (reference, contact: a phone or an email): 303 to
@@ -102,7 +102,7 @@ func (s managePages) manageLookupRefused(w http.ResponseWriter, r *http.Request,
 	}
 	status := s.FailureStatus(r, err)
 	v.Error = fault.MessageOf(err, httpx.MsgInternalES)
-	s.render(w, r, status, "manage_lookup.html", "Gestionar mi reserva", v)
+	s.render(w, r, status, "manage_lookup.html", "title.manage_lookup", v)
 }
 
 func isEmail(v string) bool {
@@ -125,8 +125,8 @@ func managePath(res reservation.Reservation, token, flash string) string {
 }
 
 var manageFlashes = map[string]string{
-	"modificada": "Reserva modificada correctamente.",
-	"cancelada":  "Reserva cancelada correctamente.",
+	"modificada": "msg.edited",
+	"cancelada":  "msg.cancelled",
 }
 
 // managePage is GET /reserva/{reference}?t=…; a bad or expired link shows the
@@ -139,12 +139,14 @@ func (s managePages) managePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := s.manageViewOf(m.Detail, token, s.words(r))
-	v.Flash = manageFlashes[r.URL.Query().Get("hecho")]
+	if f, ok := manageFlashes[r.URL.Query().Get("hecho")]; ok {
+		v.Flash = s.T(r, f)
+	}
 	v.Error = r.URL.Query().Get("error")
 	if len(v.Error) > 300 {
 		v.Error = v.Error[:300]
 	}
-	s.render(w, r, http.StatusOK, "manage.html", "Reserva "+v.Reference, v)
+	s.render(w, r, http.StatusOK, "manage.html", s.T(r, "title.manage", "Reference", v.Reference), v)
 }
 
 func (s managePages) manageViewOf(d records.Detail, token string, wd words) manageView {
@@ -263,10 +265,10 @@ func (s managePages) manageReceiptAs(w http.ResponseWriter, r *http.Request, for
 	token := api.ManageToken(r)
 	m, err := s.booking.ManagedBooking(r.Context(), r.PathValue("reference"), token)
 	if err != nil {
-		s.renderError(w, r, err, "Recibo no disponible", "/reserva", "Buscar mi reserva")
+		s.renderError(w, r, err, "error.receipt_unavailable", "/reserva", "back.find")
 		return
 	}
 	res := m.Detail.Reservation
 	base := "/reserva/" + reservation.ShowReference(res.Reference) + "/recibo?" + url.Values{"t": {token}}.Encode()
-	s.serveReceipt(w, r, m.Detail, format, base, managePath(res, token, ""), "Volver a la reserva")
+	s.serveReceipt(w, r, m.Detail, format, base, managePath(res, token, ""), "back.reservation")
 }

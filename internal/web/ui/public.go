@@ -178,7 +178,7 @@ type homeView struct {
 // homePage is GET / (exactly): a welcome, the services with their lowest daily
 // price, and a quick quote form that opens /booking with the dates filled in.
 func (s publicPages) homePage(w http.ResponseWriter, r *http.Request) {
-	s.render(w, r, http.StatusOK, "home.html", "Aparcamiento en el aeropuerto", homeView{
+	s.render(w, r, http.StatusOK, "home.html", "title.home", homeView{
 		Offer: s.publicOffer(s.words(r)), Now: s.inputTime(s.now()),
 	})
 }
@@ -205,7 +205,7 @@ func (s publicPages) bookingPage(w http.ResponseWriter, r *http.Request) {
 	v.Entry, okEntry = s.queryTime(r, "entrada")
 	v.Exit, okExit = s.queryTime(r, "salida")
 	if !okEntry || !okExit {
-		v.DateNotice = "La fecha indicada en el enlace no es válida; elíjala de nuevo."
+		v.DateNotice = s.T(r, "msg.bad_date_link")
 	}
 	if u, ok := s.CurrentUser(r); ok && !u.IsAdmin() {
 		v.Customer = true
@@ -217,5 +217,5 @@ func (s publicPages) bookingPage(w http.ResponseWriter, r *http.Request) {
 			s.log.WarnContext(r.Context(), "booking page: customer vehicles not read", "err", err)
 		}
 	}
-	s.render(w, r, http.StatusOK, "booking.html", "Reservar plaza", v)
+	s.render(w, r, http.StatusOK, "booking.html", "title.booking", v)
 }

@@ -264,7 +264,7 @@ const (
 func (s receiptPages) serveReceipt(w http.ResponseWriter, r *http.Request, d records.Detail, format receiptFormat, base, back, backLabel string) {
 	rc, err := s.booking.Receipt(r.Context(), d.Reservation.ID)
 	if err != nil {
-		s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "Recibo no disponible", back, backLabel))
+		s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "error.receipt_unavailable", back, backLabel))
 		return
 	}
 	if format == receiptPage && httpx.WantsJSON(r) {
@@ -274,7 +274,7 @@ func (s receiptPages) serveReceipt(w http.ResponseWriter, r *http.Request, d rec
 	}
 	v, err := s.receiptOf(d, rc, s.words(r))
 	if err != nil {
-		s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "Recibo no disponible", back, backLabel))
+		s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "error.receipt_unavailable", back, backLabel))
 		return
 	}
 	v.BackHref, v.BackLabel, v.PDFHref = back, backLabel, pdfHref(base)
@@ -282,7 +282,7 @@ func (s receiptPages) serveReceipt(w http.ResponseWriter, r *http.Request, d rec
 	if format == receiptPDF {
 		pdf, err := receipt.PDF(rc, s.cfg.Location, s.qrBase(), s.receiptFacts(v), v.Handovers)
 		if err != nil {
-			s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "Recibo no disponible", back, backLabel))
+			s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "error.receipt_unavailable", back, backLabel))
 			return
 		}
 		h := w.Header()
@@ -317,8 +317,8 @@ func (s receiptPages) adminReceiptPDF(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s receiptPages) adminReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
-	s.withAdminDetail(w, r, "Recibo no disponible", func(d records.Detail, back string) {
-		s.serveReceipt(w, r, d, format, back+"/receipt", back, "Volver a la reserva")
+	s.withAdminDetail(w, r, "error.receipt_unavailable", func(d records.Detail, back string) {
+		s.serveReceipt(w, r, d, format, back+"/receipt", back, "back.reservation")
 	})
 }
 
@@ -340,7 +340,7 @@ func (s *base) withAdminDetail(w http.ResponseWriter, r *http.Request, heading s
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	s.renderError(w, r, err, heading, back, "Volver a la reserva")
+	s.renderError(w, r, err, heading, back, "back.reservation")
 }
 
 // customerReceipt is GET /users/profile/reservation/{id}/receipt: the owner's
@@ -362,10 +362,10 @@ func (s receiptPages) customerReceiptAs(w http.ResponseWriter, r *http.Request, 
 			s.WriteSuccessFalse(w, r, err)
 			return
 		}
-		s.renderError(w, r, err, "Recibo no disponible", "/users/profile", "Volver a mi cuenta")
+		s.renderError(w, r, err, "error.receipt_unavailable", "/users/profile", "back.account")
 		return
 	}
-	s.serveReceipt(w, r, d, format, "/users/profile/reservation/"+strconv.FormatInt(d.Reservation.ID, 10)+"/receipt", "/users/profile", "Volver a mi cuenta")
+	s.serveReceipt(w, r, d, format, "/users/profile/reservation/"+strconv.FormatInt(d.Reservation.ID, 10)+"/receipt", "/users/profile", "back.account")
 }
 
 // ownReservation reads the detail of the signed-in customer's reservation {id}.

@@ -181,5 +181,5 @@ func (s recordsPages) adminAudit(w http.ResponseWriter, r *http.Request) {
 			v.Next = link(v.Page + 1)
 		}
 	}
-	s.render(w, r, status, "admin_audit.html", "Registro de cambios", v)
+	s.render(w, r, status, "admin_audit.html", "title.audit", v)
 }

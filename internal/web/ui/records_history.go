@@ -108,7 +108,7 @@ func (s recordsPages) renderHistoryPage(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		status = s.FailureStatus(r, err)
 		v.Error = fault.MessageOf(err, httpx.MsgInternalES)
-		s.render(w, r, status, "admin_history.html", "Historial", v)
+		s.render(w, r, status, "admin_history.html", "title.history", v)
 		return
 	}
 	v.Total, v.Page, v.Pages = h.Total, h.Page, h.TotalPages
@@ -138,5 +138,5 @@ func (s recordsPages) renderHistoryPage(w http.ResponseWriter, r *http.Request, 
 			v.Rows[len(v.Rows)-1].Account = row.AccountName
 		}
 	}
-	s.render(w, r, status, "admin_history.html", "Historial", v)
+	s.render(w, r, status, "admin_history.html", "title.history", v)
 }

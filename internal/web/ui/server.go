@@ -94,6 +94,6 @@ func New(d Deps) *Server {
 // back to the home page (the 404/405 answer of httpx.Unrouted for browsers).
 func (s *base) ErrorPage(w http.ResponseWriter, r *http.Request, status int, heading, message string) {
 	s.render(w, r, status, "error.html", heading, errorView{
-		Heading: heading, Message: message, BackHref: "/", BackLabel: "Ir a la página de inicio",
+		Heading: heading, Message: message, BackHref: "/", BackLabel: "back.home",
 	})
 }
