@@ -4,7 +4,7 @@
   'use strict';
 
   // The page's language and texts (docs/languages.md#scripts): <html lang> and the
-  // body's data-texts, the catalogue's "js.…" keys in that language. T('app.x',
+  // body's data-texts, the catalogue's "js.…" keys in that language. T(key,
   // {Name: v}) fills a text's {{.Name}} placeholders; a missing key shows as itself.
   var LANG = document.documentElement.lang || 'es';
   var TEXTS = {};
