@@ -8,6 +8,7 @@ import (
 	"parking/internal/i18n"
 	"parking/internal/localtime"
 	"parking/internal/money"
+	"parking/internal/occupancy"
 	"parking/internal/pricing"
 	"parking/internal/web/httpx"
 )
@@ -116,6 +117,22 @@ func (w words) vehicleType(t string) string {
 		return w.t("vehicle." + t)
 	}
 	return t
+}
+
+// days lists days ("01/12/2026, 02/12/2026 y 03/12/2026"), the Spanish way
+// occupancy writes them in Spanish.
+func (w words) days(days []occupancy.Day) string {
+	if w.lang == i18n.Default {
+		return occupancy.Spanish(days)
+	}
+	s := make([]string, len(days))
+	for i, d := range days {
+		s[i] = i18n.Date(w.lang, d.Date())
+	}
+	if len(s) <= 1 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + w.t("js.booking.and") + s[len(s)-1]
 }
 
 // band describes a rate's range of days ("1 día", "3–7 días", "8 días o más"),

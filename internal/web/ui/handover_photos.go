@@ -12,6 +12,7 @@ import (
 
 	"parking/internal/fault"
 	"parking/internal/handover"
+	"parking/internal/i18n"
 	"parking/internal/media"
 	"parking/internal/records"
 	"parking/internal/reservation"
@@ -245,12 +246,12 @@ func (s handoverPages) mediaPhoto(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// photoPhase is the Spanish label of a photo's phase.
-func photoPhase(p reservation.Photo) string {
+// photoPhase is the label of a photo's phase.
+func photoPhase(wd words, p reservation.Photo) string {
 	if p.Phase == reservation.PhaseExit {
-		return "Salida"
+		return wd.t("words.photo_exit")
 	}
-	return "Entrada"
+	return wd.t("words.photo_entry")
 }
 
 // handoverInput reads the optional hand-over fields of a start or finalize
@@ -260,15 +261,15 @@ func handoverInput(in httpx.Input) handover.Input {
 }
 
 // handovers are d's hand-over records for the detail page and the receipt.
-func (s *base) handovers(d records.Detail) []detailHandover {
+func (s *base) handovers(d records.Detail, wd words) []detailHandover {
 	var out []detailHandover
 	for _, h := range d.Handovers {
-		v := detailHandover{Label: "Entrega del vehículo (entrada)", When: s.shortTime(h.RecordedAt), Mileage: "—", Fuel: "—", Damage: "Ninguno anotado"}
+		v := detailHandover{Label: wd.t("words.handover_entry"), When: wd.dateTime(h.RecordedAt), Mileage: "—", Fuel: "—", Damage: wd.t("words.no_damage")}
 		if h.Phase == reservation.PhaseExit {
-			v.Label = "Recogida del vehículo (salida)"
+			v.Label = wd.t("words.handover_exit")
 		}
 		if h.MileageKm != nil {
-			v.Mileage = thousands(*h.MileageKm) + " km"
+			v.Mileage = i18n.Number(wd.lang, int64(*h.MileageKm)) + " km"
 		}
 		if h.FuelPercent != nil {
 			v.Fuel = strconv.Itoa(*h.FuelPercent) + " %"
@@ -281,19 +282,10 @@ func (s *base) handovers(d records.Detail) []detailHandover {
 	return out
 }
 
-// thousands writes n with Spanish thousands separators (123.456).
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "." + s[i:]
-	}
-	return s
-}
-
 // keysText says whether the keys were handed over at the start.
-func keysText(handed bool) string {
+func keysText(wd words, handed bool) string {
 	if handed {
-		return "Entregadas"
+		return wd.t("words.keys_handed")
 	}
-	return "No entregadas"
+	return wd.t("words.keys_not_handed")
 }

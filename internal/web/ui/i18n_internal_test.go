@@ -227,3 +227,29 @@ func TestKeysUsedExist(t *testing.T) {
 		}
 	}
 }
+
+// Every code the pages name through a Spanish map (audit actions, entities and
+// fields; how a booking was made; the seed's vehicle types) has its catalogue key.
+func TestLabelKeysExist(t *testing.T) {
+	raw, err := i18n.Raw(i18n.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for prefix, m := range map[string]map[string]string{"audit.action": auditActionLabels, "audit.entity": auditEntityLabels, "audit.field": auditFieldLabels} {
+		for code, es := range m {
+			if raw[prefix+"."+code] != es {
+				t.Errorf("%s.%s: catalogue %q, Spanish label %q", prefix, code, raw[prefix+"."+code], es)
+			}
+		}
+	}
+	for typ, es := range vehicleTypeLabels {
+		if raw["vehicle."+typ] != es {
+			t.Errorf("vehicle.%s: catalogue %q, Spanish label %q", typ, raw["vehicle."+typ], es)
+		}
+	}
+	for _, key := range bookedByLabels {
+		if _, ok := raw[key]; !ok {
+			t.Errorf("booked-by key %q missing", key)
+		}
+	}
+}

@@ -137,7 +137,7 @@ func (s receiptPages) receiptOf(d records.Detail, rc receipt.Receipt, wd words) 
 	if x := res.Excess(); x > 0 {
 		v.Excess = wd.money(x)
 	}
-	v.Handovers = s.handovers(d)
+	v.Handovers = s.handovers(d, wd)
 	var err error
 	v.Doc, err = s.receiptDocOf(rc, wd)
 	return v, err

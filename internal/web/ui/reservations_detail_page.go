@@ -113,11 +113,11 @@ type detailDue struct {
 	Overdue, Differs            bool   // the booked exit has passed; the amount is not the stored total
 }
 
-// bookedByLabels say for people how a reservation was made.
+// bookedByLabels say for people how a reservation was made (catalogue keys).
 var bookedByLabels = map[reservation.BookedBy]string{
-	reservation.BookedPublic:  "En línea, sin iniciar sesión en la cuenta del cliente",
-	reservation.BookedAccount: "En línea, con la sesión del cliente iniciada",
-	reservation.BookedStaff:   "En el mostrador",
+	reservation.BookedPublic:  "words.booked_public",
+	reservation.BookedAccount: "words.booked_account",
+	reservation.BookedStaff:   "words.booked_staff",
 }
 
 type detailCustomer struct {
@@ -250,13 +250,13 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 	v.Contact = detailCustomer{FullName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email)}
 	v.Contact.PhoneHref = telHref(v.Contact.Phone)
 	v.AccountDiffers = v.Contact.FullName != v.Customer.FullName || v.Contact.Phone != v.Customer.Phone || v.Contact.Email != v.Customer.Email
-	v.BookedBy = bookedByLabels[res.BookedBy]
+	v.BookedBy = wd.t(bookedByLabels[res.BookedBy])
 	if d.CapacityOverrideAt != nil {
-		v.CapacityOverride = "Aceptada aunque estaba completo (" + d.CapacityOverrideAt.In(s.cfg.Location).Format("02/01/2006 15:04") + ")"
+		v.CapacityOverride = wd.t("words.capacity_override", "When", wd.dateTime(*d.CapacityOverrideAt))
 	}
 	if res.CheckedInAt != nil {
 		v.CheckedIn, v.HasEntryDocument = s.shortTime(*res.CheckedInAt), true
-		v.Keys = keysText(res.KeysHandedOver)
+		v.Keys = keysText(wd, res.KeysHandedOver)
 	}
 	if r.URL.Query().Get("created") == "true" {
 		v.Warning = s.booking.PastExitWarning(res)
@@ -275,13 +275,13 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 		booked[e.ID], bookedPrice[e.ID] = true, e.Price
 	}
 	for i, p := range d.Photos {
-		ph := detailPhoto{URL: p.FilePath, Thumb: p.FilePath, Description: deref(p.Description), TakenText: s.shortTime(p.TakenAt), Phase: photoPhase(p), N: i + 1}
+		ph := detailPhoto{URL: p.FilePath, Thumb: p.FilePath, Description: deref(p.Description), TakenText: s.shortTime(p.TakenAt), Phase: photoPhase(wd, p), N: i + 1}
 		if p.StorageKey != "" { // served by this service, whatever host the page came from
 			ph.URL, ph.Thumb = handover.PhotoPath(p.ID, handover.PhotoLarge), handover.PhotoPath(p.ID, handover.PhotoThumb)
 		}
 		v.Photos = append(v.Photos, ph)
 	}
-	v.Handovers = s.handovers(d)
+	v.Handovers = s.handovers(d, wd)
 	v.PhotosMissing = max(v.PhotosNeeded-v.PhotoCount, 0)
 	v.PhotoProgress = min(v.PhotoCount, v.PhotosNeeded)
 	v.Customer.PhoneHref = telHref(v.Customer.Phone)
@@ -359,7 +359,7 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 		s.FailureStatus(r, err)
 		v.TrailError = fault.MessageOf(err, httpx.MsgInternalES)
 	} else {
-		v.Trail = auditRows(trail)
+		v.Trail = auditRows(trail, wd)
 	}
 	s.render(w, r, http.StatusOK, "admin_detail.html", "Reserva nº "+strconv.FormatInt(res.ID, 10), v)
 }
