@@ -3,7 +3,7 @@
 (function () {
   'use strict';
 
-  // The page's language and texts (docs/languages.md#scripts): <html lang> and the
+  // The page's language and texts (docs/languages.md#catalogues): <html lang> and the
   // body's data-texts, the catalogue's "js.…" keys in that language. T(key,
   // {Name: v}) fills a text's {{.Name}} placeholders; a missing key shows as itself.
   var LANG = document.documentElement.lang || 'es';

@@ -11,7 +11,7 @@
 
   // euros formats a JSON price (a number with at most 2 decimals) as "1.234,50 €",
   // the format the server-rendered pages use (web.euros).
-  // In the page's language (app.js's ParkingText, docs/languages.md#scripts).
+  // In the page's language (app.js's ParkingText, docs/languages.md#catalogues).
   var PT = window.ParkingText;
   var T = PT.T;
   function euros(n) { return PT.money(n); }
