@@ -177,18 +177,28 @@ func Raw(lang string) (map[string]string, error) {
 	return out, nil
 }
 
-// Prefixed is every message of lang whose key starts with prefix, resolved
-// (scripts get the texts they show this way, as a JSON object in the page).
+// Prefixed is every message of lang whose key starts with prefix, as written in
+// the catalogue, placeholders unfilled (scripts get the texts they show this way,
+// as a JSON object in the page, and fill {{.Name}} themselves); a key missing in
+// lang has its Spanish text.
 func Prefixed(lang, prefix string) map[string]string {
-	keys, err := Keys(Default)
+	es, err := Raw(Default)
 	if err != nil {
 		return nil
 	}
+	own, err := Raw(lang)
+	if err != nil {
+		own = es
+	}
 	out := map[string]string{}
-	for _, k := range keys {
-		if strings.HasPrefix(k, prefix) {
-			out[strings.TrimPrefix(k, prefix)] = T(lang, k)
+	for k, v := range es {
+		if !strings.HasPrefix(k, prefix) {
+			continue
 		}
+		if o, ok := own[k]; ok {
+			v = o
+		}
+		out[strings.TrimPrefix(k, prefix)] = v
 	}
 	return out
 }

@@ -116,3 +116,21 @@ func TestPluralsAndPlaceholders(t *testing.T) {
 		}
 	}
 }
+
+// Scripts get their texts with the placeholders as written, to fill themselves.
+func TestPrefixedKeepsPlaceholders(t *testing.T) {
+	for _, lang := range i18n.Languages {
+		js := i18n.Prefixed(lang, "js.")
+		if len(js) < 100 {
+			t.Fatalf("%s: %d script texts", lang, len(js))
+		}
+		for k, v := range js {
+			if strings.Contains(v, "<no value>") {
+				t.Errorf("%s: js.%s = %q", lang, k, v)
+			}
+		}
+		if got := js["booking.full_day"]; !strings.Contains(got, "{{.Days}}") {
+			t.Errorf("%s: js.booking.full_day = %q, want its {{.Days}} placeholder", lang, got)
+		}
+	}
+}

@@ -105,3 +105,7 @@ func GenericMessage(lang, msg string) string {
 	}
 	return msg
 }
+
+// LangOf is the language Languages chose for r, Spanish when none was: for
+// helpers without the kit at hand.
+func LangOf(r *http.Request) string { return langOf(r) }

@@ -168,7 +168,7 @@ func (s accountPages) loginFailed(w http.ResponseWriter, r *http.Request, v logi
 		return
 	}
 	status := s.FailureStatus(r, err)
-	v.Error = fault.MessageOf(err, httpx.MsgInternalES)
+	v.Error = s.failText(r, err)
 	s.render(w, r, status, "login.html", "title.login", v)
 }
 
@@ -230,7 +230,7 @@ func (s accountPages) registerFailed(w http.ResponseWriter, r *http.Request, v r
 	var fields account.FieldErrors
 	errors.As(err, &fields)
 	if jsonClient(r) {
-		body := map[string]any{"success": false, "message": fault.MessageOf(err, httpx.MsgInternalES)}
+		body := map[string]any{"success": false, "message": s.failText(r, err)}
 		if len(fields) > 0 {
 			body["errors"] = fields
 		}
@@ -239,7 +239,7 @@ func (s accountPages) registerFailed(w http.ResponseWriter, r *http.Request, v r
 	}
 	v.Errors = fields
 	if len(fields) == 0 {
-		v.Error = fault.MessageOf(err, httpx.MsgInternalES)
+		v.Error = s.failText(r, err)
 	} else if status == http.StatusBadRequest {
 		v.Error = s.T(r, "msg.check_fields")
 	}

@@ -64,7 +64,7 @@ func (s accountPages) forgotRefused(w http.ResponseWriter, r *http.Request, err 
 	}
 	status := s.FailureStatus(r, err)
 	s.render(w, r, status, "password_forgot.html", "title.reset",
-		forgotView{Error: fault.MessageOf(err, httpx.MsgInternalES)})
+		forgotView{Error: s.failText(r, err)})
 }
 
 // resetPage is GET /users/password/reset?t=…: the form, or the link's expiry.
@@ -97,7 +97,7 @@ func (s accountPages) reset(w http.ResponseWriter, r *http.Request) {
 		}
 		status := s.FailureStatus(r, err)
 		s.render(w, r, status, "password_reset.html", "title.reset", resetView{
-			Token: f["token"], Usable: !errors.Is(err, account.ErrResetLink), Error: fault.MessageOf(err, httpx.MsgInternalES),
+			Token: f["token"], Usable: !errors.Is(err, account.ErrResetLink), Error: s.failText(r, err),
 			MinLength: account.MinPasswordLength,
 		})
 		return

@@ -62,7 +62,7 @@ func (s accountPages) socialLoginFailed(w http.ResponseWriter, r *http.Request, 
 		httpx.SetRetryAfter(w, err)
 	}
 	s.render(w, r, status, "login.html", "title.login", loginView{
-		LoginType: loginTypeCustomer, Error: fault.MessageOf(err, httpx.MsgInternalES),
+		LoginType: loginTypeCustomer, Error: s.failText(r, err),
 	})
 }
 
@@ -215,7 +215,7 @@ func (s accountPages) oidcLink(w http.ResponseWriter, r *http.Request) {
 	if fault.KindOf(err) == fault.TooMany {
 		httpx.SetRetryAfter(w, err)
 	}
-	s.render(w, r, status, "social_link.html", "title.link", linkView{Email: email, Error: fault.MessageOf(err, httpx.MsgInternalES)})
+	s.render(w, r, status, "social_link.html", "title.link", linkView{Email: email, Error: s.failText(r, err)})
 }
 
 // oidcRefused answers a start beyond PARKING_PUBLIC_RATE (docs/public-booking.md#limits-on-anonymous-traffic).

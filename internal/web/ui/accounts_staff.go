@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"parking/internal/account"
-	"parking/internal/fault"
 	"parking/internal/localtime"
 	"parking/internal/web/httpx"
 )
@@ -97,7 +96,7 @@ func (s accountPages) staffWrite(w http.ResponseWriter, r *http.Request, status 
 		q := "ok=" + url.QueryEscape(message)
 		if err != nil {
 			s.FailureStatus(r, err)
-			q = "error=" + url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))
+			q = "error=" + url.QueryEscape(s.failText(r, err))
 		}
 		httpx.SeeOther(w, r, "/admin/staff?"+q)
 	case err != nil:

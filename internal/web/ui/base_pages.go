@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"parking/internal/fault"
 	"parking/internal/i18n"
 	"parking/internal/localtime"
 	"parking/internal/money"
@@ -39,7 +40,7 @@ func (s *base) renderError(w http.ResponseWriter, r *http.Request, err error, he
 // (the page half of httpx.Kit.Fail).
 func (s *base) errorPage(w http.ResponseWriter, r *http.Request, heading, backHref, backLabel string) func(status int, msg string) {
 	return func(status int, msg string) {
-		msg = httpx.GenericMessage(s.Lang(r), msg)
+		msg = humanize(s.Lang(r), httpx.GenericMessage(s.Lang(r), msg))
 		s.render(w, r, status, "error.html", heading, errorView{
 			Heading: heading, Message: msg, BackHref: backHref, BackLabel: backLabel,
 		})
@@ -152,4 +153,11 @@ func (w words) band(r pricing.Rate) string {
 // messages the pages' handlers write themselves.
 func (s *base) T(r *http.Request, key string, args ...any) string {
 	return i18n.T(s.Lang(r), key, args...)
+}
+
+// failText is err's message for a page, in r's language where it is written here
+// (the generic ones) and with the fields named as the forms label them.
+func (s *base) failText(r *http.Request, err error) string {
+	lang := s.Lang(r)
+	return humanize(lang, httpx.GenericMessage(lang, fault.MessageOf(err, httpx.MsgInternalES)))
 }

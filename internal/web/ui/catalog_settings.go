@@ -72,7 +72,7 @@ func (s catalogPages) adminSaveSettings(w http.ResponseWriter, r *http.Request) 
 		q := "ok=" + url.QueryEscape(s.T(r, "msg.settings_saved"))
 		if err != nil {
 			s.FailureStatus(r, err)
-			q = "error=" + url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))
+			q = "error=" + url.QueryEscape(s.failText(r, err))
 		}
 		httpx.SeeOther(w, r, "/admin/settings?"+q)
 	case err != nil:

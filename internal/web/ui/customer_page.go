@@ -5,12 +5,10 @@ import (
 	"strings"
 
 	"parking/internal/account"
-	"parking/internal/fault"
 	"parking/internal/i18n"
 	"parking/internal/input"
 	"parking/internal/money"
 	"parking/internal/reservation"
-	"parking/internal/web/httpx"
 )
 
 // The customer's page, GET /users/profile for browsers (docs/customer-area.md:
@@ -204,5 +202,5 @@ func (s customerPages) profileReservation(it customerReservationJSON, cr reserva
 // profileUnavailable answers a browser whose profile could not be read.
 func (s customerPages) profileUnavailable(w http.ResponseWriter, r *http.Request, err error) {
 	status := s.FailureStatus(r, err)
-	http.Error(w, fault.MessageOf(err, httpx.MsgInternalES), status)
+	http.Error(w, s.failText(r, err), status)
 }

@@ -240,3 +240,19 @@ func TestAccessibilityPage(t *testing.T) {
 		webtest.WantAll(t, "with email", res.Body, `data-a11y-contact="email"`, `href="mailto:accesibilidad@parking.example"`)
 	})
 }
+
+// A refused form shows the field as the form labels it, never its internal name.
+func TestPagesNameFieldsByLabel(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		a := apptest.Start(t, d)
+		form := url.Values{"full_name": {"Ana López"}, "email": {"ana@example.com"}, "phone": {"12"},
+			"password": {"una-contraseña-larga"}, "privacy_ack": {"true"}}
+		res := webtest.PostForm(t, apptest.Client(t), a.URL+"/users/register", form, "Accept: text/html", "Origin: "+a.URL)
+		if strings.Contains(res.Body, "campo telefono") || strings.Contains(res.Body, "campo phone") {
+			t.Errorf("register page names the field by its internal name: %d %s", res.StatusCode, res.Body)
+		}
+		if !strings.Contains(res.Body, "«Teléfono»") {
+			t.Errorf("register page does not name the phone as labelled: %d", res.StatusCode)
+		}
+	})
+}

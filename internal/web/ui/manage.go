@@ -101,7 +101,7 @@ func (s managePages) manageLookupRefused(w http.ResponseWriter, r *http.Request,
 		httpx.SetRetryAfter(w, err)
 	}
 	status := s.FailureStatus(r, err)
-	v.Error = fault.MessageOf(err, httpx.MsgInternalES)
+	v.Error = s.failText(r, err)
 	s.render(w, r, status, "manage_lookup.html", "title.manage_lookup", v)
 }
 
@@ -244,7 +244,7 @@ func (s managePages) manageDone(w http.ResponseWriter, r *http.Request, token st
 			s.manageLookupRefused(w, r, manageLookupView{Reference: r.PathValue("reference")}, err)
 			return
 		}
-		q := url.Values{"t": {token}, "error": {fault.MessageOf(err, httpx.MsgInternalES)}}
+		q := url.Values{"t": {token}, "error": {s.failText(r, err)}}
 		httpx.SeeOther(w, r, "/reserva/"+url.PathEscape(r.PathValue("reference"))+"?"+q.Encode())
 		return
 	}

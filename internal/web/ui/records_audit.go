@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"parking/internal/audit"
-	"parking/internal/fault"
 	"parking/internal/localtime"
 	"parking/internal/records"
 	"parking/internal/web/httpx"
@@ -164,7 +163,7 @@ func (s recordsPages) adminAudit(w http.ResponseWriter, r *http.Request) {
 	status := http.StatusOK
 	if err != nil {
 		status = s.FailureStatus(r, err)
-		v.Error = fault.MessageOf(err, httpx.MsgInternalES)
+		v.Error = s.failText(r, err)
 	} else {
 		v.Rows, v.Total, v.Page, v.Pages = auditRows(page.Entries, s.words(r)), page.Total, page.Page, page.TotalPages
 		link := func(p int) string {

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"parking/internal/fault"
 	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/web/httpx"
@@ -107,7 +106,7 @@ func (s recordsPages) renderHistoryPage(w http.ResponseWriter, r *http.Request, 
 	status := http.StatusOK
 	if err != nil {
 		status = s.FailureStatus(r, err)
-		v.Error = fault.MessageOf(err, httpx.MsgInternalES)
+		v.Error = s.failText(r, err)
 		s.render(w, r, status, "admin_history.html", "title.history", v)
 		return
 	}

@@ -222,7 +222,8 @@ func (s *base) templateFuncs(lang string) template.FuncMap {
 		"inputDate": func(t time.Time) string { return t.In(s.cfg.Location).Format("2006-01-02") },
 		"isoTime":   func(t time.Time) string { return localtime.JSON(t, s.cfg.Location) },
 		// field looks up a field's error in a FieldErrors map ("" if none).
-		"field": func(errs account.FieldErrors, name string) string { return errs[name] },
+		// The message names fields as the forms label them (fields.go).
+		"field": func(errs account.FieldErrors, name string) string { return humanize(lang, errs[name]) },
 		// consentView is the data of the "privacyConsent" block (_privacy_consent.html).
 		"consentView": func(errMsg string, marketing bool, purpose string) consentBlock {
 			return consentBlock{Error: errMsg, Marketing: marketing, Purpose: purpose}

@@ -6,14 +6,12 @@ import (
 	"strconv"
 	"strings"
 
-	"parking/internal/fault"
 	"parking/internal/handover"
 	"parking/internal/money"
 	"parking/internal/pricing"
 	"parking/internal/receipt"
 	"parking/internal/records"
 	"parking/internal/reservation"
-	"parking/internal/web/httpx"
 )
 
 // The reservation's detail page, GET /admin/reservations/details/{id} for browsers
@@ -357,7 +355,7 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 	}
 	if trail, err := s.records.ReservationTrail(r.Context(), res.ID); err != nil {
 		s.FailureStatus(r, err)
-		v.TrailError = fault.MessageOf(err, httpx.MsgInternalES)
+		v.TrailError = s.failText(r, err)
 	} else {
 		v.Trail = auditRows(trail, wd)
 	}

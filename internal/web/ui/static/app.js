@@ -50,7 +50,20 @@
     var t = T('status.' + code);
     return t === 'status.' + code ? code : t;
   }
-  window.ParkingText = { lang: LANG, T: T, money: money, number: number, day: day, dateTime: dateTime, status: statusText };
+  // fields names the fields of a refusal as the page's form labels them: the
+  // operations' messages say "campo phone" (docs/languages.md#what-remains).
+  function fields(msg) {
+    return String(msg).replace(/\bcampo ([A-Za-z_][\w.]*)/g, function (m, name) {
+      var el = document.querySelector('[name="' + name + '"]');
+      var label = el && el.labels && el.labels[0] ? el.labels[0].textContent.replace(/\s*\*\s*$/, '').trim() : '';
+      if (!label) {
+        label = T('field.' + name);
+        if (label === 'field.' + name) { return m; }
+      }
+      return 'campo «' + label + '»';
+    });
+  }
+  window.ParkingText = { lang: LANG, T: T, money: money, number: number, day: day, dateTime: dateTime, status: statusText, fields: fields };
 
   // Login: the customer/worker tabs set the hidden loginType field (spec,
   // Authentication 4). Without JavaScript the tabs are links that reload the page

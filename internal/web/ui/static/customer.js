@@ -58,7 +58,7 @@
         } else if (!res.ok && !message) {
           message = T('ui.server_error', { Status: res.status });
         }
-        return { ok: res.ok && !!data, status: res.status, data: data || {}, message: message };
+        return { ok: res.ok && !!data, status: res.status, data: data || {}, message: PT.fields(message) };
       });
     }, function () {
       return { ok: false, status: 0, data: {}, message: T('ui.offline') };
