@@ -3,7 +3,6 @@ package ui
 import (
 	"crypto/subtle"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -35,11 +34,11 @@ const (
 
 // Messages of the social-login pages.
 const (
-	msgSocialUnknown     = "Ese proveedor de acceso no está disponible."
-	msgSocialUnreachable = "No es posible contactar ahora con %s. Inténtelo de nuevo en unos minutos o entre con su correo y contraseña."
-	msgSocialRejected    = "No se ha podido verificar su identidad con %s. Vuelva a intentarlo."
-	msgSocialCancelled   = "El inicio de sesión con %s se ha cancelado o no se ha completado."
-	msgSocialMisconfig   = "El acceso con %s no está bien configurado en este servicio, y no funcionará hasta que se corrija. Entre con su correo y contraseña."
+	msgSocialUnknown     = "msg.social_unknown"
+	msgSocialUnreachable = "msg.social_unreachable"
+	msgSocialRejected    = "msg.social_rejected"
+	msgSocialCancelled   = "msg.social_cancelled"
+	msgSocialMisconfig   = "msg.social_misconfig"
 )
 
 func (s accountPages) setOIDCCookie(w http.ResponseWriter, name, value string, ttl time.Duration) {
@@ -73,7 +72,7 @@ func (s accountPages) socialLoginFailed(w http.ResponseWriter, r *http.Request, 
 func (s accountPages) socialMisconfigured(w http.ResponseWriter, r *http.Request, p social.ProviderConfig, err error) {
 	s.log.ErrorContext(r.Context(), "social login provider misconfigured: fix PARKING_OIDC_*", "provider", p.ID, "issuer", p.Issuer, "err", err)
 	s.render(w, r, http.StatusInternalServerError, "login.html", "title.login", loginView{
-		LoginType: loginTypeCustomer, Error: fmt.Sprintf(msgSocialMisconfig, p.Name),
+		LoginType: loginTypeCustomer, Error: s.T(r, msgSocialMisconfig, "Provider", p.Name),
 	})
 }
 
@@ -91,7 +90,7 @@ func (s accountPages) oidcStart(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		s.log.WarnContext(r.Context(), "social login provider unreachable", "provider", p.ID, "err", err)
-		s.socialLoginFailed(w, r, fault.New(fault.Unavailable, msgSocialUnreachable, p.Name))
+		s.socialLoginFailed(w, r, fault.New(fault.Unavailable, "%s", s.T(r, msgSocialUnreachable, "Provider", p.Name)))
 		return
 	}
 	if err := s.accounts.BeginSocialLogin(r.Context(), req.State, account.LoginState{
@@ -130,7 +129,7 @@ func (s accountPages) oidcCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if q.Get("error") != "" || q.Get("code") == "" {
-		s.socialLoginFailed(w, r, fault.Invalidf(msgSocialCancelled, p.Name))
+		s.socialLoginFailed(w, r, fault.Invalidf("%s", s.T(r, msgSocialCancelled, "Provider", p.Name)))
 		return
 	}
 	id, err := s.social.Finish(r.Context(), p, q.Get("code"), ls.Verifier, ls.Nonce)
@@ -141,10 +140,10 @@ func (s accountPages) oidcCallback(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.log.InfoContext(r.Context(), "social login refused", "provider", p.ID, "err", err)
 		if errors.Is(err, social.ErrUnreachable) {
-			s.socialLoginFailed(w, r, fault.New(fault.Unavailable, msgSocialUnreachable, p.Name))
+			s.socialLoginFailed(w, r, fault.New(fault.Unavailable, "%s", s.T(r, msgSocialUnreachable, "Provider", p.Name)))
 			return
 		}
-		s.socialLoginFailed(w, r, fault.Invalidf(msgSocialRejected, p.Name))
+		s.socialLoginFailed(w, r, fault.Invalidf("%s", s.T(r, msgSocialRejected, "Provider", p.Name)))
 		return
 	}
 	out, err := s.accounts.SocialLogin(r.Context(), account.SocialIdentity{

@@ -194,6 +194,14 @@ func (s *base) templateFuncs(lang string) template.FuncMap {
 		// t is a text of the catalogue (internal/i18n) with its placeholders as
 		// name, value pairs: {{t "booking.total" "Amount" .Total}}.
 		"t": func(key string, args ...any) string { return i18n.T(lang, key, args...) },
+		// status names a reservation's status (the code stays in classes and data).
+		"status": func(code any) string {
+			key := statusKey + fmt.Sprint(code)
+			if t := i18n.T(lang, key); t != key {
+				return t
+			}
+			return fmt.Sprint(code)
+		},
 		// money, number and decimal write amounts the language's way.
 		"money":   func(c money.Cents) string { return i18n.Money(lang, c) },
 		"number":  func(n int) string { return i18n.Number(lang, int64(n)) },
@@ -270,6 +278,10 @@ func (s *base) render(w http.ResponseWriter, r *http.Request, status int, name, 
 	h.Set("Cache-Control", "no-store")
 	httpx.WriteBody(w, r, status, buf.Bytes(), nil)
 }
+
+// statusKey prefixes a reservation status's name in the catalogues (shared with
+// the scripts, app.js's status).
+const statusKey = "js.status."
 
 // jsTexts are the scripts' texts in lang as a JSON object (keys "js.…" without
 // the prefix), computed once per language.
