@@ -132,6 +132,7 @@ func flatten(root parse.Node) string {
 }
 
 var (
+	wordRE      = regexp.MustCompile(`^[¿¡]?\p{Lu}\p{Ll}`) // "Ninguno", not a key nor a code
 	tagRE       = regexp.MustCompile(`(?s)<!--.*?-->|<[a-zA-Z/!][^>]*>`)
 	labelAttrRE = regexp.MustCompile(`\b(placeholder|aria-label|title|alt|data-label|data-title)="([^"]*)"`)
 )
@@ -152,6 +153,25 @@ func TestTemplatesHoldNoLiteralText(t *testing.T) {
 					t.Errorf("%s: literal %s=%q: put it in the catalogues", name, m[1], strings.ReplaceAll(m[2], "\x00", "{{…}}"))
 				}
 			}
+			// Nor as an argument of an action: a string with words is a text (t's
+			// key and placeholder names aside).
+			names := map[*parse.StringNode]bool{}
+			walk(def.Tree.Root, func(n parse.Node) {
+				if cmd, ok := n.(*parse.CommandNode); ok && len(cmd.Args) > 1 {
+					if id, ok := cmd.Args[0].(*parse.IdentifierNode); ok && id.Ident == "t" {
+						for i := 1; i < len(cmd.Args); i++ { // the key, then name, value pairs
+							if s, ok := cmd.Args[i].(*parse.StringNode); ok && (i == 1 || i%2 == 0) {
+								names[s] = true
+							}
+						}
+					}
+				}
+			})
+			walk(def.Tree.Root, func(n parse.Node) {
+				if s, ok := n.(*parse.StringNode); ok && !names[s] && hasLetter(s.Text) && (strings.Contains(s.Text, " ") || wordRE.MatchString(s.Text)) {
+					t.Errorf("%s: literal text %q in an action: pass a catalogue key", name, s.Text)
+				}
+			})
 			for _, part := range strings.Split(tagRE.ReplaceAllString(flat, "\x00"), "\x00") {
 				if v := strings.TrimSpace(html.UnescapeString(part)); hasLetter(v) && !literalAllowed[v] {
 					t.Errorf("%s: literal text %q: put it in the catalogues and write {{t \"key\"}}", name, v)
@@ -275,5 +295,33 @@ func TestHumanizeFieldNames(t *testing.T) {
 		if got := humanize(c.lang, c.in); got != c.want {
 			t.Errorf("humanize(%s, %q) = %q, want %q", c.lang, c.in, got, c.want)
 		}
+	}
+}
+
+// Pages in several languages asked for at once parse each language once, safely
+// (run with -race).
+func TestLocalizedConcurrent(t *testing.T) {
+	l, err := newLocalized((&base{}).templateFuncs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan pages)
+	for i := 0; i < 8; i++ {
+		lang := i18n.Languages[i%len(i18n.Languages)]
+		go func() {
+			p, err := l.in(lang)
+			if err != nil {
+				t.Error(err)
+			}
+			done <- p
+		}()
+	}
+	for i := 0; i < 8; i++ {
+		if p := <-done; p["home.html"] == nil {
+			t.Error("no home page")
+		}
+	}
+	if p, _ := l.in("xx"); p["home.html"] == nil {
+		t.Error("an unknown language has no pages")
 	}
 }

@@ -122,18 +122,24 @@ type pages map[string]*template.Template
 
 // localized is the pages in each language: parsed once per language, with that
 // language's t and formatting functions; Spanish at start-up (so a broken
-// template fails it), the others on their first page.
+// template fails it), the others on their first page. The map is filled at
+// start-up and only read afterwards; each language parses under its own Once.
 type localized struct {
 	funcs func(lang string) template.FuncMap
-	once  map[string]*sync.Once
-	sets  map[string]pages
-	errs  map[string]error
+	langs map[string]*langPages
+}
+
+// langPages is one language's pages, parsed on first use.
+type langPages struct {
+	once sync.Once
+	set  pages
+	err  error
 }
 
 func newLocalized(funcs func(lang string) template.FuncMap) (*localized, error) {
-	l := &localized{funcs: funcs, once: map[string]*sync.Once{}, sets: map[string]pages{}, errs: map[string]error{}}
+	l := &localized{funcs: funcs, langs: map[string]*langPages{}}
 	for _, lang := range i18n.Languages {
-		l.once[lang] = new(sync.Once)
+		l.langs[lang] = &langPages{}
 	}
 	if err := i18n.Check(); err != nil {
 		return nil, err
@@ -146,12 +152,12 @@ func newLocalized(funcs func(lang string) template.FuncMap) (*localized, error) 
 
 // in is the pages in lang (Spanish for a language we do not speak).
 func (l *localized) in(lang string) (pages, error) {
-	once, ok := l.once[lang]
+	p, ok := l.langs[lang]
 	if !ok {
-		lang, once = i18n.Default, l.once[i18n.Default]
+		lang, p = i18n.Default, l.langs[i18n.Default]
 	}
-	once.Do(func() { l.sets[lang], l.errs[lang] = parsePages(l.funcs(lang)) })
-	return l.sets[lang], l.errs[lang]
+	p.once.Do(func() { p.set, p.err = parsePages(l.funcs(lang)) })
+	return p.set, p.err
 }
 
 // parsePages parses layout.html and the partials with each page.
@@ -232,7 +238,8 @@ func (s *base) templateFuncs(lang string) template.FuncMap {
 		// field looks up a field's error in a FieldErrors map ("" if none).
 		// The message names fields as the forms label them (fields.go).
 		"field": func(errs account.FieldErrors, name string) string { return humanize(lang, errs[name]) },
-		// consentView is the data of the "privacyConsent" block (_privacy_consent.html).
+		// consentView is the data of the "privacyConsent" block (_privacy_consent.html);
+		// purpose is the catalogue key of what the data is for.
 		"consentView": func(errMsg string, marketing bool, purpose string) consentBlock {
 			return consentBlock{Error: errMsg, Marketing: marketing, Purpose: purpose}
 		},
