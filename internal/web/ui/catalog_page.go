@@ -85,5 +85,5 @@ func (s catalogPages) renderCatalogPage(w http.ResponseWriter, r *http.Request, 
 	for _, e := range c.Extras {
 		v.Extras = append(v.Extras, catalogExtraView{ID: e.ID, Name: e.Name, Price: amountInput(e.Price), Active: e.Active})
 	}
-	s.render(w, r, http.StatusOK, "admin_catalog.html", "Catálogo y tarifas", v)
+	s.render(w, r, http.StatusOK, "admin_catalog.html", "title.catalog", v)
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"html/template"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"parking/internal/handover"
@@ -180,12 +179,15 @@ type receiptLine struct {
 	Price string
 }
 
-// customerTypeLabels name the account types for people.
+// customerTypeLabels name the account types for people in Spanish (the
+// catalogues' "customer_type.<TYPE>" in each language).
 var customerTypeLabels = map[reservation.CustomerType]string{
 	reservation.Admin: "Personal", reservation.Registered: "Cliente registrado", reservation.Unregistered: "Cliente sin cuenta",
 }
 
-// notificationLabels name the notification types (docs/notifications.md) and their states.
+// notificationLabels name the notification types (docs/notifications.md) and their
+// states in Spanish (the catalogues' "notification.type|status.<code>" in each
+// language).
 var (
 	notificationLabels = map[string]string{
 		"booking_confirmation": "Confirmación de reserva", "vehicle_entry": "Entrada del vehículo",
@@ -198,23 +200,16 @@ var (
 	}
 )
 
-func labelOr(m map[string]string, k string) string {
-	if v, ok := m[k]; ok {
-		return v
-	}
-	return k
-}
-
 // detailNotice is the message of a successful previous request, from the query.
-func detailNotice(r *http.Request) string {
+func detailNotice(r *http.Request, wd words) string {
 	q := r.URL.Query()
 	switch {
 	case q.Get("created") == "true":
-		return "Reserva creada correctamente."
+		return wd.t("msg.created")
 	case q.Get("updated") == "true":
-		return "Reserva actualizada correctamente."
+		return wd.t("msg.updated")
 	case q.Get("photo") == "added":
-		return "Foto añadida."
+		return wd.t("msg.photo_added")
 	}
 	return ""
 }
@@ -227,7 +222,7 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 		ID: res.ID, Reference: reservation.ShowReference(res.Reference), Status: string(res.Status), StatusClass: statusClass(string(res.Status)),
 		Pending: res.Status == reservation.Pending, InCourse: res.Status == reservation.InCourse,
 		Finalized: res.Status == reservation.Finalized, Cancelled: res.Status == reservation.Cancelled,
-		Notice: detailNotice(r), Error: r.URL.Query().Get("error"),
+		Notice: detailNotice(r, wd), Error: r.URL.Query().Get("error"),
 		Booked:    s.shortTime(res.ReservationDate),
 		EntryText: s.shortTime(res.Entry), ExitText: s.optTime(res.Exit),
 		EntryInput: s.inputTime(res.Entry), ServiceName: d.MainServiceName,
@@ -241,8 +236,8 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 	v.Vehicle.BrandText = shownOr(d.Vehicle.Brand, reservation.DefaultBrand)
 	v.Vehicle.ModelText = shownOr(d.Vehicle.Model, reservation.DefaultModel)
 	v.Vehicle.ColorText = shownOr(d.Vehicle.Color, reservation.DefaultColor)
-	if l, ok := customerTypeLabels[d.Customer.Type]; ok {
-		v.Customer.TypeLabel = l
+	if _, ok := customerTypeLabels[d.Customer.Type]; ok {
+		v.Customer.TypeLabel = wd.t("customer_type." + string(d.Customer.Type))
 	}
 	ct := reservation.ContactOf(res, d.Customer)
 	v.Contact = detailCustomer{FullName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email)}
@@ -309,12 +304,9 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 	if rules.Start {
 		switch {
 		case v.PhotosMissing > 0:
-			v.StartWhyNot = "Faltan " + strconv.Itoa(v.PhotosMissing) + " fotos del vehículo para poder iniciarla."
-			if v.PhotosMissing == 1 {
-				v.StartWhyNot = "Falta 1 foto del vehículo para poder iniciarla."
-			}
+			v.StartWhyNot = wd.t("detail.photos_missing", "Count", v.PhotosMissing)
 		case v.Spot == "":
-			v.StartWhyNot = "Asigne una plaza de aparcamiento para poder iniciarla."
+			v.StartWhyNot = wd.t("detail.assign_spot")
 		default:
 			v.CanStart = true
 		}
@@ -349,7 +341,7 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 
 	for _, n := range d.Notifications {
 		v.Notifications = append(v.Notifications, detailNotification{
-			Type: labelOr(notificationLabels, n.Type), Status: n.Status, StatusLabel: labelOr(notificationStatusLabels, n.Status),
+			Type: auditLabel(wd, "notification.type", notificationLabels, n.Type), Status: n.Status, StatusLabel: auditLabel(wd, "notification.status", notificationStatusLabels, n.Status),
 			Attempts: n.Attempts, Created: s.isoText(&n.CreatedAt), Sent: s.isoText(n.SentAt), LastError: deref(n.LastError),
 		})
 	}
@@ -359,7 +351,7 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 	} else {
 		v.Trail = auditRows(trail, wd)
 	}
-	s.render(w, r, http.StatusOK, "admin_detail.html", "Reserva nº "+strconv.FormatInt(res.ID, 10), v)
+	s.render(w, r, http.StatusOK, "admin_detail.html", wd.t("title.detail", "ID", res.ID), v)
 }
 
 // telHref is a tel: link for a phone: its digits and a leading +, nothing else, so

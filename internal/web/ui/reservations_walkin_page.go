@@ -51,7 +51,7 @@ func (s reservationPages) renderWalkIn(w http.ResponseWriter, r *http.Request, s
 		if status == http.StatusOK {
 			status = http.StatusServiceUnavailable
 		}
-		s.render(w, r, status, "admin_new.html", "Nueva reserva", v)
+		s.render(w, r, status, "admin_new.html", "title.walkin", v)
 		return
 	}
 	c := snap.Catalog()
@@ -74,5 +74,5 @@ func (s reservationPages) renderWalkIn(w http.ResponseWriter, r *http.Request, s
 	for _, k := range c.Coefficients {
 		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: k.VehicleType, Label: wd.vehicleType(k.VehicleType), Selected: k.VehicleType == typ})
 	}
-	s.render(w, r, status, "admin_new.html", "Nueva reserva", v)
+	s.render(w, r, status, "admin_new.html", "title.walkin", v)
 }
