@@ -57,10 +57,11 @@ func (u *upload) readers() []io.ReadSeeker {
 // to nowhere. The caller closes the upload, which removes the files.
 func readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
 	u := &upload{fields: map[string]string{}}
+	lang := httpx.LangOf(r)
 	r.Body = http.MaxBytesReader(w, r.Body, handover.MaxPhotosPerUpload*(media.MaxUpload+uploadSlack))
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return u, fault.Invalidf("No se pudo leer el envío de fotos (multipart/form-data).")
+		return u, fault.Invalidf("%s", i18n.T(lang, "photos.unreadable_multipart"))
 	}
 	for {
 		part, err := mr.NextPart()
@@ -68,12 +69,12 @@ func readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
 			return u, nil
 		}
 		if err != nil {
-			return u, uploadReadFault(err)
+			return u, uploadReadFault(lang, err)
 		}
 		switch name := part.FormName(); name {
 		case "file", "file[]", "files":
 			if len(u.files) == handover.MaxPhotosPerUpload {
-				return u, fault.Invalidf("Se admiten como máximo %d fotos por envío: no se ha guardado ninguna foto.", handover.MaxPhotosPerUpload)
+				return u, fault.Invalidf("%s", i18n.T(lang, "photos.too_many", "Max", handover.MaxPhotosPerUpload))
 			}
 			f, err := os.CreateTemp("", "parking-photo-*")
 			if err != nil {
@@ -82,10 +83,10 @@ func readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
 			u.files = append(u.files, f)
 			n, err := io.Copy(f, io.LimitReader(part, media.MaxUpload+1))
 			if err != nil {
-				return u, uploadReadFault(err)
+				return u, uploadReadFault(lang, err)
 			}
 			if n > media.MaxUpload {
-				return u, fault.Invalidf("La foto %d supera el máximo de %d MB por archivo: no se ha guardado ninguna foto.", len(u.files), media.MaxUpload>>20)
+				return u, fault.Invalidf("%s", i18n.T(lang, "photos.too_big", "N", len(u.files), "MB", media.MaxUpload>>20))
 			}
 			if n == 0 && part.FileName() == "" { // a form's file input left empty
 				u.files = u.files[:len(u.files)-1]
@@ -95,12 +96,12 @@ func readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
 		case "description", "phase", "file_path":
 			b, err := io.ReadAll(io.LimitReader(part, 8<<10))
 			if err != nil {
-				return u, uploadReadFault(err)
+				return u, uploadReadFault(lang, err)
 			}
 			u.fields[name] = string(b)
 		default:
 			if _, err := io.Copy(io.Discard, part); err != nil {
-				return u, uploadReadFault(err)
+				return u, uploadReadFault(lang, err)
 			}
 		}
 	}
@@ -119,12 +120,12 @@ func (s handoverPages) photoByURLAdded(w http.ResponseWriter, r *http.Request, p
 	}
 }
 
-func uploadReadFault(err error) error {
+func uploadReadFault(lang string, err error) error {
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return fault.Invalidf("El envío supera el máximo de %d fotos de %d MB: no se ha guardado ninguna foto.", handover.MaxPhotosPerUpload, media.MaxUpload>>20)
+		return fault.Invalidf("%s", i18n.T(lang, "photos.upload_too_big", "Max", handover.MaxPhotosPerUpload, "MB", media.MaxUpload>>20))
 	}
-	return fault.Invalidf("No se pudo leer el envío de fotos: la conexión se cortó o el formato no es válido. No se ha guardado ninguna foto.")
+	return fault.Invalidf("%s", i18n.T(lang, "photos.unreadable"))
 }
 
 // adminUploadPhotos is POST /admin/reservations/{id}/photos as multipart/form-data
