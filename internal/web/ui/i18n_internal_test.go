@@ -325,3 +325,23 @@ func TestLocalizedConcurrent(t *testing.T) {
 		t.Error("an unknown language has no pages")
 	}
 }
+
+// The pages that load admin.js, or show the day's board (app.js), are the ones
+// adminScript names: they get those scripts' texts.
+func TestAdminScriptPages(t *testing.T) {
+	names, err := fs.Glob(templateFiles, "templates/*.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		b, _ := templateFiles.ReadFile(n)
+		name := strings.TrimPrefix(n, "templates/")
+		if strings.HasPrefix(name, "_") || name == "layout.html" {
+			continue
+		}
+		uses := strings.Contains(string(b), `{{template "adminHead"}}`) || strings.Contains(string(b), "data-dashboard")
+		if uses != adminScript(name) {
+			t.Errorf("%s: loads admin.js %v, adminScript says %v", name, uses, adminScript(name))
+		}
+	}
+}

@@ -263,7 +263,7 @@ func (s *base) render(w http.ResponseWriter, r *http.Request, status int, name, 
 		http.Error(w, i18n.T(lang, "error.internal"), http.StatusInternalServerError)
 		return
 	}
-	v := view{Title: i18n.T(lang, title), Path: r.URL.Path, Data: data, Lang: lang, JS: jsTexts(lang)}
+	v := view{Title: i18n.T(lang, title), Path: r.URL.Path, Data: data, Lang: lang, JS: jsTexts(lang, adminScript(name))}
 	if u, ok := s.CurrentUser(r); ok {
 		v.User = &u
 	}
@@ -290,25 +290,47 @@ func (s *base) render(w http.ResponseWriter, r *http.Request, status int, name, 
 // the scripts, app.js's status).
 const statusKey = "js.status."
 
-// jsTexts are the scripts' texts in lang as a JSON object (keys "js.…" without
-// the prefix), computed once per language.
-func jsTexts(lang string) string {
+// adminScript reports whether page name loads admin.js (its head is
+// {{template "adminHead"}}, _admin.html) or shows the day's board (app.js): the
+// staff's pages and the receipt, entry document and error pages they share with
+// customers.
+func adminScript(name string) bool {
+	return strings.HasPrefix(name, "admin_") || name == "receipt.html" || name == "entry_document.html" || name == "error.html"
+}
+
+// jsTexts are the texts a page's scripts show, in lang, as a JSON object (keys
+// "js.…" without the prefix); the texts of admin.js and of the day's board
+// (js.admin., js.app.) only on the pages that load admin.js. Computed once per
+// language and kind of page.
+func jsTexts(lang string, staff bool) string {
 	jsTextsOnce.Do(func() {
-		jsTextsJSON = map[string]string{}
+		jsTextsJSON = map[string][2]string{}
 		for _, l := range i18n.Languages {
-			b, _ := json.Marshal(i18n.Prefixed(l, "js."))
-			jsTextsJSON[l] = string(b)
+			all := i18n.Prefixed(l, "js.")
+			public := map[string]string{}
+			for k, v := range all {
+				if !strings.HasPrefix(k, "admin.") && !strings.HasPrefix(k, "app.") {
+					public[k] = v
+				}
+			}
+			pub, _ := json.Marshal(public)
+			adm, _ := json.Marshal(all)
+			jsTextsJSON[l] = [2]string{string(pub), string(adm)}
 		}
 	})
-	if s, ok := jsTextsJSON[lang]; ok {
-		return s
+	texts, ok := jsTextsJSON[lang]
+	if !ok {
+		texts = jsTextsJSON[i18n.Default]
 	}
-	return jsTextsJSON[i18n.Default]
+	if staff {
+		return texts[1]
+	}
+	return texts[0]
 }
 
 var (
 	jsTextsOnce sync.Once
-	jsTextsJSON map[string]string
+	jsTextsJSON map[string][2]string
 )
 
 // inputLimits are the limits the templates ask for by name ({{limit "name"}}).
