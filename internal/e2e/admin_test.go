@@ -164,7 +164,8 @@ func TestAdminFlowOnDesktop(t *testing.T) {
 	pageSet(t, ctx, "#inv-tax", "12345678A")
 	pageSet(t, ctx, "#inv-addr", "Calle Mayor 1, Madrid")
 	pageClick(t, ctx, `dialog[data-dialog="fullinvoice"] [data-dialog-confirm]`)
-	pageWaitJS(t, ctx, "the tax id refused", `document.querySelector('dialog[data-dialog="fullinvoice"] [data-dialog-error]').textContent.includes('tax_id')`)
+	// The refusal names the field as the dialog labels it, never "tax_id" (docs/languages.md#what-remains).
+	pageWaitJS(t, ctx, "the tax id refused", `(function (t) { return t.includes('campo «NIF') && !t.includes('tax_id'); })(document.querySelector('dialog[data-dialog="fullinvoice"] [data-dialog-error]').textContent)`)
 	pageSet(t, ctx, "#inv-tax", "12345678Z")
 	pageClick(t, ctx, `dialog[data-dialog="fullinvoice"] [data-dialog-confirm]`)
 	pageWaitJS(t, ctx, "the full invoice message", `document.querySelector('[data-flash]').textContent.includes('Factura completa solicitada')`)

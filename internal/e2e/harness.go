@@ -60,6 +60,10 @@ func Browser(t *testing.T, size [2]int64) context.Context {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
+		// A Spanish visitor's browser: pages follow Accept-Language
+		// (docs/languages.md), and these tests read the Spanish texts.
+		chromedp.Flag("lang", "es-ES"),
+		chromedp.Flag("accept-lang", "es-ES,es"),
 		chromedp.WindowSize(int(size[0]), int(size[1])),
 	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)

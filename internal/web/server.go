@@ -120,5 +120,5 @@ func (s *Server) Handler() http.Handler {
 		mux.Handle("GET /metrics", scrape)
 		s.kit.ObserveRequests(s.metrics.ObserveRequest)
 	}
-	return s.trusted.Resolve(s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(s.https, deadline(routed)))))
+	return s.trusted.Resolve(s.kit.RecoverPanics(s.kit.LogRequests(httpx.SecurityHeaders(s.https, s.kit.Languages(deadline(routed))))))
 }

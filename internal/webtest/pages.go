@@ -24,11 +24,17 @@ var (
 // style (the content security policy forbids them), assets by hashed name.
 func CheckPage(t *testing.T, r Response) {
 	t.Helper()
+	CheckPageLang(t, r, "es")
+}
+
+// CheckPageLang is CheckPage for a page in lang (docs/languages.md).
+func CheckPageLang(t *testing.T, r Response, lang string) {
+	t.Helper()
 	if ct := r.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
 		t.Errorf("Content-Type = %q", ct)
 	}
-	if !strings.Contains(r.Body, `<html lang="es">`) {
-		t.Error("page is not marked Spanish")
+	if !strings.Contains(r.Body, `<html lang="`+lang+`">`) {
+		t.Errorf("page is not marked %s", lang)
 	}
 	for _, tag := range ScriptTag.FindAllString(r.Body, -1) {
 		if !strings.Contains(tag, ` src="/static/`) {

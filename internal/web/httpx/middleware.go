@@ -52,7 +52,7 @@ func (s *Kit) RecoverPanics(next http.Handler) http.Handler {
 					panic(p)
 				}
 				s.log.ErrorContext(r.Context(), "handler panic", "panic", p, "stack", string(debug.Stack()))
-				WriteJSON(w, http.StatusInternalServerError, map[string]any{"success": false, "message": MsgInternalES})
+				WriteJSON(w, http.StatusInternalServerError, map[string]any{"success": false, "message": GenericMessage(langOf(r), MsgInternalES)})
 			}
 		}()
 		next.ServeHTTP(w, r)

@@ -3,6 +3,8 @@ package httpx
 import (
 	"net/http"
 	"strings"
+
+	"parking/internal/i18n"
 )
 
 // ErrorPage renders the site's error page for browsers (the pages' error.html).
@@ -10,7 +12,7 @@ type ErrorPage func(w http.ResponseWriter, r *http.Request, status int, heading,
 
 // Unrouted answers the requests no route takes — an unknown path (404) or a known
 // path with another method (405) — in the site's own words instead of Go's plain
-// "404 page not found": browsers get the site's error page in Spanish; API paths
+// "404 page not found": browsers get the site's error page in the page's language (Spanish on /api); API paths
 // (/api/…) and clients preferring JSON (docs/errors.md#json-on-web-routes) get {"success": false,
 // "message": …} with the same status. A 405 keeps its Allow header. Static files
 // (/static/…) keep the plain answer: nobody reads it, and a page with its own
@@ -33,10 +35,11 @@ func Unrouted(mux *http.ServeMux, page ErrorPage) http.Handler {
 		if ans.status != http.StatusMethodNotAllowed {
 			ans.status = http.StatusNotFound
 		}
-		heading, msg := "Página no encontrada", "La dirección solicitada no existe."
+		lang := langOf(r)
+		heading, msg := i18n.T(lang, "error.not_found"), i18n.T(lang, "error.not_found_msg")
 		if ans.status == http.StatusMethodNotAllowed {
 			w.Header().Set("Allow", ans.Header().Get("Allow"))
-			heading, msg = "Operación no permitida", "La dirección solicitada no admite el método "+r.Method+"."
+			heading, msg = i18n.T(lang, "error.not_allowed"), i18n.T(lang, "error.not_allowed_msg", "Method", r.Method)
 		}
 		if r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/api/") || WantsJSON(r) {
 			WriteJSON(w, ans.status, map[string]any{"success": false, "message": msg})

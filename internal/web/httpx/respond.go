@@ -92,7 +92,7 @@ func (s *Kit) WriteErrorField(w http.ResponseWriter, r *http.Request, err error)
 // administrator and customer actions).
 func (s *Kit) WriteSuccessFalse(w http.ResponseWriter, r *http.Request, err error) {
 	status := s.FailureStatus(r, err)
-	body := map[string]any{"success": false, "message": fault.MessageOf(err, MsgInternalES)}
+	body := map[string]any{"success": false, "message": GenericMessage(s.Lang(r), fault.MessageOf(err, MsgInternalES))}
 	// docs/capacity.md#refusals: a refusal for capacity names the full days.
 	var full fault.FullDays
 	if errors.As(err, &full) {

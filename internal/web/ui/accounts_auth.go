@@ -18,9 +18,9 @@ import (
 
 // Messages of the login page.
 const (
-	msgLoginMissing   = "Indique su correo electrónico y su contraseña."
-	msgWorkerDenied   = "Acceso denegado: esta cuenta no pertenece al personal del aparcamiento. Use el acceso de clientes."
-	msgBadLoginType   = "Tipo de acceso no válido."
+	msgLoginMissing   = "msg.login_missing"
+	msgWorkerDenied   = "msg.worker_denied"
+	msgBadLoginType   = "msg.bad_login_type"
 	loginTypeCustomer = "customer"
 	loginTypeWorker   = "worker"
 )
@@ -110,9 +110,9 @@ func loginTypeOf(v string) string {
 func (s accountPages) loginPage(w http.ResponseWriter, r *http.Request) {
 	v := loginView{LoginType: loginTypeOf(r.URL.Query().Get("loginType"))}
 	if r.URL.Query().Get("reset") == "1" {
-		v.Notice = msgPasswordReset
+		v.Notice = s.T(r, msgPasswordReset)
 	}
-	s.render(w, r, http.StatusOK, "login.html", "Iniciar sesión", v)
+	s.render(w, r, http.StatusOK, "login.html", "title.login", v)
 }
 
 // login is POST /users/login.
@@ -124,11 +124,11 @@ func (s accountPages) login(w http.ResponseWriter, r *http.Request) {
 	}
 	v := loginView{LoginType: loginTypeOf(f["loginType"]), Email: strings.TrimSpace(f["email"])}
 	if lt := f["loginType"]; lt != "" && lt != loginTypeCustomer && lt != loginTypeWorker {
-		s.loginFailed(w, r, v, fault.Invalidf(msgBadLoginType))
+		s.loginFailed(w, r, v, fault.Invalidf("%s", s.T(r, msgBadLoginType)))
 		return
 	}
 	if v.Email == "" || f["password"] == "" {
-		s.loginFailed(w, r, v, fault.Invalidf(msgLoginMissing))
+		s.loginFailed(w, r, v, fault.Invalidf("%s", s.T(r, msgLoginMissing)))
 		return
 	}
 	u, err := s.accounts.Login(r.Context(), v.Email, f["password"], httpx.ClientAddr(r))
@@ -140,7 +140,7 @@ func (s accountPages) login(w http.ResponseWriter, r *http.Request) {
 	// refusal grants no session.
 	if v.LoginType == loginTypeWorker && !u.IsAdmin() {
 		s.log.InfoContext(r.Context(), "worker login refused", "id_customer", u.ID)
-		s.loginFailed(w, r, v, fault.New(fault.Forbidden, msgWorkerDenied))
+		s.loginFailed(w, r, v, fault.New(fault.Forbidden, "%s", s.T(r, msgWorkerDenied)))
 		return
 	}
 	if err := s.startSession(w, r, u); err != nil {
@@ -150,7 +150,7 @@ func (s accountPages) login(w http.ResponseWriter, r *http.Request) {
 	s.log.InfoContext(r.Context(), "login", "id_customer", u.ID, "role", string(u.Role))
 	if jsonClient(r) {
 		httpx.WriteJSON(w, http.StatusOK, map[string]any{
-			"success": true, "message": "Sesión iniciada.", "redirect": homeOf(u), "user": userJSON(u),
+			"success": true, "message": s.T(r, "msg.logged_in"), "redirect": homeOf(u), "user": userJSON(u),
 		})
 		return
 	}
@@ -168,8 +168,8 @@ func (s accountPages) loginFailed(w http.ResponseWriter, r *http.Request, v logi
 		return
 	}
 	status := s.FailureStatus(r, err)
-	v.Error = fault.MessageOf(err, httpx.MsgInternalES)
-	s.render(w, r, status, "login.html", "Iniciar sesión", v)
+	v.Error = s.failText(r, err)
+	s.render(w, r, status, "login.html", "title.login", v)
 }
 
 // registerView is the data of register.html: the values typed (never the
@@ -183,7 +183,7 @@ type registerView struct {
 
 // registerPage is GET /users/register.
 func (s accountPages) registerPage(w http.ResponseWriter, r *http.Request) {
-	s.render(w, r, http.StatusOK, "register.html", "Crear cuenta", registerView{})
+	s.render(w, r, http.StatusOK, "register.html", "title.register", registerView{})
 }
 
 // register is POST /users/register (docs/accounts.md#the-phone-rule): a REGISTRADO account, logged in,
@@ -216,7 +216,7 @@ func (s accountPages) register(w http.ResponseWriter, r *http.Request) {
 	s.log.InfoContext(r.Context(), "account registered", "id_customer", u.ID)
 	if jsonClient(r) {
 		httpx.WriteJSON(w, http.StatusCreated, map[string]any{
-			"success": true, "message": "Cuenta creada.", "redirect": homeOf(u), "user": userJSON(u),
+			"success": true, "message": s.T(r, "msg.account_created"), "redirect": homeOf(u), "user": userJSON(u),
 		})
 		return
 	}
@@ -230,7 +230,7 @@ func (s accountPages) registerFailed(w http.ResponseWriter, r *http.Request, v r
 	var fields account.FieldErrors
 	errors.As(err, &fields)
 	if jsonClient(r) {
-		body := map[string]any{"success": false, "message": fault.MessageOf(err, httpx.MsgInternalES)}
+		body := map[string]any{"success": false, "message": s.failText(r, err)}
 		if len(fields) > 0 {
 			body["errors"] = fields
 		}
@@ -239,11 +239,11 @@ func (s accountPages) registerFailed(w http.ResponseWriter, r *http.Request, v r
 	}
 	v.Errors = fields
 	if len(fields) == 0 {
-		v.Error = fault.MessageOf(err, httpx.MsgInternalES)
+		v.Error = s.failText(r, err)
 	} else if status == http.StatusBadRequest {
-		v.Error = "Revise los campos marcados."
+		v.Error = s.T(r, "msg.check_fields")
 	}
-	s.render(w, r, status, "register.html", "Crear cuenta", v)
+	s.render(w, r, status, "register.html", "title.register", v)
 }
 
 // logout is GET and POST /users/logout: the session ends, its API tokens are
@@ -257,7 +257,7 @@ func (s accountPages) logout(w http.ResponseWriter, r *http.Request) {
 	}
 	s.ClearSessionCookie(w)
 	if jsonClient(r) {
-		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Sesión cerrada."})
+		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": s.T(r, "msg.logged_out")})
 		return
 	}
 	httpx.SeeOther(w, r, "/users/login")

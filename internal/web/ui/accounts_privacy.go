@@ -28,10 +28,10 @@ const EraseConfirmWord = "ELIMINAR"
 
 // Messages of the erasure.
 const (
-	msgErased          = "Sus datos personales se han eliminado y su cuenta se ha cerrado."
-	msgStaffErased     = "Datos personales del cliente eliminados."
-	msgEraseConfirm    = "Para eliminar los datos, escriba ELIMINAR en la casilla de confirmación."
-	msgErasePassword   = "Para eliminar su cuenta, escriba su contraseña."
+	msgErased          = "msg.erased"
+	msgStaffErased     = "msg.staff_erased"
+	msgEraseConfirm    = "msg.erase_confirm"
+	msgErasePassword   = "msg.erase_password"
 	exportFileTemplate = "mis-datos-parking-%d.json"
 )
 
@@ -189,11 +189,11 @@ func (s accountPages) privacyFailed(w http.ResponseWriter, r *http.Request, err 
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	back, label := "/users/profile", "Volver a mi cuenta"
+	back, label := "/users/profile", "back.account"
 	if strings.HasPrefix(r.URL.Path, "/admin/") {
-		back, label = "/admin/history", "Volver al historial"
+		back, label = "/admin/history", "back.history"
 	}
-	s.renderError(w, r, err, "No se ha podido completar", back, label)
+	s.renderError(w, r, err, "error.not_completed", back, label)
 }
 
 // customerExport is GET /users/profile/data.
@@ -218,7 +218,7 @@ func (s accountPages) customerErase(w http.ResponseWriter, r *http.Request) {
 	if own {
 		pw := deref(f["password"])
 		if pw == "" {
-			s.privacyFailed(w, r, fault.Invalidf(msgErasePassword))
+			s.privacyFailed(w, r, fault.Invalidf("%s", s.T(r, msgErasePassword)))
 			return
 		}
 		if err := s.accounts.ConfirmPassword(r.Context(), u, pw, r.RemoteAddr); err != nil {
@@ -229,7 +229,7 @@ func (s accountPages) customerErase(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	} else if !strings.EqualFold(strings.TrimSpace(deref(f["confirm"])), EraseConfirmWord) {
-		s.privacyFailed(w, r, fault.Invalidf(msgEraseConfirm))
+		s.privacyFailed(w, r, fault.Invalidf("%s", s.T(r, msgEraseConfirm)))
 		return
 	}
 	if _, err := s.privacy.Erase(r.Context(), u.ID, true); err != nil {
@@ -238,12 +238,12 @@ func (s accountPages) customerErase(w http.ResponseWriter, r *http.Request) {
 	}
 	s.ClearSessionCookie(w) // the session itself was deleted with the data
 	if jsonClient(r) {
-		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": msgErased})
+		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": s.T(r, msgErased)})
 		return
 	}
-	s.render(w, r, http.StatusOK, "error.html", "Cuenta eliminada", errorView{
-		Heading: "Cuenta eliminada", Message: msgErased + " Las reservas ya pagadas se conservan sin sus datos personales, como exige la ley.",
-		BackHref: "/", BackLabel: "Ir a la página de inicio",
+	s.render(w, r, http.StatusOK, "error.html", "error.account_deleted", errorView{
+		Heading: "error.account_deleted", Message: "msg.erased_page",
+		BackHref: "/", BackLabel: "back.home",
 	})
 }
 
@@ -271,7 +271,7 @@ func (s accountPages) adminCustomerErase(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	if !strings.EqualFold(strings.TrimSpace(deref(f["confirm"])), EraseConfirmWord) {
-		s.privacyFailed(w, r, fault.Invalidf(msgEraseConfirm))
+		s.privacyFailed(w, r, fault.Invalidf("%s", s.T(r, msgEraseConfirm)))
 		return
 	}
 	done, err := s.privacy.Erase(r.Context(), id, false)
@@ -281,7 +281,7 @@ func (s accountPages) adminCustomerErase(w http.ResponseWriter, r *http.Request)
 	}
 	s.log.InfoContext(r.Context(), "customer data erased by staff", "id_customer", id, "by", httpx.GuardedUser(r).ID)
 	if jsonClient(r) {
-		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": msgStaffErased,
+		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": s.T(r, msgStaffErased),
 			"erased": map[string]any{"id_customer": id, "reservations": done.Reservations, "cancelled": done.Cancelled,
 				"vehicles": done.Vehicles, "photos": len(done.PhotoFiles)}})
 		return
@@ -314,9 +314,9 @@ func (s accountPages) customerConsents(w http.ResponseWriter, r *http.Request) {
 		s.privacyFailed(w, r, err)
 		return
 	}
-	msg := "Ya no le enviaremos ofertas por correo electrónico."
+	msg := s.T(r, "msg.marketing_off")
 	if *on {
-		msg = "Le enviaremos ofertas y novedades por correo electrónico. Puede retirarlo cuando quiera."
+		msg = s.T(r, "msg.marketing_on")
 	}
 	if jsonClient(r) {
 		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": msg, "marketing_consent": *on})

@@ -28,11 +28,11 @@ type resetView struct {
 }
 
 // msgPasswordReset is the login page's notice after a reset.
-const msgPasswordReset = "Contraseña cambiada. Inicie sesión con la contraseña nueva."
+const msgPasswordReset = "msg.password_reset"
 
 // forgotPage is GET /users/password/forgot.
 func (s accountPages) forgotPage(w http.ResponseWriter, r *http.Request) {
-	s.render(w, r, http.StatusOK, "password_forgot.html", "Restablecer la contraseña", forgotView{})
+	s.render(w, r, http.StatusOK, "password_forgot.html", "title.reset", forgotView{})
 }
 
 // forgot is POST /users/password/forgot (email): limited per client address
@@ -50,7 +50,7 @@ func (s accountPages) forgot(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": account.MsgResetRequested})
 		return
 	}
-	s.render(w, r, http.StatusOK, "password_forgot.html", "Restablecer la contraseña", forgotView{Sent: account.MsgResetRequested})
+	s.render(w, r, http.StatusOK, "password_forgot.html", "title.reset", forgotView{Sent: account.MsgResetRequested})
 }
 
 // forgotRefused answers a malformed or throttled reset request.
@@ -63,8 +63,8 @@ func (s accountPages) forgotRefused(w http.ResponseWriter, r *http.Request, err 
 		return
 	}
 	status := s.FailureStatus(r, err)
-	s.render(w, r, status, "password_forgot.html", "Restablecer la contraseña",
-		forgotView{Error: fault.MessageOf(err, httpx.MsgInternalES)})
+	s.render(w, r, status, "password_forgot.html", "title.reset",
+		forgotView{Error: s.failText(r, err)})
 }
 
 // resetPage is GET /users/password/reset?t=…: the form, or the link's expiry.
@@ -79,7 +79,7 @@ func (s accountPages) resetPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		status = http.StatusNotFound
 	}
-	s.render(w, r, status, "password_reset.html", "Restablecer la contraseña",
+	s.render(w, r, status, "password_reset.html", "title.reset",
 		resetView{Token: token, Usable: ok, MinLength: account.MinPasswordLength})
 }
 
@@ -96,8 +96,8 @@ func (s accountPages) reset(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		status := s.FailureStatus(r, err)
-		s.render(w, r, status, "password_reset.html", "Restablecer la contraseña", resetView{
-			Token: f["token"], Usable: !errors.Is(err, account.ErrResetLink), Error: fault.MessageOf(err, httpx.MsgInternalES),
+		s.render(w, r, status, "password_reset.html", "title.reset", resetView{
+			Token: f["token"], Usable: !errors.Is(err, account.ErrResetLink), Error: s.failText(r, err),
 			MinLength: account.MinPasswordLength,
 		})
 		return
@@ -105,7 +105,7 @@ func (s accountPages) reset(w http.ResponseWriter, r *http.Request) {
 	// The reset ended every session, this browser's too: its cookie is stale.
 	s.ClearSessionCookie(w)
 	if jsonClient(r) {
-		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": msgPasswordReset, "redirect": "/users/login"})
+		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": s.T(r, msgPasswordReset), "redirect": "/users/login"})
 		return
 	}
 	httpx.SeeOther(w, r, "/users/login?reset=1")

@@ -3,7 +3,6 @@ package ui
 import (
 	"crypto/subtle"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -35,11 +34,11 @@ const (
 
 // Messages of the social-login pages.
 const (
-	msgSocialUnknown     = "Ese proveedor de acceso no está disponible."
-	msgSocialUnreachable = "No es posible contactar ahora con %s. Inténtelo de nuevo en unos minutos o entre con su correo y contraseña."
-	msgSocialRejected    = "No se ha podido verificar su identidad con %s. Vuelva a intentarlo."
-	msgSocialCancelled   = "El inicio de sesión con %s se ha cancelado o no se ha completado."
-	msgSocialMisconfig   = "El acceso con %s no está bien configurado en este servicio, y no funcionará hasta que se corrija. Entre con su correo y contraseña."
+	msgSocialUnknown     = "msg.social_unknown"
+	msgSocialUnreachable = "msg.social_unreachable"
+	msgSocialRejected    = "msg.social_rejected"
+	msgSocialCancelled   = "msg.social_cancelled"
+	msgSocialMisconfig   = "msg.social_misconfig"
 )
 
 func (s accountPages) setOIDCCookie(w http.ResponseWriter, name, value string, ttl time.Duration) {
@@ -61,8 +60,8 @@ func (s accountPages) socialLoginFailed(w http.ResponseWriter, r *http.Request, 
 	if fault.KindOf(err) == fault.TooMany {
 		httpx.SetRetryAfter(w, err)
 	}
-	s.render(w, r, status, "login.html", "Iniciar sesión", loginView{
-		LoginType: loginTypeCustomer, Error: fault.MessageOf(err, httpx.MsgInternalES),
+	s.render(w, r, status, "login.html", "title.login", loginView{
+		LoginType: loginTypeCustomer, Error: s.failText(r, err),
 	})
 }
 
@@ -72,8 +71,8 @@ func (s accountPages) socialLoginFailed(w http.ResponseWriter, r *http.Request, 
 // (the service's own configuration is at fault; trying again cannot help).
 func (s accountPages) socialMisconfigured(w http.ResponseWriter, r *http.Request, p social.ProviderConfig, err error) {
 	s.log.ErrorContext(r.Context(), "social login provider misconfigured: fix PARKING_OIDC_*", "provider", p.ID, "issuer", p.Issuer, "err", err)
-	s.render(w, r, http.StatusInternalServerError, "login.html", "Iniciar sesión", loginView{
-		LoginType: loginTypeCustomer, Error: fmt.Sprintf(msgSocialMisconfig, p.Name),
+	s.render(w, r, http.StatusInternalServerError, "login.html", "title.login", loginView{
+		LoginType: loginTypeCustomer, Error: s.T(r, msgSocialMisconfig, "Provider", p.Name),
 	})
 }
 
@@ -81,7 +80,7 @@ func (s accountPages) socialMisconfigured(w http.ResponseWriter, r *http.Request
 func (s accountPages) oidcStart(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.social.Lookup(r.PathValue("provider"))
 	if !ok {
-		s.ErrorPage(w, r, http.StatusNotFound, "Proveedor no disponible", msgSocialUnknown)
+		s.ErrorPage(w, r, http.StatusNotFound, "error.provider_unavailable", msgSocialUnknown)
 		return
 	}
 	req, err := s.social.Begin(r.Context(), p)
@@ -91,7 +90,7 @@ func (s accountPages) oidcStart(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		s.log.WarnContext(r.Context(), "social login provider unreachable", "provider", p.ID, "err", err)
-		s.socialLoginFailed(w, r, fault.New(fault.Unavailable, msgSocialUnreachable, p.Name))
+		s.socialLoginFailed(w, r, fault.New(fault.Unavailable, "%s", s.T(r, msgSocialUnreachable, "Provider", p.Name)))
 		return
 	}
 	if err := s.accounts.BeginSocialLogin(r.Context(), req.State, account.LoginState{
@@ -108,7 +107,7 @@ func (s accountPages) oidcStart(w http.ResponseWriter, r *http.Request) {
 func (s accountPages) oidcCallback(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.social.Lookup(r.PathValue("provider"))
 	if !ok {
-		s.ErrorPage(w, r, http.StatusNotFound, "Proveedor no disponible", msgSocialUnknown)
+		s.ErrorPage(w, r, http.StatusNotFound, "error.provider_unavailable", msgSocialUnknown)
 		return
 	}
 	q := r.URL.Query()
@@ -130,7 +129,7 @@ func (s accountPages) oidcCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if q.Get("error") != "" || q.Get("code") == "" {
-		s.socialLoginFailed(w, r, fault.Invalidf(msgSocialCancelled, p.Name))
+		s.socialLoginFailed(w, r, fault.Invalidf("%s", s.T(r, msgSocialCancelled, "Provider", p.Name)))
 		return
 	}
 	id, err := s.social.Finish(r.Context(), p, q.Get("code"), ls.Verifier, ls.Nonce)
@@ -141,10 +140,10 @@ func (s accountPages) oidcCallback(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.log.InfoContext(r.Context(), "social login refused", "provider", p.ID, "err", err)
 		if errors.Is(err, social.ErrUnreachable) {
-			s.socialLoginFailed(w, r, fault.New(fault.Unavailable, msgSocialUnreachable, p.Name))
+			s.socialLoginFailed(w, r, fault.New(fault.Unavailable, "%s", s.T(r, msgSocialUnreachable, "Provider", p.Name)))
 			return
 		}
-		s.socialLoginFailed(w, r, fault.Invalidf(msgSocialRejected, p.Name))
+		s.socialLoginFailed(w, r, fault.Invalidf("%s", s.T(r, msgSocialRejected, "Provider", p.Name)))
 		return
 	}
 	out, err := s.accounts.SocialLogin(r.Context(), account.SocialIdentity{
@@ -189,7 +188,7 @@ func (s accountPages) oidcLinkPage(w http.ResponseWriter, r *http.Request) {
 		s.socialLoginFailed(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "social_link.html", "Vincular cuenta", linkView{Email: email})
+	s.render(w, r, http.StatusOK, "social_link.html", "title.link", linkView{Email: email})
 }
 
 // oidcLink is POST /users/oidc/link.
@@ -215,7 +214,7 @@ func (s accountPages) oidcLink(w http.ResponseWriter, r *http.Request) {
 	if fault.KindOf(err) == fault.TooMany {
 		httpx.SetRetryAfter(w, err)
 	}
-	s.render(w, r, status, "social_link.html", "Vincular cuenta", linkView{Email: email, Error: fault.MessageOf(err, httpx.MsgInternalES)})
+	s.render(w, r, status, "social_link.html", "title.link", linkView{Email: email, Error: s.failText(r, err)})
 }
 
 // oidcRefused answers a start beyond PARKING_PUBLIC_RATE (docs/public-booking.md#limits-on-anonymous-traffic).

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"parking/internal/account"
-	"parking/internal/fault"
 	"parking/internal/localtime"
 	"parking/internal/web/httpx"
 )
@@ -79,7 +78,7 @@ func (s accountPages) adminStaff(w http.ResponseWriter, r *http.Request) {
 		}
 		v.Staff = append(v.Staff, row)
 	}
-	s.render(w, r, http.StatusOK, "admin_staff.html", "Personal", v)
+	s.render(w, r, http.StatusOK, "admin_staff.html", "title.staff", v)
 }
 
 // staffWrite reads the body, runs do, and answers (a browser's form post: 303 back
@@ -97,7 +96,7 @@ func (s accountPages) staffWrite(w http.ResponseWriter, r *http.Request, status 
 		q := "ok=" + url.QueryEscape(message)
 		if err != nil {
 			s.FailureStatus(r, err)
-			q = "error=" + url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))
+			q = "error=" + url.QueryEscape(s.failText(r, err))
 		}
 		httpx.SeeOther(w, r, "/admin/staff?"+q)
 	case err != nil:
@@ -125,7 +124,7 @@ func str(p *string) string {
 
 // adminCreateStaff is POST /admin/staff: full_name, email, password, confirmPassword.
 func (s accountPages) adminCreateStaff(w http.ResponseWriter, r *http.Request) {
-	s.staffWrite(w, r, http.StatusCreated, "Cuenta de personal creada.", func(in httpx.Input) (*account.Staff, error) {
+	s.staffWrite(w, r, http.StatusCreated, s.T(r, "msg.staff_created"), func(in httpx.Input) (*account.Staff, error) {
 		f, err := staffTexts(in, "full_name", "email", "password", "confirmPassword")
 		if err != nil {
 			return nil, err
@@ -138,7 +137,7 @@ func (s accountPages) adminCreateStaff(w http.ResponseWriter, r *http.Request) {
 
 // adminDisableStaff is POST /admin/staff/{id}/disable.
 func (s accountPages) adminDisableStaff(w http.ResponseWriter, r *http.Request) {
-	s.staffWrite(w, r, http.StatusOK, "Cuenta desactivada: sus sesiones y tokens han terminado.", func(httpx.Input) (*account.Staff, error) {
+	s.staffWrite(w, r, http.StatusOK, s.T(r, "msg.staff_disabled"), func(httpx.Input) (*account.Staff, error) {
 		id, err := httpx.PathID(r, "id", "La cuenta de personal")
 		if err != nil {
 			return nil, err
@@ -150,7 +149,7 @@ func (s accountPages) adminDisableStaff(w http.ResponseWriter, r *http.Request) 
 
 // adminEnableStaff is POST /admin/staff/{id}/enable.
 func (s accountPages) adminEnableStaff(w http.ResponseWriter, r *http.Request) {
-	s.staffWrite(w, r, http.StatusOK, "Cuenta activada de nuevo.", func(httpx.Input) (*account.Staff, error) {
+	s.staffWrite(w, r, http.StatusOK, s.T(r, "msg.staff_enabled"), func(httpx.Input) (*account.Staff, error) {
 		id, err := httpx.PathID(r, "id", "La cuenta de personal")
 		if err != nil {
 			return nil, err
@@ -163,7 +162,7 @@ func (s accountPages) adminEnableStaff(w http.ResponseWriter, r *http.Request) {
 // adminStaffPassword is POST /admin/staff/{id}/password: password, confirmPassword.
 // The account's other sessions and tokens end (the caller's own session stays).
 func (s accountPages) adminStaffPassword(w http.ResponseWriter, r *http.Request) {
-	s.staffWrite(w, r, http.StatusOK, "Contraseña cambiada: las demás sesiones de la cuenta han terminado.", func(in httpx.Input) (*account.Staff, error) {
+	s.staffWrite(w, r, http.StatusOK, s.T(r, "msg.staff_password"), func(in httpx.Input) (*account.Staff, error) {
 		id, err := httpx.PathID(r, "id", "La cuenta de personal")
 		if err != nil {
 			return nil, err

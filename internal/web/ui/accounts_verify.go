@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"net/http"
 
 	"parking/internal/account"
@@ -56,7 +55,7 @@ func (s accountPages) customerFormRefused(w http.ResponseWriter, r *http.Request
 }
 
 // msgClaimed is the answer to a claim.
-const msgClaimed = "La reserva %s está ahora en su cuenta."
+const msgClaimed = "msg.claimed"
 
 // claimBooking is POST /users/profile/claim (reference, manage_token; JSON or the
 // profile page's form): 200 {success, message, reference, id_reservation}, or a 303
@@ -74,7 +73,7 @@ func (s accountPages) claimBooking(w http.ResponseWriter, r *http.Request) {
 	}
 	ref := reservation.ShowReference(res.Reference)
 	if jsonClient(r) {
-		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": fmt.Sprintf(msgClaimed, ref),
+		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": s.T(r, msgClaimed, "Reference", ref),
 			"reference": ref, "id_reservation": res.ID})
 		return
 	}

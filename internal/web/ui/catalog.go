@@ -71,7 +71,8 @@ func (s catalogPages) adminCatalog(w http.ResponseWriter, r *http.Request) {
 func catalogBack(w http.ResponseWriter, r *http.Request, section, message string, err error) {
 	q := "ok=" + url.QueryEscape(message)
 	if err != nil {
-		q = "error=" + url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))
+		lang := httpx.LangOf(r)
+		q = "error=" + url.QueryEscape(humanize(lang, httpx.GenericMessage(lang, fault.MessageOf(err, httpx.MsgInternalES))))
 	}
 	httpx.SeeOther(w, r, "/admin/catalog?"+q+"#"+section)
 }

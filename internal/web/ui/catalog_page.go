@@ -55,6 +55,7 @@ type catalogExtraView struct {
 func amountInput(c money.Cents) string { return strings.Replace(c.String(), ".", ",", 1) }
 
 func (s catalogPages) renderCatalogPage(w http.ResponseWriter, r *http.Request, c pricing.Catalog) {
+	wd := s.words(r)
 	q := r.URL.Query()
 	v := catalogPageView{Notice: q.Get("ok"), Error: q.Get("error")}
 	byService := map[int64]int{}
@@ -69,7 +70,7 @@ func (s catalogPages) renderCatalogPage(w http.ResponseWriter, r *http.Request, 
 		}
 		sv := &v.Services[i]
 		sv.Rates = append(sv.Rates, catalogRateView{ID: rt.ID, MinDays: rt.MinDays, MaxDays: rt.MaxDays,
-			DailyPrice: amountInput(rt.DailyPrice), Days: bandText(rt)})
+			DailyPrice: amountInput(rt.DailyPrice), Days: wd.band(rt)})
 		sv.NextMin = max(sv.NextMin, rt.MaxDays+1)
 	}
 	for i := range v.Services {
@@ -78,11 +79,11 @@ func (s catalogPages) renderCatalogPage(w http.ResponseWriter, r *http.Request, 
 		}
 	}
 	for _, k := range c.Coefficients {
-		v.Types = append(v.Types, catalogTypeView{Type: k.VehicleType, Label: vehicleTypeLabel(k.VehicleType),
+		v.Types = append(v.Types, catalogTypeView{Type: k.VehicleType, Label: wd.vehicleType(k.VehicleType),
 			Coefficient: strings.Replace(k.Multiplier.String(), ".", ",", 1)})
 	}
 	for _, e := range c.Extras {
 		v.Extras = append(v.Extras, catalogExtraView{ID: e.ID, Name: e.Name, Price: amountInput(e.Price), Active: e.Active})
 	}
-	s.render(w, r, http.StatusOK, "admin_catalog.html", "Catálogo y tarifas", v)
+	s.render(w, r, http.StatusOK, "admin_catalog.html", "title.catalog", v)
 }

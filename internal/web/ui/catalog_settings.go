@@ -54,7 +54,7 @@ func (s catalogPages) adminSettings(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		v := settingsPageView{Notice: q.Get("ok"), Error: q.Get("error"), S: newSettingsView(f),
 			VAT: spanishPercent(f.VATBasisPoints)}
-		s.render(w, r, http.StatusOK, "admin_settings.html", "Ajustes del parking", v)
+		s.render(w, r, http.StatusOK, "admin_settings.html", "title.settings", v)
 		return
 	}
 	if err != nil {
@@ -69,16 +69,16 @@ func (s catalogPages) adminSaveSettings(w http.ResponseWriter, r *http.Request) 
 	saved, err := s.saveSettings(w, r)
 	switch {
 	case page:
-		q := "ok=" + url.QueryEscape("Ajustes guardados.")
+		q := "ok=" + url.QueryEscape(s.T(r, "msg.settings_saved"))
 		if err != nil {
 			s.FailureStatus(r, err)
-			q = "error=" + url.QueryEscape(fault.MessageOf(err, httpx.MsgInternalES))
+			q = "error=" + url.QueryEscape(s.failText(r, err))
 		}
 		httpx.SeeOther(w, r, "/admin/settings?"+q)
 	case err != nil:
 		s.WriteSuccessFalse(w, r, err)
 	default:
-		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Ajustes guardados.", "settings": newSettingsView(saved)})
+		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": s.T(r, "msg.settings_saved"), "settings": newSettingsView(saved)})
 	}
 }
 

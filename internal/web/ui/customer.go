@@ -188,7 +188,7 @@ func (s customerPages) customerUpdateProfile(w http.ResponseWriter, r *http.Requ
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Datos personales actualizados correctamente."})
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": s.T(r, "msg.profile_updated")})
 }
 
 // customerChangePassword is PUT /users/profile/password (currentPassword,
@@ -208,7 +208,7 @@ func (s customerPages) customerChangePassword(w http.ResponseWriter, r *http.Req
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Contraseña actualizada correctamente. Se han cerrado las demás sesiones de la cuenta."})
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": s.T(r, "msg.password_updated")})
 }
 
 // customerCancel is DELETE /users/profile/reservation/{id}/cancel.
@@ -224,7 +224,7 @@ func (s customerPages) customerCancel(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{
-		"success": true, "message": "Reserva cancelada correctamente.",
+		"success": true, "message": s.T(r, "msg.cancelled"),
 		"id_reservation": res.ID, "status": string(res.Status),
 	})
 }
@@ -247,7 +247,7 @@ func (s customerPages) customerEdit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{
-		"success": true, "message": "Reserva modificada correctamente.", "total_price": edited.Reservation.TotalPrice,
+		"success": true, "message": s.T(r, "msg.edited"), "total_price": edited.Reservation.TotalPrice,
 	})
 }
 

@@ -1,16 +1,14 @@
 package ui
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 
 	"parking/internal/account"
-	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/input"
 	"parking/internal/money"
 	"parking/internal/reservation"
-	"parking/internal/web/httpx"
 )
 
 // The customer's page, GET /users/profile for browsers (docs/customer-area.md:
@@ -34,16 +32,16 @@ type profilePageView struct {
 }
 
 // profileNotice is the page's notice after a verification, a resend or a claim.
-func profileNotice(r *http.Request) string {
+func profileNotice(r *http.Request, lang string) string {
 	q := r.URL.Query()
 	switch {
 	case q.Get("verified") != "":
-		return "Correo electrónico verificado. Gracias."
+		return i18n.T(lang, "msg.verified")
 	case q.Get("verify") == "sent":
 		return account.MsgVerificationSent
 	case q.Get("claimed") != "":
 		if ref, ok := input.ReferenceLookup(q.Get("claimed")); ok {
-			return fmt.Sprintf(msgClaimed, reservation.ShowReference(ref))
+			return i18n.T(lang, msgClaimed, "Reference", reservation.ShowReference(ref))
 		}
 	}
 	return ""
@@ -117,10 +115,11 @@ type serviceChoice struct {
 // renderProfile renders profile.html for the customer's area.
 func (s customerPages) renderProfile(w http.ResponseWriter, r *http.Request, area reservation.CustomerArea) {
 	j := s.profileView(area)
-	o := s.publicOffer()
-	v := profilePageView{User: j.User, Notice: profileNotice(r)}
+	wd := s.words(r)
+	o := s.publicOffer(wd)
+	v := profilePageView{User: j.User, Notice: profileNotice(r, wd.lang)}
 	for _, vh := range j.Vehicles {
-		v.Vehicles = append(v.Vehicles, profileVehicle{Plate: vh.LicensePlate, Description: vehicleDescription(vh.Brand, vh.Model), TypeLabel: vehicleTypeLabel(vh.Type)})
+		v.Vehicles = append(v.Vehicles, profileVehicle{Plate: vh.LicensePlate, Description: vehicleDescription(vh.Brand, vh.Model), TypeLabel: wd.vehicleType(vh.Type)})
 	}
 	byID := make(map[int64]reservation.CustomerReservation, len(area.Reservations))
 	for _, cr := range area.Reservations {
@@ -129,35 +128,34 @@ func (s customerPages) renderProfile(w http.ResponseWriter, r *http.Request, are
 	page := func(list []customerReservationJSON) []profileReservation {
 		out := make([]profileReservation, 0, len(list))
 		for _, it := range list {
-			out = append(out, s.profileReservation(it, byID[it.ID], o))
+			out = append(out, s.profileReservation(it, byID[it.ID], o, wd))
 		}
 		return out
 	}
 	v.Active, v.Past = page(j.ActiveReservations), page(j.PastReservations)
 	if at, err := s.accounts.MarketingConsent(r.Context(), area.Customer.ID); err == nil && at != nil {
-		v.MarketingSince = at.In(s.cfg.Location).Format("02/01/2006")
+		v.MarketingSince = wd.date(*at)
 	}
-	s.render(w, r, http.StatusOK, "profile.html", "Mi cuenta", v)
+	s.render(w, r, http.StatusOK, "profile.html", "title.account", v)
 }
 
-func (s customerPages) profileReservation(it customerReservationJSON, cr reservation.CustomerReservation, o offer) profileReservation {
-	loc := s.cfg.Location
+func (s customerPages) profileReservation(it customerReservationJSON, cr reservation.CustomerReservation, o offer, wd words) profileReservation {
 	p := profileReservation{
 		ID: it.ID, Reference: it.Reference, Status: it.Status, StatusClass: strings.ReplaceAll(it.Status, " ", "-"),
 		InCourse:  cr.Status == reservation.InCourse,
-		EntryText: cr.Entry.In(loc).Format("02/01/2006 15:04"), EntryInput: s.inputTime(cr.Entry),
-		Plate: it.LicensePlate, VehicleType: it.VehicleType, TypeLabel: vehicleTypeLabel(it.VehicleType),
+		EntryText: wd.dateTime(cr.Entry), EntryInput: s.inputTime(cr.Entry),
+		Plate: it.LicensePlate, VehicleType: it.VehicleType, TypeLabel: wd.vehicleType(it.VehicleType),
 		ServiceID: it.MainServiceID, ServiceName: it.ServiceName,
 		Extras: it.AdditionalServices, ExtraIDs: map[int64]bool{},
-		Total: euros(it.TotalPrice), Paid: it.IsPaid,
-		Booked:    cr.ReservationDate.In(loc).Format("02/01/2006"),
+		Total: wd.money(it.TotalPrice), Paid: it.IsPaid,
+		Booked:    wd.date(cr.ReservationDate),
 		CanCancel: it.CanCancel, CanEdit: it.CanEdit,
 		EntryLocked:  it.CanEdit && !reservation.For(cr.Status).EditEntry,
 		WithoutLogin: it.MadeWithoutLogin, ContactName: it.ContactName, Photos: it.Photos,
 	}
 	p.Vehicle = vehicleDescription(it.Brand, it.Model)
 	if cr.Exit != nil {
-		p.ExitText = cr.Exit.In(loc).Format("02/01/2006 15:04")
+		p.ExitText = wd.dateTime(*cr.Exit)
 		p.ExitInput = s.inputTime(*cr.Exit)
 	}
 	if it.ParkingSpot != nil {
@@ -178,14 +176,14 @@ func (s customerPages) profileReservation(it customerReservationJSON, cr reserva
 		}
 		for _, e := range o.Extras {
 			if price, ok := bookedPrice[e.ID]; ok {
-				e.Price = euros(price)
+				e.Price = wd.money(price)
 				delete(bookedPrice, e.ID)
 			}
 			p.AllExtras = append(p.AllExtras, e)
 		}
 		for _, e := range it.AdditionalServices {
 			if _, retired := bookedPrice[e.ID]; retired {
-				p.AllExtras = append(p.AllExtras, extraOption{ID: e.ID, Name: e.Name, Price: euros(e.Price)})
+				p.AllExtras = append(p.AllExtras, extraOption{ID: e.ID, Name: e.Name, Price: wd.money(e.Price)})
 			}
 		}
 		found := false
@@ -204,5 +202,5 @@ func (s customerPages) profileReservation(it customerReservationJSON, cr reserva
 // profileUnavailable answers a browser whose profile could not be read.
 func (s customerPages) profileUnavailable(w http.ResponseWriter, r *http.Request, err error) {
 	status := s.FailureStatus(r, err)
-	http.Error(w, fault.MessageOf(err, httpx.MsgInternalES), status)
+	http.Error(w, s.failText(r, err), status)
 }

@@ -92,7 +92,7 @@ func (s handoverPages) serveEntryDocument(w http.ResponseWriter, r *http.Request
 			q.Set("format", "pdf")
 		}
 		v := entryDocumentView{Doc: doc, Facts: doc.Facts(s.cfg.Location), BackHref: back, BackLabel: backLabel, PDFHref: path + "?" + q.Encode()}
-		s.render(w, r, http.StatusOK, "entry_document.html", "Justificante de entrada "+doc.Reference, v)
+		s.render(w, r, http.StatusOK, "entry_document.html", s.T(r, "title.entry_document", "Reference", doc.Reference), v)
 	}
 }
 
@@ -102,13 +102,13 @@ func (s handoverPages) entryDocumentRefused(w http.ResponseWriter, r *http.Reque
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	s.renderError(w, r, err, "Justificante no disponible", back, backLabel)
+	s.renderError(w, r, err, "error.entry_document_unavailable", back, backLabel)
 }
 
 // adminEntryDocument is GET /admin/reservations/details/{id}/justificante.
 func (s handoverPages) adminEntryDocument(w http.ResponseWriter, r *http.Request) {
-	s.withAdminDetail(w, r, "Justificante no disponible", func(d records.Detail, back string) {
-		s.serveEntryDocument(w, r, d, back+"/justificante", back, "Volver a la reserva")
+	s.withAdminDetail(w, r, "error.entry_document_unavailable", func(d records.Detail, back string) {
+		s.serveEntryDocument(w, r, d, back+"/justificante", back, "back.reservation")
 	})
 }
 
@@ -118,10 +118,10 @@ func (s handoverPages) adminEntryDocument(w http.ResponseWriter, r *http.Request
 func (s handoverPages) customerEntryDocument(w http.ResponseWriter, r *http.Request) {
 	d, err := s.ownReservation(r)
 	if err != nil {
-		s.entryDocumentRefused(w, r, err, "/users/profile", "Volver a mi cuenta")
+		s.entryDocumentRefused(w, r, err, "/users/profile", "back.account")
 		return
 	}
-	s.serveEntryDocument(w, r, d, "/users/profile/reservation/"+strconv.FormatInt(d.Reservation.ID, 10)+"/justificante", "/users/profile", "Volver a mi cuenta")
+	s.serveEntryDocument(w, r, d, "/users/profile/reservation/"+strconv.FormatInt(d.Reservation.ID, 10)+"/justificante", "/users/profile", "back.account")
 }
 
 // manageEntryDocument is GET /reserva/{reference}/justificante?t=…: the entry
@@ -131,10 +131,10 @@ func (s handoverPages) manageEntryDocument(w http.ResponseWriter, r *http.Reques
 	token := api.ManageToken(r)
 	m, err := s.booking.ManagedBooking(r.Context(), r.PathValue("reference"), token)
 	if err != nil {
-		s.entryDocumentRefused(w, r, err, "/reserva", "Buscar mi reserva")
+		s.entryDocumentRefused(w, r, err, "/reserva", "back.find")
 		return
 	}
 	res := m.Detail.Reservation
 	base := "/reserva/" + reservation.ShowReference(res.Reference) + "/justificante?" + url.Values{"t": {token}}.Encode()
-	s.serveEntryDocument(w, r, m.Detail, base, managePath(res, token, ""), "Volver a la reserva")
+	s.serveEntryDocument(w, r, m.Detail, base, managePath(res, token, ""), "back.reservation")
 }

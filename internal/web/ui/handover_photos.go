@@ -12,6 +12,7 @@ import (
 
 	"parking/internal/fault"
 	"parking/internal/handover"
+	"parking/internal/i18n"
 	"parking/internal/media"
 	"parking/internal/records"
 	"parking/internal/reservation"
@@ -56,10 +57,11 @@ func (u *upload) readers() []io.ReadSeeker {
 // to nowhere. The caller closes the upload, which removes the files.
 func readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
 	u := &upload{fields: map[string]string{}}
+	lang := httpx.LangOf(r)
 	r.Body = http.MaxBytesReader(w, r.Body, handover.MaxPhotosPerUpload*(media.MaxUpload+uploadSlack))
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return u, fault.Invalidf("No se pudo leer el envío de fotos (multipart/form-data).")
+		return u, fault.Invalidf("%s", i18n.T(lang, "photos.unreadable_multipart"))
 	}
 	for {
 		part, err := mr.NextPart()
@@ -67,12 +69,12 @@ func readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
 			return u, nil
 		}
 		if err != nil {
-			return u, uploadReadFault(err)
+			return u, uploadReadFault(lang, err)
 		}
 		switch name := part.FormName(); name {
 		case "file", "file[]", "files":
 			if len(u.files) == handover.MaxPhotosPerUpload {
-				return u, fault.Invalidf("Se admiten como máximo %d fotos por envío: no se ha guardado ninguna foto.", handover.MaxPhotosPerUpload)
+				return u, fault.Invalidf("%s", i18n.T(lang, "photos.too_many", "Max", handover.MaxPhotosPerUpload))
 			}
 			f, err := os.CreateTemp("", "parking-photo-*")
 			if err != nil {
@@ -81,10 +83,10 @@ func readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
 			u.files = append(u.files, f)
 			n, err := io.Copy(f, io.LimitReader(part, media.MaxUpload+1))
 			if err != nil {
-				return u, uploadReadFault(err)
+				return u, uploadReadFault(lang, err)
 			}
 			if n > media.MaxUpload {
-				return u, fault.Invalidf("La foto %d supera el máximo de %d MB por archivo: no se ha guardado ninguna foto.", len(u.files), media.MaxUpload>>20)
+				return u, fault.Invalidf("%s", i18n.T(lang, "photos.too_big", "N", len(u.files), "MB", media.MaxUpload>>20))
 			}
 			if n == 0 && part.FileName() == "" { // a form's file input left empty
 				u.files = u.files[:len(u.files)-1]
@@ -94,12 +96,12 @@ func readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
 		case "description", "phase", "file_path":
 			b, err := io.ReadAll(io.LimitReader(part, 8<<10))
 			if err != nil {
-				return u, uploadReadFault(err)
+				return u, uploadReadFault(lang, err)
 			}
 			u.fields[name] = string(b)
 		default:
 			if _, err := io.Copy(io.Discard, part); err != nil {
-				return u, uploadReadFault(err)
+				return u, uploadReadFault(lang, err)
 			}
 		}
 	}
@@ -118,12 +120,12 @@ func (s handoverPages) photoByURLAdded(w http.ResponseWriter, r *http.Request, p
 	}
 }
 
-func uploadReadFault(err error) error {
+func uploadReadFault(lang string, err error) error {
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return fault.Invalidf("El envío supera el máximo de %d fotos de %d MB: no se ha guardado ninguna foto.", handover.MaxPhotosPerUpload, media.MaxUpload>>20)
+		return fault.Invalidf("%s", i18n.T(lang, "photos.upload_too_big", "Max", handover.MaxPhotosPerUpload, "MB", media.MaxUpload>>20))
 	}
-	return fault.Invalidf("No se pudo leer el envío de fotos: la conexión se cortó o el formato no es válido. No se ha guardado ninguna foto.")
+	return fault.Invalidf("%s", i18n.T(lang, "photos.unreadable"))
 }
 
 // adminUploadPhotos is POST /admin/reservations/{id}/photos as multipart/form-data
@@ -198,7 +200,7 @@ func (s handoverPages) adminUploadPhotos(w http.ResponseWriter, r *http.Request,
 // photos are personal data).
 func (s handoverPages) mediaPhoto(w http.ResponseWriter, r *http.Request) {
 	notFound := func() {
-		s.ErrorPage(w, r, http.StatusNotFound, "Página no encontrada", "La dirección solicitada no existe.")
+		s.ErrorPage(w, r, http.StatusNotFound, "error.not_found", "error.not_found_msg")
 	}
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
@@ -249,12 +251,12 @@ func (s handoverPages) mediaPhoto(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// photoPhase is the Spanish label of a photo's phase.
-func photoPhase(p reservation.Photo) string {
+// photoPhase is the label of a photo's phase.
+func photoPhase(wd words, p reservation.Photo) string {
 	if p.Phase == reservation.PhaseExit {
-		return "Salida"
+		return wd.t("words.photo_exit")
 	}
-	return "Entrada"
+	return wd.t("words.photo_entry")
 }
 
 // handoverInput reads the optional hand-over fields of a start or finalize
@@ -264,15 +266,15 @@ func handoverInput(in httpx.Input) handover.Input {
 }
 
 // handovers are d's hand-over records for the detail page and the receipt.
-func (s *base) handovers(d records.Detail) []detailHandover {
+func (s *base) handovers(d records.Detail, wd words) []detailHandover {
 	var out []detailHandover
 	for _, h := range d.Handovers {
-		v := detailHandover{Label: "Entrega del vehículo (entrada)", When: s.shortTime(h.RecordedAt), Mileage: "—", Fuel: "—", Damage: "Ninguno anotado"}
+		v := detailHandover{Label: wd.t("words.handover_entry"), When: wd.dateTime(h.RecordedAt), Mileage: "—", Fuel: "—", Damage: wd.t("words.no_damage")}
 		if h.Phase == reservation.PhaseExit {
-			v.Label = "Recogida del vehículo (salida)"
+			v.Label = wd.t("words.handover_exit")
 		}
 		if h.MileageKm != nil {
-			v.Mileage = thousands(*h.MileageKm) + " km"
+			v.Mileage = i18n.Number(wd.lang, int64(*h.MileageKm)) + " km"
 		}
 		if h.FuelPercent != nil {
 			v.Fuel = strconv.Itoa(*h.FuelPercent) + " %"
@@ -285,19 +287,10 @@ func (s *base) handovers(d records.Detail) []detailHandover {
 	return out
 }
 
-// thousands writes n with Spanish thousands separators (123.456).
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "." + s[i:]
-	}
-	return s
-}
-
 // keysText says whether the keys were handed over at the start.
-func keysText(handed bool) string {
+func keysText(wd words, handed bool) string {
 	if handed {
-		return "Entregadas"
+		return wd.t("words.keys_handed")
 	}
-	return "No entregadas"
+	return wd.t("words.keys_not_handed")
 }

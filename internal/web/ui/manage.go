@@ -70,7 +70,7 @@ type manageView struct {
 
 // manageLookupPage is GET /reserva.
 func (s managePages) manageLookupPage(w http.ResponseWriter, r *http.Request) {
-	s.render(w, r, http.StatusOK, "manage_lookup.html", "Gestionar mi reserva", manageLookupView{})
+	s.render(w, r, http.StatusOK, "manage_lookup.html", "title.manage_lookup", manageLookupView{})
 }
 
 // manageLookup is POST /reserva (reference, contact: a phone or an email): 303 to
@@ -101,8 +101,8 @@ func (s managePages) manageLookupRefused(w http.ResponseWriter, r *http.Request,
 		httpx.SetRetryAfter(w, err)
 	}
 	status := s.FailureStatus(r, err)
-	v.Error = fault.MessageOf(err, httpx.MsgInternalES)
-	s.render(w, r, status, "manage_lookup.html", "Gestionar mi reserva", v)
+	v.Error = s.failText(r, err)
+	s.render(w, r, status, "manage_lookup.html", "title.manage_lookup", v)
 }
 
 func isEmail(v string) bool {
@@ -125,8 +125,8 @@ func managePath(res reservation.Reservation, token, flash string) string {
 }
 
 var manageFlashes = map[string]string{
-	"modificada": "Reserva modificada correctamente.",
-	"cancelada":  "Reserva cancelada correctamente.",
+	"modificada": "msg.edited",
+	"cancelada":  "msg.cancelled",
 }
 
 // managePage is GET /reserva/{reference}?t=…; a bad or expired link shows the
@@ -138,22 +138,24 @@ func (s managePages) managePage(w http.ResponseWriter, r *http.Request) {
 		s.manageLookupRefused(w, r, manageLookupView{Reference: r.PathValue("reference")}, err)
 		return
 	}
-	v := s.manageViewOf(m.Detail, token)
-	v.Flash = manageFlashes[r.URL.Query().Get("hecho")]
+	v := s.manageViewOf(m.Detail, token, s.words(r))
+	if f, ok := manageFlashes[r.URL.Query().Get("hecho")]; ok {
+		v.Flash = s.T(r, f)
+	}
 	v.Error = r.URL.Query().Get("error")
 	if len(v.Error) > 300 {
 		v.Error = v.Error[:300]
 	}
-	s.render(w, r, http.StatusOK, "manage.html", "Reserva "+v.Reference, v)
+	s.render(w, r, http.StatusOK, "manage.html", s.T(r, "title.manage", "Reference", v.Reference), v)
 }
 
-func (s managePages) manageViewOf(d records.Detail, token string) manageView {
+func (s managePages) manageViewOf(d records.Detail, token string, wd words) manageView {
 	loc := s.cfg.Location
 	res := d.Reservation
 	v := manageView{
 		Res: api.ManagedView(d, loc), Token: token, Reference: reservation.ShowReference(res.Reference),
-		Entry: s.shortTime(res.Entry), Exit: s.optTime(res.Exit), Total: euros(res.TotalPrice),
-		EntryInput: res.Entry.In(loc).Format("2006-01-02T15:04"), VehicleLabel: vehicleTypeLabel(d.Vehicle.Type),
+		Entry: wd.dateTime(res.Entry), Exit: wd.optDateTime(res.Exit), Total: wd.money(res.TotalPrice),
+		EntryInput: res.Entry.In(loc).Format("2006-01-02T15:04"), VehicleLabel: wd.vehicleType(d.Vehicle.Type),
 		ManagePath: managePath(res, token, ""), StatusClass: statusClass(string(res.Status)),
 	}
 	if res.Exit != nil {
@@ -171,7 +173,7 @@ func (s managePages) manageViewOf(d records.Detail, token string) manageView {
 	booked := map[int64]bool{}
 	for _, e := range d.Extras {
 		booked[e.ID] = true
-		v.Extras = append(v.Extras, manageOption{ID: e.ID, Name: e.Name, Price: euros(e.Price), Selected: true})
+		v.Extras = append(v.Extras, manageOption{ID: e.ID, Name: e.Name, Price: wd.money(e.Price), Selected: true})
 	}
 	// The choices a customer has (CustomerEdit's rules): active main services (and
 	// the current one, even if since retired), active extras (and the booked ones).
@@ -182,7 +184,7 @@ func (s managePages) manageViewOf(d records.Detail, token string) manageView {
 	}
 	for _, e := range d.Catalog.Extras {
 		if e.Active || booked[e.ID] {
-			v.AllExtras = append(v.AllExtras, manageOption{ID: e.ID, Name: e.Name, Price: euros(e.Price), Selected: booked[e.ID]})
+			v.AllExtras = append(v.AllExtras, manageOption{ID: e.ID, Name: e.Name, Price: wd.money(e.Price), Selected: booked[e.ID]})
 		}
 	}
 	return v
@@ -212,7 +214,7 @@ func (s managePages) manageEdit(w http.ResponseWriter, r *http.Request) {
 			var ce booking.CustomerEdit
 			if ms := deref(texts["id_main_service"]); ms != "" {
 				if ce.MainService, err = strconv.ParseInt(ms, 10, 64); err != nil {
-					err = fault.Invalidf("El servicio principal no es válido.")
+					err = fault.Invalidf("%s", s.T(r, "msg.bad_service"))
 				}
 			}
 			if err == nil {
@@ -242,7 +244,7 @@ func (s managePages) manageDone(w http.ResponseWriter, r *http.Request, token st
 			s.manageLookupRefused(w, r, manageLookupView{Reference: r.PathValue("reference")}, err)
 			return
 		}
-		q := url.Values{"t": {token}, "error": {fault.MessageOf(err, httpx.MsgInternalES)}}
+		q := url.Values{"t": {token}, "error": {s.failText(r, err)}}
 		httpx.SeeOther(w, r, "/reserva/"+url.PathEscape(r.PathValue("reference"))+"?"+q.Encode())
 		return
 	}
@@ -263,10 +265,10 @@ func (s managePages) manageReceiptAs(w http.ResponseWriter, r *http.Request, for
 	token := api.ManageToken(r)
 	m, err := s.booking.ManagedBooking(r.Context(), r.PathValue("reference"), token)
 	if err != nil {
-		s.renderError(w, r, err, "Recibo no disponible", "/reserva", "Buscar mi reserva")
+		s.renderError(w, r, err, "error.receipt_unavailable", "/reserva", "back.find")
 		return
 	}
 	res := m.Detail.Reservation
 	base := "/reserva/" + reservation.ShowReference(res.Reference) + "/recibo?" + url.Values{"t": {token}}.Encode()
-	s.serveReceipt(w, r, m.Detail, format, base, managePath(res, token, ""), "Volver a la reserva")
+	s.serveReceipt(w, r, m.Detail, format, base, managePath(res, token, ""), "back.reservation")
 }

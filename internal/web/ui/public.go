@@ -2,12 +2,10 @@ package ui
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"parking/internal/localtime"
-	"parking/internal/money"
 	"parking/internal/pricing"
 	"parking/internal/reservation"
 )
@@ -28,6 +26,7 @@ func (s publicPages) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /booking", s.bookingPage)
 	mux.HandleFunc("GET /privacidad", s.privacyPage)
 	mux.HandleFunc("GET /condiciones", s.termsPage)
+	mux.HandleFunc("GET /accesibilidad", s.accessibilityPage)
 }
 
 // inputLayout is the value format of <input type="datetime-local">.
@@ -84,7 +83,7 @@ type offer struct {
 
 // publicOffer builds the offer from the current catalog snapshot; an unloaded
 // catalog gives an empty offer, which the pages explain instead of failing.
-func (s *base) publicOffer() offer {
+func (s *base) publicOffer(w words) offer {
 	var o offer
 	snap := s.catalog.Load()
 	if snap == nil {
@@ -105,7 +104,7 @@ func (s *base) publicOffer() offer {
 		if !ok {
 			continue
 		}
-		o.Services[i].Bands = append(o.Services[i].Bands, priceBand{Days: bandText(r), Price: euros(r.DailyPrice)})
+		o.Services[i].Bands = append(o.Services[i].Bands, priceBand{Days: w.band(r), Price: w.money(r.DailyPrice)})
 		if f, seen := first[r.MainService]; !seen || r.MinDays < f.MinDays {
 			first[r.MainService] = r
 		}
@@ -118,84 +117,40 @@ func (s *base) publicOffer() offer {
 		if !ok {
 			continue
 		}
-		o.Services[i].From = euros(low.DailyPrice)
+		o.Services[i].From = w.money(low.DailyPrice)
 		if low.MinDays > 1 {
 			o.Services[i].FromDays = low.MinDays
 		}
 		if f := first[svc.ID]; f.DailyPrice != low.DailyPrice {
-			o.Services[i].ShortStay = "Estancias de " + bandText(f) + ": " + euros(f.DailyPrice) + " al día"
+			o.Services[i].ShortStay = w.t("offer.short_stay", "Days", w.band(f), "Price", w.money(f.DailyPrice))
 		}
 	}
 	for _, e := range c.Extras {
 		if e.Active {
-			o.Extras = append(o.Extras, extraOption{ID: e.ID, Name: e.Name, Price: euros(e.Price)})
+			o.Extras = append(o.Extras, extraOption{ID: e.ID, Name: e.Name, Price: w.money(e.Price)})
 		}
 	}
 	for _, k := range c.Coefficients {
 		o.VehicleTypes = append(o.VehicleTypes, vehicleTypeOption{
-			Type: k.VehicleType, Label: vehicleTypeLabel(k.VehicleType), Coefficient: multiplierText(k.Multiplier),
+			Type: k.VehicleType, Label: w.vehicleType(k.VehicleType), Coefficient: w.multiplier(k.Multiplier),
 		})
 	}
 	o.QuoteType = defaultQuoteType
 	if _, ok := snap.Multiplier(defaultQuoteType); !ok && len(o.VehicleTypes) > 0 {
 		o.QuoteType = o.VehicleTypes[0].Type
 	}
-	o.QuoteLabel = vehicleTypeLabel(o.QuoteType)
+	o.QuoteLabel = w.vehicleType(o.QuoteType)
 	return o
 }
 
-// bandText describes a rate's range of days for people.
-func bandText(r pricing.Rate) string {
-	switch {
-	case r.MaxDays >= 9999:
-		return strconv.FormatInt(r.MinDays, 10) + " días o más"
-	case r.MinDays == r.MaxDays && r.MinDays == 1:
-		return "1 día"
-	case r.MinDays == r.MaxDays:
-		return strconv.FormatInt(r.MinDays, 10) + " días"
-	default:
-		return strconv.FormatInt(r.MinDays, 10) + "–" + strconv.FormatInt(r.MaxDays, 10) + " días"
-	}
-}
-
-// vehicleTypeLabels name the seed's vehicle types in Spanish; a type added by an
-// administrator shows as stored.
+// vehicleTypeLabels name the seed's vehicle types in Spanish (the catalogues'
+// "vehicle.<TYPE>" keys name them in each language: words.vehicleType); a type
+// added by an administrator shows as stored.
 var vehicleTypeLabels = map[string]string{
 	"TURISMO": "Turismo", "COCHE": "Coche", "SUV": "SUV / todoterreno", "FURGONETA": "Furgoneta",
 	"MOTOCICLETA": "Motocicleta", "MOTO": "Moto", "CARAVANA": "Caravana / autocaravana",
 	"CAMION": "Camión", "ESPECIAL": "Vehículo especial",
 }
-
-func vehicleTypeLabel(t string) string {
-	if l, ok := vehicleTypeLabels[t]; ok {
-		return l
-	}
-	return t
-}
-
-// euros formats an amount the Spanish way: 1234.5 € → "1.234,50 €" (the same
-// format customer.js uses, so server- and script-written prices look alike).
-func euros(c money.Cents) string {
-	s := c.String() // "1234.50"
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	whole, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, d := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte('.')
-		}
-		b.WriteRune(d)
-	}
-	b.WriteString("," + frac + " €")
-	return b.String()
-}
-
-// multiplierText formats a coefficient with a decimal comma: "1,25".
-func multiplierText(m money.Multiplier) string { return strings.Replace(m.String(), ".", ",", 1) }
 
 // inputTime formats an instant for a datetime-local input, in the facility's zone.
 func (s *base) inputTime(t time.Time) string { return t.In(s.cfg.Location).Format(inputLayout) }
@@ -223,8 +178,8 @@ type homeView struct {
 // homePage is GET / (exactly): a welcome, the services with their lowest daily
 // price, and a quick quote form that opens /booking with the dates filled in.
 func (s publicPages) homePage(w http.ResponseWriter, r *http.Request) {
-	s.render(w, r, http.StatusOK, "home.html", "Aparcamiento en el aeropuerto", homeView{
-		Offer: s.publicOffer(), Now: s.inputTime(s.now()),
+	s.render(w, r, http.StatusOK, "home.html", "title.home", homeView{
+		Offer: s.publicOffer(s.words(r)), Now: s.inputTime(s.now()),
 	})
 }
 
@@ -245,12 +200,12 @@ type bookingView struct {
 // query parameters entrada and salida prefill the dates; a logged-in customer's
 // name, phone and email prefill step 2, and their vehicles can be picked.
 func (s publicPages) bookingPage(w http.ResponseWriter, r *http.Request) {
-	v := bookingView{Offer: s.publicOffer(), Now: s.inputTime(s.now())}
+	v := bookingView{Offer: s.publicOffer(s.words(r)), Now: s.inputTime(s.now())}
 	var okEntry, okExit bool
 	v.Entry, okEntry = s.queryTime(r, "entrada")
 	v.Exit, okExit = s.queryTime(r, "salida")
 	if !okEntry || !okExit {
-		v.DateNotice = "La fecha indicada en el enlace no es válida; elíjala de nuevo."
+		v.DateNotice = s.T(r, "msg.bad_date_link")
 	}
 	if u, ok := s.CurrentUser(r); ok && !u.IsAdmin() {
 		v.Customer = true
@@ -262,5 +217,5 @@ func (s publicPages) bookingPage(w http.ResponseWriter, r *http.Request) {
 			s.log.WarnContext(r.Context(), "booking page: customer vehicles not read", "err", err)
 		}
 	}
-	s.render(w, r, http.StatusOK, "booking.html", "Reservar plaza", v)
+	s.render(w, r, http.StatusOK, "booking.html", "title.booking", v)
 }

@@ -24,7 +24,7 @@ func (s publicPages) legalView(w http.ResponseWriter, r *http.Request) (legalVie
 	f, err := s.catalogOps.Facility(r.Context())
 	if err != nil {
 		status := s.FailureStatus(r, err)
-		s.ErrorPage(w, r, status, "No disponible", "No se puede mostrar esta página ahora. Inténtelo en un momento.")
+		s.ErrorPage(w, r, status, "error.unavailable", "error.unavailable_msg")
 		return legalView{}, false
 	}
 	v := legalView{F: f, Incomplete: f.Name == "" || f.TaxID == "" || f.Address == "" || f.Email == ""}
@@ -37,14 +37,14 @@ func (s publicPages) legalView(w http.ResponseWriter, r *http.Request) (legalVie
 // privacyPage is GET /privacidad.
 func (s publicPages) privacyPage(w http.ResponseWriter, r *http.Request) {
 	if v, ok := s.legalView(w, r); ok {
-		s.render(w, r, http.StatusOK, "privacy.html", "Política de privacidad", v)
+		s.render(w, r, http.StatusOK, "privacy.html", "title.privacy", v)
 	}
 }
 
 // termsPage is GET /condiciones.
 func (s publicPages) termsPage(w http.ResponseWriter, r *http.Request) {
 	if v, ok := s.legalView(w, r); ok {
-		s.render(w, r, http.StatusOK, "terms.html", "Condiciones del servicio", v)
+		s.render(w, r, http.StatusOK, "terms.html", "title.terms", v)
 	}
 }
 
@@ -54,4 +54,13 @@ type consentBlock struct {
 	Error     string // the refusal of a post without the acknowledgement
 	Marketing bool   // the marketing box ticked
 	Purpose   string // what the data is for, in the notice's sentence
+}
+
+// accessibilityPage is GET /accesibilidad: the accessibility statement (target,
+// conformance, how to report a problem: the facility's contact email when its
+// settings have one, the terms page with the provider's identity otherwise).
+func (s publicPages) accessibilityPage(w http.ResponseWriter, r *http.Request) {
+	if v, ok := s.legalView(w, r); ok {
+		s.render(w, r, http.StatusOK, "accessibility.html", "title.accessibility", v)
+	}
 }

@@ -97,15 +97,15 @@ func (s receiptPages) qrBase() string {
 	return receipt.QRHostTest
 }
 
-func (s receiptPages) receiptDocOf(rc receipt.Receipt) (receiptDoc, error) {
+func (s receiptPages) receiptDocOf(rc receipt.Receipt, wd words) (receiptDoc, error) {
 	doc := receiptDoc{
 		Number: rc.Number, KindLabel: rc.Kind.Label(), Issued: s.shortTime(rc.IssuedAt), Replaces: rc.Replaces,
 		Full: rc.Kind.IsFull(), Seller: rc.Seller, Recipient: rc.Recipient, Rate: receipt.RateText(rc.VATRate),
-		Base: euros(rc.Totals.Base), VAT: euros(rc.Totals.VAT), Total: euros(rc.Totals.Total),
+		Base: wd.money(rc.Totals.Base), VAT: wd.money(rc.Totals.VAT), Total: wd.money(rc.Totals.Total),
 		Payment: rc.PaymentMethod, QRURL: receipt.QRURL(s.qrBase(), rc), Hash: rc.Record.Hash,
 	}
 	for _, l := range rc.Lines {
-		doc.Lines = append(doc.Lines, receiptDocLine{Description: l.Description, Base: euros(l.Base), VAT: euros(l.VAT), Total: euros(l.Total)})
+		doc.Lines = append(doc.Lines, receiptDocLine{Description: l.Description, Base: wd.money(l.Base), VAT: wd.money(l.VAT), Total: wd.money(l.Total)})
 	}
 	png, err := receipt.QRPNG(s.qrBase(), rc, 192)
 	if err != nil {
@@ -116,13 +116,13 @@ func (s receiptPages) receiptDocOf(rc receipt.Receipt) (receiptDoc, error) {
 }
 
 // receiptOf builds the page of d's receipt rc.
-func (s receiptPages) receiptOf(d records.Detail, rc receipt.Receipt) (receiptView, error) {
+func (s receiptPages) receiptOf(d records.Detail, rc receipt.Receipt, wd words) (receiptView, error) {
 	res := d.Reservation
 	ct := reservation.ContactOf(res, d.Customer) // as the invoice notification (docs/notifications.md#recipient)
 	v := receiptView{
 		ID: res.ID, Reference: reservation.ShowReference(res.Reference), CustomerName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email),
 		Plate: d.Vehicle.LicensePlate, Vehicle: vehicleDescription(d.Vehicle.Brand, d.Vehicle.Model),
-		TypeLabel: vehicleTypeLabel(d.Vehicle.Type), Entry: s.shortTime(res.Entry), Exit: s.optTime(res.Exit),
+		TypeLabel: wd.vehicleType(d.Vehicle.Type), Entry: wd.dateTime(res.Entry), Exit: wd.optDateTime(res.Exit),
 		Spot: deref(res.Spot), Paid: res.IsPaid,
 	}
 	if d.Vehicle.Color != reservation.DefaultColor {
@@ -132,14 +132,14 @@ func (s receiptPages) receiptOf(d records.Detail, rc receipt.Receipt) (receiptVi
 		v.Days = pricing.ChargedDays(res.Entry, *res.Exit)
 	}
 	if res.BookedExit != nil && res.BookedPrice != nil {
-		v.BookedExit, v.BookedPrice = s.shortTime(*res.BookedExit), euros(*res.BookedPrice)
+		v.BookedExit, v.BookedPrice = wd.dateTime(*res.BookedExit), wd.money(*res.BookedPrice)
 	}
 	if x := res.Excess(); x > 0 {
-		v.Excess = euros(x)
+		v.Excess = wd.money(x)
 	}
-	v.Handovers = s.handovers(d)
+	v.Handovers = s.handovers(d, wd)
 	var err error
-	v.Doc, err = s.receiptDocOf(rc)
+	v.Doc, err = s.receiptDocOf(rc, wd)
 	return v, err
 }
 
@@ -264,7 +264,7 @@ const (
 func (s receiptPages) serveReceipt(w http.ResponseWriter, r *http.Request, d records.Detail, format receiptFormat, base, back, backLabel string) {
 	rc, err := s.booking.Receipt(r.Context(), d.Reservation.ID)
 	if err != nil {
-		s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "Recibo no disponible", back, backLabel))
+		s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "error.receipt_unavailable", back, backLabel))
 		return
 	}
 	if format == receiptPage && httpx.WantsJSON(r) {
@@ -272,9 +272,9 @@ func (s receiptPages) serveReceipt(w http.ResponseWriter, r *http.Request, d rec
 		httpx.WriteJSON(w, http.StatusOK, s.receiptAsJSON(rc, pdfHref(base), d.Reservation.Excess()))
 		return
 	}
-	v, err := s.receiptOf(d, rc)
+	v, err := s.receiptOf(d, rc, s.words(r))
 	if err != nil {
-		s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "Recibo no disponible", back, backLabel))
+		s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "error.receipt_unavailable", back, backLabel))
 		return
 	}
 	v.BackHref, v.BackLabel, v.PDFHref = back, backLabel, pdfHref(base)
@@ -282,7 +282,7 @@ func (s receiptPages) serveReceipt(w http.ResponseWriter, r *http.Request, d rec
 	if format == receiptPDF {
 		pdf, err := receipt.PDF(rc, s.cfg.Location, s.qrBase(), s.receiptFacts(v), v.Handovers)
 		if err != nil {
-			s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "Recibo no disponible", back, backLabel))
+			s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "error.receipt_unavailable", back, backLabel))
 			return
 		}
 		h := w.Header()
@@ -317,8 +317,8 @@ func (s receiptPages) adminReceiptPDF(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s receiptPages) adminReceiptAs(w http.ResponseWriter, r *http.Request, format receiptFormat) {
-	s.withAdminDetail(w, r, "Recibo no disponible", func(d records.Detail, back string) {
-		s.serveReceipt(w, r, d, format, back+"/receipt", back, "Volver a la reserva")
+	s.withAdminDetail(w, r, "error.receipt_unavailable", func(d records.Detail, back string) {
+		s.serveReceipt(w, r, d, format, back+"/receipt", back, "back.reservation")
 	})
 }
 
@@ -340,7 +340,7 @@ func (s *base) withAdminDetail(w http.ResponseWriter, r *http.Request, heading s
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	s.renderError(w, r, err, heading, back, "Volver a la reserva")
+	s.renderError(w, r, err, heading, back, "back.reservation")
 }
 
 // customerReceipt is GET /users/profile/reservation/{id}/receipt: the owner's
@@ -362,10 +362,10 @@ func (s receiptPages) customerReceiptAs(w http.ResponseWriter, r *http.Request, 
 			s.WriteSuccessFalse(w, r, err)
 			return
 		}
-		s.renderError(w, r, err, "Recibo no disponible", "/users/profile", "Volver a mi cuenta")
+		s.renderError(w, r, err, "error.receipt_unavailable", "/users/profile", "back.account")
 		return
 	}
-	s.serveReceipt(w, r, d, format, "/users/profile/reservation/"+strconv.FormatInt(d.Reservation.ID, 10)+"/receipt", "/users/profile", "Volver a mi cuenta")
+	s.serveReceipt(w, r, d, format, "/users/profile/reservation/"+strconv.FormatInt(d.Reservation.ID, 10)+"/receipt", "/users/profile", "back.account")
 }
 
 // ownReservation reads the detail of the signed-in customer's reservation {id}.
@@ -373,7 +373,7 @@ func (s receiptPages) customerReceiptAs(w http.ResponseWriter, r *http.Request, 
 // 6), without saying which.
 func (s *base) ownReservation(r *http.Request) (records.Detail, error) {
 	u := httpx.GuardedUser(r)
-	notYours := fault.New(fault.Forbidden, "Esta reserva no existe o no es suya.")
+	notYours := fault.New(fault.Forbidden, "%s", s.T(r, "msg.not_yours"))
 	id, ok := customerReservationID(r)
 	if !ok {
 		return records.Detail{}, notYours

@@ -35,10 +35,10 @@ func (s receiptPages) adminRequestInvoice(w http.ResponseWriter, r *http.Request
 	}
 	out := map[string]any{
 		"success": true,
-		"message": "Factura solicitada. Su envío aparece en el historial de notificaciones de la reserva.",
+		"message": s.T(r, "msg.invoice_requested"),
 	}
 	if full {
-		out["message"] = "Factura completa solicitada. Su envío aparece en el historial de notificaciones de la reserva."
+		out["message"] = s.T(r, "msg.full_invoice_requested")
 		var number any // null until the reservation is finalized
 		if rc, err := s.booking.Receipt(r.Context(), id); err == nil {
 			number = rc.Number

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"parking/internal/audit"
-	"parking/internal/fault"
 	"parking/internal/localtime"
 	"parking/internal/records"
 	"parking/internal/web/httpx"
@@ -82,9 +81,12 @@ var auditEntityLabels = map[string]string{
 	audit.EntityStaff: "Personal",
 }
 
-func auditLabel(m map[string]string, k string) string {
-	if v, ok := m[k]; ok {
-		return v
+// auditLabel names code k for people in wd's language: the catalogue's
+// "prefix.k" for the codes m names (m is the Spanish, and the list of known
+// codes), the code itself otherwise.
+func auditLabel(wd words, prefix string, m map[string]string, k string) string {
+	if _, ok := m[k]; ok {
+		return wd.t(prefix + "." + k)
 	}
 	return k
 }
@@ -121,13 +123,13 @@ type auditChangeView struct {
 	Field, Before, After string
 }
 
-func auditRows(rows []audit.Record) []auditRowView {
+func auditRows(rows []audit.Record, wd words) []auditRowView {
 	out := make([]auditRowView, len(rows))
 	for i, e := range rows {
-		out[i] = auditRowView{At: e.At, Actor: e.Actor.Label(), Action: auditLabel(auditActionLabels, e.Action),
-			Entity: auditLabel(auditEntityLabels, e.Entity), EntityID: e.EntityID, ReservationID: e.ReservationID}
+		out[i] = auditRowView{At: e.At, Actor: e.Actor.Label(), Action: auditLabel(wd, "audit.action", auditActionLabels, e.Action),
+			Entity: auditLabel(wd, "audit.entity", auditEntityLabels, e.Entity), EntityID: e.EntityID, ReservationID: e.ReservationID}
 		for _, c := range e.Changes {
-			out[i].Changes = append(out[i].Changes, auditChangeView{Field: auditLabel(auditFieldLabels, c.Field), Before: c.Before, After: c.After})
+			out[i].Changes = append(out[i].Changes, auditChangeView{Field: auditLabel(wd, "audit.field", auditFieldLabels, c.Field), Before: c.Before, After: c.After})
 		}
 	}
 	return out
@@ -161,9 +163,9 @@ func (s recordsPages) adminAudit(w http.ResponseWriter, r *http.Request) {
 	status := http.StatusOK
 	if err != nil {
 		status = s.FailureStatus(r, err)
-		v.Error = fault.MessageOf(err, httpx.MsgInternalES)
+		v.Error = s.failText(r, err)
 	} else {
-		v.Rows, v.Total, v.Page, v.Pages = auditRows(page.Entries), page.Total, page.Page, page.TotalPages
+		v.Rows, v.Total, v.Page, v.Pages = auditRows(page.Entries, s.words(r)), page.Total, page.Page, page.TotalPages
 		link := func(p int) string {
 			u := url.Values{}
 			for k, val := range map[string]string{"person": aq.Person, "reservation": aq.Reservation, "from": aq.From, "to": aq.To} {
@@ -181,5 +183,5 @@ func (s recordsPages) adminAudit(w http.ResponseWriter, r *http.Request) {
 			v.Next = link(v.Page + 1)
 		}
 	}
-	s.render(w, r, status, "admin_audit.html", "Registro de cambios", v)
+	s.render(w, r, status, "admin_audit.html", "title.audit", v)
 }

@@ -51,7 +51,7 @@ func (s recordsPages) adminDashboard(w http.ResponseWriter, r *http.Request) {
 	day, _, _, err := s.records.ParseBoardDay(date)
 	if err != nil {
 		status = http.StatusBadRequest
-		v.Error = "La fecha indicada no es válida; se muestra el día de hoy."
+		v.Error = s.T(r, "msg.bad_day")
 		day = v.Today
 		if fault.KindOf(err) == fault.Internal {
 			status = s.FailureStatus(r, err)
@@ -59,7 +59,7 @@ func (s recordsPages) adminDashboard(w http.ResponseWriter, r *http.Request) {
 	}
 	v.Date = day
 	v.Chart = s.occupancyChart(r.Context(), r)
-	s.render(w, r, status, "admin_dashboard.html", "Panel del día", v)
+	s.render(w, r, status, "admin_dashboard.html", "title.dashboard", v)
 }
 
 // adminAPIToken is POST /admin/api-token (session ADMIN): a token for the

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"parking/internal/fault"
 	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/web/httpx"
@@ -98,6 +97,7 @@ func historyURL(path string, hq records.HistoryQuery, page int) string {
 
 // renderHistoryPage renders one page of the history, or the refusal of its filters.
 func (s recordsPages) renderHistoryPage(w http.ResponseWriter, r *http.Request, hq records.HistoryQuery, h records.HistoryPage, err error) {
+	wd := s.words(r)
 	v := historyPageView{Status: hq.Status, Search: hq.Search, DateFrom: hq.DateFrom, DateTo: hq.DateTo, BookedFrom: hq.BookedFrom, BookedTo: hq.BookedTo}
 	v.Filtered = strings.TrimSpace(hq.Status+hq.Search+hq.DateFrom+hq.DateTo+hq.BookedFrom+hq.BookedTo) != ""
 	for _, st := range reservation.Statuses {
@@ -106,8 +106,8 @@ func (s recordsPages) renderHistoryPage(w http.ResponseWriter, r *http.Request, 
 	status := http.StatusOK
 	if err != nil {
 		status = s.FailureStatus(r, err)
-		v.Error = fault.MessageOf(err, httpx.MsgInternalES)
-		s.render(w, r, status, "admin_history.html", "Historial", v)
+		v.Error = s.failText(r, err)
+		s.render(w, r, status, "admin_history.html", "title.history", v)
 		return
 	}
 	v.Total, v.Page, v.Pages = h.Total, h.Page, h.TotalPages
@@ -131,11 +131,11 @@ func (s recordsPages) renderHistoryPage(w http.ResponseWriter, r *http.Request, 
 			Status: string(res.Status), StatusClass: statusClass(string(res.Status)),
 			Customer: row.CustomerName, Phone: deref(row.Phone), Plate: row.LicensePlate,
 			Vehicle: vehicleDescription(row.Brand, row.Model), Service: row.MainServiceName,
-			Spot: deref(res.Spot), Total: euros(res.TotalPrice),
+			Spot: deref(res.Spot), Total: wd.money(res.TotalPrice),
 		})
 		if row.AccountName != row.CustomerName {
 			v.Rows[len(v.Rows)-1].Account = row.AccountName
 		}
 	}
-	s.render(w, r, status, "admin_history.html", "Historial", v)
+	s.render(w, r, status, "admin_history.html", "title.history", v)
 }

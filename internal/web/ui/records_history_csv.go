@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"parking/internal/fault"
 	"parking/internal/money"
 	"parking/internal/reservation"
 	"parking/internal/web/httpx"
@@ -117,7 +116,7 @@ func (s recordsPages) adminHistoryCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	if !started {
 		status := s.FailureStatus(r, err)
-		http.Error(w, fault.MessageOf(err, httpx.MsgInternalES), status)
+		http.Error(w, s.failText(r, err), status)
 		return
 	}
 	// Headers are gone: end the connection so the download shows as failed.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
+	"parking/internal/i18n"
 	"parking/internal/occupancy"
 )
 
@@ -35,8 +37,6 @@ type occupancyBar struct {
 	Full         bool
 }
 
-var weekdaysES = [...]string{"dom", "lun", "mar", "mié", "jue", "vie", "sáb"}
-
 const (
 	chartBarW   = 30
 	chartGap    = 8
@@ -55,12 +55,14 @@ func (s recordsPages) occupancyChart(ctx context.Context, r *http.Request) *occu
 		s.FailureStatus(r, err)
 		return nil
 	}
+	wd := s.words(r)
+	weekdays := strings.Split(wd.t("chart.weekdays"), "|")
 	limit := a.Facility.SellableLimit()
 	scale := max(limit, 1)
 	for _, d := range a.Days {
 		scale = max(scale, d.Booked)
 	}
-	v := &occupancyChartView{Title: "Ocupación de hoy y los próximos 14 días", Limit: limit, Unlimited: limit == 0,
+	v := &occupancyChartView{Title: wd.t("chart.title"), Limit: limit, Unlimited: limit == 0,
 		Width: ChartDays*(chartBarW+chartGap) + chartGap, Height: chartTop + chartPlotH + chartLabelH}
 	var full []occupancy.Day
 	for i, d := range a.Days {
@@ -71,7 +73,7 @@ func (s recordsPages) occupancyChart(ctx context.Context, r *http.Request) *occu
 		x := chartGap + i*(chartBarW+chartGap)
 		date := d.Day.Date()
 		b := occupancyBar{X: x, W: chartBarW, Y: chartTop + chartPlotH - h, H: h, CX: x + chartBarW/2,
-			Weekday: weekdaysES[date.Weekday()], Day: date.Format("02/01"), Count: fmt.Sprint(d.Booked), Class: "bar-ok"}
+			Weekday: weekdays[date.Weekday()%7], Day: date.Format("02/01"), Count: fmt.Sprint(d.Booked), Class: "bar-ok"}
 		switch d.Status {
 		case occupancy.Full:
 			b.Class, b.Full = "bar-full", true
@@ -79,12 +81,12 @@ func (s recordsPages) occupancyChart(ctx context.Context, r *http.Request) *occu
 		case occupancy.Few:
 			b.Class = "bar-few"
 		}
-		b.Title = fmt.Sprintf("%s %s: %d reservas", b.Weekday, date.Format("02/01/2006"), d.Booked)
+		b.Title = wd.t("chart.bar", "Weekday", b.Weekday, "Day", i18n.Date(wd.lang, date), "Count", d.Booked)
 		if limit > 0 {
-			b.Title += fmt.Sprintf(" de %d plazas", limit)
+			b.Title += wd.t("chart.bar_of", "Limit", limit)
 		}
 		if b.Full {
-			b.Title += " (completo)"
+			b.Title += wd.t("chart.bar_full")
 		}
 		v.Bars = append(v.Bars, b)
 	}
@@ -93,13 +95,13 @@ func (s recordsPages) occupancyChart(ctx context.Context, r *http.Request) *occu
 	}
 	switch {
 	case limit == 0:
-		v.Desc = "Capacidad sin configurar: ningún día se llena."
+		v.Desc = wd.t("chart.unlimited")
 	case len(full) == 0:
-		v.Desc = fmt.Sprintf("Ningún día completo; %d plazas a la venta por día.", limit)
+		v.Desc = wd.t("chart.none_full", "Limit", limit)
 	case len(full) == 1:
-		v.Desc = fmt.Sprintf("Día completo: %s (%d plazas a la venta por día).", occupancy.Spanish(full), limit)
+		v.Desc = wd.t("chart.one_full", "Days", wd.days(full), "Limit", limit)
 	default:
-		v.Desc = fmt.Sprintf("Días completos: %s (%d plazas a la venta por día).", occupancy.Spanish(full), limit)
+		v.Desc = wd.t("chart.many_full", "Days", wd.days(full), "Limit", limit)
 	}
 	return v
 }

@@ -68,5 +68,5 @@ func (s recordsPages) renderParkingPage(w http.ResponseWriter, r *http.Request, 
 		}
 		v.Spots = append(v.Spots, sv)
 	}
-	s.render(w, r, http.StatusOK, "admin_parking.html", "Parking en directo", v)
+	s.render(w, r, http.StatusOK, "admin_parking.html", "title.parking", v)
 }

@@ -28,24 +28,32 @@ package ui
 //     RequireUser/RequireAdmin or SameOrigin, which refuse cross-site requests.
 //     Re-render a form with the values typed (never the password) and the errors
 //     next to their fields (see register.html and FieldErrors).
-//  7. Text is Spanish. Dates for people: {{localDateTime .T}} / {{localDate .T}}
-//     in the facility's zone; for inputs: {{inputDate .T}} (YYYY-MM-DD).
+//  7. Text comes from the catalogues (internal/i18n, docs/languages.md), never
+//     written in the template: {{t "page.key" "Name" .Value}}; the title passed to
+//     render is a key too. Dates for people: {{localDateTime .T}} / {{localDate .T}}
+//     in the facility's zone and the page's language; money: {{money .Cents}};
+//     for inputs: {{inputDate .T}} (YYYY-MM-DD). A script's texts are keys
+//     "js.…", given to it in the page (app.js's T).
 //  8. Navigation entries per role are in navFor below.
 
 import (
 	"bytes"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io/fs"
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"time"
 
 	"parking/internal/account"
+	"parking/internal/i18n"
 	"parking/internal/input"
 	"parking/internal/localtime"
+	"parking/internal/money"
 	"parking/internal/social"
 	"parking/internal/web/httpx"
 )
@@ -63,6 +71,21 @@ type view struct {
 	// SellerMissing: a staff page while the facility settings lack the seller's
 	// name, tax id or address (receipts need them); the layout shows a banner.
 	SellerMissing bool
+	// Lang is the page's language (docs/languages.md); Switch the language
+	// switcher's links; Alternates the hreflang alternates of a public page (none
+	// on the customer's and staff's pages).
+	Lang       string
+	Switch     []langLink
+	Alternates []langLink
+	// JS is the texts the page's scripts show, in Lang, as a JSON object (the
+	// body's data-texts; app.js's T reads it).
+	JS string
+}
+
+// langLink is the same page in one language.
+type langLink struct {
+	Lang, Name, Href string
+	Current          bool
 }
 
 // navItem is one entry of the header navigation.
@@ -71,30 +94,71 @@ type navItem struct {
 	Current     bool
 }
 
-// navFor lists the navigation of a visitor, by role.
-func navFor(u *account.User, current string) []navItem {
+// navFor lists the navigation of a visitor, by role, labelled in lang.
+func navFor(lang string, u *account.User, current string) []navItem {
 	var items []navItem
 	switch {
 	case u == nil:
-		items = []navItem{{Href: "/booking", Label: "Reservar"}, {Href: "/users/login", Label: "Iniciar sesión"}, {Href: "/users/register", Label: "Crear cuenta"}}
+		items = []navItem{{Href: "/booking", Label: "nav.book"}, {Href: "/users/login", Label: "nav.login"}, {Href: "/users/register", Label: "nav.register"}}
 	case u.IsAdmin():
 		items = []navItem{
-			{Href: "/admin/dashboard", Label: "Panel del día"}, {Href: "/admin/reservations/new", Label: "Nueva reserva"},
-			{Href: "/admin/history", Label: "Historial"}, {Href: "/admin/parking", Label: "Parking"},
-			{Href: "/admin/catalog", Label: "Catálogo"}, {Href: "/admin/settings", Label: "Ajustes"},
-			{Href: "/admin/staff", Label: "Personal"}, {Href: "/admin/audit", Label: "Registro"},
+			{Href: "/admin/dashboard", Label: "nav.dashboard"}, {Href: "/admin/reservations/new", Label: "nav.new"},
+			{Href: "/admin/history", Label: "nav.history"}, {Href: "/admin/parking", Label: "nav.parking"},
+			{Href: "/admin/catalog", Label: "nav.catalog"}, {Href: "/admin/settings", Label: "nav.settings"},
+			{Href: "/admin/staff", Label: "nav.staff"}, {Href: "/admin/audit", Label: "nav.audit"},
 		}
 	default:
-		items = []navItem{{Href: "/users/profile", Label: "Mi cuenta"}, {Href: "/booking", Label: "Reservar"}}
+		items = []navItem{{Href: "/users/profile", Label: "nav.account"}, {Href: "/booking", Label: "nav.book"}}
 	}
 	for i := range items {
 		items[i].Current = items[i].Href == current
+		items[i].Label = i18n.T(lang, items[i].Label)
 	}
 	return items
 }
 
 // pages holds one parsed template set per page.
 type pages map[string]*template.Template
+
+// localized is the pages in each language: parsed once per language, with that
+// language's t and formatting functions; Spanish at start-up (so a broken
+// template fails it), the others on their first page. The map is filled at
+// start-up and only read afterwards; each language parses under its own Once.
+type localized struct {
+	funcs func(lang string) template.FuncMap
+	langs map[string]*langPages
+}
+
+// langPages is one language's pages, parsed on first use.
+type langPages struct {
+	once sync.Once
+	set  pages
+	err  error
+}
+
+func newLocalized(funcs func(lang string) template.FuncMap) (*localized, error) {
+	l := &localized{funcs: funcs, langs: map[string]*langPages{}}
+	for _, lang := range i18n.Languages {
+		l.langs[lang] = &langPages{}
+	}
+	if err := i18n.Check(); err != nil {
+		return nil, err
+	}
+	if _, err := l.in(i18n.Default); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// in is the pages in lang (Spanish for a language we do not speak).
+func (l *localized) in(lang string) (pages, error) {
+	p, ok := l.langs[lang]
+	if !ok {
+		lang, p = i18n.Default, l.langs[i18n.Default]
+	}
+	p.once.Do(func() { p.set, p.err = parsePages(l.funcs(lang)) })
+	return p.set, p.err
+}
 
 // parsePages parses layout.html and the partials with each page.
 func parsePages(funcs template.FuncMap) (pages, error) {
@@ -130,10 +194,25 @@ func parsePages(funcs template.FuncMap) (pages, error) {
 	return out, nil
 }
 
-// templateFuncs are the helpers every template may call.
-func (s *base) templateFuncs() template.FuncMap {
+// templateFuncs are the helpers every template may call, for pages in lang.
+func (s *base) templateFuncs(lang string) template.FuncMap {
 	return template.FuncMap{
-		"asset": s.assets.url,
+		// t is a text of the catalogue (internal/i18n) with its placeholders as
+		// name, value pairs: {{t "booking.total" "Amount" .Total}}.
+		"t": func(key string, args ...any) string { return i18n.T(lang, key, args...) },
+		// status names a reservation's status (the code stays in classes and data).
+		"status": func(code any) string {
+			key := statusKey + fmt.Sprint(code)
+			if t := i18n.T(lang, key); t != key {
+				return t
+			}
+			return fmt.Sprint(code)
+		},
+		// money, number and decimal write amounts the language's way.
+		"money":   func(c money.Cents) string { return i18n.Money(lang, c) },
+		"number":  func(n int) string { return i18n.Number(lang, int64(n)) },
+		"decimal": func(s string) string { return i18n.Decimal(lang, s) },
+		"asset":   s.assets.url,
 		// limit is a docs/input-rules.md#length-limits length limit by name, so that the pages' maxlength
 		// attributes and the server's checks come from one place (internal/input).
 		"limit": func(name string) (int, error) {
@@ -146,19 +225,21 @@ func (s *base) templateFuncs() template.FuncMap {
 			if t.IsZero() {
 				return ""
 			}
-			return t.In(s.cfg.Location).Format("02/01/2006 15:04")
+			return i18n.DateTime(lang, t.In(s.cfg.Location))
 		},
 		"localDate": func(t time.Time) string {
 			if t.IsZero() {
 				return ""
 			}
-			return t.In(s.cfg.Location).Format("02/01/2006")
+			return i18n.Date(lang, t.In(s.cfg.Location))
 		},
 		"inputDate": func(t time.Time) string { return t.In(s.cfg.Location).Format("2006-01-02") },
 		"isoTime":   func(t time.Time) string { return localtime.JSON(t, s.cfg.Location) },
 		// field looks up a field's error in a FieldErrors map ("" if none).
-		"field": func(errs account.FieldErrors, name string) string { return errs[name] },
-		// consentView is the data of the "privacyConsent" block (_privacy_consent.html).
+		// The message names fields as the forms label them (fields.go).
+		"field": func(errs account.FieldErrors, name string) string { return humanize(lang, errs[name]) },
+		// consentView is the data of the "privacyConsent" block (_privacy_consent.html);
+		// purpose is the catalogue key of what the data is for.
 		"consentView": func(errMsg string, marketing bool, purpose string) consentBlock {
 			return consentBlock{Error: errMsg, Marketing: marketing, Purpose: purpose}
 		},
@@ -169,17 +250,25 @@ func (s *base) templateFuncs() template.FuncMap {
 
 // render writes page name (a file in templates/) with the layout, status and title.
 func (s *base) render(w http.ResponseWriter, r *http.Request, status int, name, title string, data any) {
-	t, ok := s.pages[name]
-	if !ok {
-		s.log.ErrorContext(r.Context(), "unknown page template", "template", name)
-		http.Error(w, httpx.MsgInternalES, http.StatusInternalServerError)
+	lang := s.Lang(r)
+	set, err := s.pages.in(lang)
+	if err != nil {
+		s.log.ErrorContext(r.Context(), "parse pages", "lang", lang, "err", err)
+		http.Error(w, i18n.T(lang, "error.internal"), http.StatusInternalServerError)
 		return
 	}
-	v := view{Title: title, Path: r.URL.Path, Data: data}
+	t, ok := set[name]
+	if !ok {
+		s.log.ErrorContext(r.Context(), "unknown page template", "template", name)
+		http.Error(w, i18n.T(lang, "error.internal"), http.StatusInternalServerError)
+		return
+	}
+	v := view{Title: i18n.T(lang, title), Path: r.URL.Path, Data: data, Lang: lang, JS: jsTexts(lang, adminScript(name))}
 	if u, ok := s.CurrentUser(r); ok {
 		v.User = &u
 	}
-	v.Nav = navFor(v.User, r.URL.Path)
+	v.Nav = navFor(lang, v.User, r.URL.Path)
+	v.Switch, v.Alternates = s.languageLinks(r, status, lang)
 	if v.User != nil && v.User.IsAdmin() && strings.HasPrefix(r.URL.Path, "/admin") {
 		f, err := s.catalogOps.Facility(r.Context())
 		v.SellerMissing = err == nil && len(f.SellerMissing()) > 0
@@ -187,7 +276,7 @@ func (s *base) render(w http.ResponseWriter, r *http.Request, status int, name, 
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, "layout", v); err != nil {
 		s.log.ErrorContext(r.Context(), "render page", "template", name, "err", err)
-		http.Error(w, httpx.MsgInternalES, http.StatusInternalServerError)
+		http.Error(w, i18n.T(lang, "error.internal"), http.StatusInternalServerError)
 		return
 	}
 	h := w.Header()
@@ -196,6 +285,53 @@ func (s *base) render(w http.ResponseWriter, r *http.Request, status int, name, 
 	h.Set("Cache-Control", "no-store")
 	httpx.WriteBody(w, r, status, buf.Bytes(), nil)
 }
+
+// statusKey prefixes a reservation status's name in the catalogues (shared with
+// the scripts, app.js's status).
+const statusKey = "js.status."
+
+// adminScript reports whether page name loads admin.js (its head is
+// {{template "adminHead"}}, _admin.html) or shows the day's board (app.js): the
+// staff's pages and the receipt, entry document and error pages they share with
+// customers.
+func adminScript(name string) bool {
+	return strings.HasPrefix(name, "admin_") || name == "receipt.html" || name == "entry_document.html" || name == "error.html"
+}
+
+// jsTexts are the texts a page's scripts show, in lang, as a JSON object (keys
+// "js.…" without the prefix); the texts of admin.js and of the day's board
+// (js.admin., js.app.) only on the pages that load admin.js. Computed once per
+// language and kind of page.
+func jsTexts(lang string, staff bool) string {
+	jsTextsOnce.Do(func() {
+		jsTextsJSON = map[string][2]string{}
+		for _, l := range i18n.Languages {
+			all := i18n.Prefixed(l, "js.")
+			public := map[string]string{}
+			for k, v := range all {
+				if !strings.HasPrefix(k, "admin.") && !strings.HasPrefix(k, "app.") {
+					public[k] = v
+				}
+			}
+			pub, _ := json.Marshal(public)
+			adm, _ := json.Marshal(all)
+			jsTextsJSON[l] = [2]string{string(pub), string(adm)}
+		}
+	})
+	texts, ok := jsTextsJSON[lang]
+	if !ok {
+		texts = jsTextsJSON[i18n.Default]
+	}
+	if staff {
+		return texts[1]
+	}
+	return texts[0]
+}
+
+var (
+	jsTextsOnce sync.Once
+	jsTextsJSON map[string][2]string
+)
 
 // inputLimits are the limits the templates ask for by name ({{limit "name"}}).
 var inputLimits = map[string]int{

@@ -3,17 +3,14 @@ package ui
 import (
 	"html/template"
 	"net/http"
-	"strconv"
 	"strings"
 
-	"parking/internal/fault"
 	"parking/internal/handover"
 	"parking/internal/money"
 	"parking/internal/pricing"
 	"parking/internal/receipt"
 	"parking/internal/records"
 	"parking/internal/reservation"
-	"parking/internal/web/httpx"
 )
 
 // The reservation's detail page, GET /admin/reservations/details/{id} for browsers
@@ -113,11 +110,11 @@ type detailDue struct {
 	Overdue, Differs            bool   // the booked exit has passed; the amount is not the stored total
 }
 
-// bookedByLabels say for people how a reservation was made.
+// bookedByLabels say for people how a reservation was made (catalogue keys).
 var bookedByLabels = map[reservation.BookedBy]string{
-	reservation.BookedPublic:  "En línea, sin iniciar sesión en la cuenta del cliente",
-	reservation.BookedAccount: "En línea, con la sesión del cliente iniciada",
-	reservation.BookedStaff:   "En el mostrador",
+	reservation.BookedPublic:  "words.booked_public",
+	reservation.BookedAccount: "words.booked_account",
+	reservation.BookedStaff:   "words.booked_staff",
 }
 
 type detailCustomer struct {
@@ -182,12 +179,15 @@ type receiptLine struct {
 	Price string
 }
 
-// customerTypeLabels name the account types for people.
+// customerTypeLabels name the account types for people in Spanish (the
+// catalogues' "customer_type.<TYPE>" in each language).
 var customerTypeLabels = map[reservation.CustomerType]string{
 	reservation.Admin: "Personal", reservation.Registered: "Cliente registrado", reservation.Unregistered: "Cliente sin cuenta",
 }
 
-// notificationLabels name the notification types (docs/notifications.md) and their states.
+// notificationLabels name the notification types (docs/notifications.md) and their
+// states in Spanish (the catalogues' "notification.type|status.<code>" in each
+// language).
 var (
 	notificationLabels = map[string]string{
 		"booking_confirmation": "Confirmación de reserva", "vehicle_entry": "Entrada del vehículo",
@@ -200,62 +200,56 @@ var (
 	}
 )
 
-func labelOr(m map[string]string, k string) string {
-	if v, ok := m[k]; ok {
-		return v
-	}
-	return k
-}
-
 // detailNotice is the message of a successful previous request, from the query.
-func detailNotice(r *http.Request) string {
+func detailNotice(r *http.Request, wd words) string {
 	q := r.URL.Query()
 	switch {
 	case q.Get("created") == "true":
-		return "Reserva creada correctamente."
+		return wd.t("msg.created")
 	case q.Get("updated") == "true":
-		return "Reserva actualizada correctamente."
+		return wd.t("msg.updated")
 	case q.Get("photo") == "added":
-		return "Foto añadida."
+		return wd.t("msg.photo_added")
 	}
 	return ""
 }
 
 // renderDetailPage renders the detail record d as the detail page.
 func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Request, d records.Detail) {
+	wd := s.words(r)
 	res := d.Reservation
 	v := detailPageView{
 		ID: res.ID, Reference: reservation.ShowReference(res.Reference), Status: string(res.Status), StatusClass: statusClass(string(res.Status)),
 		Pending: res.Status == reservation.Pending, InCourse: res.Status == reservation.InCourse,
 		Finalized: res.Status == reservation.Finalized, Cancelled: res.Status == reservation.Cancelled,
-		Notice: detailNotice(r), Error: r.URL.Query().Get("error"),
+		Notice: detailNotice(r, wd), Error: r.URL.Query().Get("error"),
 		Booked:    s.shortTime(res.ReservationDate),
 		EntryText: s.shortTime(res.Entry), ExitText: s.optTime(res.Exit),
 		EntryInput: s.inputTime(res.Entry), ServiceName: d.MainServiceName,
-		Total: euros(res.TotalPrice), Paid: res.IsPaid, Spot: deref(res.Spot), Notes: deref(res.Notes),
+		Total: wd.money(res.TotalPrice), Paid: res.IsPaid, Spot: deref(res.Spot), Notes: deref(res.Notes),
 		Customer: detailCustomer{ID: d.Customer.ID, FullName: d.Customer.FullName, Phone: deref(d.Customer.Phone),
 			Email: deref(d.Customer.Email), TypeLabel: string(d.Customer.Type)},
 		Vehicle: detailVehicle{Plate: d.Vehicle.LicensePlate, Brand: d.Vehicle.Brand, Model: d.Vehicle.Model,
-			Color: d.Vehicle.Color, Type: d.Vehicle.Type, TypeLabel: vehicleTypeLabel(d.Vehicle.Type)},
+			Color: d.Vehicle.Color, Type: d.Vehicle.Type, TypeLabel: wd.vehicleType(d.Vehicle.Type)},
 		PhotoCount: d.EntryPhotos(), PhotosNeeded: reservation.MinPhotosToStart,
 	}
 	v.Vehicle.BrandText = shownOr(d.Vehicle.Brand, reservation.DefaultBrand)
 	v.Vehicle.ModelText = shownOr(d.Vehicle.Model, reservation.DefaultModel)
 	v.Vehicle.ColorText = shownOr(d.Vehicle.Color, reservation.DefaultColor)
-	if l, ok := customerTypeLabels[d.Customer.Type]; ok {
-		v.Customer.TypeLabel = l
+	if _, ok := customerTypeLabels[d.Customer.Type]; ok {
+		v.Customer.TypeLabel = wd.t("customer_type." + string(d.Customer.Type))
 	}
 	ct := reservation.ContactOf(res, d.Customer)
 	v.Contact = detailCustomer{FullName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email)}
 	v.Contact.PhoneHref = telHref(v.Contact.Phone)
 	v.AccountDiffers = v.Contact.FullName != v.Customer.FullName || v.Contact.Phone != v.Customer.Phone || v.Contact.Email != v.Customer.Email
-	v.BookedBy = bookedByLabels[res.BookedBy]
+	v.BookedBy = wd.t(bookedByLabels[res.BookedBy])
 	if d.CapacityOverrideAt != nil {
-		v.CapacityOverride = "Aceptada aunque estaba completo (" + d.CapacityOverrideAt.In(s.cfg.Location).Format("02/01/2006 15:04") + ")"
+		v.CapacityOverride = wd.t("words.capacity_override", "When", wd.dateTime(*d.CapacityOverrideAt))
 	}
 	if res.CheckedInAt != nil {
 		v.CheckedIn, v.HasEntryDocument = s.shortTime(*res.CheckedInAt), true
-		v.Keys = keysText(res.KeysHandedOver)
+		v.Keys = keysText(wd, res.KeysHandedOver)
 	}
 	if r.URL.Query().Get("created") == "true" {
 		v.Warning = s.booking.PastExitWarning(res)
@@ -270,17 +264,17 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 	booked := map[int64]bool{}
 	bookedPrice := map[int64]money.Cents{}
 	for _, e := range d.Extras {
-		v.Extras = append(v.Extras, receiptLine{Name: e.Name, Price: euros(e.Price)})
+		v.Extras = append(v.Extras, receiptLine{Name: e.Name, Price: wd.money(e.Price)})
 		booked[e.ID], bookedPrice[e.ID] = true, e.Price
 	}
 	for i, p := range d.Photos {
-		ph := detailPhoto{URL: p.FilePath, Thumb: p.FilePath, Description: deref(p.Description), TakenText: s.shortTime(p.TakenAt), Phase: photoPhase(p), N: i + 1}
+		ph := detailPhoto{URL: p.FilePath, Thumb: p.FilePath, Description: deref(p.Description), TakenText: s.shortTime(p.TakenAt), Phase: photoPhase(wd, p), N: i + 1}
 		if p.StorageKey != "" { // served by this service, whatever host the page came from
 			ph.URL, ph.Thumb = handover.PhotoPath(p.ID, handover.PhotoLarge), handover.PhotoPath(p.ID, handover.PhotoThumb)
 		}
 		v.Photos = append(v.Photos, ph)
 	}
-	v.Handovers = s.handovers(d)
+	v.Handovers = s.handovers(d, wd)
 	v.PhotosMissing = max(v.PhotosNeeded-v.PhotoCount, 0)
 	v.PhotoProgress = min(v.PhotoCount, v.PhotosNeeded)
 	v.Customer.PhoneHref = telHref(v.Customer.Phone)
@@ -295,10 +289,10 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 	v.CanFinalize = rules.Finalize
 	if rules.Finalize {
 		if c, err := s.booking.CheckoutPreview(r.Context(), res.ID); err == nil {
-			v.Due = &detailDue{Total: euros(c.Total), Booked: euros(c.BookedPrice), Exit: s.shortTime(c.Exit),
+			v.Due = &detailDue{Total: wd.money(c.Total), Booked: wd.money(c.BookedPrice), Exit: s.shortTime(c.Exit),
 				Amount: c.Total.String(), Overdue: c.Overdue, Differs: c.Total != res.TotalPrice}
 			if x := c.Excess(); x > 0 {
-				v.Due.Excess = euros(x)
+				v.Due.Excess = wd.money(x)
 			}
 		} else {
 			s.FailureStatus(r, err) // an open stay whose entry is still ahead: the dialog shows the stored total
@@ -310,12 +304,9 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 	if rules.Start {
 		switch {
 		case v.PhotosMissing > 0:
-			v.StartWhyNot = "Faltan " + strconv.Itoa(v.PhotosMissing) + " fotos del vehículo para poder iniciarla."
-			if v.PhotosMissing == 1 {
-				v.StartWhyNot = "Falta 1 foto del vehículo para poder iniciarla."
-			}
+			v.StartWhyNot = wd.t("detail.photos_missing", "Count", v.PhotosMissing)
 		case v.Spot == "":
-			v.StartWhyNot = "Asigne una plaza de aparcamiento para poder iniciarla."
+			v.StartWhyNot = wd.t("detail.assign_spot")
 		default:
 			v.CanStart = true
 		}
@@ -336,31 +327,31 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 		if booked[e.ID] {
 			price = bookedPrice[e.ID] // kept at its booked price (docs/pricing.md#repricing-an-edit)
 		}
-		v.AllExtras = append(v.AllExtras, detailExtraChoice{ID: e.ID, Name: e.Name, Price: euros(price), Checked: booked[e.ID], Inactive: !e.Active})
+		v.AllExtras = append(v.AllExtras, detailExtraChoice{ID: e.ID, Name: e.Name, Price: wd.money(price), Checked: booked[e.ID], Inactive: !e.Active})
 	}
 	found := false
 	for _, k := range d.Catalog.Coefficients {
 		sel := pricing.NormalizeVehicleType(k.VehicleType) == pricing.NormalizeVehicleType(d.Vehicle.Type)
 		found = found || sel
-		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: k.VehicleType, Label: vehicleTypeLabel(k.VehicleType), Selected: sel})
+		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: k.VehicleType, Label: wd.vehicleType(k.VehicleType), Selected: sel})
 	}
 	if !found {
-		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: d.Vehicle.Type, Label: vehicleTypeLabel(d.Vehicle.Type), Selected: true})
+		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: d.Vehicle.Type, Label: wd.vehicleType(d.Vehicle.Type), Selected: true})
 	}
 
 	for _, n := range d.Notifications {
 		v.Notifications = append(v.Notifications, detailNotification{
-			Type: labelOr(notificationLabels, n.Type), Status: n.Status, StatusLabel: labelOr(notificationStatusLabels, n.Status),
+			Type: auditLabel(wd, "notification.type", notificationLabels, n.Type), Status: n.Status, StatusLabel: auditLabel(wd, "notification.status", notificationStatusLabels, n.Status),
 			Attempts: n.Attempts, Created: s.isoText(&n.CreatedAt), Sent: s.isoText(n.SentAt), LastError: deref(n.LastError),
 		})
 	}
 	if trail, err := s.records.ReservationTrail(r.Context(), res.ID); err != nil {
 		s.FailureStatus(r, err)
-		v.TrailError = fault.MessageOf(err, httpx.MsgInternalES)
+		v.TrailError = s.failText(r, err)
 	} else {
-		v.Trail = auditRows(trail)
+		v.Trail = auditRows(trail, wd)
 	}
-	s.render(w, r, http.StatusOK, "admin_detail.html", "Reserva nº "+strconv.FormatInt(res.ID, 10), v)
+	s.render(w, r, http.StatusOK, "admin_detail.html", wd.t("title.detail", "ID", res.ID), v)
 }
 
 // telHref is a tel: link for a phone: its digits and a leading +, nothing else, so

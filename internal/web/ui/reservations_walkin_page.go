@@ -31,6 +31,7 @@ const walkInDefaultType = defaultQuoteType
 // renderWalkIn renders the walk-in form with status; in holds what was typed
 // (after a refusal) or is empty.
 func (s reservationPages) renderWalkIn(w http.ResponseWriter, r *http.Request, status int, in httpx.Input, errMsg string) {
+	wd := s.words(r)
 	v := walkInView{Values: map[string]string{}, Now: s.nowInput(), Error: errMsg}
 	for _, k := range in.Names() {
 		if vals := in.Values(k); len(vals) > 0 {
@@ -50,7 +51,7 @@ func (s reservationPages) renderWalkIn(w http.ResponseWriter, r *http.Request, s
 		if status == http.StatusOK {
 			status = http.StatusServiceUnavailable
 		}
-		s.render(w, r, status, "admin_new.html", "Nueva reserva", v)
+		s.render(w, r, status, "admin_new.html", "title.walkin", v)
 		return
 	}
 	c := snap.Catalog()
@@ -63,7 +64,7 @@ func (s reservationPages) renderWalkIn(w http.ResponseWriter, r *http.Request, s
 		if !e.Active {
 			continue // a retired extra cannot be newly added (docs/pricing.md#repricing-an-edit)
 		}
-		v.Extras = append(v.Extras, detailExtraChoice{ID: e.ID, Name: e.Name, Price: euros(e.Price),
+		v.Extras = append(v.Extras, detailExtraChoice{ID: e.ID, Name: e.Name, Price: wd.money(e.Price),
 			Checked: chosen[strconv.FormatInt(e.ID, 10)], Inactive: !e.Active})
 	}
 	typ := v.Values["vehicle_type"]
@@ -71,7 +72,7 @@ func (s reservationPages) renderWalkIn(w http.ResponseWriter, r *http.Request, s
 		typ = walkInDefaultType
 	}
 	for _, k := range c.Coefficients {
-		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: k.VehicleType, Label: vehicleTypeLabel(k.VehicleType), Selected: k.VehicleType == typ})
+		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: k.VehicleType, Label: wd.vehicleType(k.VehicleType), Selected: k.VehicleType == typ})
 	}
-	s.render(w, r, status, "admin_new.html", "Nueva reserva", v)
+	s.render(w, r, status, "admin_new.html", "title.walkin", v)
 }

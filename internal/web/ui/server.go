@@ -46,7 +46,7 @@ type base struct {
 	accounts   *account.Service
 	catalog    *pricing.Holder
 	assets     *assets
-	pages      pages
+	pages      *localized
 	now        clock.Clock // "now" and "today" on pages (internal/clock)
 	limit      *httpx.RateLimiter
 	social     *social.Providers
@@ -84,7 +84,7 @@ func New(d Deps) *Server {
 	if s.assets, err = loadAssets(); err != nil {
 		panic(err)
 	}
-	if s.pages, err = parsePages(s.templateFuncs()); err != nil {
+	if s.pages, err = newLocalized(s.templateFuncs); err != nil {
 		panic(err)
 	}
 	return &Server{s}
@@ -94,6 +94,6 @@ func New(d Deps) *Server {
 // back to the home page (the 404/405 answer of httpx.Unrouted for browsers).
 func (s *base) ErrorPage(w http.ResponseWriter, r *http.Request, status int, heading, message string) {
 	s.render(w, r, status, "error.html", heading, errorView{
-		Heading: heading, Message: message, BackHref: "/", BackLabel: "Ir a la página de inicio",
+		Heading: heading, Message: message, BackHref: "/", BackLabel: "back.home",
 	})
 }

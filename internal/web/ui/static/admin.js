@@ -9,6 +9,7 @@
 
   var ui = window.ParkingUI;
   if (!ui) { return; }
+  var T = window.ParkingText.T; // the page's language (app.js)
   var api = ui.api;
   var setBusy = ui.setBusy;
   var showError = ui.showError;
@@ -36,8 +37,8 @@
   // server's. It rejects when the page could not be read or the session ended.
   function swapRegions(names) {
     return fetch(location.pathname, { credentials: 'same-origin', headers: { 'Accept': 'text/html' } }).then(function (res) {
-      if (res.redirected && /\/users\/login/.test(res.url)) { throw new Error('Su sesión ha caducado: vuelva a iniciar sesión.'); }
-      if (!res.ok) { throw new Error('El servidor respondió ' + res.status + '.'); }
+      if (res.redirected && /\/users\/login/.test(res.url)) { throw new Error(T('admin.session_expired')); }
+      if (!res.ok) { throw new Error(T('admin.server_status', { Status: res.status })); }
       return res.text();
     }).then(function (html) {
       var doc = new DOMParser().parseFromString(html, 'text/html');
@@ -50,7 +51,7 @@
     });
   }
 
-  var REFRESH_FAILED = 'No se pudo actualizar la página: recárguela para ver los cambios.';
+  var REFRESH_FAILED = T('admin.refresh_failed');
 
   // Dialogs: [data-dialog] elements with a confirm and a dismiss button and an
   // error line. open() clears the error; Escape and "dismiss" close it.
@@ -93,7 +94,7 @@
   // facility's local time, so the text is cut, not converted to the browser's zone.
   function localText(iso) {
     if (!iso) { return ''; }
-    return iso.slice(8, 10) + '/' + iso.slice(5, 7) + '/' + iso.slice(0, 4) + ' ' + iso.slice(11, 16);
+    return window.ParkingText.dateTime(iso);
   }
 
   function el(tag, className, text) {
@@ -139,7 +140,7 @@
     var id = root.getAttribute('data-detail');
     var base = '/admin/reservations/' + id;
     var ALL = ['head', 'summary', 'photos', 'handover', 'notifications', 'form'];
-    var BUSY = { start: 'Iniciando…', finalize: 'Finalizando…', cancel: 'Cancelando…', fullinvoice: 'Solicitando…' };
+    var BUSY = { start: T('admin.starting'), finalize: T('admin.finalizing'), cancel: T('admin.cancelling'), fullinvoice: T('admin.requesting') };
     var dialogs = {};
     root.querySelectorAll('dialog[data-dialog]').forEach(function (d) {
       var dlg = dialog(d);
@@ -206,7 +207,7 @@
       if (action === 'finalize') {
         var chosen = dlg.el.querySelector('input[name="paymentMethod"]:checked');
         if (!chosen) {
-          dlg.error('Elija la forma de pago: efectivo o tarjeta.');
+          dlg.error(T('admin.pay_method'));
           dlg.el.querySelector('input[name="paymentMethod"]').focus();
           return;
         }
@@ -233,7 +234,7 @@
         var f = dlg.el.querySelector('[data-fullinvoice-form]').elements;
         body = { tax_id: f.tax_id.value.trim(), name: f.name.value.trim(), address: f.address.value.trim() };
         if (!body.tax_id || !body.address) {
-          dlg.error('Escriba el NIF y la dirección del cliente.');
+          dlg.error(T('admin.invoice_fields'));
           (body.tax_id ? f.address : f.tax_id).focus();
           return;
         }
@@ -260,7 +261,7 @@
     }
 
     function invoice(btn) {
-      setBusy(btn, true, 'Enviando…');
+      setBusy(btn, true, T('admin.sending'));
       api('POST', base + '/invoice').then(function (r) {
         setBusy(btn, false);
         if (!r.ok) { flash(r.message, true); return; }
@@ -284,10 +285,10 @@
       var url = input.value.trim();
       fieldError(form, input, '');
       if (msg) { msg.hidden = true; }
-      if (!url) { fieldError(form, input, 'Escriba la dirección (URL) de la foto.'); input.focus(); return; }
-      if (!/^https?:\/\/[^\s]+$/i.test(url)) { fieldError(form, input, 'La dirección debe empezar por http:// o https://.'); input.focus(); return; }
+      if (!url) { fieldError(form, input, T('admin.url_missing')); input.focus(); return; }
+      if (!/^https?:\/\/[^\s]+$/i.test(url)) { fieldError(form, input, T('admin.url_scheme')); input.focus(); return; }
       var btn = form.querySelector('button[type="submit"]');
-      setBusy(btn, true, 'Añadiendo…');
+      setBusy(btn, true, T('admin.adding'));
       api('POST', base + '/photos', { file_path: url, description: desc.value.trim() }).then(function (r) {
         if (!r.ok) {
           setBusy(btn, false);
@@ -300,14 +301,14 @@
           var region = document.querySelector('[data-region="photos"]');
           var needed = +region.getAttribute('data-photos-needed');
           var m = region.querySelector('[data-photo-msg]');
-          var text = 'Foto añadida: ' + n + ' de ' + needed + '.';
-          if (n >= needed) { text += ' Ya están todas las fotos necesarias.'; }
+          var text = T('admin.photo_added', { N: n, Needed: needed });
+          if (n >= needed) { text += ' ' + T('admin.all_photos'); }
           if (m) { m.textContent = text; m.hidden = false; }
           var next = region.querySelector('[data-photo-form] input[name="file_path"]');
           if (next) { next.focus(); }
         }, function (err) {
           setBusy(btn, false);
-          flash('Foto añadida (' + n + '). ' + (err.message || '') + ' ' + REFRESH_FAILED, true);
+          flash(T('admin.photo_added_n', { N: n }) + ' ' + (err.message || '') + ' ' + REFRESH_FAILED, true);
         });
       });
     }
@@ -327,10 +328,10 @@
         msg.hidden = !text;
       }
       files = Array.prototype.slice.call(files || []);
-      if (!files.length) { say('Elija o haga al menos una foto.', true); return; }
+      if (!files.length) { say(T('admin.choose_photo'), true); return; }
       if (uploading) { return; }
       var tooBig = files.filter(function (f) { return f.size > 15 * 1024 * 1024; });
-      if (tooBig.length) { say('«' + tooBig[0].name + '» supera los 15 MB por foto: no se ha subido ninguna.', true); return; }
+      if (tooBig.length) { say(T('admin.too_big', { Name: tooBig[0].name }), true); return; }
       var data = new FormData();
       files.forEach(function (f) { data.append('file', f, f.name); });
       data.append('phase', form.elements.phase.value);
@@ -339,12 +340,12 @@
       xhr.open('POST', form.getAttribute('action'));
       xhr.setRequestHeader('Accept', 'application/json');
       uploading = true;
-      setBusy(btn, true, 'Subiendo…');
+      setBusy(btn, true, T('admin.uploading'));
       bar.hidden = false;
       bar.value = 0;
       bar.textContent = '0 %';
       form.setAttribute('data-state', 'uploading');
-      say((files.length === 1 ? 'Subiendo 1 foto…' : 'Subiendo ' + files.length + ' fotos…'));
+      say(files.length === 1 ? T('admin.uploading_one') : T('admin.uploading_n', { Count: files.length }));
       xhr.upload.addEventListener('progress', function (e) {
         if (!e.lengthComputable) { return; }
         var pct = Math.round(100 * e.loaded / e.total);
@@ -357,12 +358,12 @@
         form.setAttribute('data-state', ok ? 'done' : 'error');
         if (!ok) { bar.hidden = true; say(text, true); }
       }
-      xhr.addEventListener('error', function () { done(false, 'No se pudo conectar con el servidor: no se ha subido ninguna foto. Inténtelo de nuevo.'); });
+      xhr.addEventListener('error', function () { done(false, T('admin.offline_upload')); });
       xhr.addEventListener('load', function () {
         var r = null;
         try { r = JSON.parse(xhr.responseText); } catch (e) { r = null; }
         if (xhr.status !== 201 || !r || !r.success) {
-          done(false, (r && r.message) || ('El servidor respondió ' + xhr.status + ': no se ha subido ninguna foto.'));
+          done(false, (r && r.message) || T('admin.upload_status', { Status: xhr.status }));
           return;
         }
         bar.value = 100;
@@ -371,12 +372,12 @@
         var needed = +region.getAttribute('data-photos-needed');
         var badge = region.querySelector('[data-photo-count]');
         if (badge) {
-          badge.textContent = n + ' de ' + needed;
+          badge.textContent = T('admin.n_of', { N: n, Needed: needed });
           badge.setAttribute('data-photo-count', n);
           badge.classList.toggle('count-done', n >= needed);
         }
-        var text = (r.photos.length === 1 ? '1 foto subida' : r.photos.length + ' fotos subidas') + ': ' + n + ' de ' + needed + ' para iniciar.';
-        if (n >= needed) { text += ' Ya están todas las fotos necesarias.'; }
+        var text = r.photos.length === 1 ? T('admin.uploaded_one', { N: n, Needed: needed }) : T('admin.uploaded_n', { Count: r.photos.length, N: n, Needed: needed });
+        if (n >= needed) { text += ' ' + T('admin.all_photos'); }
         say(text);
         swapRegions(['head', 'photos']).then(function () {
           uploading = false;
@@ -429,21 +430,21 @@
       var errs = [];
       function bad(input, message) { fieldError(form, input, message); errs.push(input); }
       ['phone', 'email', 'exit_date', 'cod_parking_spot'].forEach(function (n) { if (f[n]) { fieldError(form, f[n], ''); } });
-      if (!f.phone.value.trim()) { bad(f.phone, 'El teléfono es obligatorio.'); }
+      if (!f.phone.value.trim()) { bad(f.phone, T('admin.phone_required')); }
       if (f.email.value.trim() && !ui.validEmail(f.email)) { bad(f.email, ui.MSG.email); }
       if (f.phone.value.trim() && !ui.validPhone(f.phone.value)) { bad(f.phone, ui.MSG.phone); }
       if (f.exit_date.value && f.entry_date.value && f.exit_date.value <= f.entry_date.value) {
-        bad(f.exit_date, 'La salida debe ser posterior a la entrada.');
+        bad(f.exit_date, T('ui.exit_after_entry'));
       }
       if (form.getAttribute('data-status') === 'EN CURSO' && !f.cod_parking_spot.value.trim()) {
-        bad(f.cod_parking_spot, 'Con el vehículo dentro, la plaza no puede quedar vacía.');
+        bad(f.cod_parking_spot, T('admin.spot_required'));
       }
       if (errs.length) {
         e.preventDefault();
         errs[0].focus();
         return;
       }
-      setBusy(form.querySelector('[data-edit-save]'), true, 'Guardando…');
+      setBusy(form.querySelector('[data-edit-save]'), true, T('profile.saving'));
     }
 
     // The update form's price preview: once something that prices changes, the
@@ -458,16 +459,16 @@
       var quote = ui.makeQuoter(function (s) {
         box.setAttribute('data-state', s.state);
         if (s.state === 'idle') {
-          box.firstElementChild.textContent = 'Total actual';
+          box.firstElementChild.textContent = T('admin.current_total');
           total.textContent = current;
-          note.textContent = 'El precio se recalcula al guardar si cambia algo que lo afecta.';
+          note.textContent = T('admin.recalc_note');
         } else if (s.state === 'loading') {
-          note.textContent = 'Calculando el nuevo precio…';
+          note.textContent = T('admin.calc_new');
         } else if (s.state === 'ok') {
-          box.firstElementChild.textContent = 'Nuevo total';
+          box.firstElementChild.textContent = T('admin.new_total');
           total.textContent = ui.euros(s.total);
           box.setAttribute('data-total', s.total);
-          note.textContent = 'Ahora: ' + current + (form.elements.exit_date.value ? '. Se aplica al guardar.' : '. Sin salida se cobra 1 día.');
+          note.textContent = T(form.elements.exit_date.value ? 'admin.now_on_save' : 'admin.now_no_exit', { Total: current });
         } else {
           note.textContent = s.message;
         }
@@ -475,7 +476,7 @@
       form._quoter = function () {
         var b = quoteBody(form, false);
         if (!b || JSON.stringify(wireBody(b)) === initial) { quote(null); return; }
-        if (b.exit_date <= b.entry_date && !b._exitMissing) { quote(null); note.textContent = 'La salida debe ser posterior a la entrada.'; box.setAttribute('data-state', 'error'); return; }
+        if (b.exit_date <= b.entry_date && !b._exitMissing) { quote(null); note.textContent = T('ui.exit_after_entry'); box.setAttribute('data-state', 'error'); return; }
         var w = wireBody(b);
         w.id_reservation = +form.getAttribute('data-reservation-id'); // priced as this edit (docs/pricing.md#repricing-an-edit)
         quote(w);
@@ -521,12 +522,12 @@
 
     var quote = ui.makeQuoter(function (s) {
       box.setAttribute('data-state', s.state);
-      if (s.state === 'idle') { total.textContent = '—'; note.textContent = 'Se calcula al elegir las fechas.'; }
-      else if (s.state === 'loading') { note.textContent = 'Calculando…'; }
+      if (s.state === 'idle') { total.textContent = '—'; note.textContent = T('admin.calc_on_dates'); }
+      else if (s.state === 'loading') { note.textContent = T('admin.calculating'); }
       else if (s.state === 'ok') {
         total.textContent = ui.euros(s.total);
         box.setAttribute('data-total', Number(s.total).toFixed(2));
-        note.textContent = s.breakdown ? ui.daysText(s.breakdown.days) + (f.exit_date.value ? '' : ' (sin salida: 1 día hasta que se indique)') : '';
+        note.textContent = s.breakdown ? ui.daysText(s.breakdown.days) + (f.exit_date.value ? '' : T('admin.no_exit_day')) : '';
       } else { total.textContent = '—'; note.textContent = s.message; }
     });
     function update(immediate) {
@@ -535,7 +536,7 @@
       if (!b._exitMissing && b.exit_date <= b.entry_date) {
         quote(null);
         box.setAttribute('data-state', 'error');
-        note.textContent = 'La salida debe ser posterior a la entrada.';
+        note.textContent = T('ui.exit_after_entry');
         return;
       }
       quote(wireBody(b), immediate);
@@ -556,15 +557,15 @@
       clearErrors();
       var errs = [];
       function bad(name, message) { fieldError(form, f[name], message); errs.push(f[name]); }
-      if (!f.phone.value.trim()) { bad('phone', 'El teléfono es obligatorio.'); }
+      if (!f.phone.value.trim()) { bad('phone', T('admin.phone_required')); }
       else if (!ui.validPhone(f.phone.value)) { bad('phone', ui.MSG.phone); }
       if (f.email.value.trim() && !ui.validEmail(f.email)) { bad('email', ui.MSG.email); }
-      if (!f.license_plate.value.trim()) { bad('license_plate', 'La matrícula es obligatoria.'); }
+      if (!f.license_plate.value.trim()) { bad('license_plate', T('admin.plate_required')); }
       else if (!ui.validPlate(f.license_plate.value)) { bad('license_plate', ui.MSG.plate); }
-      if (!f.entry_date.value) { bad('entry_date', 'Indique la fecha de entrada.'); }
-      if (f.exit_date.value && f.entry_date.value && f.exit_date.value <= f.entry_date.value) { bad('exit_date', 'La salida debe ser posterior a la entrada.'); }
+      if (!f.entry_date.value) { bad('entry_date', T('admin.entry_missing')); }
+      if (f.exit_date.value && f.entry_date.value && f.exit_date.value <= f.entry_date.value) { bad('exit_date', T('ui.exit_after_entry')); }
       if (errs.length) {
-        showError(alertEl, [], 'Revise los campos marcados.');
+        showError(alertEl, [], T('admin.check_fields'));
         errs[0].focus();
         return;
       }
@@ -577,7 +578,7 @@
         cod_parking_spot: f.cod_parking_spot.value.trim(), notes: f.notes.value.trim(),
         override_capacity: !!(f.override_capacity && f.override_capacity.checked)
       };
-      setBusy(submit, true, 'Creando la reserva…');
+      setBusy(submit, true, T('admin.creating'));
       api('POST', '/admin/reservations/new', body).then(function (r) {
         if (r.ok && r.data.success && r.data.data) {
           location.assign('/admin/reservations/details/' + r.data.data.id_reservation + '?created=true');
@@ -597,7 +598,7 @@
 
   function initHistoryFilters(form) {
     form.addEventListener('submit', function (e) {
-      var pairs = [['dateFrom', 'dateTo', 'Entrada'], ['bookedFrom', 'bookedTo', 'Reservada']];
+      var pairs = [['dateFrom', 'dateTo', T('admin.arrival')], ['bookedFrom', 'bookedTo', T('admin.booked')]];
       for (var i = 0; i < pairs.length; i++) {
         var from = form.elements[pairs[i][0]], to = form.elements[pairs[i][1]];
         to.removeAttribute('aria-invalid');
@@ -610,7 +611,7 @@
             p.setAttribute('role', 'alert');
             form.appendChild(p);
           }
-          p.textContent = '«' + pairs[i][2] + ' desde» es posterior a «' + pairs[i][2] + ' hasta».';
+          p.textContent = T('admin.range_order', { Field: pairs[i][2] });
           to.setAttribute('aria-invalid', 'true');
           to.focus();
           return;
@@ -620,7 +621,7 @@
       Array.prototype.forEach.call(form.elements, function (f) {
         if (f.name && !f.value) { f.disabled = true; }
       });
-      setBusy(form.querySelector('button[type="submit"]'), true, 'Buscando…');
+      setBusy(form.querySelector('button[type="submit"]'), true, T('admin.searching'));
     });
     // Coming back with the browser's back button: fields enabled again.
     window.addEventListener('pageshow', function () {
@@ -661,12 +662,12 @@
       li.setAttribute('data-status', sp.status);
       var head = el('div', 'spot-head');
       head.appendChild(el('span', 'spot-code', sp.code));
-      head.appendChild(el('span', 'spot-state', sp.status === 'occupied' ? 'Ocupada' : 'Reservada hoy'));
+      head.appendChild(el('span', 'spot-state', sp.status === 'occupied' ? T('admin.occupied') : T('admin.booked_today')));
       li.appendChild(head);
       if (r.overdue) { // still in after its exit date (docs/board.md#overdue)
         li.classList.add('spot-overdue');
         li.setAttribute('data-overdue', '');
-        li.appendChild(el('p', 'overdue-badge', 'Salida vencida'));
+        li.appendChild(el('p', 'overdue-badge', T('admin.overdue')));
       }
       var veh = el('p', 'spot-vehicle');
       veh.appendChild(el('span', 'plate-badge', r.license_plate));
@@ -674,13 +675,13 @@
       if (desc) { veh.appendChild(document.createTextNode(' ' + desc)); }
       li.appendChild(veh);
       li.appendChild(el('p', 'spot-who', r.customer_name));
-      li.appendChild(el('p', 'spot-when', (sp.status === 'occupied' ? 'Entró ' : 'Llega ') + localText(r.entry_date) +
-        (r.exit_date ? ' · sale ' + localText(r.exit_date) : '')));
-      var a = el('a', 'spot-link', 'Reserva nº ' + r.id_reservation);
+      li.appendChild(el('p', 'spot-when', T(sp.status === 'occupied' ? 'admin.arrived' : 'admin.arrives', { When: localText(r.entry_date) }) +
+        (r.exit_date ? T('admin.leaves', { When: localText(r.exit_date) }) : '')));
+      var a = el('a', 'spot-link', T('admin.booking_no', { ID: r.id_reservation }));
       a.href = detailURL + r.id_reservation;
       li.appendChild(a);
       if (sp.upcoming && sp.upcoming.length) {
-        var next = el('p', 'spot-next', 'Después: ');
+        var next = el('p', 'spot-next', T('admin.then'));
         sp.upcoming.forEach(function (u, i) {
           if (i) { next.appendChild(document.createTextNode(', ')); }
           var l = el('a', '', u.license_plate);
@@ -698,7 +699,7 @@
       root.querySelector('[data-count="occupied"]').textContent = b.occupied;
       root.querySelector('[data-count="reserved"]').textContent = b.reserved;
       root.querySelector('[data-count="free"]').textContent = b.free === null || b.free === undefined ? '—' : b.free;
-      root.querySelector('[data-capacity]').textContent = b.capacity ? 'de ' + b.capacity + ' plazas' : 'Capacidad sin configurar';
+      root.querySelector('[data-capacity]').textContent = b.capacity ? T('admin.of_capacity', { Capacity: b.capacity }) : T('admin.no_capacity');
       root.querySelector('[data-updated]').textContent = b.updated_at.slice(11, 19);
       root.querySelector('[data-day]').textContent = '(' + b.day.slice(8, 10) + '/' + b.day.slice(5, 7) + '/' + b.day.slice(0, 4) + ')';
       var list = document.createDocumentFragment();
@@ -714,7 +715,7 @@
         if (mine !== loading) { return; }
         if (r.status === 401) { sessionOver(); return; }
         if (!r.ok) {
-          errorEl.textContent = 'No se pudo leer el tablero: ' + r.message;
+          errorEl.textContent = T('admin.board_failed', { Error: r.message });
           errorEl.hidden = false;
           return;
         }
@@ -726,9 +727,9 @@
     function sessionOver() {
       stopped = true;
       if (es) { es.close(); es = null; }
-      setLive('closed', 'Sin conexión');
-      errorEl.textContent = 'Su sesión ha caducado: vuelva a iniciar sesión para seguir viendo el tablero.';
-      var a = el('a', '', ' Iniciar sesión');
+      setLive('closed', T('admin.offline'));
+      errorEl.textContent = T('admin.board_session');
+      var a = el('a', '', ' ' + T('admin.sign_in'));
       a.href = '/users/login?loginType=worker';
       errorEl.appendChild(a);
       errorEl.hidden = false;
@@ -745,7 +746,7 @@
       es = new EventSource(root.getAttribute('data-events-url'));
       es.addEventListener('open', function () {
         retry = 1000;
-        setLive('open', 'En directo');
+        setLive('open', T('admin.live'));
       });
       // The stream's first event gives the feed's position. On the page's first
       // connection, a position equal to the one the page was drawn at means nothing
@@ -769,22 +770,22 @@
         if (es && es.readyState === EventSource.CLOSED) {
           es.close();
           es = null;
-          setLive('closed', 'Sin conexión: reintentando…');
+          setLive('closed', T('admin.retrying'));
           // Is the session over? The board's JSON answers 401 then.
           load().then(function () {
             if (!stopped) { setTimeout(connect, retry); retry = Math.min(retry * 2, 30000); }
           });
         } else {
-          setLive('reconnecting', 'Reconectando…');
+          setLive('reconnecting', T('admin.reconnecting'));
         }
       });
     }
 
     if (typeof EventSource === 'undefined') {
-      setLive('closed', 'Sin actualización automática');
+      setLive('closed', T('admin.no_auto'));
       return;
     }
-    setLive('connecting', 'Conectando…');
+    setLive('connecting', T('admin.connecting'));
     connect();
     window.addEventListener('pagehide', function () { if (es) { es.close(); } });
   }
@@ -863,12 +864,12 @@
       var missing = Array.prototype.filter.call(form.querySelectorAll('input[required]'), function (i) { return !i.value.trim(); });
       if (missing.length) {
         missing.forEach(function (i) { i.setAttribute('aria-invalid', 'true'); });
-        message(form, 'Complete los campos marcados.', true);
+        message(form, T('admin.complete_fields'), true);
         missing[0].focus();
         return;
       }
       var anchor = form.querySelector('input[id]');
-      setBusy(btn, true, 'Guardando…');
+      setBusy(btn, true, T('profile.saving'));
       api(form.getAttribute('data-method'), form.getAttribute('action'), bodyOf(form)).then(function (r) {
         if (!r.ok) {
           setBusy(btn, false);
@@ -884,11 +885,11 @@
       del.confirm.addEventListener('click', function () {
         if (!deleting) { return; }
         var d = deleting;
-        setBusy(del.confirm, true, 'Eliminando…');
+        setBusy(del.confirm, true, T('admin.deleting'));
         api('DELETE', '/admin/catalog/rates/' + d.id).then(function (r) {
           if (!r.ok) { setBusy(del.confirm, false); del.error(r.message); return; }
           del.close();
-          after('rate-new-' + d.service + '-min', r.data.message || 'Tarifa eliminada.');
+          after('rate-new-' + d.service + '-min', r.data.message || T('admin.rate_deleted'));
         });
       });
     }

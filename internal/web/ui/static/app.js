@@ -3,6 +3,68 @@
 (function () {
   'use strict';
 
+  // The page's language and texts (docs/languages.md#catalogues): <html lang> and the
+  // body's data-texts, the catalogue's "js.…" keys in that language. T(key,
+  // {Name: v}) fills a text's {{.Name}} placeholders; a missing key shows as itself.
+  var LANG = document.documentElement.lang || 'es';
+  var TEXTS = {};
+  try { TEXTS = JSON.parse(document.body.getAttribute('data-texts') || '{}'); } catch (e) { TEXTS = {}; }
+  function T(key, args) {
+    var s = Object.prototype.hasOwnProperty.call(TEXTS, key) ? TEXTS[key] : key;
+    return s.replace(/\{\{\.(\w+)\}\}/g, function (m, name) {
+      return args && args[name] !== undefined ? String(args[name]) : m;
+    });
+  }
+  // Amounts and dates the way the server writes them (internal/i18n): "1.234,50 €"
+  // (es, de), "1 234,50 €" (fr), "€1,234.50" (en); dates dd/mm/yyyy (es, fr),
+  // dd.mm.yyyy (de), "2 Jan 2026" (en).
+  var SEP = { es: ['.', ','], de: ['.', ','], fr: ['\u00a0', ','], en: [',', '.'] }[LANG] || ['.', ','];
+  function number(s) {
+    var neg = s.charAt(0) === '-';
+    if (neg) { s = s.slice(1); }
+    var parts = s.split('.');
+    var out = parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, SEP[0]) + (parts.length > 1 ? SEP[1] + parts[1] : '');
+    return (neg ? '-' : '') + out;
+  }
+  function money(n) {
+    var s = number(Number(n).toFixed(2));
+    if (LANG === 'en') { return s.charAt(0) === '-' ? '-€' + s.slice(1) : '€' + s; }
+    return s + ' €';
+  }
+  var MONTHS_EN = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  // day writes "YYYY-MM-DD…" as a day for people.
+  function day(v) {
+    if (!v) { return ''; }
+    var y = v.slice(0, 4), m = v.slice(5, 7), d = v.slice(8, 10);
+    if (LANG === 'en') { return (+d) + ' ' + MONTHS_EN[+m - 1] + ' ' + y; }
+    if (LANG === 'de') { return d + '.' + m + '.' + y; }
+    return d + '/' + m + '/' + y;
+  }
+  // dateTime writes "YYYY-MM-DDTHH:MM…" (the facility's time) as a day and time.
+  function dateTime(v) {
+    if (!v) { return ''; }
+    return day(v) + (LANG === 'en' ? ', ' : ' ') + v.slice(11, 16);
+  }
+  // statusText names a reservation's status (the code stays in classes and data).
+  function statusText(code) {
+    var t = T('status.' + code);
+    return t === 'status.' + code ? code : t;
+  }
+  // fields names the fields of a refusal as the page's form labels them: the
+  // operations' messages say "campo phone" (docs/languages.md#what-remains).
+  function fields(msg) {
+    return String(msg).replace(/\bcampo ([A-Za-z_][\w.]*)/g, function (m, name) {
+      var el = document.querySelector('[name="' + name + '"]');
+      var label = el && el.labels && el.labels[0] ? el.labels[0].textContent.replace(/\s*\*\s*$/, '').trim() : '';
+      if (!label) {
+        label = T('field.' + name);
+        if (label === 'field.' + name) { return m; }
+      }
+      return 'campo «' + label + '»';
+    });
+  }
+  window.ParkingText = { lang: LANG, T: T, money: money, number: number, day: day, dateTime: dateTime, status: statusText, fields: fields };
+
   // Login: the customer/worker tabs set the hidden loginType field (spec,
   // Authentication 4). Without JavaScript the tabs are links that reload the page
   // with ?loginType=…, which the server renders the same way.
@@ -44,7 +106,7 @@
     var statusEl = root.querySelector('[data-status]');
     var liveEl = root.querySelector('[data-status-live]');
     var detailURL = root.getAttribute('data-detail-url');
-    var labels = ['Reserva', 'Entrada', 'Salida', 'Matrícula', 'Vehículo', 'Cliente', 'Teléfono', 'Servicio', 'Estado'];
+    var labels = T('app.labels').split('|');
     var loading = 0;
 
     function setStatus(text, isError) {
@@ -67,7 +129,7 @@
         method: 'POST', credentials: 'same-origin', headers: { 'Accept': 'application/json' }
       }).then(function (res) {
         if (res.status === 401) { window.location.assign('/users/login?loginType=worker'); throw new Error('session'); }
-        if (!res.ok) { throw new Error('No se pudo obtener la autorización (' + res.status + ').'); }
+        if (!res.ok) { throw new Error(T('app.no_auth', { Status: res.status })); }
         return res.json();
       }).then(function (t) {
         try { sessionStorage.setItem(tokenKey, JSON.stringify({ token: t.token, expires_at: t.expires_at })); } catch (e) { /* ignore */ }
@@ -98,12 +160,12 @@
     // facility's local time, so the text is cut, not converted to the browser's zone.
     function localText(iso) {
       if (!iso) { return '—'; }
-      return iso.slice(8, 10) + '/' + iso.slice(5, 7) + '/' + iso.slice(0, 4) + ' ' + iso.slice(11, 16);
+      return dateTime(iso);
     }
 
     // "2026-03-29" → "29/03/2026".
     function dayText(d) {
-      return d.slice(8, 10) + '/' + d.slice(5, 7) + '/' + d.slice(0, 4);
+      return day(d);
     }
 
     function cell(tr, label, content) {
@@ -113,7 +175,7 @@
       tr.appendChild(td);
     }
 
-    var EMPTY = { entries: 'No hay entradas este día.', exits: 'No hay salidas este día.', overdue: 'Ningún vehículo con la salida vencida.' };
+    var EMPTY = { entries: T('app.no_entries'), exits: T('app.no_exits'), overdue: T('app.no_overdue') };
 
     // A busy day has some two thousand rows: the first ones are drawn at once, the
     // rest in slices between which the page stays responsive (a newer fill of the
@@ -153,10 +215,10 @@
       var a = document.createElement('a');
       a.href = detailURL + it.id_reservation;
       a.textContent = '#' + it.id_reservation;
-      a.setAttribute('aria-label', 'Reserva ' + it.id_reservation + ', ' + it.license_plate);
+      a.setAttribute('aria-label', T('app.booking_label', { ID: it.id_reservation, Plate: it.license_plate }));
       var pill = document.createElement('span');
       pill.className = 'pill pill-' + String(it.status).replace(/\s+/g, '-');
-      pill.textContent = it.status;
+      pill.textContent = statusText(it.status);
       cell(tr, labels[0], a);
       cell(tr, labels[1], localText(it.entry_date));
       cell(tr, labels[2], localText(it.exit_date));
@@ -173,7 +235,7 @@
 
     function load(date) {
       var mine = ++loading;
-      setStatus('Cargando los movimientos del día…');
+      setStatus(T('app.loading'));
       getBoard(date).then(function (b) {
         if (mine !== loading) { return; }
         root.querySelector('[data-stat="entries"]').textContent = b.stats.total_entries;
@@ -191,10 +253,10 @@
           fill('overdue', b.overdue || []);
         }
         setStatus('');
-        if (liveEl) { liveEl.textContent = b.stats.total_entries + ' entradas y ' + b.stats.total_exits + ' salidas el ' + dayText(b.date) + '.'; }
+        if (liveEl) { liveEl.textContent = T('app.summary', { Entries: b.stats.total_entries, Exits: b.stats.total_exits, Day: dayText(b.date) }); }
       }).catch(function (err) {
         if (mine !== loading || err.message === 'session') { return; }
-        setStatus('No se pudieron cargar los movimientos: ' + err.message, true);
+        setStatus(T('app.load_failed', { Error: err.message }), true);
       });
     }
 

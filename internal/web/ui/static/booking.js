@@ -19,6 +19,7 @@
   var makeQuoter = ui.makeQuoter;
   var checkedValues = ui.checkedValues;
   var daysText = ui.daysText;
+  var T = ui.T;
 
   // The booking flow (docs/web-pages.md). Every step lives in one form; the
   // step shown follows the address (#paso-2, #paso-3), so the browser's back and
@@ -83,11 +84,11 @@
       var e = entry.value.slice(0, 16), x = exit.value.slice(0, 16);
       var msg = '', bad = [];
       if (!e || !x) {
-        if (required) { msg = !e ? 'Indique la fecha y hora de entrada.' : 'Indique la fecha y hora de salida.'; bad = [!e ? entry : exit]; }
+        if (required) { msg = !e ? T('booking.entry_missing') : T('booking.exit_missing'); bad = [!e ? entry : exit]; }
       } else if (now && e < now) {
-        msg = 'La entrada no puede ser anterior a este momento.'; bad = [entry];
+        msg = T('booking.entry_past'); bad = [entry];
       } else if (x <= e) {
-        msg = 'La salida debe ser posterior a la entrada.'; bad = [exit];
+        msg = T('ui.exit_after_entry'); bad = [exit];
       }
       showError(datesError, [entry, exit], '');
       showError(datesError, bad, msg);
@@ -96,7 +97,7 @@
 
     function checkService(required) {
       var ok = serviceValue() !== '';
-      var msg = !ok && required ? 'Elija uno de los servicios.' : '';
+      var msg = !ok && required ? T('booking.choose_service') : '';
       showError(serviceError, Array.prototype.slice.call(serviceInputs()), msg);
       return ok;
     }
@@ -116,19 +117,18 @@
     var avail = { key: '', status: '', full: [] };
     var availSeq = 0, availTimer = null;
 
-    function dayES(d) { return d.slice(8, 10) + '/' + d.slice(5, 7) + '/' + d.slice(0, 4); }
-    function listES(a) { return a.length < 2 ? a.join('') : a.slice(0, -1).join(', ') + ' y ' + a[a.length - 1]; }
+    function dayES(d) { return window.ParkingText.day(d); }
+    function listES(a) { return a.length < 2 ? a.join('') : a.slice(0, -1).join(', ') + T('booking.and') + a[a.length - 1]; }
 
     function renderAvailability() {
       var st = avail.status;
       root.setAttribute('data-availability-status', st);
       if (st === 'full') {
         availEl.className = 'availability alert alert-error';
-        availEl.textContent = (avail.full.length === 1 ? 'No quedan plazas libres el día ' : 'No quedan plazas libres los días ') +
-          listES(avail.full.map(dayES)) + '. Elija otras fechas.';
+        availEl.textContent = T(avail.full.length === 1 ? 'booking.full_day' : 'booking.full_days', { Days: listES(avail.full.map(dayES)) });
       } else if (st === 'few') {
         availEl.className = 'availability alert alert-warn';
-        availEl.textContent = 'Quedan pocas plazas para estas fechas: reserve cuanto antes.';
+        availEl.textContent = T('booking.few');
       }
       availEl.hidden = st !== 'full' && st !== 'few';
       if (!submitting) { nextBtn.disabled = st === 'full'; }
@@ -159,11 +159,11 @@
       var MSG = ui.MSG;
       var name = f.full_name.value.trim();
       var rules = [
-        [f.full_name, !name ? 'Indique su nombre.' : (ui.hasControl(name) ? MSG.control : '')],
-        [f.phone, !f.phone.value.trim() ? 'Indique un teléfono de contacto.' : (validPhone(f.phone.value) ? '' : MSG.phone)],
+        [f.full_name, !name ? T('booking.name_missing') : (ui.hasControl(name) ? MSG.control : '')],
+        [f.phone, !f.phone.value.trim() ? T('booking.phone_missing') : (validPhone(f.phone.value) ? '' : MSG.phone)],
         [f.email, validEmail(f.email) ? '' : MSG.email],
-        [plate, !plate.value.trim() ? 'Indique la matrícula.' : (ui.validPlate(plate.value) ? '' : MSG.plate)],
-        [vtype, vtype.value ? '' : 'Elija el tipo de vehículo.'],
+        [plate, !plate.value.trim() ? T('booking.plate_missing') : (ui.validPlate(plate.value) ? '' : MSG.plate)],
+        [vtype, vtype.value ? '' : T('booking.type_missing')],
         [f.brand, ui.hasControl(f.brand.value) ? MSG.control : ''],
         [f.model, ui.hasControl(f.model.value) ? MSG.control : '']
       ];
@@ -201,7 +201,7 @@
         priceEl.setAttribute('data-total', Number(q.total).toFixed(2));
         priceEl.setAttribute('data-vehicle-type', q.body.vehicle_type);
         var note = q.breakdown ? daysText(q.breakdown.days) + ' · ' : '';
-        note += vtype.value ? typeLabel(vtype.value) : 'precio para ' + quoteLabel.toLowerCase() + '; el tipo de vehículo se indica en el paso 2';
+        note += vtype.value ? typeLabel(vtype.value) : T('booking.price_for', { Type: quoteLabel.toLowerCase() });
         priceNote.textContent = note;
         // The quote's availability (docs/capacity.md#seeing-it): a nearly full or full stay says so.
         var a = q.availability;
@@ -209,7 +209,7 @@
           var warn = document.createElement('strong');
           warn.className = 'price-warn';
           warn.setAttribute('data-price-availability', a.status);
-          warn.textContent = a.status === 'few' ? 'Quedan pocas plazas' : 'No quedan plazas para estas fechas';
+          warn.textContent = a.status === 'few' ? T('booking.few_short') : T('booking.full_short');
           priceNote.append(' · ', warn);
         }
       } else {
@@ -218,13 +218,13 @@
           var spin = document.createElement('span');
           spin.className = 'spinner';
           spin.setAttribute('aria-hidden', 'true');
-          priceNote.append(spin, ' Calculando el precio…');
+          priceNote.append(spin, ' ' + T('booking.calculating'));
         } else if (q.state === 'error') {
           priceValue.textContent = '—';
           priceNote.textContent = q.message;
         } else {
           priceValue.textContent = '—';
-          priceNote.textContent = entry.value && exit.value && !checkDates(false) ? 'Revise las fechas para ver el precio.' : 'Elija fechas y servicio para ver el precio.';
+          priceNote.textContent = entry.value && exit.value && !checkDates(false) ? T('booking.check_dates') : T('booking.choose_dates');
         }
       }
       if (current === 3) { fillSummary(); }
@@ -272,19 +272,19 @@
       var current3 = q.state === 'ok' && sameBody(q.body, quoteBody());
       if (current3 && q.breakdown) {
         var b = q.breakdown;
-        var detail = daysText(b.days) + ' × ' + euros(b.daily_price) + '/día';
+        var detail = daysText(b.days) + ' × ' + euros(b.daily_price) + T('booking.per_day');
         if (Number(b.coefficient) !== 1) { detail += ' × ' + decimal(b.coefficient) + ' (' + typeLabel(v.vehicle_type) + ')'; }
-        row('Servicio ' + (svc ? svc.getAttribute('data-name') : ''), detail, euros(b.base_price));
+        row(T('booking.service_row', { Name: svc ? svc.getAttribute('data-name') : '' }), detail, euros(b.base_price));
         form.querySelectorAll('input[name="additional_services"]:checked').forEach(function (i) {
           var price = i.closest('label').querySelector('.extra-price');
           row(i.getAttribute('data-name'), '', price ? price.textContent : '');
         });
         sum('total', euros(q.total));
       } else if (q.state === 'error') {
-        row('No se pudo calcular el precio', q.message, '');
+        row(T('ui.no_price'), q.message, '');
         sum('total', '—');
       } else {
-        row('Calculando el precio…', '', '');
+        row(T('booking.calculating'), '', '');
         sum('total', '—');
       }
       tbody.replaceChildren(rows);
@@ -320,8 +320,8 @@
         li.classList.toggle('is-done', step === 'done' || n < step);
       });
       backBtn.hidden = step === 1;
-      nextBtn.textContent = step === 3 ? 'Confirmar reserva' : 'Continuar';
-      document.title = step === 'done' ? 'Reserva confirmada · ' + baseTitle : 'Paso ' + step + ' de 3 · ' + baseTitle;
+      nextBtn.textContent = step === 3 ? T('booking.confirm') : T('booking.continue');
+      document.title = step === 'done' ? T('booking.title_done', { Title: baseTitle }) : T('booking.title_step', { Step: step, Title: baseTitle });
       if (step === 3) { fillSummary(); requote(true); }
       if (step !== 'done') { submitError.hidden = true; }
       if (focus) {
@@ -441,7 +441,7 @@
       var ack = form.querySelector('#privacy_ack');
       var marketing = form.querySelector('#marketing_consent');
       if (ack && !ack.checked) {
-        ui.fieldError(form, ack, 'Para reservar, confirme que ha leído la política de privacidad.');
+        ui.fieldError(form, ack, T('booking.ack_missing'));
         ack.focus();
         return;
       }
@@ -456,7 +456,7 @@
       };
       submitting = true;
       submitError.hidden = true;
-      setBusy(nextBtn, true, 'Confirmando…');
+      setBusy(nextBtn, true, T('booking.confirming'));
       backBtn.disabled = true;
       api('POST', '/api/reservations/public-new', body, { 'Idempotency-Key': attemptKey(body) }).then(function (r) {
         submitting = false;
@@ -473,7 +473,7 @@
           return;
         }
         if (r.status === 409 && r.data.full_days) { checkAvailability(true); }
-        serverError(r.message || 'No se pudo completar la reserva. Inténtelo de nuevo.');
+        serverError(r.message || T('booking.failed'));
       });
     }
 

@@ -11,22 +11,16 @@
 
   // euros formats a JSON price (a number with at most 2 decimals) as "1.234,50 €",
   // the format the server-rendered pages use (web.euros).
-  function euros(n) {
-    var s = Number(n).toFixed(2);
-    var neg = s.charAt(0) === '-';
-    if (neg) { s = s.slice(1); }
-    var parts = s.split('.');
-    return (neg ? '-' : '') + parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, '.') + ',' + parts[1] + ' €';
-  }
+  // In the page's language (app.js's ParkingText, docs/languages.md#catalogues).
+  var PT = window.ParkingText;
+  var T = PT.T;
+  function euros(n) { return PT.money(n); }
 
-  // decimal writes a coefficient with a decimal comma: 1.25 → "1,25".
-  function decimal(n) { return String(n).replace('.', ','); }
+  // decimal writes a coefficient with the language's decimal mark: 1.25 → "1,25".
+  function decimal(n) { return PT.number(String(n)); }
 
   // shortDate: "2026-12-01T10:00" (datetime-local, the facility's time) → "01/12/2026 10:00".
-  function shortDate(v) {
-    if (!v) { return ''; }
-    return v.slice(8, 10) + '/' + v.slice(5, 7) + '/' + v.slice(0, 4) + ' ' + v.slice(11, 16);
-  }
+  function shortDate(v) { return PT.dateTime(v); }
 
   var WEEKDAYS = ['domingo', 'lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado'];
   var MONTHS = ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
@@ -37,6 +31,10 @@
     if (!v) { return ''; }
     var y = +v.slice(0, 4), m = +v.slice(5, 7), d = +v.slice(8, 10);
     var wd = new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+    if (PT.lang !== 'es' && window.Intl) {
+      var day = new Intl.DateTimeFormat(PT.lang, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, d)));
+      return day + ', ' + v.slice(11, 16);
+    }
     return WEEKDAYS[wd] + ', ' + d + ' de ' + MONTHS[m - 1] + ' de ' + y + ', ' + v.slice(11, 16);
   }
 
@@ -56,14 +54,14 @@
         try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
         var message = (data && (data.message || data.error)) || '';
         if (!data) {
-          message = 'El servidor respondió de forma inesperada (' + res.status + '). Inténtelo de nuevo.';
+          message = T('ui.unexpected', { Status: res.status });
         } else if (!res.ok && !message) {
-          message = 'El servidor respondió con un error (' + res.status + '). Inténtelo de nuevo.';
+          message = T('ui.server_error', { Status: res.status });
         }
-        return { ok: res.ok && !!data, status: res.status, data: data || {}, message: message };
+        return { ok: res.ok && !!data, status: res.status, data: data || {}, message: PT.fields(message) };
       });
     }, function () {
-      return { ok: false, status: 0, data: {}, message: 'No se pudo conectar con el servidor. Compruebe su conexión e inténtelo de nuevo.' };
+      return { ok: false, status: 0, data: {}, message: T('ui.offline') };
     });
   }
 
@@ -115,10 +113,10 @@
   // phone check is libphonenumber's, of which this is the plausibility part).
   // Messages are the server's, without the field name the page shows anyway.
   var MSG = {
-    phone: 'Este teléfono no es válido: escriba un número que exista, por ejemplo 612 345 678 o +34 612 345 678.',
-    plate: 'La matrícula no es válida: use de 2 a 15 letras y cifras; los espacios y guiones se ignoran.',
-    email: 'El correo electrónico no es válido: debe tener la forma nombre@dominio.es.',
-    control: 'Este campo contiene caracteres de control o no válidos.'
+    phone: T('ui.bad_phone'),
+    plate: T('ui.bad_plate'),
+    email: T('ui.bad_email'),
+    control: T('ui.bad_control')
   };
 
   // hasControl: U+0000–U+001F, U+007F (tab and line breaks allowed in notes) and the
@@ -182,7 +180,7 @@
           if (r.ok && r.data.success) {
             render({ state: 'ok', body: body, total: r.data.total_price, breakdown: r.data.breakdown || null, availability: r.data.availability || null });
           } else {
-            render({ state: 'error', body: body, message: r.message || 'No se pudo calcular el precio.' });
+            render({ state: 'error', body: body, message: r.message || T('ui.no_price') });
           }
         });
       }, immediate ? 0 : 300);
@@ -193,7 +191,7 @@
     return Array.prototype.map.call(scope.querySelectorAll('input[name="' + name + '"]:checked'), function (i) { return i.value; });
   }
 
-  function daysText(n) { return n === 1 ? '1 día' : n + ' días'; }
+  function daysText(n) { return n === 1 ? T('ui.days_one') : T('ui.days', { Count: n }); }
 
   // ---------------------------------------------------------------- home
 
@@ -204,9 +202,9 @@
     form.addEventListener('submit', function (e) {
       var msg = '';
       var bad = null;
-      if (!entry.value) { msg = 'Indique cuándo deja el vehículo.'; bad = entry; }
-      else if (!exit.value) { msg = 'Indique cuándo lo recoge.'; bad = exit; }
-      else if (exit.value <= entry.value) { msg = 'La salida debe ser posterior a la entrada.'; bad = exit; }
+      if (!entry.value) { msg = T('ui.when_leave'); bad = entry; }
+      else if (!exit.value) { msg = T('ui.when_collect'); bad = exit; }
+      else if (exit.value <= entry.value) { msg = T('ui.exit_after_entry'); bad = exit; }
       showError(err, [entry, exit], '');
       if (msg) {
         e.preventDefault();
@@ -237,7 +235,8 @@
     load: load,
     makeQuoter: makeQuoter,
     checkedValues: checkedValues,
-    daysText: daysText
+    daysText: daysText,
+    T: T
   };
 
   var quick = document.querySelector('[data-quick-quote]');

@@ -8,7 +8,7 @@
   if (!root) { return; }
   var reference = root.getAttribute('data-reference');
   var token = root.getAttribute('data-token');
-  var money = new Intl.NumberFormat('es-ES', { style: 'currency', currency: 'EUR' });
+  var PT = window.ParkingText; // the page's language (app.js)
 
   var print = root.querySelector('[data-print]');
   if (print) {
@@ -49,10 +49,10 @@
       if (mine !== seq) { return; }
       out.hidden = false;
       if (d.success) {
-        value.textContent = money.format(d.total_price);
+        value.textContent = PT.money(d.total_price);
         out.classList.remove('field-error');
       } else {
-        value.textContent = d.message || 'No se pudo calcular el precio.';
+        value.textContent = d.message || PT.T('ui.no_price');
         out.classList.add('field-error');
       }
     }).catch(function () {

@@ -3,6 +3,7 @@
 // helpers from customer.js (window.ParkingUI).
 (function () {
   'use strict';
+  var T = window.ParkingText.T; // the page's language (app.js)
 
   var ui = window.ParkingUI;
   var euros = ui.euros;
@@ -39,15 +40,15 @@
       var e = form.elements;
       var errs = {};
       if (kind === 'profile') {
-        if (!e.nombre.value.trim()) { errs.nombre = 'Indique su nombre.'; }
-        if (!e.email.value.trim()) { errs.email = 'Indique su correo electrónico.'; }
+        if (!e.nombre.value.trim()) { errs.nombre = T('profile.name_missing'); }
+        if (!e.email.value.trim()) { errs.email = T('profile.email_missing'); }
         else if (!validEmail(e.email)) { errs.email = ui.MSG.email; }
-        if (!e.telefono.value.trim()) { errs.telefono = 'Indique su teléfono.'; }
+        if (!e.telefono.value.trim()) { errs.telefono = T('profile.phone_missing'); }
         else if (!validPhone(e.telefono.value)) { errs.telefono = ui.MSG.phone; }
       } else {
-        if (!e.currentPassword.value) { errs.currentPassword = 'Escriba su contraseña actual.'; }
-        if (e.newPassword.value.length < 8) { errs.newPassword = 'La nueva contraseña debe tener al menos 8 caracteres.'; }
-        if (!errs.newPassword && e.newPassword.value !== e.confirmPassword.value) { errs.confirmPassword = 'Las dos contraseñas nuevas no coinciden.'; }
+        if (!e.currentPassword.value) { errs.currentPassword = T('profile.current_missing'); }
+        if (e.newPassword.value.length < 8) { errs.newPassword = T('profile.too_short'); }
+        if (!errs.newPassword && e.newPassword.value !== e.confirmPassword.value) { errs.confirmPassword = T('profile.mismatch'); }
       }
       return errs;
     }
@@ -84,11 +85,11 @@
         if (focusFirstInvalid(form)) { return; }
         var body = {};
         names.forEach(function (n) { body[n] = kind === 'profile' ? form.elements[n].value.trim() : form.elements[n].value; });
-        setBusy(btn, true, 'Guardando…');
+        setBusy(btn, true, T('profile.saving'));
         api('PUT', form.getAttribute('data-url'), body).then(function (r) {
           setBusy(btn, false);
           if (r.ok && r.data.success) {
-            message(r.data.message || 'Cambios guardados.');
+            message(r.data.message || T('profile.saved'));
             if (kind === 'profile') {
               document.querySelectorAll('.whoami-name, [data-greeting-name]').forEach(function (el) { el.textContent = body.nombre; });
               names.forEach(function (n) { form.elements[n].defaultValue = body[n]; });
@@ -147,8 +148,8 @@
       }
       function datesOK() {
         var a = e.entry_date.value, b = e.exit_date.value, msg = '';
-        if (!a || !b) { msg = 'Indique la entrada y la salida.'; }
-        else if (b <= a) { msg = 'La salida debe ser posterior a la entrada.'; }
+        if (!a || !b) { msg = T('profile.dates_missing'); }
+        else if (b <= a) { msg = T('ui.exit_after_entry'); }
         showError(datesErr, [e.entry_date, e.exit_date], '');
         showError(datesErr, [!b || (a && b <= a) ? e.exit_date : e.entry_date], msg);
         return !msg;
@@ -158,12 +159,12 @@
         if (q.state === 'ok') {
           total.textContent = euros(q.total);
           priceBox.setAttribute('data-total', Number(q.total).toFixed(2));
-          note.textContent = (q.breakdown ? daysText(q.breakdown.days) + ' · ' : '') + 'ahora: ' + was.textContent;
+          note.textContent = (q.breakdown ? daysText(q.breakdown.days) + ' · ' : '') + T('profile.now', { Total: was.textContent });
         } else {
           priceBox.removeAttribute('data-total');
-          if (q.state === 'loading') { note.textContent = 'Calculando el nuevo precio…'; }
+          if (q.state === 'loading') { note.textContent = T('profile.calculating'); }
           else if (q.state === 'error') { total.textContent = '—'; note.textContent = q.message; }
-          else { total.textContent = '—'; note.textContent = 'Revise las fechas para ver el nuevo precio.'; }
+          else { total.textContent = '—'; note.textContent = T('profile.check_dates'); }
         }
       });
       form.requote = function (immediate) {
@@ -184,7 +185,7 @@
         var b = body();
         if (inCourse) { delete b.entry_date; } // spec: EN CURSO keeps its entry date
         var save = form.querySelector('[data-edit-save]');
-        setBusy(save, true, 'Guardando…');
+        setBusy(save, true, T('profile.saving'));
         api('PUT', '/users/profile/reservation/' + card.getAttribute('data-reservation') + '/edit', b).then(function (r) {
           setBusy(save, false);
           if (!(r.ok && r.data.success)) {
@@ -208,7 +209,7 @@
             else if (el.tagName === 'INPUT') { el.defaultValue = el.value; }
           });
           toggleEdit(card, false);
-          cardMessage(card, 'Reserva modificada. Nuevo total: ' + euros(r.data.total_price) + '.');
+          cardMessage(card, T('profile.edited', { Total: euros(r.data.total_price) }));
         });
       });
     }
@@ -255,7 +256,7 @@
 
     function markCancelled(card) {
       var pill = card.querySelector('[data-res-status]');
-      pill.textContent = 'CANCELADA';
+      pill.textContent = window.ParkingText.status('CANCELADA');
       pill.className = 'pill pill-CANCELADA';
       card.setAttribute('data-status', 'CANCELADA');
       ['[data-res-actions]', '[data-edit-form]', '.hint'].forEach(function (sel) {
@@ -276,7 +277,7 @@
       if (!target) { return; }
       var card = target;
       var id = card.getAttribute('data-reservation');
-      setBusy(confirmBtn, true, 'Cancelando…');
+      setBusy(confirmBtn, true, T('profile.cancelling'));
       dismissBtn.disabled = true;
       api('DELETE', '/users/profile/reservation/' + id + '/cancel').then(function (r) {
         setBusy(confirmBtn, false);
@@ -289,7 +290,7 @@
         opener = null;
         dialog.close();
         markCancelled(card);
-        say('Reserva nº ' + id + ' cancelada. La plaza ha quedado libre.');
+        say(T('profile.cancelled', { ID: id }));
         flash.focus();
       });
     });

@@ -1,0 +1,111 @@
+package httpx
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"parking/internal/fault"
+	"parking/internal/i18n"
+)
+
+// The page's language (docs/languages.md#how-the-language-is-chosen): the first of
+// ?lang= (which also sets the lang cookie for a year), the lang cookie, the
+// signed-in account's language, the best match of Accept-Language, Spanish.
+
+// LangCookie is the cookie that remembers a language picked with ?lang=.
+const LangCookie = "lang"
+
+// langCookieAge is how long a picked language is remembered: a year.
+const langCookieAge = 365 * 24 * 60 * 60
+
+type langKey struct{}
+
+// Languages chooses each page's language, remembers one picked with ?lang= in the
+// lang cookie, and names it in Content-Language; Vary tells caches that the answer
+// depends on Accept-Language and the cookie. The API (/api/...) and static files
+// keep their own answers.
+func (s *Kit) Languages(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		if isAPI(r) || strings.HasPrefix(p, "/static/") || p == "/healthz" || p == "/readyz" || p == "/metrics" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if q := r.URL.Query().Get("lang"); i18n.Supported(q) {
+			http.SetCookie(w, &http.Cookie{
+				Name: LangCookie, Value: q, Path: "/", MaxAge: langCookieAge,
+				HttpOnly: true, SameSite: http.SameSiteLaxMode,
+			})
+		}
+		lang := s.chooseLanguage(r)
+		h := w.Header()
+		h.Set("Content-Language", lang)
+		h.Add("Vary", "Accept-Language, Cookie")
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), langKey{}, lang)))
+	})
+}
+
+// chooseLanguage is the language of r, in the order above.
+func (s *Kit) chooseLanguage(r *http.Request) string {
+	if q := r.URL.Query().Get("lang"); i18n.Supported(q) {
+		return q
+	}
+	if c, err := r.Cookie(LangCookie); err == nil && i18n.Supported(c.Value) {
+		return c.Value
+	}
+	if l := s.AccountLanguage(r); i18n.Supported(l) {
+		return l
+	}
+	if l := i18n.Match(r.Header.Get("Accept-Language")); l != "" {
+		return l
+	}
+	return i18n.Default
+}
+
+// AccountLanguage is the signed-in account's preferred language, "" when there is
+// none. Accounts have no language field yet (docs/languages.md#what-remains): it
+// answers "" until the profile stores one, and is the single place to read it.
+func (s *Kit) AccountLanguage(r *http.Request) string { return "" }
+
+// Lang is the language chosen for r (Languages); a request that did not pass
+// through Languages gets it chosen on the spot, except the API's, which speaks
+// Spanish.
+func (s *Kit) Lang(r *http.Request) string {
+	if l, ok := r.Context().Value(langKey{}).(string); ok {
+		return l
+	}
+	if isAPI(r) {
+		return i18n.Default
+	}
+	return s.chooseLanguage(r)
+}
+
+// langOf is the language Languages chose for r, Spanish when none was (the API).
+func langOf(r *http.Request) string {
+	if l, ok := r.Context().Value(langKey{}).(string); ok {
+		return l
+	}
+	return i18n.Default
+}
+
+func isAPI(r *http.Request) bool {
+	return r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/api/")
+}
+
+// GenericMessage is msg in lang when it is one of the generic messages written
+// here (an internal error, a service unavailable); any other message, written by
+// an operation, is returned as it is (docs/languages.md#what-remains).
+func GenericMessage(lang, msg string) string {
+	switch msg {
+	case MsgInternalES:
+		return i18n.T(lang, "error.internal")
+	case fault.MsgUnavailable:
+		return i18n.T(lang, "error.service_unavailable")
+	}
+	return msg
+}
+
+// LangOf is the language Languages chose for r, Spanish when none was: for
+// helpers without the kit at hand.
+func LangOf(r *http.Request) string { return langOf(r) }
