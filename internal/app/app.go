@@ -34,6 +34,7 @@ import (
 	"parking/internal/social"
 	"parking/internal/store"
 	"parking/internal/web"
+	"parking/internal/web/ui"
 )
 
 // App is a running service. Tests start one on 127.0.0.1:0 and read URL.
@@ -217,10 +218,11 @@ func (a *App) prepare(ctx context.Context) error {
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL,
 			FeedHeartbeat: a.Config.FeedHeartbeat, PublicRate: a.Config.PublicRate, DBTimeout: a.Config.DBTimeout,
 			VerifactuQRBase: a.Config.VerifactuQR, TrustedProxies: a.Config.TrustedProxies},
-		Log: a.Log, Booking: a.Booking, CatalogOps: a.CatalogOps, Handover: a.Handover, Records: a.Records, Accounts: a.Accounts, Catalog: a.Catalog,
+		Log: a.Log,
+		Operations: ui.Operations{Booking: a.Booking, CatalogOps: a.CatalogOps, Handover: a.Handover, Records: a.Records,
+			Accounts: a.Accounts, Catalog: a.Catalog, Privacy: a.Privacy,
+			Social: social.New(a.Config.OIDCProviders, a.Config.BaseURL, a.Config.Clock)},
 		Clock:   a.Config.Clock,
-		Social:  social.New(a.Config.OIDCProviders, a.Config.BaseURL, a.Config.Clock),
-		Privacy: a.Privacy,
 		Metrics: a.Metrics, MetricsToken: a.Config.MetricsToken,
 	})
 	return nil

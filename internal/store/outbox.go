@@ -80,19 +80,25 @@ type NewNotification struct {
 	DueAt         time.Time // when it is to be sent; zero: at once (a reminder is due later)
 }
 
+// dueAndReservation are the row's due time (now when none is set) and its
+// reservation column (NULL for a notification about no reservation).
+func (n NewNotification) dueAndReservation(now time.Time) (time.Time, *int64) {
+	due := now
+	if !n.DueAt.IsZero() {
+		due = Time(n.DueAt)
+	}
+	if n.ReservationID == 0 {
+		return due, nil
+	}
+	return due, &n.ReservationID
+}
+
 // InsertNotification adds an outbox row, due at n.DueAt (zero: at once), created at
 // the transaction's clock. ReservationID 0 is a notification about no reservation
 // (a password reset).
 func (tx OutboxTx) InsertNotification(ctx context.Context, n NewNotification) (int64, error) {
 	var id int64
-	due := tx.Now
-	if !n.DueAt.IsZero() {
-		due = Time(n.DueAt)
-	}
-	var resID *int64
-	if n.ReservationID != 0 {
-		resID = &n.ReservationID
-	}
+	due, resID := n.dueAndReservation(tx.Now)
 	err := tx.QueryRow(ctx, `INSERT INTO notification
 		(id_reservation, type, delivery_id, payload, status, attempts, next_attempt_at, created_at, last_error)
 		VALUES ($1, $2, $3, $4, $5, 0, $6, $8, $7)

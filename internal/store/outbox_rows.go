@@ -20,14 +20,7 @@ func (tx OutboxTx) InsertNotifications(ctx context.Context, ns []NewNotification
 	args := make([]any, 0, 1+7*len(ns))
 	args = append(args, tx.Now)
 	for i, n := range ns {
-		due := tx.Now
-		if !n.DueAt.IsZero() {
-			due = Time(n.DueAt)
-		}
-		var resID *int64
-		if n.ReservationID != 0 {
-			resID = &n.ReservationID
-		}
+		due, resID := n.dueAndReservation(tx.Now)
 		if i > 0 {
 			q.WriteString(", ")
 		}

@@ -11,16 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"parking/internal/account"
 	"parking/internal/booking"
-	"parking/internal/catalog"
 	"parking/internal/clock"
-	"parking/internal/handover"
 	"parking/internal/metrics"
-	"parking/internal/pricing"
-	"parking/internal/privacy"
 	"parking/internal/records"
-	"parking/internal/social"
 	"parking/internal/web/api"
 	"parking/internal/web/httpx"
 	"parking/internal/web/ui"
@@ -49,16 +43,10 @@ type Server struct {
 
 // Deps are the collaborators of a Server.
 type Deps struct {
-	Config  Config
-	Log     *slog.Logger
-	Booking *booking.Service
-	// The operations beside the lifecycle: the catalog and facility settings, the
-	// hand-over (photos, entry document), the staff's reads.
-	CatalogOps *catalog.Service
-	Handover   *handover.Service
-	Records    *records.Service
-	Accounts   *account.Service
-	Catalog    *pricing.Holder
+	// The operations by capability the pages and the API call (ui.Operations).
+	ui.Operations
+	Config Config
+	Log    *slog.Logger
 	// Clock is the service's clock; default the operations' (the same one the
 	// store reads).
 	Clock clock.Clock
@@ -66,10 +54,6 @@ type Deps struct {
 	// MetricsToken when that is set (PARKING_METRICS_TOKEN).
 	Metrics      *metrics.Metrics
 	MetricsToken string
-	// Social is the social-login providers (nil or empty: none).
-	Social *social.Providers
-	// Privacy is the export and erasure of customers' data.
-	Privacy *privacy.Service
 }
 
 // New builds the server. The pages parse their embedded templates and static
@@ -93,8 +77,7 @@ func New(d Deps) *Server {
 	s := &Server{
 		kit: kit, log: d.Log, booking: d.Booking, records: d.Records, dbTimeout: d.Config.DBTimeout, metrics: d.Metrics, metricsToken: d.MetricsToken, https: strings.HasPrefix(d.Config.BaseURL, "https://"), trusted: d.Config.TrustedProxies,
 		api: api.New(api.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Records: d.Records, Accounts: d.Accounts, Catalog: d.Catalog, Limiter: limiter}),
-		ui: ui.New(ui.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, CatalogOps: d.CatalogOps, Handover: d.Handover, Records: d.Records, Accounts: d.Accounts,
-			Catalog: d.Catalog, Clock: d.Clock, Limiter: limiter, Social: d.Social, Privacy: d.Privacy}),
+		ui:  ui.New(ui.Deps{Operations: d.Operations, Kit: kit, Config: d.Config, Log: d.Log, Clock: d.Clock, Limiter: limiter}),
 	}
 	kit.SetErrorPage(s.ui.ErrorPage) // the guards' 503 page (docs/reliability.md)
 	kit.SetDBTimeout(d.Config.DBTimeout)

@@ -133,7 +133,8 @@ func IsFault(err error, k fault.Kind) bool {
 	return errors.As(err, &fe) && fe.Kind == k
 }
 
-// SetRetryAfter tells a throttled client how long to wait (RFC 9110 Retry-After).
+// SetRetryAfter tells a throttled client how long to wait (RFC 9110 Retry-After);
+// for any other error it does nothing, so a refusal handler calls it whatever err is.
 func SetRetryAfter(w http.ResponseWriter, err error) {
 	var th *account.ThrottledError
 	if errors.As(err, &th) {

@@ -148,26 +148,40 @@ func (s accountPages) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.InfoContext(r.Context(), "login", "id_customer", u.ID, "role", string(u.Role))
+	s.signedIn(w, r, u, http.StatusOK, "msg.logged_in")
+}
+
+// signedIn answers a login or a registration that opened a session: JSON
+// {success, message, redirect, user} with status, or a redirect to the account's
+// home page.
+func (s accountPages) signedIn(w http.ResponseWriter, r *http.Request, u account.User, status int, msgKey string) {
 	if jsonClient(r) {
-		httpx.WriteJSON(w, http.StatusOK, map[string]any{
-			"success": true, "message": s.T(r, "msg.logged_in"), "redirect": homeOf(u), "user": userJSON(u),
+		httpx.WriteJSON(w, status, map[string]any{
+			"success": true, "message": s.T(r, msgKey), "redirect": homeOf(u), "user": userJSON(u),
 		})
 		return
 	}
 	httpx.SeeOther(w, r, homeOf(u))
 }
 
+// refusedJSON answers a refusal to a JSON client and reports true; a throttled one
+// carries Retry-After either way. A page's caller renders it with status.
+func (s accountPages) refusedJSON(w http.ResponseWriter, r *http.Request, err error) (status int, answered bool) {
+	httpx.SetRetryAfter(w, err) // throttled: when to try again
+	if jsonClient(r) {
+		s.WriteSuccessFalse(w, r, err)
+		return 0, true
+	}
+	return s.FailureStatus(r, err), false
+}
+
 // loginFailed answers a refused login: the login page (or JSON) with the status of
 // err: 400 incomplete, 401 wrong credentials, 403 worker access denied, 429 throttled.
 func (s accountPages) loginFailed(w http.ResponseWriter, r *http.Request, v loginView, err error) {
-	if fault.KindOf(err) == fault.TooMany {
-		httpx.SetRetryAfter(w, err)
-	}
-	if jsonClient(r) {
-		s.WriteSuccessFalse(w, r, err)
+	status, answered := s.refusedJSON(w, r, err)
+	if answered {
 		return
 	}
-	status := s.FailureStatus(r, err)
 	v.Error = s.failText(r, err)
 	s.render(w, r, status, "login.html", "title.login", v)
 }
@@ -214,13 +228,7 @@ func (s accountPages) register(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.InfoContext(r.Context(), "account registered", "id_customer", u.ID)
-	if jsonClient(r) {
-		httpx.WriteJSON(w, http.StatusCreated, map[string]any{
-			"success": true, "message": s.T(r, "msg.account_created"), "redirect": homeOf(u), "user": userJSON(u),
-		})
-		return
-	}
-	httpx.SeeOther(w, r, homeOf(u))
+	s.signedIn(w, r, u, http.StatusCreated, "msg.account_created")
 }
 
 // registerFailed re-renders the form with the errors next to their fields (400

@@ -3,11 +3,12 @@ package ui_test
 import (
 	"net/http"
 	"net/url"
-	"parking/internal/clock/clocktest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"parking/internal/clock/clocktest"
 
 	"parking/internal/apptest"
 	"parking/internal/reservation"

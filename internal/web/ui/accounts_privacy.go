@@ -222,9 +222,7 @@ func (s accountPages) customerErase(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if err := s.accounts.ConfirmPassword(r.Context(), u, pw, r.RemoteAddr); err != nil {
-			if fault.KindOf(err) == fault.TooMany {
-				httpx.SetRetryAfter(w, err)
-			}
+			httpx.SetRetryAfter(w, err) // throttled: when to try again
 			s.privacyFailed(w, r, err)
 			return
 		}

@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"parking/internal/account"
-	"parking/internal/fault"
 	"parking/internal/web/httpx"
 )
 
@@ -55,14 +54,10 @@ func (s accountPages) forgot(w http.ResponseWriter, r *http.Request) {
 
 // forgotRefused answers a malformed or throttled reset request.
 func (s accountPages) forgotRefused(w http.ResponseWriter, r *http.Request, err error) {
-	if fault.KindOf(err) == fault.TooMany {
-		httpx.SetRetryAfter(w, err)
-	}
-	if jsonClient(r) {
-		s.WriteSuccessFalse(w, r, err)
+	status, answered := s.refusedJSON(w, r, err)
+	if answered {
 		return
 	}
-	status := s.FailureStatus(r, err)
 	s.render(w, r, status, "password_forgot.html", "title.reset",
 		forgotView{Error: s.failText(r, err)})
 }

@@ -57,9 +57,7 @@ func (s accountPages) clearOIDCCookie(w http.ResponseWriter, name string) {
 // socialLoginFailed shows a refusal on the login page with its status.
 func (s accountPages) socialLoginFailed(w http.ResponseWriter, r *http.Request, err error) {
 	status := s.FailureStatus(r, err)
-	if fault.KindOf(err) == fault.TooMany {
-		httpx.SetRetryAfter(w, err)
-	}
+	httpx.SetRetryAfter(w, err) // throttled: when to try again
 	s.render(w, r, status, "login.html", "title.login", loginView{
 		LoginType: loginTypeCustomer, Error: s.failText(r, err),
 	})
@@ -211,9 +209,7 @@ func (s accountPages) oidcLink(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	status := s.FailureStatus(r, err)
-	if fault.KindOf(err) == fault.TooMany {
-		httpx.SetRetryAfter(w, err)
-	}
+	httpx.SetRetryAfter(w, err) // throttled: when to try again
 	s.render(w, r, status, "social_link.html", "title.link", linkView{Email: email, Error: s.failText(r, err)})
 }
 

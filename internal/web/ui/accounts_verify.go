@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"parking/internal/account"
-	"parking/internal/fault"
 	"parking/internal/reservation"
 	"parking/internal/web/httpx"
 )
@@ -44,9 +43,7 @@ func (s accountPages) resendVerification(w http.ResponseWriter, r *http.Request)
 // customerFormRefused answers a refused profile form post: {success:false} to JSON
 // clients, an error page with the way back to the profile otherwise.
 func (s accountPages) customerFormRefused(w http.ResponseWriter, r *http.Request, err error) {
-	if fault.KindOf(err) == fault.TooMany {
-		httpx.SetRetryAfter(w, err)
-	}
+	httpx.SetRetryAfter(w, err) // throttled: when to try again
 	if jsonClient(r) {
 		s.WriteSuccessFalse(w, r, err)
 		return

@@ -7,11 +7,12 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"parking/internal/clock/clocktest"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"parking/internal/clock/clocktest"
 
 	"parking/internal/apptest"
 	"parking/internal/reservation"

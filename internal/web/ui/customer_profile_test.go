@@ -5,10 +5,11 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"parking/internal/clock/clocktest"
 	"strings"
 	"testing"
 	"time"
+
+	"parking/internal/clock/clocktest"
 
 	"parking/internal/account"
 	"parking/internal/apptest"

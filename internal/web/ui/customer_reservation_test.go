@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"parking/internal/clock/clocktest"
 	"sync"
 	"testing"
 	"time"
+
+	"parking/internal/clock/clocktest"
 
 	"parking/internal/apptest"
 	"parking/internal/pricing"

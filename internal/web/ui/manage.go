@@ -97,9 +97,7 @@ func (s managePages) manageLookup(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s managePages) manageLookupRefused(w http.ResponseWriter, r *http.Request, v manageLookupView, err error) {
-	if fault.KindOf(err) == fault.TooMany {
-		httpx.SetRetryAfter(w, err)
-	}
+	httpx.SetRetryAfter(w, err) // throttled: when to try again
 	status := s.FailureStatus(r, err)
 	v.Error = s.failText(r, err)
 	s.render(w, r, status, "manage_lookup.html", "title.manage_lookup", v)

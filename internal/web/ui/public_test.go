@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"parking/internal/clock/clocktest"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"parking/internal/clock/clocktest"
 
 	"parking/internal/app"
 	"parking/internal/apptest"

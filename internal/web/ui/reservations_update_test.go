@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"parking/internal/clock/clocktest"
 	"strings"
 	"testing"
 	"time"
+
+	"parking/internal/clock/clocktest"
 
 	"parking/internal/store"
 	"parking/internal/storetest"

@@ -53,24 +53,29 @@ type base struct {
 	privacy    *privacy.Service
 }
 
-// Deps are the collaborators of the pages.
-type Deps struct {
-	Kit        *httpx.Kit
-	Config     httpx.Config
-	Log        *slog.Logger
+// Operations are what the pages and the service's assembly call: the operations by
+// capability, the catalog as the quote holds it, the social-login providers (nil:
+// none; no buttons, no routes answer).
+type Operations struct {
 	Booking    *booking.Service
 	CatalogOps *catalog.Service
 	Handover   *handover.Service
 	Records    *records.Service
 	Accounts   *account.Service
+	Privacy    *privacy.Service // the export and erasure of a customer's data
 	Catalog    *pricing.Holder
-	Clock      clock.Clock
+	Social     *social.Providers
+}
+
+// Deps are the collaborators of the pages.
+type Deps struct {
+	Operations
+	Kit    *httpx.Kit
+	Config httpx.Config
+	Log    *slog.Logger
+	Clock  clock.Clock
 	// Limiter is PARKING_PUBLIC_RATE's limiter (docs/public-booking.md#limits-on-anonymous-traffic), shared with the API.
 	Limiter *httpx.RateLimiter
-	// Social is the social-login providers (nil: none; no buttons, no routes answer).
-	Social *social.Providers
-	// Privacy is the export and erasure of a customer's data.
-	Privacy *privacy.Service
 }
 
 // New builds the pages. It parses the embedded templates and static files; as
