@@ -41,10 +41,12 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"html"
 	"html/template"
 	"io/fs"
 	"net/http"
 	"path"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -156,25 +158,23 @@ func (l *localized) in(lang string) (pages, error) {
 	if !ok {
 		lang, p = i18n.Default, l.langs[i18n.Default]
 	}
-	p.once.Do(func() { p.set, p.err = parsePages(l.funcs(lang)) })
+	p.once.Do(func() { p.set, p.err = parsePages(lang, l.funcs(lang)) })
 	return p.set, p.err
 }
 
-// parsePages parses layout.html and the partials with each page.
-func parsePages(funcs template.FuncMap) (pages, error) {
+// parsePages parses layout.html and the partials with each page, in lang.
+func parsePages(lang string, funcs template.FuncMap) (pages, error) {
 	names, err := fs.Glob(templateFiles, "templates/*.html")
 	if err != nil {
 		return nil, err
 	}
 	base := template.New("layout.html").Funcs(funcs)
-	shared := []string{"templates/layout.html"}
 	for _, n := range names {
-		if strings.HasPrefix(path.Base(n), "_") {
-			shared = append(shared, n)
+		if name := path.Base(n); name == "layout.html" || strings.HasPrefix(name, "_") {
+			if err := parseIn(base, lang, n); err != nil {
+				return nil, fmt.Errorf("parse layout: %w", err)
+			}
 		}
-	}
-	if base, err = base.ParseFS(templateFiles, shared...); err != nil {
-		return nil, fmt.Errorf("parse layout: %w", err)
 	}
 	out := pages{}
 	for _, n := range names {
@@ -182,8 +182,8 @@ func parsePages(funcs template.FuncMap) (pages, error) {
 		if name == "layout.html" || strings.HasPrefix(name, "_") {
 			continue
 		}
-		t, err := template.Must(base.Clone()).ParseFS(templateFiles, n)
-		if err != nil {
+		t := template.Must(base.Clone())
+		if err := parseIn(t, lang, n); err != nil {
 			return nil, fmt.Errorf("parse %s: %w", name, err)
 		}
 		if t.Lookup("content") == nil {
@@ -192,6 +192,34 @@ func parsePages(funcs template.FuncMap) (pages, error) {
 		out[name] = t
 	}
 	return out, nil
+}
+
+// fixedText is a catalogue text without placeholders in a template, {{t "key"}}.
+var fixedText = regexp.MustCompile(`\{\{t "([a-z0-9_.]+)"\}\}`)
+
+// parseIn parses the template file n into set (named by its base name, as
+// ParseFS names it) with its fixed texts written in, in lang and escaped for
+// HTML: a page is some 700 such texts, and calling the catalogue for each on every
+// request made the home page several times slower (docs/performance.md#pages-in-four-languages).
+// Only the texts with placeholders stay calls of t.
+func parseIn(set *template.Template, lang, n string) error {
+	src, err := fs.ReadFile(templateFiles, n)
+	if err != nil {
+		return err
+	}
+	text := fixedText.ReplaceAllStringFunc(string(src), func(call string) string {
+		t := i18n.T(lang, fixedText.FindStringSubmatch(call)[1])
+		if strings.Contains(t, "{{") || strings.Contains(t, "<no value>") {
+			return call // a text with placeholders, called without them: leave it to t
+		}
+		return html.EscapeString(t)
+	})
+	t := set
+	if name := path.Base(n); name != set.Name() {
+		t = set.New(name)
+	}
+	_, err = t.Parse(text)
+	return err
 }
 
 // templateFuncs are the helpers every template may call, for pages in lang.
