@@ -25,7 +25,7 @@ func TestEmailVerificationSealedInOutbox(t *testing.T) {
 		enqueue := func() {
 			t.Helper()
 			if err := e.st.InTx(ctx, func(tx *store.Tx) error {
-				return e.outbox.EnqueueEmailVerification(ctx, tx, "Ana", "ana@example.com", link)
+				return e.outbox.EnqueueEmailVerification(ctx, tx, "Ana", "ana@example.com", "", link)
 			}); err != nil {
 				t.Fatal(err)
 			}
