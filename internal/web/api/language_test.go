@@ -47,6 +47,13 @@ func TestPublicBookingLanguage(t *testing.T) {
 			t.Errorf("no language: stored %q, payload %s", lang, p)
 		}
 
+		// The booking page's script posts with the browser's cookies: the page's
+		// language (the lang cookie) beats Accept-Language.
+		bookingID(t, webtest.PostJSON(t, cl, url, idemBooking("600700005"), "Accept-Language: de", "Cookie: lang=fr"))
+		if lang, p := stored("+34600700005"); lang != "fr" || !strings.Contains(p, `"idioma":"fr"`) {
+			t.Errorf("cookie fr: stored %q, payload %s", lang, p)
+		}
+
 		before := webtest.CountRows(t, a, `SELECT COUNT(*) FROM reservation`)
 		bad := idemBooking("600700004")
 		bad["language"] = "it"
