@@ -49,6 +49,9 @@ type User struct {
 	Email  string
 	Numero string
 	Role   reservation.CustomerType
+	// Language is the account's chosen language ("" when none): step 3 of the
+	// page's language (docs/languages.md#how-the-language-is-chosen).
+	Language string
 }
 
 // IsAdmin reports whether the user is staff.
@@ -174,7 +177,7 @@ func (s *Service) Authenticate(ctx context.Context, email, password string) (Use
 
 // UserOf makes the session user of a stored customer.
 func UserOf(c reservation.Customer) User {
-	u := User{ID: c.ID, Nombre: c.FullName, Role: c.Type}
+	u := User{ID: c.ID, Nombre: c.FullName, Role: c.Type, Language: c.Language}
 	if c.Email != nil {
 		u.Email = *c.Email
 	}

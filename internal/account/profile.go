@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/input"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -22,6 +23,8 @@ type ProfileChange struct {
 	Nombre   *string
 	Email    *string
 	Telefono *string
+	// Language is the account's language (es, en, de, fr; docs/languages.md#how-the-language-is-chosen).
+	Language *string
 }
 
 // Messages of the profile refusals.
@@ -99,8 +102,13 @@ func (s *Service) UpdateProfile(ctx context.Context, userID int64, ch ProfileCha
 // equal to the stored one is kept as is, so data stored before these rules existed
 // (or by another flow) never blocks an unrelated change.
 func applyProfileChange(rules input.Rules, cur reservation.Customer, ch ProfileChange) (store.ProfileUpdate, error) {
-	upd := store.ProfileUpdate{FullName: cur.FullName, Email: cur.Email, Phone: cur.Phone}
+	upd := store.ProfileUpdate{FullName: cur.FullName, Email: cur.Email, Phone: cur.Phone, Language: cur.Language}
 	var err error
+	if ch.Language != nil {
+		if upd.Language, err = i18n.Field("language", *ch.Language); err != nil {
+			return upd, err
+		}
+	}
 	if ch.Nombre != nil {
 		if strings.TrimSpace(*ch.Nombre) == "" {
 			return upd, fault.Invalidf(msgNameRequired)

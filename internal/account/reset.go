@@ -80,16 +80,16 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email string) error 
 		}
 		send := found && c.Email != nil && HasOwnPassword(c.PasswordHash) && n < maxResetsPerHour
 		var to int64
-		name, addr := "", ""
+		name, addr, lang := "", "", ""
 		if send {
-			to, name, addr = c.ID, c.FullName, *c.Email
+			to, name, addr, lang = c.ID, c.FullName, *c.Email, c.Language
 		} else if found && n >= maxResetsPerHour {
 			throttled = c.ID
 		}
 		if err := tx.Accounts().InsertPasswordReset(ctx, hash, emailHash, to, tx.Now.Add(ResetValidity)); err != nil {
 			return err
 		}
-		return s.resetOutbox.EnqueuePasswordReset(ctx, tx, name, addr, link, send)
+		return s.resetOutbox.EnqueuePasswordReset(ctx, tx, name, addr, lang, link, send)
 	})
 	if err != nil {
 		return fmt.Errorf("password reset: %w", err)

@@ -99,7 +99,7 @@ func (s *Service) sendVerification(ctx context.Context, tx *store.Tx, c reservat
 		return err
 	}
 	link := s.baseURL + VerifyPath + "?t=" + url.QueryEscape(s.verify.token(c.ID, *c.Email, tx.Now.Add(VerifyValidity)))
-	return s.verify.outbox.EnqueueEmailVerification(ctx, tx, c.FullName, *c.Email, link)
+	return s.verify.outbox.EnqueueEmailVerification(ctx, tx, c.FullName, *c.Email, c.Language, link)
 }
 
 // VerifyEmail verifies the email a link was sent to. Following a good link again

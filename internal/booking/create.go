@@ -8,6 +8,7 @@ import (
 
 	"parking/internal/audit"
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/input"
 	"parking/internal/localtime"
 	"parking/internal/occupancy"
@@ -55,6 +56,10 @@ type NewBooking struct {
 	// OverrideCapacity: staff accept a walk-in on a full day (docs/capacity.md#refusals); the
 	// public flow ignores it.
 	OverrideCapacity bool
+	// Language is the customer's language for this booking, stored with it and carried
+	// by its notifications as idioma: the request's language field, else what the web
+	// layer chose (docs/languages.md#the-bookings-language); "" is Spanish.
+	Language string
 }
 
 // Created is the outcome of a booking. Customer and Vehicle are the stored records
@@ -169,7 +174,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		nr := store.NewReservation{
 			Entry: in.Entry, Exit: in.Exit, TotalPrice: quote.Total,
 			CustomerID: customerID, VehicleID: vehicle.ID, MainServiceID: in.MainService,
-			Contact: &contact, BookedBy: bookedBy,
+			Contact: &contact, BookedBy: bookedBy, Language: in.Language,
 		}
 		// A booking that qualifies for the account it landed on (its contact email is
 		// the account's verified email) is the account's from the start
@@ -279,6 +284,10 @@ func (s *Service) readBooking(ch Channel, in *NewBooking) error {
 	if in.Notes, err = input.Notes("notes", in.Notes, input.MaxNotes); err != nil {
 		return err
 	}
+	if in.Language, err = i18n.Field("language", in.Language); err != nil {
+		return err
+	}
+	in.Language = orDefault(in.Language, i18n.Default)
 	for _, f := range []struct {
 		field string
 		value *string

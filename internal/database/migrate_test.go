@@ -87,3 +87,41 @@ func TestSchemaConstraints(t *testing.T) {
 		}
 	})
 }
+
+// Migration 0023 applies to a database that already holds bookings: they get
+// Spanish, and accounts no language (docs/languages.md#the-bookings-language).
+func TestLanguageMigrationOnData(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		st := storetest.Open(t, d)
+		ctx := context.Background()
+		exec := func(q string, args ...any) {
+			t.Helper()
+			if _, err := st.WriteDB().ExecContext(ctx, q, args...); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		// Back to the schema before 0023, with a customer and a reservation in it.
+		exec(`ALTER TABLE reservation DROP COLUMN language`)
+		exec(`ALTER TABLE customer DROP COLUMN language`)
+		exec(`DELETE FROM schema_migrations WHERE name = '0023_language.sql'`)
+		now := st.Clock()()
+		exec(`INSERT INTO customer (id_customer, full_name, phone, type, created_at) VALUES (1, 'A', '600', 'NO-REGISTRADO', $1)`, now)
+		exec(`INSERT INTO vehicle (id_vehicle, license_plate, type, created_at) VALUES (1, 'P1', 'COCHE', $1)`, now)
+		exec(`INSERT INTO main_service (id_main_service, name) VALUES (1, 'ECO')`)
+		exec(`INSERT INTO reservation (reservation_date, entry_date, status, total_price_cents,
+			id_customer, id_vehicle, id_main_service, updated_at) VALUES ($1, $1, 'PENDIENTE', 100, 1, 1, 1, $1)`, now)
+
+		if err := st.Migrate(ctx); err != nil {
+			t.Fatalf("migrate: %v", err)
+		}
+		var resLang string
+		var custLang *string
+		if err := st.DB().QueryRowContext(ctx, `SELECT r.language, c.language FROM reservation r
+			JOIN customer c ON c.id_customer = r.id_customer`).Scan(&resLang, &custLang); err != nil {
+			t.Fatal(err)
+		}
+		if resLang != "es" || custLang != nil {
+			t.Errorf("after 0023: reservation language %q, customer language %v; want es and NULL", resLang, custLang)
+		}
+	})
+}

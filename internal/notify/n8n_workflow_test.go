@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"parking/internal/i18n"
 	"parking/internal/notify"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -18,9 +19,12 @@ import (
 
 // The n8n workflow the operator imports (docs/n8n/parking-emails.json; n8n itself
 // cannot run here, so its file is checked structurally): a Webhook node, a Code
-// node checking X-Parking-Signature, a Switch by type with a branch — an HTML
-// email — for every notification type the service can send (notify.Kinds), and
-// templates that read only fields the payload of their type carries. The field
+// node checking X-Parking-Signature, a Switch by type with a branch for every
+// notification type the service can send (notify.Kinds), each branch a Switch by
+// the payload's idioma with an HTML email in every language the service speaks
+// (i18n.Languages; Spanish on the fallback output, for any other idioma:
+// docs/n8n.md#languages), and templates that read only fields the payload of
+// their type carries. The field
 // sets come from the real payload builders (notify.Build), and from the golden
 // payloads in testdata for kinds Build does not make.
 func TestN8nWorkflow(t *testing.T) {
@@ -69,7 +73,9 @@ func TestN8nWorkflow(t *testing.T) {
 				}
 			}
 		case "n8n-nodes-base.switch":
-			switchNode = n.Name
+			if routesOn(n.Parameters) == "={{ $json.type }}" {
+				switchNode = n.Name
+			}
 		}
 	}
 	next := func(from string, out int) []string {
@@ -118,7 +124,7 @@ func TestN8nWorkflow(t *testing.T) {
 	// The switch's outputs, in order, by type.
 	sw := wf.Nodes[byName[switchNode]].Parameters
 	rules, _ := sw["rules"].(map[string]any)["values"].([]any)
-	branch := map[string]string{} // type → email node
+	branch := map[string][]string{} // type → its email nodes, one per language
 	for i, r := range rules {
 		rule := r.(map[string]any)
 		conds := rule["conditions"].(map[string]any)["conditions"].([]any)
@@ -128,18 +134,56 @@ func TestN8nWorkflow(t *testing.T) {
 			t.Errorf("switch rule %d does not route on $json.type: %v", i, rule)
 		}
 		to := next(switchNode, i)
-		if len(to) != 1 || wf.Nodes[byName[to[0]]].Type != "n8n-nodes-base.emailSend" {
-			t.Errorf("switch output %s goes to %v, want one Send Email node", typ, to)
+		if len(to) != 1 || wf.Nodes[byName[to[0]]].Type != "n8n-nodes-base.switch" || routesOn(wf.Nodes[byName[to[0]]].Parameters) != "={{ $json.body.idioma }}" {
+			t.Errorf("switch output %s goes to %v, want one Switch by $json.body.idioma", typ, to)
 			continue
 		}
-		branch[typ] = to[0]
-		email := wf.Nodes[byName[to[0]]]
-		if email.Parameters["emailFormat"] != "html" || !strings.Contains(email.Parameters["html"].(string), `lang="es"`) {
-			t.Errorf("%s: want a Spanish HTML email", to[0])
+		// The language switch: one output per language but Spanish, in rule order,
+		// and Spanish on the fallback output (an idioma the workflow does not know).
+		langSwitch := wf.Nodes[byName[to[0]]].Parameters
+		emails := map[string]string{}
+		langRules, _ := langSwitch["rules"].(map[string]any)["values"].([]any)
+		for j, lr := range langRules {
+			rule := lr.(map[string]any)
+			c := rule["conditions"].(map[string]any)["conditions"].([]any)[0].(map[string]any)
+			lang, _ := c["rightValue"].(string)
+			if rule["outputKey"] != lang || lang == i18n.Default {
+				t.Errorf("%s: rule %d routes idioma %q to output %v", to[0], j, lang, rule["outputKey"])
+			}
+			if out := next(to[0], j); len(out) == 1 {
+				emails[lang] = out[0]
+			}
 		}
-		if after := next(to[0], 0); len(after) != 1 || wf.Nodes[byName[after[0]]].Type != "n8n-nodes-base.respondToWebhook" ||
-			respondCode(wf.Nodes[byName[after[0]]].Parameters) != 200 {
-			t.Errorf("%s is followed by %v, want the 200 answer (the service then marks it sent)", to[0], after)
+		if fb, _ := langSwitch["options"].(map[string]any)["fallbackOutput"].(string); fb != "extra" {
+			t.Errorf("%s: an unknown idioma must fall back to Spanish (the fallback output)", to[0])
+		} else if out := next(to[0], len(langRules)); len(out) == 1 {
+			emails[i18n.Default] = out[0]
+		}
+		spanishSubject := ""
+		if es, ok := emails[i18n.Default]; ok {
+			spanishSubject, _ = wf.Nodes[byName[es]].Parameters["subject"].(string)
+		}
+		for _, lang := range i18n.Languages {
+			name, ok := emails[lang]
+			if !ok || wf.Nodes[byName[name]].Type != "n8n-nodes-base.emailSend" {
+				t.Errorf("%s has no email in %s", typ, lang)
+				continue
+			}
+			branch[typ] = append(branch[typ], name)
+			email := wf.Nodes[byName[name]]
+			if email.Parameters["emailFormat"] != "html" || !strings.Contains(email.Parameters["html"].(string), `lang="`+lang+`"`) {
+				t.Errorf("%s: want an HTML email with lang=%q", name, lang)
+			}
+			if subj, _ := email.Parameters["subject"].(string); lang != i18n.Default && subj == spanishSubject {
+				t.Errorf("%s: the subject is the Spanish one (%s)", name, subj)
+			}
+			if after := next(name, 0); len(after) != 1 || wf.Nodes[byName[after[0]]].Type != "n8n-nodes-base.respondToWebhook" ||
+				respondCode(wf.Nodes[byName[after[0]]].Parameters) != 200 {
+				t.Errorf("%s is followed by %v, want the 200 answer (the service then marks it sent)", name, after)
+			}
+		}
+		if len(emails) != len(i18n.Languages) {
+			t.Errorf("%s: emails for %v, want exactly %v", typ, sortedKeys(setOf(emails)), i18n.Languages)
 		}
 	}
 	if fb, _ := sw["options"].(map[string]any)["fallbackOutput"].(string); fb != "extra" || len(next(switchNode, len(rules))) != 1 {
@@ -150,7 +194,7 @@ func TestN8nWorkflow(t *testing.T) {
 	// fields of its type's payload.
 	fields := payloadFields(t)
 	for _, k := range notify.Kinds {
-		name, ok := branch[string(k)]
+		names, ok := branch[string(k)]
 		if !ok {
 			t.Errorf("notification type %s has no branch in the workflow", k)
 			continue
@@ -160,25 +204,30 @@ func TestN8nWorkflow(t *testing.T) {
 			t.Errorf("type %s: no payload to check its template against (notify.Build makes none and testdata has no %s*.json)", k, k)
 			continue
 		}
-		p := wf.Nodes[byName[name]].Parameters
-		used := map[string]bool{}
-		for _, key := range []string{"toEmail", "subject", "html"} {
-			s, _ := p[key].(string)
-			for _, m := range bodyRef.FindAllStringSubmatch(s, -1) {
-				used[m[1]] = true
+		if !have["idioma"] {
+			t.Errorf("type %s: the payload carries no idioma to choose its email's language by", k)
+		}
+		for _, name := range names {
+			p := wf.Nodes[byName[name]].Parameters
+			used := map[string]bool{}
+			for _, key := range []string{"toEmail", "subject", "html"} {
+				s, _ := p[key].(string)
+				for _, m := range bodyRef.FindAllStringSubmatch(s, -1) {
+					used[m[1]] = true
+				}
 			}
-		}
-		for _, path := range mustRead[string(k)] {
-			if !used[path] {
-				t.Errorf("%s (%s) does not show $json.body.%s", name, k, path)
+			for _, path := range mustRead[string(k)] {
+				if !used[path] {
+					t.Errorf("%s (%s) does not show $json.body.%s", name, k, path)
+				}
 			}
-		}
-		if !used["cliente.email"] && !used["customer.email"] {
-			t.Errorf("%s: the recipient is not the payload's email (%v)", name, p["toEmail"])
-		}
-		for _, path := range sortedKeys(used) {
-			if !have[path] {
-				t.Errorf("%s (%s) reads $json.body.%s, which that payload does not carry; it has %v", name, k, path, sortedKeys(have))
+			if !used["cliente.email"] && !used["customer.email"] {
+				t.Errorf("%s: the recipient is not the payload's email (%v)", name, p["toEmail"])
+			}
+			for _, path := range sortedKeys(used) {
+				if !have[path] {
+					t.Errorf("%s (%s) reads $json.body.%s, which that payload does not carry; it has %v", name, k, path, sortedKeys(have))
+				}
 			}
 		}
 	}
@@ -197,6 +246,30 @@ var mustRead = map[string][]string{
 
 // bodyRef finds the payload fields a template reads: $json.body.a.b gives "a.b".
 var bodyRef = regexp.MustCompile(`\$json\.body\.([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)`)
+
+// routesOn is the value a Switch node's first rule compares ("={{ $json.type }}").
+func routesOn(p map[string]any) string {
+	rules, _ := p["rules"].(map[string]any)
+	values, _ := rules["values"].([]any)
+	if len(values) == 0 {
+		return ""
+	}
+	conds, _ := values[0].(map[string]any)["conditions"].(map[string]any)
+	list, _ := conds["conditions"].([]any)
+	if len(list) == 0 {
+		return ""
+	}
+	left, _ := list[0].(map[string]any)["leftValue"].(string)
+	return left
+}
+
+func setOf(m map[string]string) map[string]bool {
+	out := map[string]bool{}
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
 
 func respondCode(p map[string]any) int {
 	opts, _ := p["options"].(map[string]any)

@@ -100,7 +100,10 @@ type OriginalData struct {
 // Nested is the body of booking_confirmation, vehicle_entry, reservation_modified
 // and booking_reminder.
 type Nested struct {
-	Type               Kind          `json:"type"`
+	Type Kind `json:"type"`
+	// Idioma is the reservation's language, which the email is written in
+	// (docs/notifications.md#payloads); every kind carries it.
+	Idioma             string        `json:"idioma"`
 	Cliente            Cliente       `json:"cliente"`
 	Reserva            Reserva       `json:"reserva"`
 	Vehicle            VehicleData   `json:"vehicle"`
@@ -145,6 +148,7 @@ type ResetCliente struct {
 // PasswordResetData is the body of password_reset (docs/manage-booking.md#password-reset).
 type PasswordResetData struct {
 	Type    Kind         `json:"type"`
+	Idioma  string       `json:"idioma"` // the account's language, else es
 	Cliente ResetCliente `json:"cliente"`
 	// ResetURL is stored sealed and delivered as the link (docs/notifications.md#sealed-fields).
 	ResetURL Sealed `json:"reset_url"`
@@ -154,6 +158,7 @@ type PasswordResetData struct {
 // sealed (Outbox.Seal) and opened at delivery.
 type EmailVerificationData struct {
 	Type      Kind         `json:"type"`
+	Idioma    string       `json:"idioma"` // the account's language, else es
 	Cliente   ResetCliente `json:"cliente"`
 	VerifyURL Sealed       `json:"verify_url"`
 }
@@ -182,6 +187,7 @@ type InvoiceCustomer struct {
 // (null until finalization) and status PAID or PENDING.
 type InvoiceData struct {
 	Type            Kind            `json:"type"`
+	Idioma          string          `json:"idioma"` // the reservation's language
 	IDReservation   int64           `json:"id_reservation"`
 	Customer        InvoiceCustomer `json:"customer"`
 	LicensePlate    string          `json:"license_plate"`
@@ -222,7 +228,8 @@ func build(kind Kind, sub store.NotificationSubject, original *store.Notificatio
 	switch kind {
 	case BookingConfirmation, VehicleEntry, ReservationModified, BookingReminder:
 		n := Nested{
-			Type: kind,
+			Type:   kind,
+			Idioma: Idioma(sub.Reservation.Language),
 			Cliente: Cliente{
 				Nombre:   contact.FullName,
 				Email:    deref(contact.Email),
@@ -273,6 +280,7 @@ func build(kind Kind, sub store.NotificationSubject, original *store.Notificatio
 	case Invoice:
 		inv := InvoiceData{
 			Type:               kind,
+			Idioma:             Idioma(sub.Reservation.Language),
 			IDReservation:      sub.Reservation.ID,
 			Customer:           InvoiceCustomer{FullName: contact.FullName, Email: deref(contact.Email)},
 			LicensePlate:       sub.Vehicle.LicensePlate,
@@ -351,6 +359,15 @@ func exitText(exit *time.Time, loc *time.Location) string {
 		return ""
 	}
 	return localtime.Spanish(*exit, loc)
+}
+
+// Idioma is a payload's idioma: the reservation's or account's language, Spanish
+// when there is none (docs/notifications.md#payloads).
+func Idioma(lang string) string {
+	if lang == "" {
+		return "es"
+	}
+	return lang
 }
 
 func deref(s *string) string {

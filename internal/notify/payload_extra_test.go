@@ -28,7 +28,7 @@ func TestGoldenReminderAndPasswordReset(t *testing.T) {
 	// The row keeps the link sealed; the golden file is the body the webhook gets.
 	sealer := notify.NewSealer([]byte("test-secret-key-0123456789"))
 	link := "https://parking.example/users/password/reset?token=abc"
-	stored, err := notify.Encode(notify.PasswordReset, notify.PasswordResetData{Type: notify.PasswordReset,
+	stored, err := notify.Encode(notify.PasswordReset, notify.PasswordResetData{Type: notify.PasswordReset, Idioma: "de",
 		Cliente: notify.ResetCliente{Nombre: "Ana Pérez", Email: "ana@example.com"}, ResetURL: sealer.Seal(link)})
 	if err != nil {
 		t.Fatal(err)

@@ -129,11 +129,12 @@ func (o *Outbox) EnqueueBooked(ctx context.Context, tx *store.Tx, sub store.Noti
 // is a request that sends nothing (no such account, or too many links): the row is
 // written all the same, without the recipient, skipped with ReasonResetNotSent, so
 // that both requests do the same work.
-func (o *Outbox) EnqueuePasswordReset(ctx context.Context, tx *store.Tx, name, email, resetURL string, send bool) error {
+// lang is the account's language (idioma; "" is Spanish).
+func (o *Outbox) EnqueuePasswordReset(ctx context.Context, tx *store.Tx, name, email, lang, resetURL string, send bool) error {
 	if !send {
-		name, email = "", ""
+		name, email, lang = "", "", ""
 	}
-	data := PasswordResetData{Type: PasswordReset, Cliente: ResetCliente{Nombre: name, Email: email}, ResetURL: o.Seal(resetURL)}
+	data := PasswordResetData{Type: PasswordReset, Idioma: Idioma(lang), Cliente: ResetCliente{Nombre: name, Email: email}, ResetURL: o.Seal(resetURL)}
 	reason := ""
 	if !send {
 		reason = ReasonResetNotSent
@@ -144,8 +145,9 @@ func (o *Outbox) EnqueuePasswordReset(ctx context.Context, tx *store.Tx, name, e
 // EnqueueEmailVerification records an email_verification notification for the
 // account name/email inside tx, its verify_url sealed (Outbox.Seal): the link is a
 // credential, opened only by the dispatcher (docs/notifications.md#sealed-fields).
-func (o *Outbox) EnqueueEmailVerification(ctx context.Context, tx *store.Tx, name, email, verifyURL string) error {
-	return o.enqueueAccount(ctx, tx, EmailVerification, EmailVerificationData{Type: EmailVerification,
+// lang is the account's language (idioma; "" is Spanish).
+func (o *Outbox) EnqueueEmailVerification(ctx context.Context, tx *store.Tx, name, email, lang, verifyURL string) error {
+	return o.enqueueAccount(ctx, tx, EmailVerification, EmailVerificationData{Type: EmailVerification, Idioma: Idioma(lang),
 		Cliente: ResetCliente{Nombre: name, Email: email}, VerifyURL: o.Seal(verifyURL)}, "")
 }
 

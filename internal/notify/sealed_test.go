@@ -25,7 +25,7 @@ func TestEmailVerificationSealedInOutbox(t *testing.T) {
 		enqueue := func() {
 			t.Helper()
 			if err := e.st.InTx(ctx, func(tx *store.Tx) error {
-				return e.outbox.EnqueueEmailVerification(ctx, tx, "Ana", "ana@example.com", link)
+				return e.outbox.EnqueueEmailVerification(ctx, tx, "Ana", "ana@example.com", "", link)
 			}); err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ func TestEmailVerificationSealedInOutbox(t *testing.T) {
 func TestGoldenEmailVerification(t *testing.T) {
 	// The row keeps the link sealed; the golden file is the body the webhook gets.
 	sealer := notify.NewSealer([]byte("test-secret-key-0123456789"))
-	stored, err := notify.Encode(notify.EmailVerification, notify.EmailVerificationData{Type: notify.EmailVerification,
+	stored, err := notify.Encode(notify.EmailVerification, notify.EmailVerificationData{Type: notify.EmailVerification, Idioma: "es",
 		Cliente: notify.ResetCliente{Nombre: "Ana Pérez", Email: "ana@example.com"}, VerifyURL: sealer.Seal("https://parking.example/users/verify?t=1.mjk8a0.abc")})
 	if err != nil {
 		t.Fatal(err)

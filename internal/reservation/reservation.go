@@ -98,6 +98,9 @@ type Reservation struct {
 	// ClaimedAt is when a reservation not booked while signed in to its customer's
 	// account became that account's own (SeenBy); nil until then.
 	ClaimedAt *time.Time
+	// Language is the customer's language for this booking (es, en, de, fr): its
+	// notifications carry it as idioma (docs/languages.md#the-bookings-language).
+	Language string
 }
 
 // Overdue reports whether the car is still in after its exit date: EN CURSO and the
@@ -171,6 +174,9 @@ type Customer struct {
 	// EmailVerifiedAt is when the account proved it reads Email; nil while it has
 	// not (or since the email last changed).
 	EmailVerifiedAt *time.Time
+	// Language is the language the account chose on its profile; "" when none
+	// (docs/languages.md#how-the-language-is-chosen).
+	Language string
 }
 
 // EmailVerified reports whether the customer's current email is verified.

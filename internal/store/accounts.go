@@ -57,18 +57,21 @@ type SessionRecord struct {
 func (s Accounts) Session(ctx context.Context, hash string) (SessionRecord, error) {
 	var rec SessionRecord
 	row := s.QueryRow(ctx, `SELECT ws.created_at, ws.last_seen_at, ws.expires_at,
-		c.id_customer, c.full_name, c.phone, c.email, c.type, c.password_hash, c.created_at
+		c.id_customer, c.full_name, c.phone, c.email, c.type, c.password_hash, c.created_at, c.language
 		FROM web_session ws JOIN customer c ON c.id_customer = ws.id_customer
 		WHERE ws.token_hash = $1 AND c.disabled_at IS NULL`, hash) // a disabled account has no session
 	var c reservation.Customer
-	var phone, email, pw nullString
+	var phone, email, pw, lang nullString
 	var typ string
 	if err := row.Scan(&rec.CreatedAt, &rec.LastSeenAt, &rec.ExpiresAt,
-		&c.ID, &c.FullName, &phone, &email, &typ, &pw, &c.CreatedAt); err != nil {
+		&c.ID, &c.FullName, &phone, &email, &typ, &pw, &c.CreatedAt, &lang); err != nil {
 		return rec, fmt.Errorf("session: %w", notFound(err))
 	}
 	c.Type = reservation.CustomerType(typ)
 	c.Phone, c.Email, c.PasswordHash = phone.ptr(), email.ptr(), pw.ptr()
+	if l := lang.ptr(); l != nil {
+		c.Language = *l
+	}
 	rec.Customer = c
 	rec.CreatedAt, rec.LastSeenAt, rec.ExpiresAt = rec.CreatedAt.UTC(), rec.LastSeenAt.UTC(), rec.ExpiresAt.UTC()
 	return rec, nil

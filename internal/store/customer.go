@@ -170,14 +170,20 @@ type ProfileUpdate struct {
 	Phone    *string
 	// EmailChanged clears the email's verification (a new email is unverified).
 	EmailChanged bool
+	// Language is the account's language; "" stores NULL (not chosen).
+	Language string
 }
 
 // UpdateProfile stores a customer's name, email and phone. An email used by another
 // account or a phone used by any other customer is a unique violation.
 func (tx CustomersTx) UpdateProfile(ctx context.Context, customerID int64, p ProfileUpdate) error {
+	var lang *string
+	if p.Language != "" {
+		lang = &p.Language
+	}
 	res, err := tx.Exec(ctx, `UPDATE customer SET full_name = $2, email = $3, phone = $4,
-		email_verified_at = CASE WHEN $5 THEN NULL ELSE email_verified_at END WHERE id_customer = $1`,
-		customerID, p.FullName, p.Email, p.Phone, p.EmailChanged)
+		email_verified_at = CASE WHEN $5 THEN NULL ELSE email_verified_at END, language = $6 WHERE id_customer = $1`,
+		customerID, p.FullName, p.Email, p.Phone, p.EmailChanged, lang)
 	if err != nil {
 		return fmt.Errorf("update profile of %d: %w", customerID, err)
 	}
@@ -404,17 +410,18 @@ func (tx CustomersTx) Customer(ctx context.Context, id int64) (reservation.Custo
 	return scanCustomer(tx.QueryRow(ctx, `SELECT `+customerColumns+` FROM customer WHERE id_customer = $1`, id))
 }
 
-const customerColumns = `id_customer, full_name, phone, email, type, password_hash, created_at, email_verified_at`
+const customerColumns = `id_customer, full_name, phone, email, type, password_hash, created_at, email_verified_at, language`
 
 func scanCustomer(row rowScanner) (reservation.Customer, error) {
 	var c reservation.Customer
-	var phone, email, hash sql.NullString
+	var phone, email, hash, lang sql.NullString
 	var verified sql.NullTime
 	var typ string
-	if err := row.Scan(&c.ID, &c.FullName, &phone, &email, &typ, &hash, &c.CreatedAt, &verified); err != nil {
+	if err := row.Scan(&c.ID, &c.FullName, &phone, &email, &typ, &hash, &c.CreatedAt, &verified, &lang); err != nil {
 		return c, fmt.Errorf("customer: %w", notFound(err))
 	}
 	c.EmailVerifiedAt = utcPtr(verified)
+	c.Language = lang.String
 	c.Type = reservation.CustomerType(typ)
 	if phone.Valid {
 		c.Phone = &phone.String

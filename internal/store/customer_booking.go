@@ -64,6 +64,6 @@ const findOrCreateBookerSQL = `WITH
 	l AS (INSERT INTO customer_vehicle (id_customer, id_vehicle, created_at)
 		SELECT c.id_customer, v.id_vehicle, $4 FROM c, v
 		ON CONFLICT (id_customer, id_vehicle) DO NOTHING)
-	SELECT c.id_customer, c.full_name, c.phone, c.email, c.type, c.password_hash, c.created_at, c.email_verified_at,
+	SELECT c.id_customer, c.full_name, c.phone, c.email, c.type, c.password_hash, c.created_at, c.email_verified_at, c.language,
 		v.id_vehicle, v.license_plate, v.brand, v.model, v.color, v.type
 	FROM c, v`

@@ -30,6 +30,8 @@ type NewReservation struct {
 	// Claimed: the reservation is its customer's account's own from the start
 	// (reservation.Claimable at booking time): claimed_at is the booking's time.
 	Claimed bool
+	// Language is the booking's language, one of i18n.Languages (docs/languages.md#the-bookings-language).
+	Language string
 }
 
 // BookedExtra is a selected additional service with the price it had when booked.
@@ -53,7 +55,10 @@ func (tx ReservationsTx) InsertReservation(ctx context.Context, r NewReservation
 	out := reservation.Reservation{
 		ReservationDate: tx.Now, Entry: Time(r.Entry), Status: reservation.Pending, TotalPrice: r.TotalPrice,
 		Notes: r.Notes, Spot: r.Spot, CustomerID: r.CustomerID, VehicleID: r.VehicleID, MainServiceID: r.MainServiceID,
-		UpdatedAt: tx.Now, Contact: r.Contact, BookedBy: r.BookedBy,
+		UpdatedAt: tx.Now, Contact: r.Contact, BookedBy: r.BookedBy, Language: r.Language,
+	}
+	if out.Language == "" {
+		out.Language = "es" // the column's default (migration 0023)
 	}
 	if r.Claimed {
 		out.ClaimedAt = &out.ReservationDate
@@ -74,12 +79,12 @@ func (tx ReservationsTx) InsertReservation(ctx context.Context, r NewReservation
 		out.Reference = reservation.NewReference()
 		err := tx.QueryRow(ctx, `INSERT INTO reservation
 			(reservation_date, entry_date, exit_date, status, total_price_cents, is_paid, notes, cod_parking_spot,
-			 id_customer, id_vehicle, id_main_service, updated_at, contact_name, contact_email, contact_phone, booked_by, reference, claimed_at)
-			VALUES ($1, $2, $3, 'PENDIENTE', $4, $5, $6, $7, $8, $9, $10, $1, $11, $12, $13, $14, $15, $16)
+			 id_customer, id_vehicle, id_main_service, updated_at, contact_name, contact_email, contact_phone, booked_by, reference, claimed_at, language)
+			VALUES ($1, $2, $3, 'PENDIENTE', $4, $5, $6, $7, $8, $9, $10, $1, $11, $12, $13, $14, $15, $16, $17)
 			ON CONFLICT (reference) DO NOTHING
 			RETURNING id_reservation`,
 			tx.Now, out.Entry, out.Exit, int64(r.TotalPrice), false, r.Notes, r.Spot,
-			r.CustomerID, r.VehicleID, r.MainServiceID, name, email, phone, bookedBy, out.Reference, out.ClaimedAt).Scan(&out.ID)
+			r.CustomerID, r.VehicleID, r.MainServiceID, name, email, phone, bookedBy, out.Reference, out.ClaimedAt, out.Language).Scan(&out.ID)
 		if err == nil {
 			break
 		}
@@ -114,7 +119,7 @@ func (tx ReservationsTx) insertExtras(ctx context.Context, reservationID int64, 
 const reservationColumns = `r.id_reservation, r.reservation_date, r.entry_date, r.exit_date, r.status, r.total_price_cents,
 	r.is_paid, r.payment_method, r.notes, r.cod_parking_spot, r.id_customer, r.id_vehicle, r.id_main_service, r.updated_at,
 	r.contact_name, r.contact_email, r.contact_phone, r.booked_by, r.reference, r.checked_in_at, r.keys_handed_over, r.claimed_at,
-	r.checked_out_at, r.booked_exit_date, r.booked_price_cents`
+	r.checked_out_at, r.booked_exit_date, r.booked_price_cents, r.language`
 
 type rowScanner interface{ Scan(dest ...any) error }
 
@@ -126,7 +131,7 @@ func scanReservation(row rowScanner) (reservation.Reservation, error) {
 	var status string
 	err := row.Scan(&r.ID, &r.ReservationDate, &r.Entry, &exit, &status, &r.TotalPrice,
 		&r.IsPaid, &method, &notes, &spot, &r.CustomerID, &r.VehicleID, &r.MainServiceID, &r.UpdatedAt,
-		&cName, &cEmail, &cPhone, &bookedBy, &ref, &checkedIn, &r.KeysHandedOver, &claimed, &checkedOut, &bookedExit, &bookedPrice)
+		&cName, &cEmail, &cPhone, &bookedBy, &ref, &checkedIn, &r.KeysHandedOver, &claimed, &checkedOut, &bookedExit, &bookedPrice, &r.Language)
 	if err != nil {
 		return r, err
 	}

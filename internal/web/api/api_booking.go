@@ -28,6 +28,9 @@ type bookingRequest struct {
 	// Optional (docs/manage-booking.md): spec clients that do not send them keep working.
 	PrivacyAck       *bool `json:"privacy_ack"`
 	MarketingConsent *bool `json:"marketing_consent"`
+	// Language is the customer's language (es, en, de, fr); without it, the request's
+	// (docs/languages.md#the-bookings-language).
+	Language string `json:"language"`
 }
 
 type bookingCreatedData struct {
@@ -87,6 +90,10 @@ func (s *Server) createPublic(w http.ResponseWriter, r *http.Request, opts []boo
 		LicensePlate: req.LicensePlate, Brand: req.Brand, Model: req.Model, VehicleType: req.VehicleType,
 		MainService: req.IDMainService.Value, Extras: req.AdditionalServices,
 		PrivacyAck: req.PrivacyAck != nil && *req.PrivacyAck, MarketingConsent: req.MarketingConsent != nil && *req.MarketingConsent,
+		Language: req.Language,
+	}
+	if req.Language == "" {
+		in.Language = s.RequestLanguage(r)
 	}
 	var err error
 	if in.Entry, in.Exit, err = httpx.ParseStayDates(req.EntryDate, req.ExitDate, s.cfg.Location); err != nil {

@@ -63,10 +63,38 @@ func (s *Kit) chooseLanguage(r *http.Request) string {
 	return i18n.Default
 }
 
-// AccountLanguage is the signed-in account's preferred language, "" when there is
-// none. Accounts have no language field yet (docs/languages.md#what-remains): it
-// answers "" until the profile stores one, and is the single place to read it.
-func (s *Kit) AccountLanguage(r *http.Request) string { return "" }
+// AccountLanguage is the signed-in account's language (its profile field), "" when
+// there is no session or the account chose none. The middleware runs before the
+// guards, so the session is read here (one read, and only for a request that sends a
+// session cookie but neither ?lang= nor the lang cookie); the session user carries the
+// account's language (docs/languages.md#how-the-language-is-chosen).
+func (s *Kit) AccountLanguage(r *http.Request) string {
+	if SessionToken(r) == "" || s.accounts == nil {
+		return ""
+	}
+	u, ok := s.CurrentUser(r)
+	if !ok {
+		return ""
+	}
+	return u.Language
+}
+
+// RequestLanguage is the language of a booking that names none
+// (docs/languages.md#the-bookings-language): the page's choice above without ?lang=,
+// so the booking page's script, posting to the API with the browser's cookies, gets
+// the page's language, and an API client the best match of its Accept-Language.
+func (s *Kit) RequestLanguage(r *http.Request) string {
+	if c, err := r.Cookie(LangCookie); err == nil && i18n.Supported(c.Value) {
+		return c.Value
+	}
+	if l := s.AccountLanguage(r); i18n.Supported(l) {
+		return l
+	}
+	if l := i18n.Match(r.Header.Get("Accept-Language")); l != "" {
+		return l
+	}
+	return i18n.Default
+}
 
 // Lang is the language chosen for r (Languages); a request that did not pass
 // through Languages gets it chosen on the spot, except the API's, which speaks

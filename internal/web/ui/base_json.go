@@ -26,6 +26,8 @@ type adminReservationJSON struct {
 	// "staff"; null when not recorded (made before it was). docs/input-rules.md.
 	BookedBy         *string `json:"booked_by"`
 	MadeWithoutLogin bool    `json:"made_without_login"`
+	// Language is the customer's language for this booking (docs/languages.md#the-bookings-language).
+	Language string `json:"language"`
 }
 
 // reservationHeadJSON is what every wire shape of a reservation starts with.
@@ -78,6 +80,7 @@ func (s *base) adminReservation(r reservation.Reservation) adminReservationJSON 
 	out := adminReservationJSON{
 		reservationHeadJSON: s.reservationHead(r), reservationPaymentJSON: reservationPayment(r),
 		Notes: r.Notes, Spot: r.Spot, CustomerID: r.CustomerID, VehicleID: r.VehicleID, MainServiceID: r.MainServiceID,
+		Language: r.Language,
 	}
 	if r.BookedBy != "" {
 		b := string(r.BookedBy)

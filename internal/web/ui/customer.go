@@ -173,17 +173,18 @@ func (s customerPages) customerReservationView(cr reservation.CustomerReservatio
 	return item
 }
 
-// customerUpdateProfile is PUT /users/profile/update (nombre, email, telefono; JSON
-// or form). A field not sent keeps its stored value.
+// customerUpdateProfile is PUT /users/profile/update (nombre, email, telefono,
+// language; JSON or form). A field not sent keeps its stored value; language is the
+// account's (docs/languages.md#how-the-language-is-chosen), which ?lang= never changes.
 func (s customerPages) customerUpdateProfile(w http.ResponseWriter, r *http.Request) {
-	f, err := httpx.ReadTexts(w, r, "nombre", "email", "telefono")
+	f, err := httpx.ReadTexts(w, r, "nombre", "email", "telefono", "language")
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
 	u := httpx.GuardedUser(r)
 	if _, err := s.accounts.UpdateProfile(r.Context(), u.ID, account.ProfileChange{
-		Nombre: f["nombre"], Email: f["email"], Telefono: f["telefono"],
+		Nombre: f["nombre"], Email: f["email"], Telefono: f["telefono"], Language: f["language"],
 	}); err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return

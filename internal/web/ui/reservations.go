@@ -143,6 +143,7 @@ func (s reservationPages) walkInBooking(in httpx.Input) (booking.NewBooking, err
 		FullName: in.Str("full_name"), Phone: in.Str("phone"), Email: in.Str("email"),
 		LicensePlate: in.Str("license_plate"), Brand: in.Str("brand"), Model: in.Str("model"), Color: in.Str("color"),
 		VehicleType: in.Str("vehicle_type"), Spot: in.Str("cod_parking_spot"), Notes: in.Str("notes"),
+		Language: in.Str("language"), // the customer's, chosen by staff; "" is Spanish (docs/languages.md#the-bookings-language)
 	}
 	var err error
 	if nb.Entry, err = httpx.ParseDateField("entry_date", in.Str("entry_date"), s.cfg.Location); err != nil {
