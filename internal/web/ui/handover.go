@@ -8,6 +8,9 @@ import "net/http"
 type handoverPages struct{ *base }
 
 func (s handoverPages) routes(mux *http.ServeMux) {
+	// A photo of a reservation, by address or uploaded: also an administrator's API
+	// token (docs/photos.md#api-tokens).
+	mux.Handle("POST /admin/reservations/{id}/photos", s.RequireAdminOrToken(s.adminAddPhoto))
 	// Uploaded photos: to staff and to the reservation's customer; the handler
 	// checks who asks.
 	mux.HandleFunc("GET /media/photos/{id}/{size}", s.mediaPhoto)

@@ -294,3 +294,32 @@ func keysText(wd words, handed bool) string {
 	}
 	return wd.t("words.keys_not_handed")
 }
+
+// adminAddPhoto is POST /admin/reservations/{id}/photos: 201 {success, photo,
+// photo_count} (docs/errors.md#operation-responses). A browser's form post (no script) gets 303 back to
+// the detail page with ?photo=added or ?error=….
+func (s handoverPages) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
+	page := httpx.BrowserForm(r)
+	id, err := reservationID(r)
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	back := "/admin/reservations/details/" + strconv.FormatInt(id, 10)
+	// docs/photos.md: multipart with file parts is an upload (handover_photos.go).
+	if isMultipart(r) {
+		s.adminUploadPhotos(w, r, id, page, back)
+		return
+	}
+	// This route is exempt from the request-wide database deadline (for uploads):
+	// a photo by URL gets it here.
+	ctx, cancel := s.DBContext(r)
+	defer cancel()
+	in, err := httpx.ReadInput(w, r)
+	var photo reservation.Photo
+	var count int
+	if err == nil {
+		photo, count, err = s.handover.AddPhoto(ctx, id, in.Str("file_path"), in.Str("description"))
+	}
+	s.photoByURLAdded(w, r, page, back, photo, count, err)
+}

@@ -25,7 +25,7 @@ import (
 // reservationPages are the administrators' reservation routes: the walk-in, the
 // detail page and its actions (edit, start, finalize, checkout, cancel) and the
 // photo post, which answers with the hand-over's upload (handoverPages).
-type reservationPages struct{ handoverPages }
+type reservationPages struct{ *base }
 
 func (s reservationPages) routes(mux *http.ServeMux) {
 	admin := s.adminOnly(mux)
@@ -37,8 +37,6 @@ func (s reservationPages) routes(mux *http.ServeMux) {
 	admin("PATCH /admin/reservations/{id}/finalize", s.adminFinalize)
 	admin("GET /admin/reservations/{id}/{view}", s.adminCheckout) // {view} = checkout (docs/exit.md#checkout-preview)
 	admin("PATCH /admin/reservations/{id}/cancel", s.adminCancel)
-	// Photos: also an administrator's API token (docs/photos.md#api-tokens).
-	mux.Handle("POST /admin/reservations/{id}/photos", s.RequireAdminOrToken(s.adminAddPhoto))
 }
 
 // reservationID reads the {id} path value; anything but a positive integer names
@@ -397,33 +395,4 @@ func (s reservationPages) adminCancel(w http.ResponseWriter, r *http.Request) {
 	s.adminTransition(w, r, func(id int64, _ httpx.Input) (reservation.Reservation, error) {
 		return s.booking.AdminCancel(r.Context(), id)
 	}, "Reserva %d cancelada.")
-}
-
-// adminAddPhoto is POST /admin/reservations/{id}/photos: 201 {success, photo,
-// photo_count} (docs/errors.md#operation-responses). A browser's form post (no script) gets 303 back to
-// the detail page with ?photo=added or ?error=….
-func (s reservationPages) adminAddPhoto(w http.ResponseWriter, r *http.Request) {
-	page := httpx.BrowserForm(r)
-	id, err := reservationID(r)
-	if err != nil {
-		s.WriteSuccessFalse(w, r, err)
-		return
-	}
-	back := "/admin/reservations/details/" + strconv.FormatInt(id, 10)
-	// docs/photos.md: multipart with file parts is an upload (handover_photos.go).
-	if isMultipart(r) {
-		s.adminUploadPhotos(w, r, id, page, back)
-		return
-	}
-	// This route is exempt from the request-wide database deadline (for uploads):
-	// a photo by URL gets it here.
-	ctx, cancel := s.DBContext(r)
-	defer cancel()
-	in, err := httpx.ReadInput(w, r)
-	var photo reservation.Photo
-	var count int
-	if err == nil {
-		photo, count, err = s.handover.AddPhoto(ctx, id, in.Str("file_path"), in.Str("description"))
-	}
-	s.photoByURLAdded(w, r, page, back, photo, count, err)
 }

@@ -17,7 +17,8 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// Administrators (docs/admin.md): every /admin route needs an ADMIN session
 	// (RequireAdmin); the photo post also takes an administrator's API token.
 	// The walk-in, detail and actions (reservations.go): /admin/reservations/...
-	reservationPages{handoverPages{s.base}}.routes(mux)
+	// but the photos.
+	reservationPages{s.base}.routes(mux)
 	// The read side (records.go): /admin/dashboard, /admin/api-token,
 	// /admin/history, /admin/history.csv, /admin/parking..., /admin/audit.
 	recordsPages{s.base}.routes(mux)
@@ -27,8 +28,9 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// Receipts (receipts.go): …/receipt and …/receipt.pdf for staff and the owner,
 	// /admin/reservations/{id}/invoice, /admin/verifactu/records.
 	receiptPages{s.base}.routes(mux)
-	// Hand-over (handover.go): /media/photos/..., and the entry document
-	// …/justificante for staff, the owner and the manage link.
+	// Hand-over (handover.go): POST /admin/reservations/{id}/photos,
+	// /media/photos/..., and the entry document …/justificante for staff, the
+	// owner and the manage link.
 	handoverPages{s.base}.routes(mux)
 	// Manage my booking without an account (docs/manage-booking.md; manage.go):
 	// /reserva, /reserva/{reference}/...
