@@ -384,7 +384,16 @@
       else { submitError.textContent = p.message; submitError.hidden = false; submitError.focus(); }
     }
 
+    // phoneMessage is the booking's refusal of a phone abroad typed without its
+    // country code ("… sin el prefijo de su país … por ejemplo +44 7911 123456."),
+    // in the page's language; other messages as they are.
+    function phoneMessage(message) {
+      var m = /prefijo de su pa[ií]s[^+]*(\+\d[\d \-]*\d)/.exec(message);
+      return m ? T('ui.phone_country_code', { Example: m[1] }) : message;
+    }
+
     function serverError(message) {
+      message = phoneMessage(message);
       var rule = null;
       for (var i = 0; i < FIELD_RULES.length && !rule; i++) {
         if (FIELD_RULES[i][0].test(message)) { rule = FIELD_RULES[i]; }
@@ -477,6 +486,28 @@
       });
     }
 
+    // The booking's own phone rule before the last step (docs/input-rules.md#phones):
+    // a phone abroad typed without its country code is asked for it here, in the
+    // page's language, not refused after "Confirmar reserva". When the check
+    // cannot answer (network, limit), the booking decides.
+    var checkingPhone = false;
+    function checkPhone() {
+      if (checkingPhone) { return; }
+      checkingPhone = true;
+      setBusy(nextBtn, true, T('booking.checking'));
+      api('POST', '/booking/check-phone', { phone: f.phone.value.trim() }).then(function (r) {
+        checkingPhone = false;
+        setBusy(nextBtn, false);
+        if (current !== 2) { return; }
+        if (r.ok && r.data && r.data.valid === false && r.data.message) {
+          fieldError(form, f.phone, r.data.message);
+          f.phone.focus();
+          return;
+        }
+        go(3);
+      });
+    }
+
     // ----- events
 
     plate.addEventListener('input', function () {
@@ -533,7 +564,7 @@
         if (step1Valid(true)) { go(2); } else if (avail.status === 'full') { availEl.focus(); } else { focusFirstInvalid(sections[1]); }
       } else if (current === 2) {
         tried2 = true;
-        if (step2Valid(true)) { go(3); } else { focusFirstInvalid(sections[2]); }
+        if (step2Valid(true)) { checkPhone(); } else { focusFirstInvalid(sections[2]); }
       } else if (current === 3) {
         confirmBooking();
       }
