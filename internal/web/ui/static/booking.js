@@ -384,16 +384,7 @@
       else { submitError.textContent = p.message; submitError.hidden = false; submitError.focus(); }
     }
 
-    // phoneMessage is the booking's refusal of a phone abroad typed without its
-    // country code ("… sin el prefijo de su país … por ejemplo +44 7911 123456."),
-    // in the page's language; other messages as they are.
-    function phoneMessage(message) {
-      var m = /prefijo de su pa[ií]s[^+]*(\+\d[\d \-]*\d)/.exec(message);
-      return m ? T('ui.phone_country_code', { Example: m[1] }) : message;
-    }
-
     function serverError(message) {
-      message = phoneMessage(message);
       var rule = null;
       for (var i = 0; i < FIELD_RULES.length && !rule; i++) {
         if (FIELD_RULES[i][0].test(message)) { rule = FIELD_RULES[i]; }
