@@ -220,7 +220,7 @@ func (a *App) prepare(ctx context.Context) error {
 			VerifactuQRBase: a.Config.VerifactuQR, TrustedProxies: a.Config.TrustedProxies},
 		Log: a.Log,
 		Operations: ui.Operations{Booking: a.Booking, CatalogOps: a.CatalogOps, Handover: a.Handover, Records: a.Records,
-			Accounts: a.Accounts, Catalog: a.Catalog, Privacy: a.Privacy,
+			Accounts: a.Accounts, Catalog: a.Catalog, Privacy: a.Privacy, Input: a.Config.Input,
 			Social: social.New(a.Config.OIDCProviders, a.Config.BaseURL, a.Config.Clock)},
 		Clock:   a.Config.Clock,
 		Metrics: a.Metrics, MetricsToken: a.Config.MetricsToken,

@@ -135,7 +135,8 @@ func TestAdminLoginAndDashboard(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS("#date"), "2030-01-01"),
 		chromedp.Submit(chromedp.CSS("#date")),
 	)
-	waitUntil(t, ctx, "the empty day", `document.querySelector('[data-stat="total"]').textContent === '0'`)
+	// The counters and the lists are filled one after the other: wait for both.
+	waitUntil(t, ctx, "the empty day", `document.querySelector('[data-stat="total"]').textContent === '0' && (document.querySelector('[data-list="entries"] td')||{}).textContent !== undefined && document.querySelector('[data-list="entries"] td').textContent.trim() !== ''`)
 	if got := textOf(t, ctx, `[data-list="entries"] td`); got != "No hay entradas este día." {
 		t.Errorf("empty day text = %q", got)
 	}

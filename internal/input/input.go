@@ -79,6 +79,9 @@ func (r Rules) Phone(field, raw string) (string, error) {
 	if e164, ok := r.parsePhone(p); ok {
 		return e164, nil
 	}
+	if example, ok := r.ForeignPhone(p); ok {
+		return "", fault.Invalidf("El teléfono %q (campo %s) no es válido sin el prefijo de su país: escríbalo con él, por ejemplo %s.", p, field, example)
+	}
 	return "", fault.Invalidf("El teléfono %q (campo %s) no es válido: escriba un número que exista, por ejemplo 612 345 678 o +34 612 345 678.", p, field)
 }
 
@@ -89,6 +92,46 @@ func (r Rules) PhoneLookup(raw string) (string, bool) {
 		return "", false
 	}
 	return r.parsePhone(p)
+}
+
+// travellerRegions are the regions this facility's travellers' phones commonly
+// come from, in the order a number valid in several of them is read in
+// (docs/input-rules.md#phones). Not every region is tried: nearly any digits are a
+// valid number somewhere, and the example must be the customer's own country's.
+var travellerRegions = []string{"GB", "DE", "FR", "NL", "BE", "IE", "IT", "PT", "CH", "AT", "US"}
+
+// ForeignPhone is, for a phone typed without its country code that is not valid
+// in the facility's region but would be a mobile in a region travellers commonly
+// come from, the number as it should be typed: with the country code, in international
+// format ("07911 123456" in ES → "+44 7911 123456"). A phone typed with a country
+// code, or valid at home, or valid nowhere nearby, is not foreign.
+func (r Rules) ForeignPhone(raw string) (string, bool) {
+	p := strings.TrimSpace(raw)
+	if p == "" || utf8.RuneCountInString(p) > MaxPhone || hasControl(p, false) || strings.HasPrefix(p, "+") || strings.HasPrefix(p, "00") {
+		return "", false
+	}
+	if _, ok := r.parsePhone(p); ok {
+		return "", false
+	}
+	for _, region := range travellerRegions {
+		if region == r.Region() {
+			continue
+		}
+		if _, ok := (Rules{region: region}).parsePhone(p); !ok {
+			continue
+		}
+		n, err := phonenumbers.Parse(p, region)
+		if err != nil {
+			continue
+		}
+		// A traveller gives a mobile: a landline reading would name the wrong
+		// country ("06 12 34 56 78" is a French mobile and a German landline).
+		if t := phonenumbers.GetNumberType(n); t != phonenumbers.MOBILE && t != phonenumbers.FIXED_LINE_OR_MOBILE {
+			continue
+		}
+		return phonenumbers.Format(n, phonenumbers.INTERNATIONAL), true
+	}
+	return "", false
 }
 
 func (r Rules) parsePhone(p string) (string, bool) {

@@ -142,3 +142,39 @@ func TestBidiControlsRefused(t *testing.T) {
 		}
 	}
 }
+
+// A phone typed as at home in another country is refused with a message asking
+// for the country code, with the number as it should be typed (docs/input-rules.md#phones).
+func TestForeignPhone(t *testing.T) {
+	es := input.Rules{}
+	for typed, want := range map[string]string{
+		"07911 123456":   "+44 7911 123456",
+		"0151 23456789":  "+49 1512 3456789",
+		"06 12 34 56 78": "+33 6 12 34 56 78",
+		"087 123 4567":   "+353 87 123 4567",
+	} {
+		got, ok := es.ForeignPhone(typed)
+		if !ok || got != want {
+			t.Errorf("ForeignPhone(%q) = %q, %v; want %q", typed, got, ok, want)
+		}
+		_, err := es.Phone("phone", typed)
+		msg := fault.MessageOf(err, "")
+		if fault.KindOf(err) != fault.Invalid || !strings.Contains(msg, "phone") || !strings.Contains(msg, "prefijo") || !strings.Contains(msg, want) {
+			t.Errorf("Phone(%q) error = %v; want a 400 naming phone, asking for the country code with %s", typed, err, want)
+		}
+	}
+	// Valid at home, typed with a country code, or valid nowhere nearby: not foreign.
+	for _, typed := range []string{"612 345 678", "+44 7911 123456", "0044 7911 123456", "12345", "030 123456", "abc", ""} {
+		if got, ok := es.ForeignPhone(typed); ok {
+			t.Errorf("ForeignPhone(%q) = %q; want not foreign", typed, got)
+		}
+	}
+	// In the United Kingdom's rules a British mobile is at home.
+	gb, err := input.New("GB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := gb.Phone("phone", "07911 123456"); err != nil || got != "+447911123456" {
+		t.Errorf("GB Phone = %q, %v", got, err)
+	}
+}

@@ -27,6 +27,10 @@ func (s publicPages) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /privacidad", s.privacyPage)
 	mux.HandleFunc("GET /condiciones", s.termsPage)
 	mux.HandleFunc("GET /accesibilidad", s.accessibilityPage)
+	// The booking page's phone check before its last step (public_phone.go),
+	// limited per client address like the other anonymous JSON routes
+	// (docs/public-booking.md#limits-on-anonymous-traffic).
+	mux.Handle("POST /booking/check-phone", s.SameOrigin(s.limit.Limit("check-phone", s.checkPhone, s.checkPhoneRefused)))
 }
 
 // inputLayout is the value format of <input type="datetime-local">.

@@ -18,6 +18,7 @@ import (
 	"parking/internal/catalog"
 	"parking/internal/clock"
 	"parking/internal/handover"
+	"parking/internal/input"
 	"parking/internal/pricing"
 	"parking/internal/privacy"
 	"parking/internal/records"
@@ -51,6 +52,7 @@ type base struct {
 	limit      *httpx.RateLimiter
 	social     *social.Providers
 	privacy    *privacy.Service
+	phones     input.Rules // the booking page's phone check (docs/input-rules.md#phones)
 }
 
 // Operations are what the pages and the service's assembly call: the operations by
@@ -65,6 +67,9 @@ type Operations struct {
 	Privacy    *privacy.Service // the export and erasure of a customer's data
 	Catalog    *pricing.Holder
 	Social     *social.Providers
+	// Input reads phones in the facility's region (PARKING_PHONE_REGION), for the
+	// booking page's phone check; the zero value reads them in Spain.
+	Input input.Rules
 }
 
 // Deps are the collaborators of the pages.
@@ -83,7 +88,7 @@ type Deps struct {
 func New(d Deps) *Server {
 	s := &base{
 		Kit: d.Kit, now: d.Clock, cfg: d.Config, log: d.Log, booking: d.Booking, catalogOps: d.CatalogOps, handover: d.Handover, records: d.Records, accounts: d.Accounts, catalog: d.Catalog,
-		limit: d.Limiter, social: d.Social, privacy: d.Privacy,
+		limit: d.Limiter, social: d.Social, privacy: d.Privacy, phones: d.Input,
 	}
 	var err error
 	if s.assets, err = loadAssets(); err != nil {

@@ -52,7 +52,11 @@
   }
   // fields names the fields of a refusal as the page's form labels them: the
   // operations' messages say "campo phone" (docs/languages.md#what-remains).
+  // A phone abroad typed without its country code (docs/input-rules.md#phones) is
+  // the one refusal said whole in the page's language, with the example it carries.
   function fields(msg) {
+    var phone = /sin el prefijo de su pa[ií]s[^+]*(\+\d[\d \-]*\d)/.exec(String(msg));
+    if (phone) { return T('ui.phone_country_code', { Example: phone[1] }); }
     return String(msg).replace(/\bcampo ([A-Za-z_][\w.]*)/g, function (m, name) {
       var el = document.querySelector('[name="' + name + '"]');
       var label = el && el.labels && el.labels[0] ? el.labels[0].textContent.replace(/\s*\*\s*$/, '').trim() : '';

@@ -477,6 +477,28 @@
       });
     }
 
+    // The booking's own phone rule before the last step (docs/input-rules.md#phones):
+    // a phone abroad typed without its country code is asked for it here, in the
+    // page's language, not refused after "Confirmar reserva". When the check
+    // cannot answer (network, limit), the booking decides.
+    var checkingPhone = false;
+    function checkPhone() {
+      if (checkingPhone) { return; }
+      checkingPhone = true;
+      setBusy(nextBtn, true, T('booking.checking'));
+      api('POST', '/booking/check-phone', { phone: f.phone.value.trim() }).then(function (r) {
+        checkingPhone = false;
+        setBusy(nextBtn, false);
+        if (current !== 2) { return; }
+        if (r.ok && r.data && r.data.valid === false && r.data.message) {
+          fieldError(form, f.phone, r.data.message);
+          f.phone.focus();
+          return;
+        }
+        go(3);
+      });
+    }
+
     // ----- events
 
     plate.addEventListener('input', function () {
@@ -533,7 +555,7 @@
         if (step1Valid(true)) { go(2); } else if (avail.status === 'full') { availEl.focus(); } else { focusFirstInvalid(sections[1]); }
       } else if (current === 2) {
         tried2 = true;
-        if (step2Valid(true)) { go(3); } else { focusFirstInvalid(sections[2]); }
+        if (step2Valid(true)) { checkPhone(); } else { focusFirstInvalid(sections[2]); }
       } else if (current === 3) {
         confirmBooking();
       }
