@@ -51,16 +51,7 @@ func (s *Kit) chooseLanguage(r *http.Request) string {
 	if q := r.URL.Query().Get("lang"); i18n.Supported(q) {
 		return q
 	}
-	if c, err := r.Cookie(LangCookie); err == nil && i18n.Supported(c.Value) {
-		return c.Value
-	}
-	if l := s.AccountLanguage(r); i18n.Supported(l) {
-		return l
-	}
-	if l := i18n.Match(r.Header.Get("Accept-Language")); l != "" {
-		return l
-	}
-	return i18n.Default
+	return s.RequestLanguage(r)
 }
 
 // AccountLanguage is the signed-in account's language (its profile field), "" when
