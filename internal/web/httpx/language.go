@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"parking/internal/account"
 	"parking/internal/fault"
 	"parking/internal/i18n"
 )
@@ -38,6 +39,11 @@ func (s *Kit) Languages(next http.Handler) http.Handler {
 				HttpOnly: true, SameSite: http.SameSiteLaxMode,
 			})
 		}
+		if u, ok := s.sessionRead(r); ok {
+			// The account's language reads the session: the choice below, the
+			// guards and the pages use that reading instead of reading it again.
+			r = r.WithContext(context.WithValue(r.Context(), sessionReadKey{}, u))
+		}
 		lang := s.chooseLanguage(r)
 		h := w.Header()
 		h.Set("Content-Language", lang)
@@ -60,14 +66,21 @@ func (s *Kit) chooseLanguage(r *http.Request) string {
 // session cookie but neither ?lang= nor the lang cookie); the session user carries the
 // account's language (docs/languages.md#how-the-language-is-chosen).
 func (s *Kit) AccountLanguage(r *http.Request) string {
-	if SessionToken(r) == "" || s.accounts == nil {
-		return ""
-	}
-	u, ok := s.CurrentUser(r)
-	if !ok {
-		return ""
-	}
+	u, _ := s.sessionRead(r)
 	return u.Language
+}
+
+// sessionRead is the session's user for the language choice, read once per request:
+// a request that already carries a reading (sessionReadKey) or a guard's user is not
+// read again; only a live session is kept.
+func (s *Kit) sessionRead(r *http.Request) (account.User, bool) {
+	if SessionToken(r) == "" || s.accounts == nil {
+		return account.User{}, false
+	}
+	if c, err := r.Cookie(LangCookie); (err == nil && i18n.Supported(c.Value)) || i18n.Supported(r.URL.Query().Get("lang")) {
+		return account.User{}, false // the language is chosen before the account's
+	}
+	return s.CurrentUser(r)
 }
 
 // RequestLanguage is the language of a booking that names none

@@ -17,6 +17,10 @@ const SessionCookie = "parking_session"
 
 type userKey struct{}
 
+// sessionReadKey carries a live session's user read before the guards (the
+// account's language, Kit.Languages), so that the request reads its session once.
+type sessionReadKey struct{}
+
 // WithUser returns a request carrying the session user, who is also the actor the
 // audit trail records for every change made under the request (internal/audit):
 // the guards call it, so no handler has to remember.
@@ -44,6 +48,9 @@ func (s *Kit) CurrentUser(r *http.Request) (account.User, bool) {
 func (s *Kit) SessionUser(r *http.Request) (account.User, bool, error) {
 	if u, ok := r.Context().Value(userKey{}).(account.User); ok {
 		return u, true, nil
+	}
+	if u, ok := r.Context().Value(sessionReadKey{}).(account.User); ok {
+		return u, true, nil // read by the language choice earlier in this request
 	}
 	c, err := r.Cookie(SessionCookie)
 	if err != nil || c.Value == "" {
