@@ -16,8 +16,6 @@ import (
 	"parking/internal/storetest"
 )
 
-var staffActor = audit.Actor{Kind: audit.KindStaff, ID: 77, Name: "Marta Gil", Email: "marta@parking.test"}
-
 // trailOf is reservation id's trail, newest first.
 func trailOf(t *testing.T, svc *services, id int64) []audit.Record {
 	t.Helper()
@@ -49,7 +47,7 @@ func TestAuditReservationLifecycle(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		svc, _ := newService(t, d)
 		ctx := context.Background()
-		staff := audit.WithActor(ctx, staffActor)
+		staff := audit.WithActor(ctx, audittest.Staff)
 
 		// Public booking without an account: "público".
 		created, err := svc.Create(ctx, booking.Public, validBooking())
@@ -78,8 +76,8 @@ func TestAuditReservationLifecycle(t *testing.T) {
 		}
 		e = wantOneNew(t, svc, id, 1, audit.ActionUpdate)
 		audittest.WantChanges(t, e, map[string][2]string{"notes": {"", "llaves en recepción"}})
-		if e.Actor != staffActor {
-			t.Errorf("actor = %+v, want %+v", e.Actor, staffActor)
+		if e.Actor != audittest.Staff {
+			t.Errorf("actor = %+v, want %+v", e.Actor, audittest.Staff)
 		}
 		// An update that changes nothing records nothing.
 		if _, err := svc.AdminUpdate(staff, id, booking.AdminChange{Notes: ptr("llaves en recepción")}); err != nil {
@@ -150,7 +148,7 @@ func TestAuditWalkInCancelAndCustomer(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		svc, st := newService(t, d)
 		ctx := context.Background()
-		staff := audit.WithActor(ctx, staffActor)
+		staff := audit.WithActor(ctx, audittest.Staff)
 
 		in := validBooking()
 		in.Spot = "B-3"
@@ -159,7 +157,7 @@ func TestAuditWalkInCancelAndCustomer(t *testing.T) {
 			t.Fatal(err)
 		}
 		e := wantOneNew(t, svc, w.Reservation.ID, 0, audit.ActionWalkIn)
-		if e.Actor != staffActor || audittest.Changes(e)["cod_parking_spot"] != [2]string{"", "B-3"} {
+		if e.Actor != audittest.Staff || audittest.Changes(e)["cod_parking_spot"] != [2]string{"", "B-3"} {
 			t.Errorf("walk-in entry = %+v", e)
 		}
 		if _, err := svc.AdminCancel(staff, w.Reservation.ID); err != nil {
@@ -200,7 +198,7 @@ func TestAuditWalkInCancelAndCustomer(t *testing.T) {
 func TestAuditFailedOperationWritesNothing(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		svc, _ := newService(t, d)
-		ctx := audit.WithActor(context.Background(), staffActor)
+		ctx := audit.WithActor(context.Background(), audittest.Staff)
 		created, err := svc.Create(ctx, booking.Public, validBooking())
 		if err != nil {
 			t.Fatal(err)

@@ -13,7 +13,6 @@ import (
 	"parking/internal/catalog"
 	"parking/internal/input"
 	"parking/internal/money"
-	"parking/internal/pricing"
 	"parking/internal/records"
 	"parking/internal/store"
 	"parking/internal/storetest"
@@ -21,17 +20,7 @@ import (
 
 var madrid, _ = time.LoadLocation("Europe/Madrid")
 
-var staffActor = audit.Actor{Kind: audit.KindStaff, ID: 77, Name: "Marta Gil", Email: "marta@parking.test"}
-
 func ptr[T any](v T) *T { return &v }
-
-// seeded opens a fresh database of dialect d with the default catalog loaded.
-func seeded(t *testing.T, d store.Dialect) (*store.Store, *pricing.Holder) {
-	t.Helper()
-	st := storetest.Open(t, d)
-	h := storetest.Catalog(t, st)
-	return st, h
-}
 
 // services is the catalog with the trail's reads beside it, on one store.
 type services struct {
@@ -41,7 +30,7 @@ type services struct {
 
 func newService(t *testing.T, d store.Dialect) (*services, *store.Store) {
 	t.Helper()
-	st, h := seeded(t, d)
+	st, h := storetest.OpenCatalog(t, d)
 	return &services{catalog: catalog.New(st, h, slog.New(slog.NewTextHandler(io.Discard, nil))),
 		records: records.New(st, h, madrid, input.Rules{})}, st
 }
@@ -50,7 +39,7 @@ func newService(t *testing.T, d store.Dialect) (*services, *store.Store) {
 func TestAuditCatalog(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		svc, _ := newService(t, d)
-		ctx := audit.WithActor(context.Background(), staffActor)
+		ctx := audit.WithActor(context.Background(), audittest.Staff)
 		last := func(entity, id, action string) audit.Record {
 			t.Helper()
 			page, err := svc.records.AuditTrail(ctx, records.AuditQuery{})
@@ -58,7 +47,7 @@ func TestAuditCatalog(t *testing.T) {
 				t.Fatal(err)
 			}
 			e := page.Entries[0]
-			if e.Entity != entity || e.EntityID != id || e.Action != action || e.Actor != staffActor || e.ReservationID != 0 {
+			if e.Entity != entity || e.EntityID != id || e.Action != action || e.Actor != audittest.Staff || e.ReservationID != 0 {
 				t.Fatalf("newest entry = %+v, want %s %s %s", e, action, entity, id)
 			}
 			return e
@@ -135,7 +124,7 @@ func TestAuditCatalog(t *testing.T) {
 func TestAuditSettings(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		svc, _ := newService(t, d)
-		ctx := audit.WithActor(context.Background(), staffActor)
+		ctx := audit.WithActor(context.Background(), audittest.Staff)
 		f, err := svc.catalog.Facility(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -152,7 +141,7 @@ func TestAuditSettings(t *testing.T) {
 			t.Fatalf("trail has %d entries, want 1", page.Total)
 		}
 		e := page.Entries[0]
-		if e.Action != audit.ActionSettings || e.Entity != audit.EntitySettings || e.Actor != staffActor {
+		if e.Action != audit.ActionSettings || e.Entity != audit.EntitySettings || e.Actor != audittest.Staff {
 			t.Fatalf("entry = %+v", e)
 		}
 		c := audittest.Changes(e)

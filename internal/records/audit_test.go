@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"parking/internal/audit"
+	"parking/internal/audit/audittest"
 	"parking/internal/booking"
 	"parking/internal/clock/clocktest"
 	"parking/internal/handover"
 	"parking/internal/input"
-	"parking/internal/pricing"
 	"parking/internal/records"
 	"parking/internal/store"
 	"parking/internal/storetest"
@@ -21,17 +21,7 @@ import (
 
 var madrid, _ = time.LoadLocation("Europe/Madrid")
 
-var staffActor = audit.Actor{Kind: audit.KindStaff, ID: 77, Name: "Marta Gil", Email: "marta@parking.test"}
-
 func ptr[T any](v T) *T { return &v }
-
-// seeded opens a fresh database of dialect d with the default catalog loaded.
-func seeded(t *testing.T, d store.Dialect) (*store.Store, *pricing.Holder) {
-	t.Helper()
-	st := storetest.Open(t, d)
-	h := storetest.Catalog(t, st)
-	return st, h
-}
 
 // services is the staff's reads with the operations that write what they read, on
 // one store.
@@ -43,7 +33,7 @@ type services struct {
 
 func newService(t *testing.T, d store.Dialect) (*services, *store.Store) {
 	t.Helper()
-	st, h := seeded(t, d)
+	st, h := storetest.OpenCatalog(t, d)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	return &services{Service: booking.New(st, h, madrid, log),
 		records: records.New(st, h, madrid, input.Rules{}), handover: handover.New(st, log)}, st
@@ -65,7 +55,7 @@ func TestAuditTrailFilters(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		svc, _ := newService(t, d)
 		ctx := context.Background()
-		staff := audit.WithActor(ctx, staffActor)
+		staff := audit.WithActor(ctx, audittest.Staff)
 		a, err := svc.Create(ctx, booking.Public, validBooking())
 		if err != nil {
 			t.Fatal(err)

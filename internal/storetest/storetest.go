@@ -152,3 +152,11 @@ func Catalog(tb testing.TB, st *store.Store) *pricing.Holder {
 	h.Store(pricing.NewSnapshot(cat))
 	return h
 }
+
+// OpenCatalog is Open with the default catalog seeded, and the catalog as the
+// service holds it.
+func OpenCatalog(tb testing.TB, d store.Dialect) (*store.Store, *pricing.Holder) {
+	tb.Helper()
+	st := Open(tb, d)
+	return st, Catalog(tb, st)
+}

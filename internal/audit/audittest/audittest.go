@@ -31,3 +31,6 @@ func WantChanges(t *testing.T, e audit.Record, want map[string][2]string) {
 		}
 	}
 }
+
+// Staff is the staff member the operations' tests act as.
+var Staff = audit.Actor{Kind: audit.KindStaff, ID: 77, Name: "Marta Gil", Email: "marta@parking.test"}
