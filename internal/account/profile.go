@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"parking/internal/fault"
-	"parking/internal/i18n"
 	"parking/internal/input"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -105,7 +104,7 @@ func applyProfileChange(rules input.Rules, cur reservation.Customer, ch ProfileC
 	upd := store.ProfileUpdate{FullName: cur.FullName, Email: cur.Email, Phone: cur.Phone, Language: cur.Language}
 	var err error
 	if ch.Language != nil {
-		if upd.Language, err = i18n.Field("language", *ch.Language); err != nil {
+		if upd.Language, err = input.Language("language", *ch.Language); err != nil {
 			return upd, err
 		}
 	}

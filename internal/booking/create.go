@@ -284,7 +284,7 @@ func (s *Service) readBooking(ch Channel, in *NewBooking) error {
 	if in.Notes, err = input.Notes("notes", in.Notes, input.MaxNotes); err != nil {
 		return err
 	}
-	if in.Language, err = i18n.Field("language", in.Language); err != nil {
+	if in.Language, err = input.Language("language", in.Language); err != nil {
 		return err
 	}
 	in.Language = orDefault(in.Language, i18n.Default)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"parking/internal/i18n"
 	"parking/internal/money"
 )
 
@@ -42,10 +43,14 @@ var unavailable func(error) bool
 func RegisterUnavailable(fn func(error) bool) { unavailable = fn }
 
 // Error carries a kind and a user-facing message (Spanish where the spec says so).
+// A coded error (Coded) also carries its catalogue key and arguments, so that each
+// answer says it in its reader's language (docs/languages.md#messages-as-codes).
 type Error struct {
 	Kind    Kind
-	Message string
-	Err     error // the cause, for logs; never shown to users
+	Message string // the Spanish words: the API's message, the logs'
+	Code    string // the message catalogue's key ("err.input.required"); "" for a text of its own
+	Args    []any  // Code's placeholders as name/value pairs ("Field", i18n.FieldName("phone"))
+	Err     error  // the cause, for logs; never shown to users
 }
 
 func (e *Error) Error() string {
@@ -60,6 +65,12 @@ func (e *Error) Unwrap() error { return e.Err }
 // New makes an error of a kind with a formatted message.
 func New(k Kind, format string, args ...any) *Error {
 	return &Error{Kind: k, Message: fmt.Sprintf(format, args...)}
+}
+
+// Coded makes an error of a kind whose words are the catalogue's message code with
+// args (placeholder name/value pairs); its Message is the Spanish of the API.
+func Coded(k Kind, code string, args ...any) *Error {
+	return &Error{Kind: k, Code: code, Args: args, Message: i18n.Words(i18n.Default, code, true, args...)}
 }
 
 // Invalidf is the common case: a broken rule.
@@ -89,6 +100,24 @@ func MessageOf(err error, fallback string) string {
 		return MsgUnavailable
 	}
 	return fallback
+}
+
+// MessageIn is err's message for a page or its scripts in lang: a coded error in
+// lang's words with its fields named as the forms label them, any other as written;
+// the generic words of an unavailable database, or fallback (a catalogue key) for
+// an internal error.
+func MessageIn(err error, lang, fallback string) string {
+	var e *Error
+	if errors.As(err, &e) && e.Kind != Internal {
+		if e.Code == "" {
+			return e.Message
+		}
+		return i18n.Words(lang, e.Code, false, e.Args...)
+	}
+	if KindOf(err) == Unavailable {
+		return i18n.T(lang, "error.service_unavailable")
+	}
+	return i18n.T(lang, fallback)
 }
 
 // FullDays is implemented by the cause of a capacity refusal (docs/capacity.md#refusals):

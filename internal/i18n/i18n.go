@@ -7,6 +7,7 @@ package i18n
 
 import (
 	"embed"
+	"io/fs"
 	"fmt"
 	"sort"
 	"strings"
@@ -68,8 +69,17 @@ func Match(acceptLanguage string) string {
 	return Languages[idx]
 }
 
-//go:embed locales/active.*.toml
+// The catalogues: every file locales/<part>.<lang>.toml holds texts of lang
+// (active: the pages'; errors: the operations' coded messages).
+//
+//go:embed locales/*.toml
 var localeFiles embed.FS
+
+// filesOf are the catalogue files of lang.
+func filesOf(lang string) []string {
+	names, _ := fs.Glob(localeFiles, "locales/*."+lang+".toml")
+	return names
+}
 
 var (
 	bundleOnce sync.Once
@@ -83,9 +93,11 @@ func load() {
 	bundle.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	localizers = map[string]*i18n.Localizer{}
 	for _, l := range Languages {
-		if _, err := bundle.LoadMessageFileFS(localeFiles, "locales/active."+l+".toml"); err != nil {
-			bundleErr = fmt.Errorf("i18n: load %s: %w", l, err)
-			return
+		for _, name := range filesOf(l) {
+			if _, err := bundle.LoadMessageFileFS(localeFiles, name); err != nil {
+				bundleErr = fmt.Errorf("i18n: load %s: %w", name, err)
+				return
+			}
 		}
 		localizers[l] = i18n.NewLocalizer(bundle, l)
 	}
@@ -149,16 +161,30 @@ func Keys(lang string) ([]string, error) {
 	return keys, nil
 }
 
-// Raw is lang's catalogue file read as key → text (a plural message's forms are
-// joined with " | ", one form a field: other, one, ...).
+// Raw is lang's catalogue files read as key → text (a plural message's forms are
+// joined with " | ", one form a field: other, one, ...). A key written in two
+// files of lang is an error.
 func Raw(lang string) (map[string]string, error) {
-	b, err := localeFiles.ReadFile("locales/active." + lang + ".toml")
-	if err != nil {
-		return nil, err
+	names := filesOf(lang)
+	if len(names) == 0 {
+		return nil, fmt.Errorf("i18n: no catalogue of %q", lang)
 	}
-	var m map[string]any
-	if err := toml.Unmarshal(b, &m); err != nil {
-		return nil, err
+	m := map[string]any{}
+	for _, name := range names {
+		b, err := localeFiles.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		var part map[string]any
+		if err := toml.Unmarshal(b, &part); err != nil {
+			return nil, fmt.Errorf("i18n: %s: %w", name, err)
+		}
+		for k, v := range part {
+			if _, dup := m[k]; dup {
+				return nil, fmt.Errorf("i18n: %s: key %q written twice", name, k)
+			}
+			m[k] = v
+		}
 	}
 	out := make(map[string]string, len(m))
 	for k, v := range m {

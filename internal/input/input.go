@@ -6,7 +6,7 @@
 // page's script mirrors them (internal/web/ui/static/customer.js), so that the page and
 // the server refuse the same values. The server stays authoritative.
 //
-// Refusals are fault.Invalid errors with a Spanish message naming the field.
+// Refusals are coded fault.Invalid errors naming the field (docs/languages.md#messages-as-codes).
 package input
 
 import (
@@ -18,6 +18,7 @@ import (
 	"github.com/nyaruka/phonenumbers"
 
 	"parking/internal/fault"
+	"parking/internal/i18n"
 )
 
 // Length limits of docs/input-rules.md#length-limits, in characters.
@@ -80,9 +81,9 @@ func (r Rules) Phone(field, raw string) (string, error) {
 		return e164, nil
 	}
 	if example, ok := r.ForeignPhone(p); ok {
-		return "", fault.Invalidf("El teléfono %q (campo %s) no es válido sin el prefijo de su país: escríbalo con él, por ejemplo %s.", p, field, example)
+		return "", fault.Coded(fault.Invalid, "err.input.phone_country_code", "Value", p, "Field", i18n.FieldName(field), "Example", example)
 	}
-	return "", fault.Invalidf("El teléfono %q (campo %s) no es válido: escriba un número que exista, por ejemplo 612 345 678 o +34 612 345 678.", p, field)
+	return "", fault.Coded(fault.Invalid, "err.input.phone", "Value", p, "Field", i18n.FieldName(field))
 }
 
 // PhoneLookup is the stored form of a phone typed as a search, when the text is one.
@@ -178,7 +179,7 @@ func Plate(field, raw string) (string, error) {
 		ok = ok && plateRune(c)
 	}
 	if !ok {
-		return "", fault.Invalidf("La matrícula %q (campo %s) no es válida: use de %d a %d letras y cifras; los espacios y guiones se ignoran.", p, field, MinPlate, MaxPlate)
+		return "", fault.Coded(fault.Invalid, "err.input.plate", "Value", p, "Field", i18n.FieldName(field), "Min", MinPlate, "Max", MaxPlate)
 	}
 	return canon, nil
 }
@@ -217,7 +218,7 @@ func Email(field, raw string) (string, error) {
 		return "", err
 	}
 	if !validEmail(e) {
-		return "", fault.Invalidf("El correo electrónico %q (campo %s) no es válido: debe tener la forma nombre@dominio.es.", e, field)
+		return "", fault.Coded(fault.Invalid, "err.input.email", "Value", e, "Field", i18n.FieldName(field))
 	}
 	return e, nil
 }
@@ -304,7 +305,7 @@ func Check(field, v string, max int) error {
 // Length refuses a field longer than max characters, naming it.
 func Length(field, v string, max int) error {
 	if utf8.RuneCountInString(v) > max {
-		return fault.Invalidf("El campo %s admite como máximo %d caracteres.", field, max)
+		return fault.Coded(fault.Invalid, "err.input.too_long", "Field", i18n.FieldName(field), "Max", max)
 	}
 	return nil
 }
@@ -330,10 +331,12 @@ func Forbidden(c rune) bool {
 }
 
 func controlFault(field string) error {
-	return fault.Invalidf("El campo %s contiene caracteres de control o no válidos.", field)
+	return fault.Coded(fault.Invalid, "err.input.control_chars", "Field", i18n.FieldName(field))
 }
 
-func required(field string) error { return fault.Invalidf("El campo %s es obligatorio.", field) }
+func required(field string) error {
+	return fault.Coded(fault.Invalid, "err.input.required", "Field", i18n.FieldName(field))
+}
 
 // Whole returns an optional whole number field: nil when blank, else the number,
 // which must lie between min and max (the hand-over's mileage and fuel level).
@@ -344,7 +347,7 @@ func Whole(field, raw string, min, max int) (*int, error) {
 	}
 	n, err := strconv.Atoi(t)
 	if err != nil || n < min || n > max {
-		return nil, fault.Invalidf("El campo %s debe ser un número entero entre %d y %d.", field, min, max)
+		return nil, fault.Coded(fault.Invalid, "err.input.integer_range", "Field", i18n.FieldName(field), "Min", min, "Max", max)
 	}
 	return &n, nil
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/reservation"
 )
 
@@ -26,7 +27,7 @@ func Reference(field, raw string) (string, error) {
 	if err := Check(field, p, MaxReference); err != nil {
 		return "", err
 	}
-	return "", fault.Invalidf("La referencia %q (campo %s) no es válida: son 8 letras y números, por ejemplo K7Q2-M9XD.", p, field)
+	return "", fault.Coded(fault.Invalid, "err.input.reference", "Value", p, "Field", i18n.FieldName(field))
 }
 
 // ReferenceLookup is the stored form of a text that reads as a reference (history

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"parking/internal/fault"
+	"parking/internal/i18n"
 )
 
 // Spanish tax identification numbers, for a full invoice (factura completa,
@@ -41,7 +42,7 @@ func TaxID(field, raw string) (string, error) {
 	if validTaxID(v) {
 		return v, nil
 	}
-	return "", fault.Invalidf("El campo %s no es un NIF, NIE o CIF español válido (compruebe la letra o el dígito de control).", field)
+	return "", fault.Coded(fault.Invalid, "err.input.tax_id", "Field", i18n.FieldName(field))
 }
 
 func validTaxID(v string) bool {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"parking/internal/fault"
+	"parking/internal/i18n"
 )
 
 // Fail and FailBack: a JSON client gets {success:false, message} with the fault's
@@ -43,5 +44,36 @@ func TestFail(t *testing.T) {
 	k.FailBack(w, r, fault.New(fault.NotFound, "No existe."), true, "/a/1", "")
 	if w.Code != http.StatusNotFound || !strings.Contains(w.Body.String(), `"success":false`) {
 		t.Fatalf("unknown record: %d %s", w.Code, w.Body)
+	}
+}
+
+// A coded refusal is said in the reader's language with the field as its form
+// labels it; the API and a client naming no language get the spec's Spanish, which
+// names the field as the API does (docs/languages.md#messages-as-codes).
+func TestMessageInTheReadersLanguage(t *testing.T) {
+	k := NewKit(slog.New(slog.NewTextHandler(io.Discard, nil)), nil, "")
+	refused := fault.Coded(fault.Invalid, "err.input.required", "Field", i18n.FieldName("phone"))
+	for _, c := range []struct {
+		name, path, accept, cookie, want string
+	}{
+		{"no language named", "/admin/x", "", "", "El campo phone es obligatorio."},
+		{"the API", "/api/reservations/public-new", "en", "", "El campo phone es obligatorio."},
+		{"Accept-Language", "/booking/x", "en-GB,en;q=0.9", "", "The field «Phone» is required."},
+		{"cookie over header", "/booking/x", "en", "de", "Das Feld «Telefon» ist ein Pflichtfeld."},
+		{"Spanish asked", "/booking/x", "es-ES", "", "El campo «Teléfono» es obligatorio."},
+		{"?lang=", "/booking/x?lang=fr", "", "", "Le champ «Téléphone» est obligatoire."},
+	} {
+		r := httptest.NewRequest(http.MethodPost, c.path, nil)
+		if c.accept != "" {
+			r.Header.Set("Accept-Language", c.accept)
+		}
+		if c.cookie != "" {
+			r.AddCookie(&http.Cookie{Name: LangCookie, Value: c.cookie})
+		}
+		w := httptest.NewRecorder()
+		k.Languages(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { k.WriteSuccessFalse(w, r, refused) })).ServeHTTP(w, r)
+		if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), `"message":"`+c.want+`"`) {
+			t.Errorf("%s: %d %s, want %q", c.name, w.Code, w.Body, c.want)
+		}
 	}
 }

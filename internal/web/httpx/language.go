@@ -100,6 +100,18 @@ func (s *Kit) RequestLanguage(r *http.Request) string {
 	return i18n.Default
 }
 
+// languageNamed reports whether r names a language we speak in any of the ways the
+// choice above reads.
+func (s *Kit) languageNamed(r *http.Request) bool {
+	if i18n.Supported(r.URL.Query().Get("lang")) || i18n.Match(r.Header.Get("Accept-Language")) != "" {
+		return true
+	}
+	if c, err := r.Cookie(LangCookie); err == nil && i18n.Supported(c.Value) {
+		return true
+	}
+	return i18n.Supported(s.AccountLanguage(r))
+}
+
 // Lang is the language chosen for r (Languages); a request that did not pass
 // through Languages gets it chosen on the spot, except the API's, which speaks
 // Spanish.

@@ -11,6 +11,7 @@ import (
 
 	"parking/internal/account"
 	"parking/internal/fault"
+	"parking/internal/i18n"
 )
 
 // WriteJSON writes v with status. It encodes into a buffer first, so an encoding
@@ -92,7 +93,7 @@ func (s *Kit) WriteErrorField(w http.ResponseWriter, r *http.Request, err error)
 // administrator and customer actions).
 func (s *Kit) WriteSuccessFalse(w http.ResponseWriter, r *http.Request, err error) {
 	status := s.FailureStatus(r, err)
-	body := map[string]any{"success": false, "message": GenericMessage(s.Lang(r), fault.MessageOf(err, MsgInternalES))}
+	body := map[string]any{"success": false, "message": s.Message(r, err)}
 	// docs/capacity.md#refusals: a refusal for capacity names the full days.
 	var full fault.FullDays
 	if errors.As(err, &full) {
@@ -104,6 +105,18 @@ func (s *Kit) WriteSuccessFalse(w http.ResponseWriter, r *http.Request, err erro
 		body["total_price"] = due.AmountDue()
 	}
 	WriteJSON(w, status, body)
+}
+
+// Message is err's words for r (docs/languages.md#messages-as-codes): in the
+// language chosen for a page, the fields named as the forms label them; on the API,
+// and to a client that names no language at all (no ?lang=, cookie, account language
+// nor Accept-Language we speak), the Spanish of the spec, which names fields as the
+// API does.
+func (s *Kit) Message(r *http.Request, err error) string {
+	if isAPI(r) || !s.languageNamed(r) {
+		return GenericMessage(i18n.Default, fault.MessageOf(err, MsgInternalES))
+	}
+	return fault.MessageIn(err, s.Lang(r), "error.internal")
 }
 
 // FailureStatus is the status that answers err; on the way it logs what an

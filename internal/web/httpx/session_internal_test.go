@@ -2,12 +2,13 @@ package httpx
 
 import (
 	"context"
-	"golang.org/x/crypto/bcrypt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
+
+	"golang.org/x/crypto/bcrypt"
 
 	"parking/internal/account"
 	"parking/internal/reservation"

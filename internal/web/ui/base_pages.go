@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"parking/internal/fault"
 	"parking/internal/i18n"
 	"parking/internal/localtime"
 	"parking/internal/money"
@@ -158,6 +157,5 @@ func (s *base) T(r *http.Request, key string, args ...any) string {
 // failText is err's message for a page, in r's language where it is written here
 // (the generic ones) and with the fields named as the forms label them.
 func (s *base) failText(r *http.Request, err error) string {
-	lang := s.Lang(r)
-	return humanize(lang, httpx.GenericMessage(lang, fault.MessageOf(err, httpx.MsgInternalES)))
+	return humanize(s.Lang(r), s.Message(r, err))
 }

@@ -72,7 +72,7 @@ func catalogBack(w http.ResponseWriter, r *http.Request, section, message string
 	q := "ok=" + url.QueryEscape(message)
 	if err != nil {
 		lang := httpx.LangOf(r)
-		q = "error=" + url.QueryEscape(humanize(lang, httpx.GenericMessage(lang, fault.MessageOf(err, httpx.MsgInternalES))))
+		q = "error=" + url.QueryEscape(humanize(lang, fault.MessageIn(err, lang, "error.internal")))
 	}
 	httpx.SeeOther(w, r, "/admin/catalog?"+q+"#"+section)
 }
