@@ -7,8 +7,8 @@ package i18n
 
 import (
 	"embed"
-	"io/fs"
 	"fmt"
+	"io/fs"
 	"sort"
 	"strings"
 	"sync"
