@@ -50,7 +50,8 @@ func MediaDir(cfg Config) string {
 // default).
 const photoSweepEvery = time.Hour
 
-// startPhotoSweep deletes photos past their retention period (docs/photos.md)
+// startPhotoSweep deletes photos past their retention period (docs/photos.md),
+// and Idempotency-Keys past theirs (docs/public-booking.md#retries-idempotency-key),
 // every cfg.PhotoSweepEvery, first one interval after the start. The interval is
 // real time; what counts as expired is read from the service's clock
 // (handover.SweepExpiredPhotos), which tests move instead.
@@ -78,6 +79,12 @@ func (a *App) startPhotoSweep() {
 				a.Log.Error("photo retention sweep failed; tried again at the next one", "deleted", n, "err", err)
 			case n > 0:
 				a.Log.Info("photos past their retention period deleted", "photos", n)
+			}
+			// Idempotency-Keys past their 24 h no longer count; the sweep only frees their rows.
+			if n, err := a.Booking.PruneIdempotencyKeys(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				a.Log.Error("idempotency key sweep failed; tried again at the next one", "err", err)
+			} else if n > 0 {
+				a.Log.Info("expired idempotency keys deleted", "keys", n)
 			}
 		}
 	}()

@@ -48,6 +48,7 @@ type Service struct {
 	dates    stayRules // the rules on a stay's dates (booking.go, exit.go)
 
 	quoteDays occupancyCache // the quote's copy of the occupancy (availability_cache.go)
+	running   running        // Idempotency-Keys whose request runs here (idempotency.go)
 }
 
 // Option adjusts a Service at construction.

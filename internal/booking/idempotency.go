@@ -2,7 +2,9 @@ package booking
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"parking/internal/fault"
@@ -13,14 +15,16 @@ import (
 // body within IdempotencyTTL answer the first result (same status and body, no new
 // row, no second notification); the same key with another body is refused (422);
 // the same key while its first request still runs is 409. Keys are scoped to the
-// route. The answer is stored in the booking's own transaction, so a booking that
-// committed just before a crash is answered again, not made twice, on retry.
+// route. The key is written with its answer in the booking's own transaction, so a
+// booking that committed just before a crash is answered again, not made twice, on
+// retry, and a booking that failed leaves no key behind.
 
 // IdempotencyTTL is how long a key answers with its first result.
 const IdempotencyTTL = 24 * time.Hour
 
-// idempotencyStale is how long a running key may stay unfinished before another
-// request with it takes it over: its request died (a crash) without finishing.
+// idempotencyStale is how long a key an earlier version of the service left
+// running (it wrote the key before the booking) counts before a new request
+// overwrites it: its request died without finishing.
 const idempotencyStale = 2 * time.Minute
 
 // Answer is an HTTP answer as stored for a key: what the first request got.
@@ -47,42 +51,60 @@ var ErrKeyReused = &fault.Error{Kind: fault.Unprocessable,
 var errKeyRunning = &fault.Error{Kind: fault.Conflict,
 	Message: "Ya se está procesando una petición con esta Idempotency-Key: espere su respuesta o inténtelo de nuevo en unos segundos."}
 
-// Claim claims o's key for this request. A nil answer and nil error: the request
-// owns the key and goes on (Create with WithOnce, or Release on failure). A stored
-// answer: the key's first result, to be sent again as it is. ErrKeyReused for the
-// key with another body; a Conflict while the first request runs.
-func (s *Service) Claim(ctx context.Context, o Once) (*Answer, error) {
-	var claimed bool
-	var rec store.IdempotencyRecord
-	err := s.store.InTx(ctx, func(tx *store.Tx) error {
-		var err error
-		claimed, rec, err = tx.Idempotency().ClaimIdempotencyKey(ctx, o.Route, o.Key, o.BodyHash, tx.Now.Add(-IdempotencyTTL), tx.Now.Add(-idempotencyStale))
-		return err
-	})
-	switch {
-	case err != nil:
+// storedAnswer is o's key as stored: nil when it does not count (none, expired, or
+// left running long ago by a request of an earlier version that died); the stored
+// answer when it was answered with the same body; ErrKeyReused with another body;
+// 409 while an earlier version's request runs with it.
+func (s *Service) storedAnswer(ctx context.Context, o Once) (*Answer, error) {
+	rec, found, err := s.store.Idempotency().IdempotencyKey(ctx, o.Route, o.Key)
+	if err != nil {
 		return nil, fmt.Errorf("idempotency key: %w", err)
-	case claimed:
+	}
+	now := s.store.Clock()()
+	switch {
+	case !found || rec.CreatedAt.Before(now.Add(-IdempotencyTTL)):
+		return nil, nil
+	case rec.Running && rec.CreatedAt.Before(now.Add(-idempotencyStale)):
 		return nil, nil
 	case rec.BodyHash != o.BodyHash:
 		return nil, ErrKeyReused
-	case !rec.Done:
+	case rec.Running:
 		return nil, errKeyRunning
 	}
 	return &Answer{Status: rec.Status, ContentType: rec.ContentType, Location: rec.Location, Body: []byte(rec.Body)}, nil
 }
 
-// Release forgets o's key after its request failed without booking, so that the
-// same key may be sent again (with the same or a corrected body). Errors are logged:
-// at worst the key answers 409 until it goes stale.
-func (s *Service) Release(ctx context.Context, o Once) {
-	ctx = context.WithoutCancel(ctx) // a client that gave up still frees its key
-	err := s.store.InTx(ctx, func(tx *store.Tx) error {
-		return tx.Idempotency().ReleaseIdempotencyKey(ctx, o.Route, o.Key)
-	})
-	if err != nil {
-		s.log.ErrorContext(ctx, "release idempotency key", "route", o.Route, "err", err)
+// PruneIdempotencyKeys deletes the keys past IdempotencyTTL (the hourly sweep):
+// housekeeping only, since an expired key no longer counts and is overwritten.
+func (s *Service) PruneIdempotencyKeys(ctx context.Context) (int64, error) {
+	return s.store.Idempotency().PruneIdempotencyKeys(ctx, s.store.Clock()().Add(-IdempotencyTTL))
+}
+
+// running are the keys whose request runs in this instance: another request with
+// one of them is told 409 at once instead of booking beside it.
+type running struct {
+	mu   sync.Mutex
+	keys map[[2]string]struct{}
+}
+
+// hold marks (route, key) running; false when it already is.
+func (r *running) hold(route, key string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.keys[[2]string{route, key}]; ok {
+		return false
 	}
+	if r.keys == nil {
+		r.keys = map[[2]string]struct{}{}
+	}
+	r.keys[[2]string{route, key}] = struct{}{}
+	return true
+}
+
+func (r *running) release(route, key string) {
+	r.mu.Lock()
+	delete(r.keys, [2]string{route, key})
+	r.mu.Unlock()
 }
 
 // CreateOption adjusts one Create or WalkIn.
@@ -104,26 +126,38 @@ func finishOnce(ctx context.Context, tx *store.Tx, o *Once, c Created) error {
 	if err != nil {
 		return err
 	}
-	return tx.Idempotency().FinishIdempotencyKey(ctx, o.Route, o.Key, a.Status, a.ContentType, a.Location, string(a.Body))
+	return tx.Idempotency().SaveIdempotencyAnswer(ctx, o.Route, o.Key, o.BodyHash, a.Status, a.ContentType, a.Location, string(a.Body),
+		tx.Now.Add(-IdempotencyTTL), tx.Now.Add(-idempotencyStale))
 }
 
 // CreateOnce runs one create under o's Idempotency-Key
-// (docs/public-booking.md#retries-idempotency-key): it claims the key, runs create
-// with the key's option, and frees the key when create fails. A stored answer is the
-// key's first result, to be sent again as it is (create does not run). With no key
+// (docs/public-booking.md#retries-idempotency-key). A key answered before is
+// answered again as it was (create does not run). Otherwise create runs with the
+// key's option, which stores its answer in the booking's own transaction: no
+// transaction of the key's own, and nothing to undo when create fails. While it
+// runs, the same key in this instance is 409; a request with the same key that
+// another instance answered first rolls back and sends that answer. With no key
 // (o.Key == ""), create runs alone.
 func (s *Service) CreateOnce(ctx context.Context, o Once, create func(...CreateOption) (Created, error)) (Created, *Answer, error) {
 	if o.Key == "" {
 		c, err := create()
 		return c, nil, err
 	}
-	stored, err := s.Claim(ctx, o)
+	if !s.running.hold(o.Route, o.Key) {
+		return Created{}, nil, errKeyRunning
+	}
+	defer s.running.release(o.Route, o.Key)
+	stored, err := s.storedAnswer(ctx, o)
 	if err != nil || stored != nil {
 		return Created{}, stored, err
 	}
 	c, err := create(WithOnce(&o))
-	if err != nil {
-		s.Release(ctx, o)
+	if errors.Is(err, store.ErrKeyTaken) {
+		stored, err = s.storedAnswer(ctx, o)
+		if err == nil && stored == nil {
+			err = errKeyRunning
+		}
+		return Created{}, stored, err
 	}
 	return c, nil, err
 }

@@ -19,78 +19,119 @@ func once(key, hash string) booking.Once {
 	}}
 }
 
-// docs/public-booking.md#retries-idempotency-key at the operation: the answer is stored in the booking's transaction
-// (a crash after the commit still answers the retry); a running key is 409 for
-// another request; a key left running by a request that died is taken over after
-// a while; a key is scoped to its route.
+// docs/public-booking.md#retries-idempotency-key at the operation: the key is written
+// with its answer in the booking's own transaction (a crash after the commit still
+// answers the retry; a failed booking leaves no key); the same key is 409 while its
+// request runs here, 422 with another body; a booking whose key another instance
+// answered first rolls back and sends that answer; a key left running by an earlier
+// version is 409 until stale; a key is scoped to its route.
 func TestIdempotentCreate(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		svc, st := newService(t, d)
 		ctx := context.Background()
+		count := func(q string) int {
+			t.Helper()
+			var n int
+			if err := st.DB().QueryRow(q).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		book := func(b booking.NewBooking) func(...booking.CreateOption) (booking.Created, error) {
+			return func(opts ...booking.CreateOption) (booking.Created, error) {
+				return svc.Create(ctx, booking.Public, b, opts...)
+			}
+		}
+
+		// While the first request runs, the same key is 409 and books nothing.
 		o := once("k", "h1")
-		if a, err := svc.Claim(ctx, o); a != nil || err != nil {
-			t.Fatalf("first claim: %v, %v", a, err)
+		c, stored, err := svc.CreateOnce(ctx, o, func(opts ...booking.CreateOption) (booking.Created, error) {
+			if _, _, err := svc.CreateOnce(ctx, o, book(validBooking())); fault.KindOf(err) != fault.Conflict {
+				t.Errorf("same key while running: %v, want a conflict", err)
+			}
+			if n := count(`SELECT COUNT(*) FROM idempotency_key`); n != 0 {
+				t.Errorf("%d keys written before the booking's commit", n)
+			}
+			return book(validBooking())(opts...)
+		})
+		if err != nil || stored != nil {
+			t.Fatalf("first: %v, %v", stored, err)
 		}
-		// Claimed and running: the same key again is 409, with another body 422.
-		if _, err := svc.Claim(ctx, o); fault.KindOf(err) != fault.Conflict {
-			t.Fatalf("claim while running: %v, want a conflict", err)
+		// Stored by the booking's own commit: the process could die now and the retry
+		// would still be answered with this booking.
+		_, a, err := svc.CreateOnce(ctx, o, book(validBooking()))
+		if err != nil || a == nil || a.Status != 201 || string(a.Body) != strconv.FormatInt(c.Reservation.ID, 10) {
+			t.Fatalf("replay: %+v, %v", a, err)
 		}
-		if _, err := svc.Claim(ctx, once("k", "h2")); !errors.Is(err, booking.ErrKeyReused) {
-			t.Fatalf("claim with another body: %v", err)
+		if _, _, err := svc.CreateOnce(ctx, once("k", "h2"), book(validBooking())); !errors.Is(err, booking.ErrKeyReused) {
+			t.Fatalf("same key with another body: %v", err)
 		}
 		// Another route: its own key.
 		w := once("k", "h1")
 		w.Route = "walk-in"
-		if a, err := svc.Claim(ctx, w); a != nil || err != nil {
+		if _, a, err := svc.CreateOnce(ctx, w, book(validBooking())); a != nil || err != nil {
 			t.Fatalf("same key on another route: %v, %v", a, err)
 		}
 
-		c, err := svc.Create(ctx, booking.Public, validBooking(), booking.WithOnce(&o))
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Stored by the booking's own commit: the process could die now and the retry
-		// would still be answered with this booking.
-		a, err := svc.Claim(ctx, o)
-		if err != nil || a == nil || a.Status != 201 || string(a.Body) != strconv.FormatInt(c.Reservation.ID, 10) {
-			t.Fatalf("replay: %+v, %v", a, err)
-		}
-
-		// A booking that fails stores nothing and leaves the key running until released.
-		o2 := once("k2", "h")
-		if _, err := svc.Claim(ctx, o2); err != nil {
-			t.Fatal(err)
-		}
+		// A booking that fails leaves no key: the corrected request books with it.
 		bad := validBooking()
 		bad.Exit = &bad.Entry
-		if _, err := svc.Create(ctx, booking.Public, bad, booking.WithOnce(&o2)); err == nil {
+		o2 := once("k2", "h")
+		if _, _, err := svc.CreateOnce(ctx, o2, book(bad)); err == nil {
 			t.Fatal("a stay ending at its start was booked")
 		}
-		svc.Release(ctx, o2)
-		if a, err := svc.Claim(ctx, o2); a != nil || err != nil {
-			t.Fatalf("claim after release: %v, %v", a, err)
+		if n := count(`SELECT COUNT(*) FROM idempotency_key WHERE idem_key = 'k2'`); n != 0 {
+			t.Fatalf("%d rows of a failed booking's key", n)
+		}
+		if _, a, err := svc.CreateOnce(ctx, o2, book(validBooking())); a != nil || err != nil {
+			t.Fatalf("after a failed booking: %v, %v", a, err)
 		}
 
-		// A running key whose request died: taken over once stale.
-		if _, err := st.WriteDB().Exec(`UPDATE idempotency_key SET created_at = $1 WHERE idem_key = 'k2'`,
+		// Another instance answers the key while this one books: this booking rolls
+		// back and the other's answer is sent.
+		before := count(`SELECT COUNT(*) FROM reservation`)
+		o3 := once("k3", "h")
+		_, a, err = svc.CreateOnce(ctx, o3, func(opts ...booking.CreateOption) (booking.Created, error) {
+			if _, err := st.WriteDB().Exec(`INSERT INTO idempotency_key (route, idem_key, body_hash, state, status, content_type, body, created_at)
+				VALUES ('public-booking', 'k3', 'h', 'done', 201, 'application/json', 'elsewhere', $1)`, store.Time(st.Clock()())); err != nil {
+				t.Fatal(err)
+			}
+			return book(validBooking())(opts...)
+		})
+		if err != nil || a == nil || string(a.Body) != "elsewhere" {
+			t.Fatalf("key answered elsewhere first: %+v, %v", a, err)
+		}
+		if n := count(`SELECT COUNT(*) FROM reservation`); n != before {
+			t.Fatalf("%d reservations, want %d: the second booking was kept", n, before)
+		}
+
+		// A key an earlier version left running: 409 until stale, then taken over.
+		if _, err := st.WriteDB().Exec(`INSERT INTO idempotency_key (route, idem_key, body_hash, state, created_at)
+			VALUES ('public-booking', 'k4', 'h', 'running', $1)`, store.Time(st.Clock()())); err != nil {
+			t.Fatal(err)
+		}
+		o4 := once("k4", "h")
+		if _, _, err := svc.CreateOnce(ctx, o4, book(validBooking())); fault.KindOf(err) != fault.Conflict {
+			t.Fatalf("a running key: %v, want a conflict", err)
+		}
+		if _, err := st.WriteDB().Exec(`UPDATE idempotency_key SET created_at = $1 WHERE idem_key = 'k4'`,
 			store.Time(st.Clock()().Add(-3*time.Minute))); err != nil {
 			t.Fatal(err)
 		}
-		if a, err := svc.Claim(ctx, o2); a != nil || err != nil {
-			t.Fatalf("claim of a stale running key: %v, %v", a, err)
+		if _, a, err := svc.CreateOnce(ctx, o4, book(validBooking())); a != nil || err != nil {
+			t.Fatalf("a stale running key: %v, %v", a, err)
 		}
-		var n int
-		if err := st.DB().QueryRow(`SELECT COUNT(*) FROM reservation`).Scan(&n); err != nil || n != 1 {
-			t.Fatalf("%d reservations (%v), want 1", n, err)
+		if n := count(`SELECT COUNT(*) FROM idempotency_key WHERE idem_key = 'k4' AND state = 'done'`); n != 1 {
+			t.Fatalf("the stale key was not taken over (%d done rows)", n)
 		}
 	})
 }
 
 // CreateOnce: no key runs the create alone; a key's first create is stored and the
-// same key answers it again without creating; a failed create frees its key.
+// same key answers it again without creating; the sweep deletes keys past 24 h.
 func TestCreateOnce(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
-		svc, _ := newService(t, d)
+		svc, st, clk := newServiceClock(t, d)
 		ctx := context.Background()
 		runs := 0
 		create := func(b booking.NewBooking) func(...booking.CreateOption) (booking.Created, error) {
@@ -114,15 +155,17 @@ func TestCreateOnce(t *testing.T) {
 		if runs != 2 {
 			t.Fatalf("create ran %d times, want 2", runs)
 		}
-		bad := validBooking()
-		bad.Exit = &bad.Entry
-		o2 := once("k2", "h")
-		if _, _, err := svc.CreateOnce(ctx, o2, create(bad)); err == nil {
-			t.Fatal("a stay ending at its start was booked")
+		// Past 24 h the key counts no more, and the sweep deletes it.
+		if n, err := svc.PruneIdempotencyKeys(ctx); n != 0 || err != nil {
+			t.Fatalf("pruned %d (%v) keys younger than 24 h", n, err)
 		}
-		// Freed: the key claims again rather than answering 409.
-		if a, err := svc.Claim(ctx, o2); a != nil || err != nil {
-			t.Fatalf("claim after a failed create: %v, %v", a, err)
+		clk.Advance(booking.IdempotencyTTL + time.Second)
+		if n, err := svc.PruneIdempotencyKeys(ctx); n != 1 || err != nil {
+			t.Fatalf("pruned %d (%v), want the one expired key", n, err)
+		}
+		var n int
+		if err := st.DB().QueryRow(`SELECT COUNT(*) FROM idempotency_key`).Scan(&n); err != nil || n != 0 {
+			t.Fatalf("%d keys (%v) after the sweep", n, err)
 		}
 	})
 }

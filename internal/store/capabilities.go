@@ -135,8 +135,10 @@ type ReceiptsTx struct{ *database.Tx }
 // Receipts is the transaction's receipts queries.
 func (tx *Tx) Receipts() ReceiptsTx { return ReceiptsTx{tx.Tx} }
 
-// IdempotencyTx claims and finishes idempotency keys of retried requests, inside the
-// transaction.
+// Idempotency is the store's idempotency-key queries.
+func (s *Store) Idempotency() Idempotency { return Idempotency{s.Engine} }
+
+// IdempotencyTx stores the answers of idempotent requests, inside their transaction.
 type IdempotencyTx struct{ *database.Tx }
 
 // Idempotency is the transaction's idempotency queries.

@@ -3,14 +3,19 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
+
+	"parking/internal/database"
 )
 
-// IdempotencyRecord is a stored Idempotency-Key (docs/public-booking.md#retries-idempotency-key): the hash of the body
-// it came with and, once done, the answer that request got.
+// IdempotencyRecord is a stored Idempotency-Key (docs/public-booking.md#retries-idempotency-key):
+// the hash of the body it came with and, once done, the answer that request got.
+// Running is a key claimed by an earlier version of the service, which wrote the
+// key before its booking; the current one writes it with its answer only.
 type IdempotencyRecord struct {
-	Done        bool
+	Running     bool
 	BodyHash    string
 	Status      int
 	ContentType string
@@ -19,64 +24,72 @@ type IdempotencyRecord struct {
 	CreatedAt   time.Time
 }
 
-// ClaimIdempotencyKey claims (route, key) for a request with this body hash: it
-// deletes every key created before expiredBefore (they no longer count), then
-// inserts the key as running. claimed is true when this request now owns the key
-// (a new key, or a running one created before staleBefore: its request died
-// without finishing or releasing it); otherwise rec is the stored key.
-func (tx IdempotencyTx) ClaimIdempotencyKey(ctx context.Context, route, key, bodyHash string, expiredBefore, staleBefore time.Time) (claimed bool, rec IdempotencyRecord, err error) {
-	if _, err := tx.Exec(ctx, `DELETE FROM idempotency_key WHERE created_at < $1`, Time(expiredBefore)); err != nil {
-		return false, rec, fmt.Errorf("prune idempotency keys: %w", err)
-	}
-	res, err := tx.Exec(ctx, `INSERT INTO idempotency_key (route, idem_key, body_hash, state, created_at)
-		VALUES ($1, $2, $3, 'running', $4) ON CONFLICT DO NOTHING`, route, key, bodyHash, tx.Now)
-	if err != nil {
-		return false, rec, fmt.Errorf("claim idempotency key: %w", err)
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 1 {
-		return err == nil, rec, err
-	}
+// ErrKeyTaken is SaveIdempotencyAnswer's refusal: the key was answered by another
+// request that committed first (another instance): the transaction must roll back
+// and the stored answer be sent instead.
+var ErrKeyTaken = errors.New("idempotency key answered by another request")
+
+// Idempotency reads the idempotency keys of retried requests.
+type Idempotency struct{ *database.Engine }
+
+// IdempotencyKey reads (route, key); found is false when there is none.
+func (s Idempotency) IdempotencyKey(ctx context.Context, route, key string) (rec IdempotencyRecord, found bool, err error) {
 	var state string
 	var status sql.NullInt64
 	var ctype, loc, body nullString
-	if err := tx.QueryRow(ctx, `SELECT state, body_hash, status, content_type, location, body, created_at
+	err = s.QueryRow(ctx, `SELECT state, body_hash, status, content_type, location, body, created_at
 		FROM idempotency_key WHERE route = $1 AND idem_key = $2`, route, key).
-		Scan(&state, &rec.BodyHash, &status, &ctype, &loc, &body, &rec.CreatedAt); err != nil {
-		return false, rec, fmt.Errorf("read idempotency key: %w", err)
+		Scan(&state, &rec.BodyHash, &status, &ctype, &loc, &body, &rec.CreatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return rec, false, nil
 	}
-	rec.Done, rec.Status, rec.CreatedAt = state == "done", int(status.Int64), rec.CreatedAt.UTC()
-	rec.ContentType, rec.Location, rec.Body = ctype.String, loc.String, body.String
-	if rec.Done || !rec.CreatedAt.Before(staleBefore) {
-		return false, rec, nil
-	}
-	res, err = tx.Exec(ctx, `UPDATE idempotency_key SET body_hash = $3, created_at = $4
-		WHERE route = $1 AND idem_key = $2 AND state = 'running' AND created_at < $5`, route, key, bodyHash, tx.Now, Time(staleBefore))
 	if err != nil {
-		return false, rec, fmt.Errorf("take over idempotency key: %w", err)
+		return rec, false, fmt.Errorf("read idempotency key: %w", err)
+	}
+	rec.Running, rec.Status, rec.CreatedAt = state == "running", int(status.Int64), rec.CreatedAt.UTC()
+	rec.ContentType, rec.Location, rec.Body = ctype.String, loc.String, body.String
+	return rec, true, nil
+}
+
+// PruneIdempotencyKeys deletes the keys created before expiredBefore: they no
+// longer count (a key older than that is overwritten by a new request anyway).
+func (s Idempotency) PruneIdempotencyKeys(ctx context.Context, expiredBefore time.Time) (int64, error) {
+	var n int64
+	err := inTx(ctx, s.Engine, func(tx *Tx) error {
+		res, err := tx.Exec(ctx, `DELETE FROM idempotency_key WHERE created_at < $1`, Time(expiredBefore))
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("prune idempotency keys: %w", err)
+	}
+	return n, nil
+}
+
+// SaveIdempotencyAnswer stores the answer of the request with (route, key) and the
+// body hash, in that request's own transaction, so that the key and the booking
+// commit together. A row already there counts only when it is younger than
+// expiredBefore and, if left running by an earlier version, younger than
+// staleBefore; otherwise it is overwritten. A row that counts is ErrKeyTaken.
+func (tx IdempotencyTx) SaveIdempotencyAnswer(ctx context.Context, route, key, bodyHash string, status int, contentType, location, body string, expiredBefore, staleBefore time.Time) error {
+	res, err := tx.Exec(ctx, `INSERT INTO idempotency_key (route, idem_key, body_hash, state, status, content_type, location, body, created_at)
+		VALUES ($1, $2, $3, 'done', $4, $5, $6, $7, $8)
+		ON CONFLICT (route, idem_key) DO UPDATE SET body_hash = excluded.body_hash, state = 'done', status = excluded.status,
+			content_type = excluded.content_type, location = excluded.location, body = excluded.body, created_at = excluded.created_at
+		WHERE idempotency_key.created_at < $9 OR (idempotency_key.state = 'running' AND idempotency_key.created_at < $10)`,
+		route, key, bodyHash, status, contentType, location, body, tx.Now, Time(expiredBefore), Time(staleBefore))
+	if err != nil {
+		return fmt.Errorf("save idempotency key: %w", err)
 	}
 	n, err := res.RowsAffected()
-	return n == 1, rec, err
-}
-
-// FinishIdempotencyKey stores the answer of the request that claimed (route, key),
-// in that request's transaction.
-func (tx IdempotencyTx) FinishIdempotencyKey(ctx context.Context, route, key string, status int, contentType, location, body string) error {
-	res, err := tx.Exec(ctx, `UPDATE idempotency_key SET state = 'done', status = $3, content_type = $4, location = $5, body = $6
-		WHERE route = $1 AND idem_key = $2 AND state = 'running'`, route, key, status, contentType, location, body)
 	if err != nil {
-		return fmt.Errorf("finish idempotency key: %w", err)
+		return fmt.Errorf("save idempotency key: %w", err)
 	}
-	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return fmt.Errorf("finish idempotency key: the key is not running (%d rows, %v)", n, err)
-	}
-	return nil
-}
-
-// ReleaseIdempotencyKey forgets a running key whose request failed: the same key
-// may be sent again.
-func (tx IdempotencyTx) ReleaseIdempotencyKey(ctx context.Context, route, key string) error {
-	if _, err := tx.Exec(ctx, `DELETE FROM idempotency_key WHERE route = $1 AND idem_key = $2 AND state = 'running'`, route, key); err != nil {
-		return fmt.Errorf("release idempotency key: %w", err)
+	if n != 1 {
+		return ErrKeyTaken
 	}
 	return nil
 }
