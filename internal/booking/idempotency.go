@@ -40,12 +40,10 @@ type Once struct {
 }
 
 // ErrKeyReused refuses an Idempotency-Key sent again with another body (422).
-var ErrKeyReused = &fault.Error{Kind: fault.Unprocessable,
-	Message: "La cabecera Idempotency-Key ya se usó con otra petición distinta: envíe una clave nueva para cada reserva."}
+var ErrKeyReused = fault.Coded(fault.Unprocessable, "err.booking.idempotency_reused")
 
 // errKeyRunning refuses a key whose first request is still running (409).
-var errKeyRunning = &fault.Error{Kind: fault.Conflict,
-	Message: "Ya se está procesando una petición con esta Idempotency-Key: espere su respuesta o inténtelo de nuevo en unos segundos."}
+var errKeyRunning = fault.Coded(fault.Conflict, "err.booking.idempotency_running")
 
 // Claim claims o's key for this request. A nil answer and nil error: the request
 // owns the key and goes on (Create with WithOnce, or Release on failure). A stored
