@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/occupancy"
 	"parking/internal/settings"
 )
@@ -38,18 +39,18 @@ type Availability struct {
 func ParseAvailabilityRange(from, to string) (occupancy.Span, error) {
 	f, err := occupancy.ParseDay(from)
 	if err != nil {
-		return occupancy.Span{}, fault.Invalidf("El campo from debe ser una fecha AAAA-MM-DD (recibido %q).", from)
+		return occupancy.Span{}, fault.Coded(fault.Invalid, "err.booking.day", "Field", i18n.FieldName("from"), "Value", from)
 	}
 	t, err := occupancy.ParseDay(to)
 	if err != nil {
-		return occupancy.Span{}, fault.Invalidf("El campo to debe ser una fecha AAAA-MM-DD (recibido %q).", to)
+		return occupancy.Span{}, fault.Coded(fault.Invalid, "err.booking.day", "Field", i18n.FieldName("to"), "Value", to)
 	}
 	sp := occupancy.Span{First: f, Last: t}
 	if sp.Empty() {
-		return sp, fault.Invalidf("La fecha to (%s) no puede ser anterior a from (%s).", to, from)
+		return sp, fault.Coded(fault.Invalid, "err.booking.days_order", "ToField", i18n.FieldName("to"), "To", to, "FromField", i18n.FieldName("from"), "From", from)
 	}
 	if sp.Len() > MaxAvailabilityDays {
-		return sp, fault.Invalidf("El intervalo de fechas es demasiado largo (%d días): como máximo %d.", sp.Len(), MaxAvailabilityDays)
+		return sp, fault.Coded(fault.Invalid, "err.booking.days_too_many", "Days", sp.Len(), "Max", MaxAvailabilityDays)
 	}
 	return sp, nil
 }
@@ -107,7 +108,7 @@ func (s *Service) availability(ctx context.Context, span occupancy.Span, f setti
 func (s *Service) StayAvailability(ctx context.Context, entry, exit time.Time) (Availability, error) {
 	sp := occupancy.Span{First: occupancy.DayOf(entry, s.loc), Last: occupancy.DayOf(exit, s.loc)}
 	if sp.Empty() || sp.Len() > MaxAvailabilityDays*4 {
-		return Availability{}, fault.Invalidf("Las fechas de la estancia no son válidas.")
+		return Availability{}, fault.Coded(fault.Invalid, "err.booking.stay_dates")
 	}
 	f, err := s.catalogOps.CachedFacility(ctx)
 	if err != nil {

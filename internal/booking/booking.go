@@ -5,14 +5,12 @@ package booking
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"time"
 
 	"parking/internal/catalog"
 	"parking/internal/fault"
 	"parking/internal/input"
-	"parking/internal/localtime"
 	"parking/internal/managelink"
 	"parking/internal/notify"
 	"parking/internal/ops"
@@ -121,12 +119,19 @@ func (s *Service) Quote(ctx context.Context, ch Channel, r pricing.Request) (pri
 
 // pricingFault turns a price-rule failure into a refusal of the operation
 // (docs/errors.md#refusals-by-operation: in a booking, a pricing failure is a 400 with the pricing message).
-func pricingFault(err error) error {
-	if errors.Is(err, pricing.ErrNotLoaded) {
-		return &fault.Error{Kind: fault.Internal, Message: err.Error(), Err: err}
-	}
-	return &fault.Error{Kind: fault.Invalid, Message: err.Error(), Err: err}
+func pricingFault(err error) error { return pricing.Fault(fault.Invalid, err) }
+
+// coded is a coded refusal that keeps its cause (docs/languages.md#messages-as-codes):
+// the cause is for the logs, or carries what the web layer adds to the answer
+// (fault.FullDays, fault.AmountDue, Retry-After).
+func coded(k fault.Kind, cause error, code string, args ...any) error {
+	e := fault.Coded(k, code, args...)
+	e.Err = cause
+	return e
 }
+
+// notFound is the refusal of a reservation id that does not exist.
+func notFound(id int64) error { return fault.Coded(fault.NotFound, "err.booking.not_found", "ID", id) }
 
 // stayRules are the rules on a stay's dates every create and edit checks, their
 // refusals worded in the facility's zone (exit.go has the rest).
@@ -137,8 +142,7 @@ type stayRules struct {
 // exitAfterEntry is the rule every create and edit checks (docs/errors.md#operation-responses).
 func (s *stayRules) exitAfterEntry(entry time.Time, exit *time.Time) error {
 	if exit != nil && !exit.After(entry) {
-		return fault.Invalidf("La fecha de salida (%s) debe ser posterior a la fecha de entrada (%s).",
-			localtime.Spanish(*exit, s.loc), localtime.Spanish(entry, s.loc))
+		return fault.Coded(fault.Invalid, "err.booking.exit_before_entry", "Exit", exit.In(s.loc), "Entry", entry.In(s.loc))
 	}
 	return nil
 }

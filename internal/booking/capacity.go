@@ -6,6 +6,7 @@ import (
 
 	"parking/internal/audit"
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/occupancy"
 	"parking/internal/reservation"
 	"parking/internal/settings"
@@ -101,7 +102,21 @@ func (s *Service) occupy(ctx context.Context, tx *store.Tx, id int64, before, af
 		}
 		return auditReservation(ctx, tx, audit.ActionOverCapacity, id, nil, audit.F("full_days", occupancy.Spanish(over)))
 	}
-	return &fault.Error{Kind: fault.Conflict, Message: occupancy.Message(over), Err: &occupancy.FullError{Days: over}}
+	return fullDays(over)
+}
+
+// fullDays is the refusal naming the days over the limit (docs/capacity.md#refusals);
+// its cause carries them for the answer's full_days.
+func fullDays(over []occupancy.Day) error {
+	days := make(i18n.Days, len(over))
+	for i, d := range over {
+		days[i] = d.Date()
+	}
+	code := "err.booking.full_days"
+	if len(over) == 1 {
+		code = "err.booking.full_day"
+	}
+	return coded(fault.Conflict, &occupancy.FullError{Days: over}, code, "Days", days)
 }
 
 func nonEmpty(spans []occupancy.Span) []occupancy.Span {

@@ -37,21 +37,21 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...handover.Input) (
 			return err
 		}
 		if !reservation.For(r.Status).Start {
-			return fault.Invalidf("No se puede iniciar la reserva %d: su estado es %s y debe ser %s.", id, r.Status, reservation.Pending)
+			return fault.Coded(fault.Invalid, "err.booking.start_status", "ID", id, "Status", r.Status.Word(), "Required", reservation.Pending.Word())
 		}
 		n, err := tx.Handover().PhotoCount(ctx, id)
 		if err != nil {
 			return err
 		}
 		if n < reservation.MinPhotosToStart {
-			return fault.Invalidf("No se puede iniciar la reserva %d: tiene %d fotos y se necesitan al menos %d.", id, n, reservation.MinPhotosToStart)
+			return fault.Coded(fault.Invalid, "err.booking.start_photos", "ID", id, "Photos", n, "Min", reservation.MinPhotosToStart)
 		}
 		before, err := s.trail.stateOf(ctx, tx, r)
 		if err != nil {
 			return err
 		}
 		if r.Spot == nil || strings.TrimSpace(*r.Spot) == "" {
-			return fault.Invalidf("No se puede iniciar la reserva %d: no tiene plaza de aparcamiento asignada.", id)
+			return fault.Coded(fault.Invalid, "err.booking.start_no_spot", "ID", id)
 		}
 		applied, err := tx.Reservations().MarkStarted(ctx, id, keys)
 		if err != nil {

@@ -10,7 +10,6 @@ import (
 	"parking/internal/fault"
 	"parking/internal/i18n"
 	"parking/internal/input"
-	"parking/internal/localtime"
 	"parking/internal/occupancy"
 	"parking/internal/pricing"
 	"parking/internal/reservation"
@@ -74,9 +73,6 @@ type Created struct {
 	Typed       reservation.Vehicle // plate, brand, model, color and type as sent, defaults filled in
 }
 
-// ErrMissingData is the spec's refusal for missing required booking data.
-const msgMissingData = "Faltan datos obligatorios."
-
 // PublicEntryGrace is how far in the past a public booking's entry may be
 // (docs/input-rules.md): a customer booking at the gate a few minutes late is not refused.
 const PublicEntryGrace = 15 * time.Minute
@@ -111,7 +107,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		missing = missing || strings.TrimSpace(in.VehicleType) == "" || in.MainService == 0 || in.Exit == nil
 	}
 	if missing {
-		return Created{}, fault.Invalidf(msgMissingData)
+		return Created{}, fault.Coded(fault.Invalid, "err.booking.missing_data")
 	}
 	if err := s.readBooking(ch, &in); err != nil {
 		return Created{}, err
@@ -119,8 +115,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 	// docs/dates.md#past-entries: a public booking cannot start in the past (staff walk-ins may:
 	// the car is already there).
 	if ch == Public && in.Entry.Before(s.now().Add(-PublicEntryGrace)) {
-		return Created{}, fault.Invalidf("El campo entry_date no puede ser anterior a la hora actual (%s).",
-			localtime.Spanish(s.now(), s.loc))
+		return Created{}, fault.Coded(fault.Invalid, "err.booking.entry_before_now", "Field", i18n.FieldName("entry_date"), "Now", s.now().In(s.loc))
 	}
 	if err := s.dates.exitAfterEntry(in.Entry, in.Exit); err != nil {
 		return Created{}, err
@@ -165,7 +160,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		// refused, otherwise the stored vehicle and the price would disagree. The refusal
 		// fails the transaction: the link just made is undone with it.
 		if pricing.NormalizeVehicleType(vehicle.Type) != in.VehicleType {
-			return fault.Invalidf("La matrícula %s ya está registrada con el tipo de vehículo %s.", vehicle.LicensePlate, vehicle.Type)
+			return fault.Coded(fault.Invalid, "err.booking.plate_other_type", "Plate", vehicle.LicensePlate, "Type", vehicle.Type)
 		}
 		// docs/public-booking.md#privacy-of-anonymous-bookings: the reservation keeps the contact the booker typed; the stored
 		// customer and vehicle are found, never rewritten (the store's find-or-create
@@ -304,10 +299,10 @@ func (s *Service) readBooking(ch Channel, in *NewBooking) error {
 	}
 	in.VehicleType = pricing.NormalizeVehicleType(in.VehicleType)
 	if ch == WalkIn && in.VehicleType == "" {
-		return fault.Invalidf("El tipo de vehículo es obligatorio.")
+		return fault.Coded(fault.Invalid, "err.booking.vehicle_type_required")
 	}
 	if ch == WalkIn && in.MainService == 0 {
-		return fault.Invalidf("El servicio principal es obligatorio.")
+		return fault.Coded(fault.Invalid, "err.booking.main_service_required")
 	}
 	return nil
 }

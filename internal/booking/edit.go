@@ -18,7 +18,7 @@ import (
 
 // ErrNotYours is the one answer for a reservation that does not exist or belongs to
 // someone else (docs/reservations.md#ownership), so ids cannot be probed.
-var ErrNotYours = fault.New(fault.Forbidden, "La reserva no existe o no le pertenece.")
+var ErrNotYours = fault.Coded(fault.Forbidden, "err.booking.not_yours")
 
 // CustomerCancel is the customer's cancel (docs/reservations.md#transitions: PENDIENTE →
 // CANCELADA by its owner, spot cleared). The change is one conditional update
@@ -59,7 +59,7 @@ func (s *Service) CustomerCancel(ctx context.Context, customerID, reservationID 
 		}
 		if !ok {
 			// docs/errors.md#refusals-by-operation: customer cancel, 400 when the status is not PENDIENTE (naming it).
-			return fault.Invalidf("Solo se pueden cancelar reservas pendientes; esta reserva está %s.", r.Status)
+			return fault.Coded(fault.Invalid, "err.booking.customer_cancel_status", "Status", r.Status.Word())
 		}
 		if perr != nil {
 			return perr
@@ -155,7 +155,7 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 			return denied
 		}
 		if !reservation.For(r.Status).CustomerEdit {
-			return fault.Invalidf("No se puede modificar una reserva %s.", r.Status)
+			return fault.Coded(fault.Invalid, "err.booking.not_editable", "Status", r.Status.Word())
 		}
 		// The reservation as the notification's "original" will show it.
 		original, err := s.notes.captureOriginal(ctx, tx, r.ID)
@@ -202,7 +202,7 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 		if in.MainService != 0 && in.MainService != r.MainServiceID {
 			// An inactive one is refused by the price path (price.go).
 			if _, ok := snap.MainService(in.MainService); !ok {
-				return fault.Invalidf("El servicio principal %d no existe.", in.MainService)
+				return fault.Coded(fault.Invalid, "err.booking.main_service_unknown", "ID", in.MainService)
 			}
 			mainService = in.MainService
 		}
@@ -231,7 +231,7 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 			return err
 		}
 		if !ok { // cannot happen under the row lock; refuse rather than overwrite
-			return fault.New(fault.Conflict, "La reserva ha cambiado mientras se modificaba; vuelva a cargarla e inténtelo de nuevo.")
+			return fault.Coded(fault.Conflict, "err.booking.edit_raced")
 		}
 		if out.Reservation, err = tx.Reservations().Reservation(ctx, r.ID); err != nil {
 			return err
@@ -281,8 +281,7 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 		// constraint may refuse the new dates. That is the customer's choice of dates
 		// clashing with another stay on the same spot, not a server fault.
 		if store.IsExclusionViolation(err) || store.IsUniqueViolation(err) {
-			return Edited{}, &fault.Error{Kind: fault.Conflict, Err: err,
-				Message: "Las nuevas fechas coinciden con otra reserva en la misma plaza de aparcamiento; elija otras fechas o contacte con el aparcamiento."}
+			return Edited{}, coded(fault.Conflict, err, "err.booking.spot_clash")
 		}
 		return Edited{}, wrapOp(err, "edit reservation %d", reservationID)
 	}

@@ -26,13 +26,13 @@ func (s *Service) EraseCustomer(ctx context.Context, customerID int64, asAccount
 			return err
 		}
 		if c.Type == reservation.Admin {
-			return fault.New(fault.Forbidden, privacy.MsgEraseStaff)
+			return fault.Coded(fault.Forbidden, "err.booking.erase_staff")
 		}
 		if erased, err := tx.Privacy().CustomerErased(ctx, customerID); err != nil || erased {
 			if err != nil {
 				return err
 			}
-			return fault.New(fault.Conflict, privacy.MsgEraseDone)
+			return fault.Coded(fault.Conflict, "err.booking.erase_done")
 		}
 		holder, err := detachUnseen(ctx, tx, c, asAccount)
 		if err != nil {
@@ -43,7 +43,7 @@ func (s *Service) EraseCustomer(ctx context.Context, customerID int64, asAccount
 			return err
 		}
 		if busy {
-			return fault.New(fault.Conflict, privacy.MsgEraseInProgress)
+			return fault.Coded(fault.Conflict, "err.booking.erase_in_progress")
 		}
 		if err := s.releaseCustomerPending(ctx, tx, customerID); err != nil {
 			return err

@@ -11,11 +11,10 @@ import (
 	"parking/internal/fault"
 	"parking/internal/feed"
 	"parking/internal/handover"
-	"parking/internal/localtime"
+	"parking/internal/i18n"
 	"parking/internal/money"
 	"parking/internal/notify"
 	"parking/internal/pricing"
-	"parking/internal/receipt"
 	"parking/internal/reservation"
 	"parking/internal/settings"
 	"parking/internal/store"
@@ -81,8 +80,7 @@ func (s *Service) exitCharge(ctx context.Context, rd exitReader, r reservation.R
 			return c, err
 		}
 	} else if !at.After(r.Entry) {
-		return c, fault.Invalidf("La reserva %d no tiene fecha de salida y su fecha de entrada (%s) es posterior a este momento: indique la fecha de salida antes de finalizar.",
-			r.ID, localtime.Spanish(r.Entry, s.loc))
+		return c, fault.Coded(fault.Invalid, "err.booking.exit_needed", "ID", r.ID, "Entry", r.Entry.In(s.loc))
 	}
 	v, err := rd.customers.Vehicle(ctx, r.VehicleID)
 	if err != nil {
@@ -127,11 +125,11 @@ func (s *stayRules) checkOutMoment(r reservation.Reservation, now time.Time, sen
 	}
 	switch in := checkedIn(r); {
 	case sent.After(now):
-		return now, fault.Invalidf("La hora de salida (checked_out_at) %s es posterior a este momento (%s): indique una hora que ya haya pasado.",
-			localtime.Spanish(*sent, s.loc), localtime.Spanish(now, s.loc))
+		return now, fault.Coded(fault.Invalid, "err.booking.checkout_future",
+			"Field", i18n.FieldName("checked_out_at"), "At", sent.In(s.loc), "Now", now.In(s.loc))
 	case sent.Before(in):
-		return now, fault.Invalidf("La hora de salida (checked_out_at) %s es anterior a la entrada del vehículo (%s).",
-			localtime.Spanish(*sent, s.loc), localtime.Spanish(in, s.loc))
+		return now, fault.Coded(fault.Invalid, "err.booking.checkout_before_entry",
+			"Field", i18n.FieldName("checked_out_at"), "At", sent.In(s.loc), "Entry", in.In(s.loc))
 	}
 	return *sent, nil
 }
@@ -142,7 +140,7 @@ func (s *stayRules) checkOutMoment(r reservation.Reservation, now time.Time, sen
 func (s *Service) CheckoutPreview(ctx context.Context, id int64) (ExitCharge, error) {
 	r, err := s.store.Reservations().Reservation(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return ExitCharge{}, fault.New(fault.NotFound, "La reserva %d no existe.", id)
+		return ExitCharge{}, notFound(id)
 	}
 	if err != nil {
 		return ExitCharge{}, err
@@ -155,7 +153,7 @@ func (s *Service) CheckoutPreview(ctx context.Context, id int64) (ExitCharge, er
 
 // notInCourse refuses a check-out (or its preview) of a reservation in another state.
 func notInCourse(id int64, st reservation.Status) error {
-	return fault.Invalidf("No se puede finalizar la reserva %d: su estado es %s y debe ser %s.", id, st, reservation.InCourse)
+	return fault.Coded(fault.Invalid, "err.booking.finalize_status", "ID", id, "Status", st.Word(), "Required", reservation.InCourse.Word())
 }
 
 // AmountDueError is the cause of a finalize refused because the amount staff
@@ -173,9 +171,8 @@ func expectedTotal(expected *money.Cents, due money.Cents) error {
 	if expected == nil || *expected == due {
 		return nil
 	}
-	return &fault.Error{Kind: fault.Conflict, Err: &AmountDueError{Total: due},
-		Message: fmt.Sprintf("El importe a cobrar es %s, no %s (expected_total): revise el importe con el cliente y confirme de nuevo.",
-			receipt.Euros(due), receipt.Euros(*expected))}
+	return coded(fault.Conflict, &AmountDueError{Total: due}, "err.booking.amount_due",
+		"Due", due, "Expected", *expected, "Field", i18n.FieldName("expected_total"))
 }
 
 // pastEntryMargin is how far in the past a changed entry of a PENDIENTE
@@ -191,13 +188,13 @@ func (s *stayRules) editKeepsWhatIsOwed(r reservation.Reservation, entry time.Ti
 	switch r.Status {
 	case reservation.InCourse:
 		if exit != nil && !sameTime(exit, r.Exit) && exit.Before(now) {
-			return fault.Invalidf("La fecha de salida (exit_date) %s ya ha pasado: el vehículo está en el aparcamiento y la salida no puede ser anterior a este momento (%s).",
-				localtime.Spanish(*exit, s.loc), localtime.Spanish(now, s.loc))
+			return fault.Coded(fault.Invalid, "err.booking.exit_passed",
+				"Field", i18n.FieldName("exit_date"), "Exit", exit.In(s.loc), "Now", now.In(s.loc))
 		}
 	case reservation.Pending:
 		if !entry.Equal(r.Entry) && entry.Before(now.Add(-pastEntryMargin)) {
-			return fault.Invalidf("La fecha de entrada (entry_date) %s ya ha pasado: elija una entrada a partir de este momento (%s).",
-				localtime.Spanish(entry, s.loc), localtime.Spanish(now, s.loc))
+			return fault.Coded(fault.Invalid, "err.booking.entry_passed",
+				"Field", i18n.FieldName("entry_date"), "Entry", entry.In(s.loc), "Now", now.In(s.loc))
 		}
 	}
 	return nil
@@ -236,9 +233,9 @@ func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (res
 		m, ok := reservation.ParsePaymentMethod(strings.TrimSpace(method))
 		if !ok {
 			if strings.TrimSpace(method) == "" {
-				return fault.Invalidf("Falta el método de pago (paymentMethod): use EFECTIVO o TARJETA.")
+				return fault.Coded(fault.Invalid, "err.booking.payment_method_required", "Field", i18n.FieldName("paymentMethod"))
 			}
-			return fault.Invalidf("El método de pago %q no es válido: use EFECTIVO o TARJETA.", method)
+			return fault.Coded(fault.Invalid, "err.booking.payment_method", "Value", method)
 		}
 		at, err := s.dates.checkOutMoment(r, tx.Now, in.CheckedOutAt)
 		if err != nil {

@@ -44,12 +44,10 @@ type Once struct {
 }
 
 // ErrKeyReused refuses an Idempotency-Key sent again with another body (422).
-var ErrKeyReused = &fault.Error{Kind: fault.Unprocessable,
-	Message: "La cabecera Idempotency-Key ya se usó con otra petición distinta: envíe una clave nueva para cada reserva."}
+var ErrKeyReused = fault.Coded(fault.Unprocessable, "err.booking.idempotency_reused")
 
 // errKeyRunning refuses a key whose first request is still running (409).
-var errKeyRunning = &fault.Error{Kind: fault.Conflict,
-	Message: "Ya se está procesando una petición con esta Idempotency-Key: espere su respuesta o inténtelo de nuevo en unos segundos."}
+var errKeyRunning = fault.Coded(fault.Conflict, "err.booking.idempotency_running")
 
 // storedAnswer is o's key as stored: nil when it does not count (none, expired, or
 // left running long ago by a request of an earlier version that died); the stored

@@ -29,8 +29,7 @@ func WithManageLinks(s *managelink.Signer) Option { return func(svc *Service) { 
 
 // ErrNoBooking is the one answer to a lookup that does not match and to a bad or
 // expired token: the same whether or not the reference exists (docs/manage-booking.md#the-token).
-var ErrNoBooking = fault.New(fault.NotFound,
-	"No encontramos ninguna reserva con esa referencia y ese teléfono o correo electrónico, o el enlace ha caducado.")
+var ErrNoBooking = fault.Coded(fault.NotFound, "err.booking.no_booking")
 
 // Lookup throttling: failed lookups are counted per reference (whether or not it
 // exists) and per client address in the login failures table (shared by every
@@ -41,7 +40,6 @@ const (
 	lookupWindow           = time.Hour
 	lookupLimitPerRef      = 5
 	lookupLimitPerAddress  = 30
-	msgLookupThrottled     = "Demasiados intentos fallidos. Por seguridad, espere %d minutos antes de volver a intentarlo."
 	manageLookupKeyRef     = "lookup-reference:"
 	manageLookupKeyAddress = "lookup-address:"
 )
@@ -81,7 +79,7 @@ func (s *Service) Lookup(ctx context.Context, in LookupRequest) (Managed, error)
 			return Managed{}, err
 		}
 	default:
-		return Managed{}, fault.Invalidf("Escriba el teléfono o el correo electrónico con el que hizo la reserva.")
+		return Managed{}, fault.Coded(fault.Invalid, "err.booking.lookup_contact")
 	}
 	var m Managed
 	err = s.throttledLookup(ctx, ref, in.Addr, func() error {
@@ -210,7 +208,7 @@ func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservat
 			return err
 		}
 		if !reservation.For(r.Status).Cancel {
-			return fault.Invalidf("Solo se pueden cancelar reservas pendientes; esta reserva está %s.", r.Status)
+			return fault.Coded(fault.Invalid, "err.booking.customer_cancel_status", "Status", r.Status.Word())
 		}
 		out, err = s.cancelLocked(ctx, tx, r, prev)
 		return err
@@ -258,7 +256,7 @@ func lookupWait(failures []time.Time, limit int, now time.Time) time.Duration {
 func lookupThrottled(wait time.Duration) error {
 	mins := int((wait + time.Minute - 1) / time.Minute)
 	// The login's cause type, so that the web layer sets Retry-After alike.
-	return &fault.Error{Kind: fault.TooMany, Message: fmt.Sprintf(msgLookupThrottled, mins), Err: &account.ThrottledError{RetryAfter: wait}}
+	return coded(fault.TooMany, &account.ThrottledError{RetryAfter: wait}, "err.booking.lookup_throttled", "Minutes", mins)
 }
 
 // ManageLink is the manage token and link of a reservation at now ("" without a

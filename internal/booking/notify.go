@@ -8,6 +8,7 @@ import (
 
 	"parking/internal/audit"
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/input"
 	"parking/internal/notify"
 	"parking/internal/pricing"
@@ -145,7 +146,7 @@ func (s *Service) RequestFullInvoice(ctx context.Context, id int64, to receipt.R
 		return err
 	}
 	if to.Address == "" {
-		return fault.Invalidf("Falta la dirección del cliente (address): la factura completa la necesita.")
+		return fault.Coded(fault.Invalid, "err.booking.address_required", "Field", i18n.FieldName("address"))
 	}
 	return s.requestInvoice(ctx, id, &to)
 }
@@ -157,7 +158,7 @@ func (s *Service) requestInvoice(ctx context.Context, id int64, to *receipt.Reci
 			return err
 		}
 		if !reservation.For(r.Status).RequestBill {
-			return fault.Invalidf("La reserva %d está CANCELADA: no se puede emitir la factura.", id)
+			return fault.Coded(fault.Invalid, "err.booking.invoice_cancelled", "ID", id)
 		}
 		if err := auditReservation(ctx, tx, audit.ActionInvoiceRequest, id, nil, audit.F("notification", string(notify.Invoice))); err != nil {
 			return err
@@ -198,8 +199,8 @@ func (s *Service) fullInvoice(ctx context.Context, tx *store.Tx, r reservation.R
 			if *cur.Recipient == to {
 				return nil // asked again: the same invoice is sent again
 			}
-			return fault.New(fault.Conflict, "La reserva %d ya tiene la factura %s a nombre de %s (NIF %s): cambiar sus datos requiere una factura rectificativa, que este servicio no emite.",
-				r.ID, cur.Number, cur.Recipient.Name, cur.Recipient.TaxID)
+			return fault.Coded(fault.Conflict, "err.booking.invoice_issued",
+				"ID", r.ID, "Number", cur.Number, "Name", cur.Recipient.Name, "TaxID", cur.Recipient.TaxID)
 		}
 		if err := tx.Receipts().SaveInvoiceRecipient(ctx, r.ID, to); err != nil {
 			return err

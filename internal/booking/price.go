@@ -82,7 +82,7 @@ func (s *Service) price(ctx context.Context, ch Channel, st stay, prev *bookedSt
 	}
 	if ch == Public && (prev == nil || st.MainService != prev.Inputs.MainService) {
 		if m, ok := snap.MainService(st.MainService); ok && !m.Active {
-			return pricedStay{}, fault.Invalidf("El servicio %s no está disponible.", m.Name)
+			return pricedStay{}, fault.Coded(fault.Invalid, "err.booking.service_unavailable", "Service", m.Name)
 		}
 	}
 	extras, skipped := s.selectExtras(ctx, snap, st.Extras, prev)
@@ -178,7 +178,7 @@ func (s *Service) quoteEdit(ctx context.Context, id int64, customer bool, allowe
 		if customer {
 			return pricing.Quote{}, denied
 		}
-		return pricing.Quote{}, fault.New(fault.NotFound, "La reserva %d no existe.", id)
+		return pricing.Quote{}, notFound(id)
 	}
 	if err != nil {
 		return pricing.Quote{}, err
@@ -192,7 +192,7 @@ func (s *Service) quoteEdit(ctx context.Context, id int64, customer bool, allowe
 	}
 	rules := reservation.For(res.Status) // docs/reservations.md#per-state-rules
 	if !rules.EditStay {
-		return pricing.Quote{}, fault.Invalidf("No se puede modificar una reserva %s.", res.Status)
+		return pricing.Quote{}, fault.Coded(fault.Invalid, "err.booking.not_editable", "Status", res.Status.Word())
 	}
 	v, err := s.store.Customers().Vehicle(ctx, res.VehicleID)
 	if err != nil {

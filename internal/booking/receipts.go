@@ -104,8 +104,7 @@ func daysText(n int64) string {
 
 // notIssued is the refusal for a reservation that has no receipt yet.
 func notIssued(id int64, status reservation.Status) error {
-	return fault.New(fault.Conflict,
-		"La reserva %d está %s: el recibo solo se emite cuando la reserva está FINALIZADA (vehículo recogido y pagado).", id, status)
+	return fault.Coded(fault.Conflict, "err.booking.receipt_not_issued", "ID", id, "Status", status.Word(), "Required", reservation.Finalized.Word())
 }
 
 // Receipt is the current receipt of a reservation: the full invoice that replaced

@@ -3,11 +3,9 @@ package booking
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"parking/internal/fault"
-	"parking/internal/localtime"
 	"parking/internal/reservation"
 	"parking/internal/store"
 )
@@ -45,13 +43,10 @@ func (s *spots) ensureSpotFree(ctx context.Context, tx *store.Tx, id int64, spot
 
 // spotTaken is the refusal naming the reservation that holds the spot.
 func (s *spots) spotTaken(spot string, h store.SpotHolder, cause error) error {
-	until := "sin fecha de salida"
-	if h.Exit != nil {
-		until = "hasta el " + localtime.Spanish(*h.Exit, s.loc)
+	if h.Exit == nil {
+		return coded(fault.Conflict, cause, "err.booking.spot_taken_open", "Spot", spot, "ID", h.ID, "Entry", h.Entry.In(s.loc))
 	}
-	return &fault.Error{Kind: fault.Conflict, Err: cause, Message: fmt.Sprintf(
-		"La plaza %s ya está asignada a la reserva %d (desde el %s, %s) en fechas que se solapan.",
-		spot, h.ID, localtime.Spanish(h.Entry, s.loc), until)}
+	return coded(fault.Conflict, cause, "err.booking.spot_taken", "Spot", spot, "ID", h.ID, "Entry", h.Entry.In(s.loc), "Exit", h.Exit.In(s.loc))
 }
 
 // spotViolation turns PostgreSQL's exclusion-constraint refusal (SQLSTATE 23P01,
@@ -64,8 +59,7 @@ func (s *spots) spotViolation(ctx context.Context, err error, id int64, spot str
 	if h, qerr := s.store.Reservations().SpotConflict(ctx, spot, entry, exit, id); qerr == nil {
 		return s.spotTaken(spot, h, err)
 	}
-	return &fault.Error{Kind: fault.Conflict, Err: err,
-		Message: "La plaza " + spot + " ya está asignada a otra reserva en fechas que se solapan."}
+	return coded(fault.Conflict, err, "err.booking.spot_taken_other", "Spot", spot)
 }
 
 // keepSpotFree is ensureSpotFree for an edit that keeps r's spot but may move its
@@ -77,8 +71,7 @@ func (s *spots) keepSpotFree(ctx context.Context, tx *store.Tx, r reservation.Re
 	}
 	err := s.ensureSpotFree(ctx, tx, r.ID, *r.Spot, entry, exit)
 	if fault.KindOf(err) == fault.Conflict {
-		return &fault.Error{Kind: fault.Conflict, Err: err,
-			Message: "Las nuevas fechas coinciden con otra reserva en la misma plaza de aparcamiento; elija otras fechas o contacte con el aparcamiento."}
+		return coded(fault.Conflict, err, "err.booking.spot_clash")
 	}
 	return err
 }

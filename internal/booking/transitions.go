@@ -23,7 +23,7 @@ import (
 // statusMoved is the refusal when the conditional UPDATE found the row in another
 // state than the one just read (kept for safety: the row lock makes it unreachable).
 func statusMoved(id int64) error {
-	return fault.Invalidf("La reserva %d ha cambiado de estado mientras se procesaba la petición; recargue e inténtelo de nuevo.", id)
+	return fault.Coded(fault.Invalid, "err.booking.status_moved", "ID", id)
 }
 
 // CheckOutInput is what staff send to finalize: the payment method, and optionally
@@ -47,7 +47,7 @@ func (s *Service) AdminCancel(ctx context.Context, id int64) (reservation.Reserv
 		}
 		before = r
 		if !reservation.For(r.Status).Cancel {
-			return fault.Invalidf("No se puede cancelar la reserva %d: su estado es %s; solo se cancelan reservas %s.", id, r.Status, reservation.Pending)
+			return fault.Coded(fault.Invalid, "err.booking.cancel_status", "ID", id, "Status", r.Status.Word(), "Required", reservation.Pending.Word())
 		}
 		prev, err := s.trail.stateOf(ctx, tx, r)
 		if err != nil {

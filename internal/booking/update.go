@@ -67,7 +67,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		before = r
 		rules := reservation.For(r.Status) // docs/reservations.md#per-state-rules (internal/reservation/rules.go)
 		if !rules.Editable() {
-			return fault.Invalidf("La reserva %d está %s: no admite cambios.", id, r.Status)
+			return fault.Coded(fault.Invalid, "err.booking.locked", "ID", id, "Status", r.Status.Word())
 		}
 		prev, err := s.trail.readState(ctx, tx, id, true)
 		if err != nil {
@@ -129,7 +129,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		// docs/reservations.md#parking-spot: EN CURSO (and FINALIZADA, refused above)
 		// must keep a spot.
 		if newSpot == nil && rules.Spot == reservation.SpotRequired {
-			return fault.Invalidf("La reserva %d está %s: la plaza de aparcamiento no puede quedar vacía.", id, r.Status)
+			return fault.Coded(fault.Invalid, "err.booking.spot_required", "ID", id, "Status", r.Status.Word())
 		}
 		notes := r.Notes
 		if c.Notes != nil {
@@ -251,7 +251,7 @@ func applyContact(rules input.Rules, cust reservation.Customer, c AdminChange) (
 	}
 	if c.Phone != nil {
 		if strings.TrimSpace(*c.Phone) == "" {
-			return out, fault.Invalidf("El teléfono del cliente es obligatorio.")
+			return out, fault.Coded(fault.Invalid, "err.booking.customer_phone_required")
 		}
 		if cust.Phone == nil || strings.TrimSpace(*c.Phone) != *cust.Phone {
 			if out.Phone, err = rules.Phone("phone", *c.Phone); err != nil {
@@ -270,11 +270,11 @@ func applyContact(rules input.Rules, cust reservation.Customer, c AdminChange) (
 		}
 	}
 	if out.Phone == "" {
-		return out, fault.Invalidf("El teléfono del cliente es obligatorio.")
+		return out, fault.Coded(fault.Invalid, "err.booking.customer_phone_required")
 	}
 	// An account logs in with its email: it cannot be left without one.
 	if out.Email == nil && cust.Type != reservation.Unregistered {
-		return out, fault.Invalidf("El cliente tiene una cuenta registrada: su correo electrónico es obligatorio.")
+		return out, fault.Coded(fault.Invalid, "err.booking.account_email_required")
 	}
 	return out, nil
 }
@@ -319,7 +319,7 @@ func (s *Service) saveContact(ctx context.Context, tx *store.Tx, cust reservatio
 	if c.Phone != oldPhone {
 		other, err := tx.Customers().CustomerWithPhone(ctx, c.Phone, cust.ID)
 		if err == nil {
-			return fault.New(fault.Conflict, "El teléfono %s ya pertenece a otro cliente (número %d); no se puede asignar a este.", c.Phone, other)
+			return fault.Coded(fault.Conflict, "err.booking.phone_taken", "Phone", c.Phone, "Customer", other)
 		}
 		if !errors.Is(err, store.ErrNotFound) {
 			return err
@@ -328,7 +328,7 @@ func (s *Service) saveContact(ctx context.Context, tx *store.Tx, cust reservatio
 	if cust.Type != reservation.Unregistered && !strings.EqualFold(newEmail, oldEmail) {
 		other, err := tx.Customers().AccountWithEmail(ctx, newEmail, cust.ID)
 		if err == nil {
-			return fault.New(fault.Conflict, "El correo %s ya es el de otra cuenta (número %d).", newEmail, other)
+			return fault.Coded(fault.Conflict, "err.booking.email_taken", "Email", newEmail, "Account", other)
 		}
 		if !errors.Is(err, store.ErrNotFound) {
 			return err
@@ -336,7 +336,7 @@ func (s *Service) saveContact(ctx context.Context, tx *store.Tx, cust reservatio
 	}
 	if err := tx.Customers().UpdateCustomerContact(ctx, cust.ID, c); err != nil {
 		if store.IsUniqueViolation(err) {
-			return &fault.Error{Kind: fault.Conflict, Err: err, Message: "El teléfono o el correo ya pertenecen a otro cliente."}
+			return coded(fault.Conflict, err, "err.booking.contact_taken")
 		}
 		return err
 	}
@@ -350,7 +350,7 @@ func applyVehicle(v reservation.Vehicle, c AdminChange) (reservation.Vehicle, er
 	// The plate sent is compared in its canonical form ("9988 lmn" is 9988LMN).
 	if c.LicensePlate != nil {
 		if p := input.PlateForm(*c.LicensePlate); p != "" && p != v.LicensePlate && p != input.PlateForm(v.LicensePlate) {
-			return out, fault.Invalidf("La matrícula no se puede modificar: la reserva es del vehículo %s.", v.LicensePlate)
+			return out, fault.Coded(fault.Invalid, "err.booking.plate_fixed", "Plate", v.LicensePlate)
 		}
 	}
 	for _, f := range []struct {
@@ -374,7 +374,7 @@ func applyVehicle(v reservation.Vehicle, c AdminChange) (reservation.Vehicle, er
 	if c.VehicleType != nil {
 		out.Type = pricing.NormalizeVehicleType(out.Type)
 		if out.Type == "" {
-			return out, fault.Invalidf("El tipo de vehículo es obligatorio.")
+			return out, fault.Coded(fault.Invalid, "err.booking.vehicle_type_required")
 		}
 	}
 	if out.Type == pricing.NormalizeVehicleType(v.Type) {

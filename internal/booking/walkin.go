@@ -6,6 +6,7 @@ import (
 
 	"parking/internal/fault"
 	"parking/internal/feed"
+	"parking/internal/i18n"
 	"parking/internal/localtime"
 	"parking/internal/reservation"
 )
@@ -18,10 +19,10 @@ import (
 // walk-in), each with its own message.
 func (s *Service) WalkIn(ctx context.Context, in NewBooking, opts ...CreateOption) (Created, error) {
 	if strings.TrimSpace(in.Phone) == "" {
-		return Created{}, fault.Invalidf("Faltan datos obligatorios: el teléfono (phone) es obligatorio.")
+		return Created{}, fault.Coded(fault.Invalid, "err.booking.walkin_phone", "Field", i18n.FieldName("phone"))
 	}
 	if strings.TrimSpace(in.LicensePlate) == "" {
-		return Created{}, fault.Invalidf("Faltan datos obligatorios: la matrícula (license_plate) es obligatoria.")
+		return Created{}, fault.Coded(fault.Invalid, "err.booking.walkin_plate", "Field", i18n.FieldName("license_plate"))
 	}
 	c, err := s.Create(ctx, WalkIn, in, opts...)
 	if err != nil {

@@ -73,8 +73,12 @@ func Words(lang, key string, apiNames bool, args ...any) string {
 			out[i] = Money(lang, v)
 		case Day:
 			out[i] = Date(lang, time.Time(v))
+		case Days:
+			out[i] = v.in(lang)
 		case time.Time:
-			out[i] = DateTime(lang, v)
+			out[i] = moment(lang, apiNames, v)
+		case Term:
+			out[i] = T(lang, string(v))
 		default:
 			out[i] = a
 		}

@@ -27,7 +27,6 @@
 package occupancy
 
 import (
-	"fmt"
 	"strings"
 	"time"
 )
@@ -198,12 +197,4 @@ func Spanish(days []Day) string {
 		return strings.Join(s, "")
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " y " + s[len(s)-1]
-}
-
-// Message is the Spanish refusal naming the full days.
-func Message(days []Day) string {
-	if len(days) == 1 {
-		return fmt.Sprintf("No quedan plazas libres el día %s. Elija otras fechas.", Spanish(days))
-	}
-	return fmt.Sprintf("No quedan plazas libres los días %s. Elija otras fechas.", Spanish(days))
 }

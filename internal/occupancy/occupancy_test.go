@@ -100,12 +100,12 @@ func TestStatusOf(t *testing.T) {
 	}
 }
 
-func TestMessageNamesTheDays(t *testing.T) {
+func TestSpanishNamesTheDays(t *testing.T) {
 	a, _ := ParseDay("2027-03-12")
-	if got := Message([]Day{a}); got != "No quedan plazas libres el día 12/03/2027. Elija otras fechas." {
+	if got := Spanish([]Day{a}); got != "12/03/2027" {
 		t.Errorf("one day: %q", got)
 	}
-	if got := Message([]Day{a, a + 1, a + 2}); got != "No quedan plazas libres los días 12/03/2027, 13/03/2027 y 14/03/2027. Elija otras fechas." {
+	if got := Spanish([]Day{a, a + 1, a + 2}); got != "12/03/2027, 13/03/2027 y 14/03/2027" {
 		t.Errorf("three days: %q", got)
 	}
 }

@@ -25,7 +25,7 @@ import (
 func LockForAdmin(ctx context.Context, tx *store.Tx, id int64) (reservation.Reservation, error) {
 	r, err := tx.Reservations().LockReservation(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return r, fault.New(fault.NotFound, "La reserva %d no existe.", id)
+		return r, fault.Coded(fault.NotFound, "err.ops.not_found", "ID", id)
 	}
 	return r, err
 }

@@ -5,13 +5,13 @@ package pricing
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"parking/internal/i18n"
 	"parking/internal/money"
 )
 
@@ -153,23 +153,17 @@ type NoRateError struct {
 	Days        int64
 }
 
-func (e *NoRateError) Error() string {
-	name := e.Name
-	if name == "" {
-		name = fmt.Sprintf("%d", e.MainService)
-	}
-	return fmt.Sprintf("No existe tarifa para el servicio %s y %d días.", name, e.Days)
-}
+func (e *NoRateError) Error() string { return i18n.Words(i18n.Default, codeNoRate, true, e.args()...) }
 
 // NoCoefficientError: the vehicle type has no multiplier (price rule 3).
 type NoCoefficientError struct{ VehicleType string }
 
 func (e *NoCoefficientError) Error() string {
-	return fmt.Sprintf("No existe coeficiente de precio para el tipo de vehículo %s.", e.VehicleType)
+	return i18n.Words(i18n.Default, codeNoCoefficient, true, e.args()...)
 }
 
 // ErrNotLoaded: pricing data has not been loaded (docs/pricing.md#catalog: pricing requests fail with 500).
-var ErrNotLoaded = errors.New("Los datos de precios no están cargados.")
+var ErrNotLoaded = errors.New(i18n.Words(i18n.Default, codeNotLoaded, true))
 
 // Courtesy is the price rule's courtesy period: a remainder of up to 2 hours is
 // not charged as a day, and a car collected up to 2 hours after its booked exit

@@ -8,6 +8,7 @@ import (
 
 	"parking/internal/audit"
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/input"
 	"parking/internal/store"
 )
@@ -47,7 +48,7 @@ func (s *Service) AuditTrail(ctx context.Context, q AuditQuery) (AuditPage, erro
 	if r := strings.TrimSpace(q.Reservation); r != "" {
 		id, err := strconv.ParseInt(r, 10, 64)
 		if err != nil || id <= 0 {
-			return AuditPage{}, fault.Invalidf("reservation debe ser un número de reserva (es %q).", r)
+			return AuditPage{}, fault.Coded(fault.Invalid, "err.records.reservation_number", "Field", i18n.FieldName("reservation"), "Value", r)
 		}
 		f.ReservationID = id
 	}

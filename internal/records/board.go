@@ -39,7 +39,7 @@ func (s *Service) ParseBoardDay(date string) (day string, from, to time.Time, er
 		from, to = localtime.DayRange(s.now(), s.loc)
 		return from.Format("2006-01-02"), from, to, nil
 	}
-	invalid := fault.Invalidf("Invalid date %q: expected YYYY-MM-DD.", date)
+	invalid := fault.Coded(fault.Invalid, "err.records.board_day", "Value", date)
 	if day, from, to, err = localtime.ParseDay(date, s.loc); err == nil {
 		// The same years localtime.Parse accepts: nobody parks in 1800.
 		if from.Year() < 1900 || from.Year() > 2200 {

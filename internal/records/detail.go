@@ -59,7 +59,7 @@ func (s *Service) Detail(ctx context.Context, id int64) (Detail, error) {
 	var err error
 	d.Reservation, err = s.store.Reservations().Reservation(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return d, fault.New(fault.NotFound, "La reserva %d no existe.", id)
+		return d, fault.Coded(fault.NotFound, "err.records.not_found", "ID", id)
 	}
 	if err != nil {
 		return d, err

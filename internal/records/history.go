@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/input"
 	"parking/internal/localtime"
 	"parking/internal/reservation"
@@ -75,7 +76,7 @@ func (s *Service) historyFilter(ctx context.Context, q HistoryQuery) (store.Hist
 	if st := strings.TrimSpace(q.Status); st != "" {
 		status, ok := reservation.ParseStatus(strings.ToUpper(st))
 		if !ok {
-			return f, fault.Invalidf("El estado %q no existe: use PENDIENTE, EN CURSO, FINALIZADA o CANCELADA.", st)
+			return f, fault.Coded(fault.Invalid, "err.records.status", "Value", st)
 		}
 		f.Status = status
 	}
@@ -121,16 +122,17 @@ func (s *Service) historyFilter(ctx context.Context, q HistoryQuery) (store.Hist
 func (s *Service) dayRange(fromName, fromDay, toName, toDay string) (from, to time.Time, err error) {
 	if d := strings.TrimSpace(fromDay); d != "" {
 		if _, from, _, err = localtime.ParseDay(d, s.loc); err != nil {
-			return from, to, fault.Invalidf("%s no es una fecha válida (%q): use AAAA-MM-DD.", fromName, d)
+			return from, to, fault.Coded(fault.Invalid, "err.records.day", "Field", i18n.FieldName(fromName), "Value", d)
 		}
 	}
 	if d := strings.TrimSpace(toDay); d != "" {
 		if _, _, to, err = localtime.ParseDay(d, s.loc); err != nil {
-			return from, to, fault.Invalidf("%s no es una fecha válida (%q): use AAAA-MM-DD.", toName, d)
+			return from, to, fault.Coded(fault.Invalid, "err.records.day", "Field", i18n.FieldName(toName), "Value", d)
 		}
 	}
 	if !from.IsZero() && !to.IsZero() && !from.Before(to) {
-		return from, to, fault.Invalidf("%s (%s) es posterior a %s (%s).", fromName, strings.TrimSpace(fromDay), toName, strings.TrimSpace(toDay))
+		return from, to, fault.Coded(fault.Invalid, "err.records.days_order",
+			"FromField", i18n.FieldName(fromName), "From", strings.TrimSpace(fromDay), "ToField", i18n.FieldName(toName), "To", strings.TrimSpace(toDay))
 	}
 	return from, to, nil
 }

@@ -5,6 +5,7 @@ package reservation
 import (
 	"time"
 
+	"parking/internal/i18n"
 	"parking/internal/money"
 )
 
@@ -33,6 +34,10 @@ func ParseStatus(s string) (Status, bool) {
 
 // Terminal: FINALIZADA and CANCELADA allow no edits, no cancel, no photos, no status change.
 func (s Status) Terminal() bool { return s == Finalized || s == Cancelled }
+
+// Word is the status as a coded refusal's argument: the API's Spanish says it as
+// written (PENDIENTE), a page in its language (PENDING) (docs/languages.md#messages-as-codes).
+func (s Status) Word() i18n.Term { return i18n.Term("js.status." + string(s)) }
 
 // PaymentMethod is recorded at finalization.
 type PaymentMethod string
