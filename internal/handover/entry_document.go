@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/receipt"
 	"parking/internal/records"
 	"parking/internal/reservation"
@@ -19,8 +20,9 @@ import (
 func (s *Service) EntryDocument(ctx context.Context, d records.Detail) (receipt.Entry, error) {
 	r := d.Reservation
 	if r.Status != reservation.InCourse && r.Status != reservation.Finalized {
-		return receipt.Entry{}, fault.Invalidf("La reserva %d está %s: el justificante de entrada se emite cuando el vehículo entra en el aparcamiento (reserva %s).",
-			r.ID, r.Status, reservation.InCourse)
+		return receipt.Entry{}, fault.Coded(fault.Invalid, "err.handover.entry_document_state", "ID", r.ID,
+			"Status", i18n.Status(r.Status), "InCourse", i18n.Status(reservation.InCourse))
+
 	}
 	f, err := s.store.Catalog().Facility(ctx)
 	if err != nil {

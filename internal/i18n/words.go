@@ -16,6 +16,10 @@ type FieldName string
 // date form; a time.Time argument is written with its time of day.
 type Day time.Time
 
+// Status is a reservation's state as a coded message's argument: the Spanish
+// message says it as the API does (PENDIENTE), a page as its lists show it.
+type Status string
+
 // fieldLabels are the labels of the forms' fields: a field's name → the catalogue
 // key of its label.
 var fieldLabels = map[string]string{
@@ -34,7 +38,8 @@ var fieldLabels = map[string]string{
 	"min_days": "admin_catalog.desde_dias", "max_days": "admin_catalog.hasta_dias",
 	"mileage_km": "admin_detail.kilometros", "fuel_percent": "admin_detail.combustible_o_carga", "damage_notes": "admin_detail.danos_observados",
 	"nif": "admin_detail.nif_nie_o_cif", "razon_social": "common.nombre_o_razon_social", "token": "profile.codigo_del_enlace",
-	"language": "layout.language",
+	"file_path": "admin_detail.direccion_url_de_la_foto",
+	"language":  "layout.language",
 }
 
 // FieldLabel is field as its form labels it in lang, in «», or the name as it is
@@ -69,7 +74,14 @@ func Words(lang, key string, apiNames bool, args ...any) string {
 			} else {
 				out[i] = FieldLabel(lang, string(v))
 			}
+		case Status:
+			if apiNames {
+				out[i] = string(v)
+			} else {
+				out[i] = T(lang, "js.status."+string(v))
+			}
 		case money.Cents:
+
 			out[i] = Money(lang, v)
 		case Day:
 			out[i] = Date(lang, time.Time(v))

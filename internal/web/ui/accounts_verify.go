@@ -34,7 +34,8 @@ func (s accountPages) resendVerification(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	if jsonClient(r) {
-		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": account.MsgVerificationSent})
+		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": s.Words(r, account.MsgVerificationSent)})
+
 		return
 	}
 	http.Redirect(w, r, "/users/profile?verify=sent", http.StatusSeeOther)

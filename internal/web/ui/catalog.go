@@ -134,7 +134,7 @@ func (s catalogPages) adminCreateMainService(w http.ResponseWriter, r *http.Requ
 // adminUpdateMainService is POST or PATCH /admin/catalog/main-services/{id}.
 func (s catalogPages) adminUpdateMainService(w http.ResponseWriter, r *http.Request) {
 	s.catalogWrite(w, r, http.StatusOK, "main_service", "Servicio principal actualizado.", func(in httpx.Input) (any, error) {
-		id, err := catalogID(r, "El servicio principal")
+		id, err := catalogID(r, httpx.PathService)
 		if err != nil {
 			return nil, err
 		}
@@ -182,7 +182,7 @@ func (s catalogPages) adminCreateRate(w http.ResponseWriter, r *http.Request) {
 // adminUpdateRate is POST or PATCH /admin/catalog/rates/{id}.
 func (s catalogPages) adminUpdateRate(w http.ResponseWriter, r *http.Request) {
 	s.catalogWrite(w, r, http.StatusOK, "rate", "Tarifa actualizada.", func(in httpx.Input) (any, error) {
-		id, err := catalogID(r, "La tarifa")
+		id, err := catalogID(r, httpx.PathRate)
 		if err != nil {
 			return nil, err
 		}
@@ -197,7 +197,7 @@ func (s catalogPages) adminUpdateRate(w http.ResponseWriter, r *http.Request) {
 
 // adminDeleteRate is DELETE /admin/catalog/rates/{id} (and POST …/{id}/delete for forms).
 func (s catalogPages) adminDeleteRate(w http.ResponseWriter, r *http.Request) {
-	id, err := catalogID(r, "La tarifa")
+	id, err := catalogID(r, httpx.PathRate)
 	if err == nil {
 		err = s.catalogOps.DeleteRate(r.Context(), id)
 	}
@@ -283,7 +283,7 @@ func (s catalogPages) adminCreateExtra(w http.ResponseWriter, r *http.Request) {
 // adminUpdateExtra is POST or PATCH /admin/catalog/additional-services/{id}.
 func (s catalogPages) adminUpdateExtra(w http.ResponseWriter, r *http.Request) {
 	s.catalogWrite(w, r, http.StatusOK, "additional_service", "Servicio adicional actualizado.", func(in httpx.Input) (any, error) {
-		id, err := catalogID(r, "El servicio adicional")
+		id, err := catalogID(r, httpx.PathExtra)
 		if err != nil {
 			return nil, err
 		}

@@ -42,7 +42,7 @@ func (s reservationPages) routes(mux *http.ServeMux) {
 // reservationID reads the {id} path value; anything but a positive integer names
 // no reservation (404).
 func reservationID(r *http.Request) (int64, error) {
-	return httpx.PathID(r, "id", "La reserva")
+	return httpx.PathID(r, "id", httpx.PathReservation)
 }
 
 // reservationInput reads the reservation id of the path and the body (JSON or
