@@ -9,6 +9,7 @@ import (
 
 	"parking/internal/account"
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/localtime"
 	"parking/internal/money"
 	"parking/internal/privacy"
@@ -303,7 +304,8 @@ func (s accountPages) customerConsents(w http.ResponseWriter, r *http.Request) {
 	}
 	on, err := in.OptBool("marketing_consent")
 	if err == nil && on == nil {
-		err = fault.Invalidf("Indique marketing_consent: true para aceptar las ofertas por correo o false para retirarlo.")
+		err = fault.Coded(fault.Invalid, "err.ui.marketing_consent", "Field", i18n.FieldName("marketing_consent"))
+
 	}
 	if err == nil {
 		err = s.accounts.SetMarketingConsent(r.Context(), httpx.GuardedUser(r).ID, *on)

@@ -68,7 +68,7 @@ func (s accountPages) resetPage(w http.ResponseWriter, r *http.Request) {
 	token := r.URL.Query().Get("t")
 	ok, err := s.accounts.PasswordResetUsable(r.Context(), token)
 	if err != nil {
-		s.renderError(w, r, err, "Restablecer la contraseña", "/users/login", "Volver a iniciar sesión")
+		s.renderError(w, r, err, "title.reset", "/users/login", "password_forgot.volver_a_iniciar_sesion")
 		return
 	}
 	status := http.StatusOK

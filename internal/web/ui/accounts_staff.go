@@ -58,7 +58,7 @@ func (s accountPages) adminStaff(w http.ResponseWriter, r *http.Request) {
 			s.WriteSuccessFalse(w, r, err)
 			return
 		}
-		s.renderError(w, r, err, "Personal no disponible", "/admin/dashboard", "Volver al panel")
+		s.renderError(w, r, err, "error.staff_unavailable", "/admin/dashboard", "back.dashboard")
 		return
 	}
 	if httpx.WantsJSON(r) {

@@ -19,7 +19,7 @@ import (
 // 303 to the profile; any other is a 400 page saying why, and nothing changes.
 func (s accountPages) verifyEmail(w http.ResponseWriter, r *http.Request) {
 	if err := s.accounts.VerifyEmail(r.Context(), r.URL.Query().Get("t")); err != nil {
-		s.renderError(w, r, err, "Verificación del correo electrónico", "/users/profile", "Ir a mi cuenta")
+		s.renderError(w, r, err, "error.email_verification", "/users/profile", "back.go_account")
 		return
 	}
 	http.Redirect(w, r, "/users/profile?verified=1", http.StatusSeeOther)
@@ -49,7 +49,7 @@ func (s accountPages) customerFormRefused(w http.ResponseWriter, r *http.Request
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	s.renderError(w, r, err, "Mi cuenta", "/users/profile", "Volver a mi cuenta")
+	s.renderError(w, r, err, "title.account", "/users/profile", "back.account")
 }
 
 // msgClaimed is the answer to a claim.

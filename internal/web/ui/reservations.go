@@ -69,7 +69,7 @@ func (s reservationPages) adminWalkInForm(w http.ResponseWriter, r *http.Request
 	}
 	snap := s.catalog.Load()
 	if snap == nil {
-		httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "message": "El catálogo no está cargado."})
+		httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "message": s.Words(r, api.MsgCatalogNotLoaded)})
 		return
 	}
 	cat := api.CatalogView(snap.Catalog(), true)
@@ -103,7 +103,7 @@ func (s reservationPages) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 		if page {
 			return booking.Answer{Status: http.StatusSeeOther, Location: walkInCreatedPage(c)}, nil
 		}
-		ct, body, err := httpx.JSONAnswer(s.walkInCreated(c))
+		ct, body, err := httpx.JSONAnswer(s.walkInCreated(r, c))
 		return booking.Answer{Status: http.StatusCreated, ContentType: ct, Body: body}, err
 	}}
 	created, stored, err := s.booking.CreateOnce(r.Context(), once, func(opts ...booking.CreateOption) (booking.Created, error) {
@@ -125,7 +125,7 @@ func (s reservationPages) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 		httpx.SeeOther(w, r, walkInCreatedPage(created))
 		return
 	}
-	httpx.WriteJSON(w, http.StatusCreated, s.walkInCreated(created))
+	httpx.WriteJSON(w, http.StatusCreated, s.walkInCreated(r, created))
 }
 
 // walkInRefused answers a refused walk-in: the form again with what was typed and
@@ -174,10 +174,10 @@ func walkInCreatedPage(c booking.Created) string {
 }
 
 // walkInCreated is the 201 body of a walk-in for JSON clients.
-func (s reservationPages) walkInCreated(created booking.Created) map[string]any {
+func (s reservationPages) walkInCreated(r *http.Request, created booking.Created) map[string]any {
 	out := map[string]any{
 		"success": true,
-		"message": "Reserva creada correctamente.",
+		"message": s.Words(r, "msg.created"),
 		"data": map[string]any{
 			"id_reservation": created.Reservation.ID,
 			"reference":      reservation.ShowReference(created.Reservation.Reference), // docs/manage-booking.md#booking-reference
@@ -211,7 +211,7 @@ func (s reservationPages) adminDetails(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if page {
-		s.renderError(w, r, err, "Reserva no encontrada", "/admin/history", "Ir al historial")
+		s.renderError(w, r, err, "error.reservation_not_found", "/admin/history", "back.go_history")
 		return
 	}
 	s.WriteSuccessFalse(w, r, err)
@@ -247,7 +247,7 @@ func (s reservationPages) adminEdit(w http.ResponseWriter, r *http.Request) {
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{
 		"success":     true,
-		"message":     "Reserva actualizada correctamente.",
+		"message":     s.Words(r, "msg.updated"),
 		"reservation": s.adminReservation(up.Reservation),
 		"customer":    adminCustomer(up.Customer),
 		"vehicle":     vehicleView(up.Vehicle),
@@ -353,9 +353,10 @@ func (s reservationPages) adminFinalize(w http.ResponseWriter, r *http.Request) 
 // other view is a 404.
 func (s reservationPages) adminCheckout(w http.ResponseWriter, r *http.Request) {
 	if r.PathValue("view") != "checkout" {
-		err := fault.New(fault.NotFound, "La dirección solicitada no existe.")
+		err := fault.Coded(fault.NotFound, "error.not_found_msg")
+
 		if !httpx.WantsJSON(r) {
-			s.renderError(w, r, err, "Página no encontrada", "/admin/dashboard", "Volver al panel")
+			s.renderError(w, r, err, "error.not_found", "/admin/dashboard", "back.dashboard")
 			return
 		}
 		s.WriteSuccessFalse(w, r, err)
