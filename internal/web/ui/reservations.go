@@ -3,7 +3,6 @@ package ui
 import (
 	"net/http"
 	"strconv"
-	"strings"
 
 	"parking/internal/booking"
 	"parking/internal/fault"
@@ -297,7 +296,7 @@ func overrideCapacity(in httpx.Input) (bool, error) {
 }
 
 // adminTransition answers the three state changes alike (docs/errors.md#operation-responses): 200
-// {success:true, message, reservation}, or {success:false, message} with 400 (a
+// {success:true, message (done: its catalogue key), reservation}, or {success:false, message} with 400 (a
 // rule broken) or 404 (unknown id).
 func (s reservationPages) adminTransition(w http.ResponseWriter, r *http.Request, do func(id int64, in httpx.Input) (reservation.Reservation, error), done string) {
 	id, in, ok := s.reservationInput(w, r)
@@ -310,7 +309,7 @@ func (s reservationPages) adminTransition(w http.ResponseWriter, r *http.Request
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{
-		"success": true, "message": strings.Replace(done, "%d", strconv.FormatInt(id, 10), 1), "reservation": s.adminReservation(res),
+		"success": true, "message": s.Words(r, done, "ID", id), "reservation": s.adminReservation(res),
 	})
 }
 
@@ -324,7 +323,7 @@ func (s reservationPages) adminStart(w http.ResponseWriter, r *http.Request) {
 			return reservation.Reservation{}, err
 		}
 		return s.booking.Start(r.Context(), id, h)
-	}, "Reserva %d iniciada: el vehículo está en el aparcamiento.")
+	}, "err.ui.reservation_started")
 }
 
 // adminFinalize is PATCH /admin/reservations/{id}/finalize (check-out) with
@@ -343,7 +342,7 @@ func (s reservationPages) adminFinalize(w http.ResponseWriter, r *http.Request) 
 			return reservation.Reservation{}, err
 		}
 		return s.booking.CheckOut(r.Context(), id, c)
-	}, "Reserva %d finalizada y pagada.")
+	}, "err.ui.reservation_finalized")
 }
 
 // adminCheckout is GET /admin/reservations/{id}/checkout (docs/exit.md#checkout-preview):
@@ -395,5 +394,5 @@ func (s reservationPages) checkoutJSON(c booking.ExitCharge) checkoutView {
 func (s reservationPages) adminCancel(w http.ResponseWriter, r *http.Request) {
 	s.adminTransition(w, r, func(id int64, _ httpx.Input) (reservation.Reservation, error) {
 		return s.booking.AdminCancel(r.Context(), id)
-	}, "Reserva %d cancelada.")
+	}, "err.ui.reservation_cancelled")
 }
