@@ -138,7 +138,7 @@ func (s *Service) passwordMatches(hash *string, pw string) bool {
 }
 
 // ErrBadCredentials is the one answer for a wrong email or a wrong password.
-var ErrBadCredentials = fault.New(fault.Unauthorized, "Correo electrónico o contraseña incorrectos.")
+var ErrBadCredentials = fault.Coded(fault.Unauthorized, "err.account.bad_credentials")
 
 // loginEmail is an email typed to log in, as looked up: trimmed (lookups ignore
 // case). Control characters and overlong values are a 400 naming the field
@@ -221,7 +221,8 @@ func (s *Service) CreateAdmin(ctx context.Context, email, password, name string)
 			Changes: audit.Compare(nil, staffFields(Staff{Name: name, Email: email}))})
 	})
 	if store.IsUniqueViolation(err) {
-		return User{}, fault.New(fault.Conflict, "Ya existe una cuenta con el correo %s.", email)
+		return User{}, fault.Coded(fault.Conflict, "err.account.email_exists", "Email", email)
+
 	}
 	if err != nil {
 		return User{}, fmt.Errorf("create admin: %w", err)

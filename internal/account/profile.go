@@ -26,11 +26,11 @@ type ProfileChange struct {
 	Language *string
 }
 
-// Messages of the profile refusals.
-const (
-	msgNameRequired  = "El nombre es obligatorio."
-	msgEmailRequired = "El correo electrónico es obligatorio."
-	msgPhoneRequired = "El teléfono es obligatorio."
+// The profile's refusals of a blank field.
+var (
+	errNameRequired  = fault.Coded(fault.Invalid, "err.account.name_required")
+	errEmailRequired = fault.Coded(fault.Invalid, "err.account.email_required")
+	errPhoneRequired = fault.Coded(fault.Invalid, "err.account.phone_required")
 )
 
 // UpdateProfile validates and stores a user's name, email and phone, and returns
@@ -59,7 +59,7 @@ func (s *Service) UpdateProfile(ctx context.Context, userID int64, ch ProfileCha
 				return err
 			}
 			if taken {
-				return fault.New(fault.Conflict, "El correo electrónico %s ya está registrado en otra cuenta.", *upd.Email)
+				return fault.Coded(fault.Conflict, "err.account.profile_email_taken", "Email", *upd.Email)
 			}
 		}
 		if upd.Phone != nil && (cur.Phone == nil || *cur.Phone != *upd.Phone) {
@@ -68,12 +68,12 @@ func (s *Service) UpdateProfile(ctx context.Context, userID int64, ch ProfileCha
 				return err
 			}
 			if taken {
-				return fault.New(fault.Conflict, "El teléfono %s ya pertenece a otro cliente. Si hizo reservas con ese número antes de registrarse, contacte con el aparcamiento.", *upd.Phone)
+				return fault.Coded(fault.Conflict, "err.account.profile_phone_taken", "Phone", *upd.Phone)
 			}
 		}
 		if err := tx.Customers().UpdateProfile(ctx, userID, upd); err != nil {
 			if store.IsUniqueViolation(err) { // a concurrent change took the email or phone first
-				return fault.New(fault.Conflict, "El correo electrónico o el teléfono ya están en uso por otro cliente.")
+				return fault.Coded(fault.Conflict, "err.account.profile_taken")
 			}
 			return err
 		}
@@ -110,7 +110,7 @@ func applyProfileChange(rules input.Rules, cur reservation.Customer, ch ProfileC
 	}
 	if ch.Nombre != nil {
 		if strings.TrimSpace(*ch.Nombre) == "" {
-			return upd, fault.Invalidf(msgNameRequired)
+			return upd, errNameRequired
 		}
 		if upd.FullName, err = input.Name("nombre", *ch.Nombre); err != nil {
 			return upd, err
@@ -121,7 +121,7 @@ func applyProfileChange(rules input.Rules, cur reservation.Customer, ch ProfileC
 		switch {
 		case email == "":
 			// Accounts log in by email: clearing it would lock the account out.
-			return upd, fault.Invalidf(msgEmailRequired)
+			return upd, errEmailRequired
 		case cur.Email != nil && *cur.Email == email:
 		default:
 			if email, err = input.Email("email", email); err != nil {
@@ -138,7 +138,7 @@ func applyProfileChange(rules input.Rules, cur reservation.Customer, ch ProfileC
 			upd.Phone = nil
 			return upd, nil
 		case phone == "":
-			return upd, fault.Invalidf(msgPhoneRequired)
+			return upd, errPhoneRequired
 		case cur.Phone != nil && *cur.Phone == phone:
 		default:
 			if phone, err = rules.Phone("telefono", phone); err != nil {
@@ -157,17 +157,26 @@ type PasswordChange struct {
 	Confirm string
 }
 
-// Messages of the password refusals.
-const (
-	MsgPasswordFieldsRequired = "La contraseña actual, la nueva y su confirmación son obligatorias."
-	MsgPasswordMismatch       = "La nueva contraseña y su confirmación no coinciden."
-	MsgWrongCurrentPassword   = "La contraseña actual no es correcta."
-	MsgSocialLoginPassword    = "Esta cuenta inicia sesión con un proveedor externo y no tiene contraseña propia que cambiar."
-	MsgPasswordUnchanged      = "La nueva contraseña debe ser distinta de la actual."
+// The password change's refusals; ErrWrongCurrentPassword is its 401.
+var (
+	ErrPasswordFieldsRequired = fault.Coded(fault.Invalid, "err.account.password_fields_required")
+	ErrPasswordMismatch       = fault.Coded(fault.Invalid, "err.account.password_mismatch")
+	ErrWrongCurrentPassword   = fault.Coded(fault.Unauthorized, "err.account.wrong_current_password")
+	ErrSocialLoginPassword    = fault.Coded(fault.Invalid, "err.account.social_no_password")
+	ErrPasswordUnchanged      = fault.Coded(fault.Invalid, "err.account.password_unchanged")
 )
 
-// ErrWrongCurrentPassword is the 401 of the password change.
-var ErrWrongCurrentPassword = fault.New(fault.Unauthorized, MsgWrongCurrentPassword)
+// newPasswordRules refuses a new password shorter than MinPasswordLength
+// characters or longer than MaxPasswordBytes bytes (the change's and the reset's).
+func newPasswordRules(pw string) error {
+	if utf8.RuneCountInString(pw) < MinPasswordLength {
+		return fault.Coded(fault.Invalid, "err.account.new_password_short", "Min", MinPasswordLength)
+	}
+	if len(pw) > MaxPasswordBytes {
+		return fault.Coded(fault.Invalid, "err.account.new_password_long", "Max", MaxPasswordBytes)
+	}
+	return nil
+}
 
 // ChangePassword checks and replaces a user's password, then ends every other
 // session of the account and revokes its API tokens, in the same transaction, so
@@ -176,30 +185,28 @@ var ErrWrongCurrentPassword = fault.New(fault.Unauthorized, MsgWrongCurrentPassw
 // docs/errors.md#operation-responses: a social-login account is 400.
 func (s *Service) ChangePassword(ctx context.Context, userID int64, keepToken string, pc PasswordChange) error {
 	if pc.Current == "" || pc.New == "" || pc.Confirm == "" {
-		return fault.Invalidf(MsgPasswordFieldsRequired)
+		return ErrPasswordFieldsRequired
 	}
 	c, err := s.store.Customers().Customer(ctx, userID)
 	if err != nil {
 		return fmt.Errorf("change password of %d: %w", userID, err)
 	}
 	if !HasOwnPassword(c.PasswordHash) {
-		return fault.Invalidf(MsgSocialLoginPassword)
+		return ErrSocialLoginPassword
 	}
 	if pc.New != pc.Confirm {
-		return fault.Invalidf(MsgPasswordMismatch)
+		return ErrPasswordMismatch
 	}
-	if utf8.RuneCountInString(pc.New) < MinPasswordLength {
-		return fault.Invalidf("La nueva contraseña debe tener al menos %d caracteres.", MinPasswordLength)
-	}
-	if len(pc.New) > MaxPasswordBytes {
-		return fault.Invalidf("La nueva contraseña admite como máximo %d bytes.", MaxPasswordBytes)
+	if err := newPasswordRules(pc.New); err != nil {
+		return err
 	}
 	oldHash := *c.PasswordHash
 	if !s.passwordMatches(&oldHash, pc.Current) {
 		return ErrWrongCurrentPassword
 	}
 	if pc.New == pc.Current {
-		return fault.Invalidf(MsgPasswordUnchanged)
+		return ErrPasswordUnchanged
+
 	}
 	newHash, err := HashPassword(pc.New, s.hashCost)
 	if err != nil {

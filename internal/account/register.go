@@ -29,42 +29,58 @@ type Registration struct {
 	RequirePrivacyAck bool
 }
 
-// MsgPrivacyAckRequired is the registration page's refusal without the acknowledgement.
-const MsgPrivacyAckRequired = "Para crear la cuenta, confirme que ha leído la política de privacidad."
-
-// FieldErrors maps a form field name to what is wrong with it, in Spanish, so that
-// pages can show each message next to its field. It travels as the cause of a
+// FieldErrors maps a form field name to what is wrong with it, a coded refusal
+// (docs/languages.md#messages-as-codes), so that pages can show each message next
+// to its field in their language (Words). It travels as the cause of a
 // fault.Error; get it with errors.As.
-type FieldErrors map[string]string
+type FieldErrors map[string]*fault.Error
 
 func (f FieldErrors) Error() string {
 	parts := make([]string, 0, len(f))
 	for k, v := range f {
-		parts = append(parts, k+": "+v)
+		parts = append(parts, k+": "+v.Message)
 	}
 	return strings.Join(parts, "; ")
 }
 
-// fieldFault wraps field errors in a fault of kind k whose message is the first
-// field's message (JSON clients get one message and the map).
+// Words are the messages by field as say writes each (the reader's language).
+func (f FieldErrors) Words(say func(error) string) map[string]string {
+	out := make(map[string]string, len(f))
+	for k, v := range f {
+		out[k] = say(v)
+	}
+	return out
+}
+
+// fieldFault wraps field errors in a fault of kind k whose words are the first
+// field's (JSON clients get one message and the map).
 func fieldFault(k fault.Kind, fields FieldErrors, order ...string) error {
-	msg := "Revise los datos del formulario."
+	out := fault.Coded(k, "err.account.check_form")
 	for _, name := range order {
 		if m, ok := fields[name]; ok {
-			msg = m
+			out = fault.Coded(k, m.Code, m.Args...)
 			break
 		}
 	}
-	return &fault.Error{Kind: k, Message: msg, Err: fields}
+	out.Err = fields
+	return out
 }
 
-// Messages of the registration refusals.
-const (
-	msgEmailTaken = "Ya existe una cuenta con este correo electrónico. Inicie sesión con ella."
+// The registration's refusals by field.
+var (
+	errFullNameMissing   = fault.Coded(fault.Invalid, "err.account.full_name_missing")
+	errEmailMissing      = fault.Coded(fault.Invalid, "err.account.email_missing")
+	errPhoneMissing      = fault.Coded(fault.Invalid, "err.account.phone_missing")
+	errPasswordShort     = fault.Coded(fault.Invalid, "err.account.password_short", "Min", MinPasswordLength)
+	errPasswordLong      = fault.Coded(fault.Invalid, "err.account.password_long", "Max", MaxPasswordBytes)
+	errPasswordsDiffer   = fault.Coded(fault.Invalid, "err.account.passwords_differ")
+	errPrivacyAckMissing = fault.Coded(fault.Invalid, "err.account.privacy_ack_required")
+	errInvalidValue      = fault.Coded(fault.Invalid, "err.account.invalid_value")
+	errEmailTaken        = fault.Coded(fault.Conflict, "err.account.email_registered")
 	// docs/accounts.md#the-phone-rule: an unverified phone number must never reveal someone else's
 	// bookings, so a phone already in use is refused with one message, whether it
 	// belongs to an account or to bookings made with another email.
-	msgPhoneTaken = "Este teléfono ya está asociado a otra cuenta o a reservas con otro correo. Si es suyo, póngase en contacto con el aparcamiento."
+	errPhoneTaken = fault.Coded(fault.Conflict, "err.account.phone_registered")
 )
 
 var registrationFields = []string{"full_name", "email", "phone", "password", "confirmPassword", "privacy_ack"}
@@ -74,31 +90,35 @@ var registrationFields = []string{"full_name", "email", "phone", "password", "co
 // rule at once.
 func (r *Registration) validate(rules input.Rules) FieldErrors {
 	errs := FieldErrors{}
-	check := func(field, value, missing string, read func() (string, error)) string {
+	check := func(field, value string, missing *fault.Error, read func() (string, error)) string {
 		if strings.TrimSpace(value) == "" {
 			errs[field] = missing
 			return ""
 		}
 		v, err := read()
 		if err != nil {
-			errs[field] = fault.MessageOf(err, "El valor no es válido.")
+			errs[field] = errInvalidValue
+			if f := (*fault.Error)(nil); errors.As(err, &f) && f.Code != "" {
+				errs[field] = f
+			}
+
 		}
 		return v
 	}
-	r.FullName = check("full_name", r.FullName, "Indique su nombre completo.", func() (string, error) { return input.Name("full_name", r.FullName) })
-	r.Email = check("email", r.Email, "Indique su correo electrónico.", func() (string, error) { return input.Email("email", r.Email) })
-	r.Phone = check("phone", r.Phone, "Indique su teléfono.", func() (string, error) { return rules.Phone("phone", r.Phone) })
+	r.FullName = check("full_name", r.FullName, errFullNameMissing, func() (string, error) { return input.Name("full_name", r.FullName) })
+	r.Email = check("email", r.Email, errEmailMissing, func() (string, error) { return input.Email("email", r.Email) })
+	r.Phone = check("phone", r.Phone, errPhoneMissing, func() (string, error) { return rules.Phone("phone", r.Phone) })
 	switch {
 	case utf8.RuneCountInString(r.Password) < MinPasswordLength:
-		errs["password"] = fmt.Sprintf("La contraseña debe tener al menos %d caracteres.", MinPasswordLength)
+		errs["password"] = errPasswordShort
 	case len(r.Password) > MaxPasswordBytes:
-		errs["password"] = fmt.Sprintf("La contraseña admite como máximo %d bytes.", MaxPasswordBytes)
+		errs["password"] = errPasswordLong
 	}
 	if _, bad := errs["password"]; !bad && r.ConfirmPassword != r.Password {
-		errs["confirmPassword"] = "Las contraseñas no coinciden."
+		errs["confirmPassword"] = errPasswordsDiffer
 	}
 	if r.RequirePrivacyAck && !r.PrivacyAck {
-		errs["privacy_ack"] = MsgPrivacyAckRequired
+		errs["privacy_ack"] = errPrivacyAckMissing
 	}
 	return errs
 }
@@ -149,7 +169,7 @@ func (s *Service) Register(ctx context.Context, r Registration) (User, error) {
 	if store.IsUniqueViolation(err) {
 		// Only the upgrade's UPDATE can get here: another account took the email
 		// between our check and the write.
-		return User{}, fieldFault(fault.Conflict, FieldErrors{"email": msgEmailTaken}, "email")
+		return User{}, fieldFault(fault.Conflict, FieldErrors{"email": errEmailTaken}, "email")
 	}
 	if err != nil {
 		if fault.KindOf(err) != fault.Internal {
@@ -168,12 +188,13 @@ func upgradeOrRefuse(ctx context.Context, tx *store.Tx, r Registration, hash str
 		return 0, err
 	}
 	if taken {
-		return 0, fieldFault(fault.Conflict, FieldErrors{"email": msgEmailTaken}, "email")
+		return 0, fieldFault(fault.Conflict, FieldErrors{"email": errEmailTaken}, "email")
 	}
 	c, err := tx.Accounts().CustomerByPhone(ctx, r.Phone)
 	if errors.Is(err, store.ErrNotFound) {
 		// The conflicting row disappeared in between: rare enough to ask for a retry.
-		return 0, fault.New(fault.Conflict, "No se pudo completar el registro. Inténtelo de nuevo.")
+		return 0, fault.Coded(fault.Conflict, "err.account.register_retry")
+
 	}
 	if err != nil {
 		return 0, err
@@ -187,5 +208,5 @@ func upgradeOrRefuse(ctx context.Context, tx *store.Tx, r Registration, hash str
 			return c.ID, nil
 		}
 	}
-	return 0, fieldFault(fault.Conflict, FieldErrors{"phone": msgPhoneTaken}, "phone")
+	return 0, fieldFault(fault.Conflict, FieldErrors{"phone": errPhoneTaken}, "phone")
 }

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"parking/internal/fault"
 	"parking/internal/input"
@@ -33,11 +32,12 @@ const ResetPath = "/users/password/reset"
 // and nothing is sent.
 const maxResetsPerHour = 3
 
-// MsgResetRequested is the one answer to a reset request.
-const MsgResetRequested = "Si existe una cuenta con ese correo electrónico, le hemos enviado un enlace para elegir una contraseña nueva. El enlace caduca en una hora."
+// MsgResetRequested is the catalogue key of the one answer to a reset request
+// (docs/languages.md#messages-as-codes).
+const MsgResetRequested = "err.account.reset_requested"
 
 // ErrResetLink refuses a reset with an unknown, used or expired link.
-var ErrResetLink = fault.New(fault.Invalid, "El enlace para restablecer la contraseña no es válido o ha caducado. Solicite uno nuevo.")
+var ErrResetLink = fault.Coded(fault.Invalid, "err.account.reset_link")
 
 // WithPasswordReset lets the service send reset links through outbox, as links
 // under baseURL (PARKING_BASE_URL). Without it, reset requests send nothing.
@@ -114,17 +114,15 @@ func (s *Service) PasswordResetUsable(ctx context.Context, token string) (bool, 
 // API token of the account ended.
 func (s *Service) ResetPassword(ctx context.Context, token, password, confirm string) error {
 	if password == "" || confirm == "" {
-		return fault.Invalidf("Escriba la nueva contraseña y su confirmación.")
+		return fault.Coded(fault.Invalid, "err.account.reset_fields_required")
 	}
 	if password != confirm {
-		return fault.Invalidf(MsgPasswordMismatch)
+		return ErrPasswordMismatch
 	}
-	if utf8.RuneCountInString(password) < MinPasswordLength {
-		return fault.Invalidf("La nueva contraseña debe tener al menos %d caracteres.", MinPasswordLength)
+	if err := newPasswordRules(password); err != nil {
+		return err
 	}
-	if len(password) > MaxPasswordBytes {
-		return fault.Invalidf("La nueva contraseña admite como máximo %d bytes.", MaxPasswordBytes)
-	}
+
 	if token == "" {
 		return ErrResetLink
 	}

@@ -24,15 +24,14 @@ const SocialStateTTL = 10 * time.Minute
 // SocialLinkTTL is how long a pending link waits for the account's password.
 const SocialLinkTTL = 15 * time.Minute
 
-// Messages of the social-login refusals.
-const (
-	MsgSocialStateInvalid = "El inicio de sesión con el proveedor externo no es válido o ha caducado. Vuelva a intentarlo."
-	MsgSocialNoEmail      = "Su cuenta de %s no nos ha facilitado un correo electrónico verificado, así que no podemos abrir una cuenta con ella. Cree una cuenta con correo y contraseña."
-	MsgSocialOtherSocial  = "Ya existe una cuenta con el correo %s que inicia sesión con otro proveedor externo. Use ese proveedor para entrar."
-	MsgSocialStaff        = "Las cuentas del personal no pueden iniciar sesión con un proveedor externo. Use su correo y contraseña."
-	MsgSocialLinkExpired  = "La vinculación ha caducado. Vuelva a iniciar sesión con el proveedor externo."
-	MsgSocialLinkOther    = "La contraseña no corresponde a la cuenta que se quiere vincular."
-	MsgSocialLinkedOther  = "Esa identidad del proveedor ya está vinculada a otra cuenta."
+// The social-login refusals that need no argument.
+var (
+	ErrSocialStateInvalid = fault.Coded(fault.Invalid, "err.account.social_state_invalid")
+	errSocialStaff        = fault.Coded(fault.Forbidden, "err.account.social_staff")
+	errSocialLinkExpired  = fault.Coded(fault.Invalid, "err.account.social_link_expired")
+	errSocialLinkOther    = fault.Coded(fault.Forbidden, "err.account.social_link_other")
+	errSocialLinkedOther  = fault.Coded(fault.Conflict, "err.account.social_linked_other")
+	errSocialRace         = fault.Coded(fault.Conflict, "err.account.social_race")
 )
 
 // SocialLoginHash is the password_hash of an account opened by social login: the
@@ -67,7 +66,7 @@ func (s *Service) BeginSocialLogin(ctx context.Context, state string, ls LoginSt
 // expires. Anything else is a 400 with MsgSocialStateInvalid.
 func (s *Service) TakeSocialLogin(ctx context.Context, provider, state string) (LoginState, error) {
 	if state == "" {
-		return LoginState{}, fault.Invalidf(MsgSocialStateInvalid)
+		return LoginState{}, ErrSocialStateInvalid
 	}
 	var st store.OIDCState
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
@@ -76,13 +75,13 @@ func (s *Service) TakeSocialLogin(ctx context.Context, provider, state string) (
 		return err
 	})
 	if errors.Is(err, store.ErrNotFound) {
-		return LoginState{}, fault.Invalidf(MsgSocialStateInvalid)
+		return LoginState{}, ErrSocialStateInvalid
 	}
 	if err != nil {
 		return LoginState{}, fmt.Errorf("take social login: %w", err)
 	}
 	if st.Provider != provider || !s.now().Before(st.ExpiresAt) {
-		return LoginState{}, fault.Invalidf(MsgSocialStateInvalid)
+		return LoginState{}, ErrSocialStateInvalid
 	}
 	return LoginState{Provider: st.Provider, Nonce: st.Nonce, Verifier: st.Verifier}, nil
 }
@@ -119,7 +118,7 @@ func (s *Service) SocialLogin(ctx context.Context, id SocialIdentity) (SocialOut
 	// OpenID Connect caps the subject at 255 ASCII characters (Core 1.0, 2); the
 	// link table holds that much.
 	if id.Subject == "" || len(id.Subject) > 255 {
-		return out, fault.Invalidf("El proveedor %s no ha identificado a la persona de forma válida.", id.ProviderName)
+		return out, fault.Coded(fault.Invalid, "err.account.social_unidentified", "Provider", id.ProviderName)
 	}
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
 		c, err := tx.Accounts().CustomerBySocialIdentity(ctx, id.Provider, id.Subject)
@@ -131,10 +130,10 @@ func (s *Service) SocialLogin(ctx context.Context, id SocialIdentity) (SocialOut
 			return err
 		}
 		if email == "" || !id.EmailVerified {
-			return fault.New(fault.Forbidden, MsgSocialNoEmail, id.ProviderName)
+			return fault.Coded(fault.Forbidden, "err.account.social_no_email", "Provider", id.ProviderName)
 		}
 		if email, err = input.Email("email", email); err != nil {
-			return fault.New(fault.Forbidden, MsgSocialNoEmail, id.ProviderName)
+			return fault.Coded(fault.Forbidden, "err.account.social_no_email", "Provider", id.ProviderName)
 		}
 		existing, err := tx.Accounts().AccountByEmailTx(ctx, email)
 		switch {
@@ -143,9 +142,9 @@ func (s *Service) SocialLogin(ctx context.Context, id SocialIdentity) (SocialOut
 		case err != nil:
 			return err
 		case existing.Type == reservation.Admin:
-			return fault.New(fault.Forbidden, MsgSocialStaff)
+			return errSocialStaff
 		case !HasOwnPassword(existing.PasswordHash):
-			return fault.New(fault.Conflict, MsgSocialOtherSocial, email)
+			return fault.Coded(fault.Conflict, "err.account.social_other_provider", "Email", email)
 		}
 		token, hash := NewToken()
 		out.LinkToken, out.LinkEmail = token, email
@@ -159,7 +158,7 @@ func (s *Service) SocialLogin(ctx context.Context, id SocialIdentity) (SocialOut
 			return SocialOutcome{}, err
 		}
 		if store.IsUniqueViolation(err) { // a concurrent first login of the same identity or email
-			return SocialOutcome{}, fault.New(fault.Conflict, "Se ha iniciado sesión a la vez desde otro lugar. Vuelva a intentarlo.")
+			return SocialOutcome{}, errSocialRace
 		}
 		return SocialOutcome{}, fmt.Errorf("social login with %s: %w", id.Provider, err)
 	}
@@ -175,7 +174,8 @@ func (s *Service) openSocialAccount(ctx context.Context, tx *store.Tx, id Social
 		return err
 	}
 	if !ok { // the email was taken since it was looked up
-		return fault.New(fault.Conflict, "Se ha iniciado sesión a la vez desde otro lugar. Vuelva a intentarlo.")
+		return errSocialRace
+
 	}
 	if err := tx.Accounts().InsertSocialIdentity(ctx, id.Provider, id.Subject, id2, email); err != nil {
 		return err
@@ -223,11 +223,11 @@ func (s *Service) PendingLinkEmail(ctx context.Context, token string) (string, e
 
 func (s *Service) pendingLink(ctx context.Context, token string) (store.PendingLink, error) {
 	if token == "" {
-		return store.PendingLink{}, fault.Invalidf(MsgSocialLinkExpired)
+		return store.PendingLink{}, errSocialLinkExpired
 	}
 	p, err := s.store.Accounts().PendingLink(ctx, HashToken(token))
 	if errors.Is(err, store.ErrNotFound) || (err == nil && !s.now().Before(p.ExpiresAt)) {
-		return store.PendingLink{}, fault.Invalidf(MsgSocialLinkExpired)
+		return store.PendingLink{}, errSocialLinkExpired
 	}
 	if err != nil {
 		return store.PendingLink{}, fmt.Errorf("pending link: %w", err)
@@ -249,7 +249,7 @@ func (s *Service) LinkSocial(ctx context.Context, token, password, addr string) 
 		return User{}, err
 	}
 	if u.ID != p.CustomerID { // the account's email changed since the link was offered
-		return User{}, fault.New(fault.Forbidden, MsgSocialLinkOther)
+		return User{}, errSocialLinkOther
 	}
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		ok, err := tx.Accounts().DeletePendingLink(ctx, HashToken(token))
@@ -257,12 +257,12 @@ func (s *Service) LinkSocial(ctx context.Context, token, password, addr string) 
 			return err
 		}
 		if !ok {
-			return fault.Invalidf(MsgSocialLinkExpired)
+			return errSocialLinkExpired
 		}
 		return tx.Accounts().InsertSocialIdentity(ctx, p.Provider, p.Subject, p.CustomerID, p.Email)
 	})
 	if store.IsUniqueViolation(err) {
-		return User{}, fault.New(fault.Conflict, MsgSocialLinkedOther)
+		return User{}, errSocialLinkedOther
 	}
 	if err != nil {
 		if fault.KindOf(err) != fault.Internal {

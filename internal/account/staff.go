@@ -38,15 +38,12 @@ type NewStaff struct {
 	Confirm               *string
 }
 
-// Refusals of the staff operations.
-const (
-	MsgLastAdmin       = "No se puede desactivar la última cuenta de administrador activa."
-	MsgAccountDisabled = "Esta cuenta está desactivada. Pida a un administrador que la vuelva a activar."
-)
+// ErrLastAdmin refuses to disable the last active administrator account.
+var ErrLastAdmin = fault.Coded(fault.Invalid, "err.account.last_admin")
 
 // ErrAccountDisabled is the login's answer for a disabled account whose password
 // was right (403: the credentials are fine, the access is refused).
-var ErrAccountDisabled = fault.New(fault.Forbidden, MsgAccountDisabled)
+var ErrAccountDisabled = fault.Coded(fault.Forbidden, "err.account.disabled")
 
 // CheckNewPassword is the rule every new password follows (registration, password
 // change, staff accounts, the command line): at least MinPasswordLength characters,
@@ -55,11 +52,11 @@ var ErrAccountDisabled = fault.New(fault.Forbidden, MsgAccountDisabled)
 func CheckNewPassword(pw string, confirm *string) error {
 	switch {
 	case utf8.RuneCountInString(pw) < MinPasswordLength:
-		return fault.Invalidf("La contraseña debe tener al menos %d caracteres.", MinPasswordLength)
+		return errPasswordShort
 	case len(pw) > MaxPasswordBytes:
-		return fault.Invalidf("La contraseña admite como máximo %d bytes.", MaxPasswordBytes)
+		return errPasswordLong
 	case confirm != nil && *confirm != pw:
-		return fault.Invalidf("Las contraseñas no coinciden.")
+		return errPasswordsDiffer
 	}
 	return nil
 }
@@ -110,7 +107,8 @@ func (s *Service) CreateStaff(ctx context.Context, in NewStaff) (Staff, error) {
 			return err
 		}
 		if !ok {
-			return fault.New(fault.Conflict, "Ya existe una cuenta con el correo %s.", email)
+			return fault.Coded(fault.Conflict, "err.account.email_exists", "Email", email)
+
 		}
 		rec, err := tx.Accounts().StaffAccount(ctx, id)
 		if err != nil {
@@ -147,7 +145,7 @@ func (s *Service) DisableStaff(ctx context.Context, id int64) (Staff, error) {
 			return err
 		}
 		if !ok {
-			return fault.Invalidf(MsgLastAdmin)
+			return ErrLastAdmin
 		}
 		if err := tx.Accounts().EndAccess(ctx, id, ""); err != nil {
 			return err
@@ -224,7 +222,8 @@ func (s *Service) SetStaffPassword(ctx context.Context, id int64, keepSession, p
 func (s *Service) lockStaff(ctx context.Context, tx *store.Tx, id int64) (Staff, error) {
 	rec, err := tx.Accounts().StaffAccount(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return Staff{}, fault.New(fault.NotFound, "La cuenta de personal %d no existe.", id)
+		return Staff{}, fault.Coded(fault.NotFound, "err.account.staff_not_found", "ID", id)
+
 	}
 	if err != nil {
 		return Staff{}, err

@@ -96,22 +96,19 @@ func (s *Service) throttled(ctx context.Context, accountKey, addressKey string, 
 
 // throttleFault is the refusal of a throttled attempt (HTTP 429, Retry-After).
 func throttleFault(wait time.Duration) error {
-	var when string
-	switch secs, mins := int(math.Ceil(wait.Seconds())), int(math.Ceil(wait.Minutes())); {
-	case secs == 1:
-		when = "1 segundo"
-	case secs < 60:
-		when = fmt.Sprintf("%d segundos", secs)
-	case mins == 1:
-		when = "1 minuto"
-	default:
-		when = fmt.Sprintf("%d minutos", mins)
+	key, n := "err.account.throttled_minutes", int(math.Ceil(wait.Minutes()))
+	if secs := int(math.Ceil(wait.Seconds())); secs < 60 {
+		key, n = "err.account.throttled_seconds", secs
 	}
-	return &fault.Error{
-		Kind:    fault.TooMany,
-		Message: "Demasiados intentos de acceso fallidos. Por seguridad, espere " + when + " antes de volver a intentarlo.",
-		Err:     &ThrottledError{RetryAfter: wait},
-	}
+
+	return throttled(fault.Coded(fault.TooMany, key, "Count", n), wait)
+}
+
+// throttled is refusal with its wait as its cause (ThrottledError: the web layer
+// answers it as Retry-After).
+func throttled(refusal *fault.Error, wait time.Duration) *fault.Error {
+	refusal.Err = &ThrottledError{RetryAfter: wait}
+	return refusal
 }
 
 // Login checks an email and password with throttling (see throttleRule). addr is

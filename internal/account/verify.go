@@ -38,14 +38,14 @@ const resendGap = 2 * time.Minute
 
 // Answers of the verification.
 var (
-	ErrVerifyLink    = fault.New(fault.Invalid, "El enlace de verificación no es válido: puede que esté incompleto o que se enviara a otro correo electrónico. Solicite uno nuevo desde su cuenta.")
-	ErrVerifyExpired = fault.New(fault.Invalid, "El enlace de verificación ha caducado. Solicite uno nuevo desde su cuenta.")
-	ErrResendTooSoon = &fault.Error{Kind: fault.TooMany, Message: "Acabamos de enviarle un enlace de verificación. Espere unos minutos antes de pedir otro.",
-		Err: &ThrottledError{RetryAfter: resendGap}}
+	ErrVerifyLink    = fault.Coded(fault.Invalid, "err.account.verify_link")
+	ErrVerifyExpired = fault.Coded(fault.Invalid, "err.account.verify_expired")
+	ErrResendTooSoon = throttled(fault.Coded(fault.TooMany, "err.account.resend_too_soon"), resendGap)
 )
 
-// MsgVerificationSent is the answer to a resend.
-const MsgVerificationSent = "Le hemos enviado un enlace para verificar su correo electrónico. El enlace caduca en 48 horas."
+// MsgVerificationSent is the catalogue key of the answer to a resend
+// (docs/languages.md#messages-as-codes).
+const MsgVerificationSent = "err.account.verification_sent"
 
 // verifier signs verification tokens and enqueues the links.
 type verifier struct {
@@ -154,10 +154,11 @@ func (s *Service) ResendVerification(ctx context.Context, userID int64) error {
 			return err
 		}
 		if c.Email == nil {
-			return fault.Invalidf(msgEmailRequired)
+			return errEmailRequired
 		}
 		if c.EmailVerified() {
-			return fault.New(fault.Conflict, "Su correo electrónico ya está verificado.")
+			return fault.Coded(fault.Conflict, "err.account.already_verified")
+
 		}
 		if ok, err := tx.Customers().MarkVerificationSent(ctx, userID, tx.Now.Add(-resendGap)); err != nil {
 			return err

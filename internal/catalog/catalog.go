@@ -9,6 +9,7 @@ import (
 
 	"parking/internal/audit"
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/input"
 	"parking/internal/money"
 	"parking/internal/ops"
@@ -62,7 +63,7 @@ func (s *Service) changeCatalog(ctx context.Context, what string, fn func(tx *st
 	defer s.catalogMu.Unlock()
 	if err := s.store.InTx(ctx, fn); err != nil {
 		if store.IsUniqueViolation(err) {
-			return &fault.Error{Kind: fault.Conflict, Err: err, Message: "Ya existe un elemento del catálogo con ese nombre."}
+			return because(fault.Coded(fault.Conflict, "err.catalog.name_taken"), err)
 		}
 		return fmt.Errorf("%s: %w", what, err)
 	}
@@ -96,7 +97,7 @@ func (s *Service) CreateMainService(ctx context.Context, in MainServiceInput) (p
 		}
 		return auditCatalog(ctx, tx, audit.ActionCreate, audit.EntityMainService, audit.ID(m.ID), nil, mainServiceFields(m))
 	})
-	return m, s.nameTaken(err, "servicio principal", m.Name)
+	return m, s.nameTaken(err, "err.catalog.service_name_taken", m.Name)
 }
 
 // UpdateMainService changes a main service's name, description or active flag.
@@ -107,7 +108,7 @@ func (s *Service) UpdateMainService(ctx context.Context, id int64, in MainServic
 	err := s.changeCatalog(ctx, "update main service", func(tx *store.Tx) error {
 		var err error
 		if m, err = tx.Catalog().MainServiceForUpdate(ctx, id); err != nil {
-			return notFoundAs(err, "El servicio principal %d no existe.", id)
+			return notFoundAs(err, "err.catalog.service_not_found", id)
 		}
 		before := mainServiceFields(m)
 		if err := applyMainService(&m, in, false); err != nil {
@@ -118,7 +119,7 @@ func (s *Service) UpdateMainService(ctx context.Context, id int64, in MainServic
 		}
 		return auditCatalog(ctx, tx, audit.ActionUpdate, audit.EntityMainService, audit.ID(m.ID), before, mainServiceFields(m))
 	})
-	return m, s.nameTaken(err, "servicio principal", m.Name)
+	return m, s.nameTaken(err, "err.catalog.service_name_taken", m.Name)
 }
 
 func applyMainService(m *pricing.MainService, in MainServiceInput, creating bool) error {
@@ -132,7 +133,7 @@ func applyMainService(m *pricing.MainService, in MainServiceInput, creating bool
 		m.Active = *in.Active
 	}
 	if m.Name == "" && (creating || in.Name != nil) {
-		return fault.Invalidf("El nombre del servicio principal es obligatorio.")
+		return fault.Coded(fault.Invalid, "err.catalog.service_name_required")
 	}
 	if err := input.Check("name", m.Name, MaxServiceName); err != nil {
 		return err
@@ -147,7 +148,8 @@ func applyMainService(m *pricing.MainService, in MainServiceInput, creating bool
 func (s *Service) CreateRate(ctx context.Context, in RateInput) (pricing.Rate, error) {
 	var r pricing.Rate
 	if in.MainService == nil || in.MinDays == nil || in.MaxDays == nil || in.DailyPrice == nil {
-		return r, fault.Invalidf("Faltan datos de la tarifa: id_main_service, min_days, max_days y daily_price son obligatorios.")
+		return r, fault.Coded(fault.Invalid, "err.catalog.rate_fields_required", "Service", i18n.FieldName("id_main_service"),
+			"MinDays", i18n.FieldName("min_days"), "MaxDays", i18n.FieldName("max_days"), "Price", i18n.FieldName("daily_price"))
 	}
 	applyRate(&r, in)
 	err := s.changeCatalog(ctx, "create rate", func(tx *store.Tx) error {
@@ -169,7 +171,7 @@ func (s *Service) UpdateRate(ctx context.Context, id int64, in RateInput) (prici
 	err := s.changeCatalog(ctx, "update rate", func(tx *store.Tx) error {
 		var err error
 		if r, err = tx.Catalog().Rate(ctx, id); err != nil {
-			return notFoundAs(err, "La tarifa %d no existe.", id)
+			return notFoundAs(err, "err.catalog.rate_not_found", id)
 		}
 		if in.MainService != nil && *in.MainService != r.MainService {
 			// Moving a band: lock the service it leaves as well.
@@ -196,7 +198,7 @@ func (s *Service) DeleteRate(ctx context.Context, id int64) error {
 	return s.changeCatalog(ctx, "delete rate", func(tx *store.Tx) error {
 		r, err := tx.Catalog().Rate(ctx, id)
 		if err != nil {
-			return notFoundAs(err, "La tarifa %d no existe.", id)
+			return notFoundAs(err, "err.catalog.rate_not_found", id)
 		}
 		if _, err := tx.Catalog().MainServiceForUpdate(ctx, r.MainService); err != nil {
 			return err
@@ -228,19 +230,21 @@ func applyRate(r *pricing.Rate, in RateInput) {
 func (s *Service) checkRate(ctx context.Context, tx *store.Tx, r pricing.Rate) error {
 	switch {
 	case r.MinDays < 1:
-		return fault.Invalidf("min_days debe ser al menos 1 (es %d).", r.MinDays)
+		return fault.Coded(fault.Invalid, "err.catalog.min_days", "Field", i18n.FieldName("min_days"), "Value", r.MinDays)
 	case r.MaxDays < r.MinDays:
-		return fault.Invalidf("max_days (%d) debe ser mayor o igual que min_days (%d).", r.MaxDays, r.MinDays)
+		return fault.Coded(fault.Invalid, "err.catalog.max_below_min", "Field", i18n.FieldName("max_days"), "Value", r.MaxDays,
+			"MinField", i18n.FieldName("min_days"), "Min", r.MinDays)
 	case r.MaxDays > MaxBandDays:
-		return fault.Invalidf("max_days admite como máximo %d días.", MaxBandDays)
+		return fault.Coded(fault.Invalid, "err.catalog.max_days", "Field", i18n.FieldName("max_days"), "Max", MaxBandDays)
 	case r.DailyPrice < 0:
-		return fault.Invalidf("El precio diario no puede ser negativo.")
+		return fault.Coded(fault.Invalid, "err.catalog.daily_price_negative")
 	case r.DailyPrice > MaxDailyPrice:
-		return fault.Invalidf("El precio diario admite como máximo %s €.", MaxDailyPrice)
+		// The amount as the API has always written it ("9999.99 €").
+		return fault.Coded(fault.Invalid, "err.catalog.daily_price_max", "Max", MaxDailyPrice.String())
 	}
 	m, err := tx.Catalog().MainServiceForUpdate(ctx, r.MainService)
 	if err != nil {
-		return notFoundAs(err, "El servicio principal %d no existe.", r.MainService)
+		return notFoundAs(err, "err.catalog.service_not_found", r.MainService)
 	}
 	others, err := tx.Catalog().RatesOfService(ctx, r.MainService)
 	if err != nil {
@@ -248,8 +252,8 @@ func (s *Service) checkRate(ctx context.Context, tx *store.Tx, r pricing.Rate) e
 	}
 	for _, o := range others {
 		if o.ID != r.ID && o.MinDays <= r.MaxDays && r.MinDays <= o.MaxDays {
-			return fault.New(fault.Conflict, "La tarifa de %d a %d días se solapa con la tarifa %d (de %d a %d días) del servicio %s.",
-				r.MinDays, r.MaxDays, o.ID, o.MinDays, o.MaxDays, m.Name)
+			return fault.Coded(fault.Conflict, "err.catalog.rate_overlap", "Min", r.MinDays, "Max", r.MaxDays, "Rate", o.ID,
+				"OtherMin", o.MinDays, "OtherMax", o.MaxDays, "Service", m.Name)
 		}
 	}
 	return nil
@@ -263,7 +267,7 @@ func (s *Service) CreateCoefficient(ctx context.Context, vehicleType string, m m
 	}
 	err := s.changeCatalog(ctx, "create coefficient", func(tx *store.Tx) error {
 		if _, err := tx.Catalog().Coefficient(ctx, k.VehicleType); err == nil {
-			return fault.New(fault.Conflict, "El tipo de vehículo %s ya existe.", k.VehicleType)
+			return fault.Coded(fault.Conflict, "err.catalog.vehicle_type_exists", "Type", k.VehicleType)
 		}
 		if err := tx.Catalog().InsertCoefficient(ctx, k); err != nil {
 			return err
@@ -282,7 +286,7 @@ func (s *Service) UpdateCoefficient(ctx context.Context, vehicleType string, m m
 	err := s.changeCatalog(ctx, "update coefficient", func(tx *store.Tx) error {
 		old, err := tx.Catalog().Coefficient(ctx, k.VehicleType)
 		if err != nil {
-			return notFoundAs(err, "El tipo de vehículo %s no existe.", k.VehicleType)
+			return notFoundAs(err, "err.catalog.vehicle_type_not_found", k.VehicleType)
 		}
 		if err := tx.Catalog().UpdateCoefficient(ctx, k); err != nil {
 			return err
@@ -294,16 +298,16 @@ func (s *Service) UpdateCoefficient(ctx context.Context, vehicleType string, m m
 
 func checkCoefficient(k pricing.Coefficient) error {
 	if k.VehicleType == "" {
-		return fault.Invalidf("El tipo de vehículo es obligatorio.")
+		return fault.Coded(fault.Invalid, "err.catalog.vehicle_type_required")
 	}
 	if err := input.Check("vehicle_type", k.VehicleType, input.MaxText); err != nil {
 		return err
 	}
 	if k.Multiplier <= 0 {
-		return fault.Invalidf("El coeficiente debe ser mayor que 0 (es %s).", k.Multiplier)
+		return fault.Coded(fault.Invalid, "err.catalog.coefficient_positive", "Value", k.Multiplier.String())
 	}
 	if k.Multiplier > MaxCoefficient {
-		return fault.Invalidf("El coeficiente admite como máximo %s.", MaxCoefficient)
+		return fault.Coded(fault.Invalid, "err.catalog.coefficient_max", "Max", MaxCoefficient.String())
 	}
 	return nil
 }
@@ -312,7 +316,7 @@ func checkCoefficient(k pricing.Coefficient) error {
 func (s *Service) CreateExtra(ctx context.Context, in ExtraInput) (pricing.Extra, error) {
 	e := pricing.Extra{Active: true}
 	if in.Name == nil || in.Price == nil {
-		return e, fault.Invalidf("Faltan datos del servicio adicional: name y price son obligatorios.")
+		return e, fault.Coded(fault.Invalid, "err.catalog.extra_fields_required", "Name", i18n.FieldName("name"), "Price", i18n.FieldName("price"))
 	}
 	if err := applyExtra(&e, in); err != nil {
 		return e, err
@@ -324,7 +328,7 @@ func (s *Service) CreateExtra(ctx context.Context, in ExtraInput) (pricing.Extra
 		}
 		return auditCatalog(ctx, tx, audit.ActionCreate, audit.EntityExtra, audit.ID(e.ID), nil, extraFields(e))
 	})
-	return e, s.nameTaken(err, "servicio adicional", e.Name)
+	return e, s.nameTaken(err, "err.catalog.extra_name_taken", e.Name)
 }
 
 // UpdateExtra changes an additional service. Reservations that booked it keep the
@@ -334,7 +338,7 @@ func (s *Service) UpdateExtra(ctx context.Context, id int64, in ExtraInput) (pri
 	err := s.changeCatalog(ctx, "update additional service", func(tx *store.Tx) error {
 		var err error
 		if e, err = tx.Catalog().Extra(ctx, id); err != nil {
-			return notFoundAs(err, "El servicio adicional %d no existe.", id)
+			return notFoundAs(err, "err.catalog.extra_not_found", id)
 		}
 		before := extraFields(e)
 		if err := applyExtra(&e, in); err != nil {
@@ -345,14 +349,14 @@ func (s *Service) UpdateExtra(ctx context.Context, id int64, in ExtraInput) (pri
 		}
 		return auditCatalog(ctx, tx, audit.ActionUpdate, audit.EntityExtra, audit.ID(e.ID), before, extraFields(e))
 	})
-	return e, s.nameTaken(err, "servicio adicional", e.Name)
+	return e, s.nameTaken(err, "err.catalog.extra_name_taken", e.Name)
 }
 
 func applyExtra(e *pricing.Extra, in ExtraInput) error {
 	if in.Name != nil {
 		e.Name = strings.TrimSpace(*in.Name)
 		if e.Name == "" {
-			return fault.Invalidf("El nombre del servicio adicional es obligatorio.")
+			return fault.Coded(fault.Invalid, "err.catalog.extra_name_required")
 		}
 	}
 	if in.Price != nil {
@@ -365,29 +369,37 @@ func applyExtra(e *pricing.Extra, in ExtraInput) error {
 		return err
 	}
 	if e.Price < 0 {
-		return fault.Invalidf("El precio del servicio adicional no puede ser negativo.")
+		return fault.Coded(fault.Invalid, "err.catalog.extra_price_negative")
 	}
 	if e.Price > MaxExtraPrice {
-		return fault.Invalidf("El precio del servicio adicional admite como máximo %s €.", MaxExtraPrice)
+		return fault.Coded(fault.Invalid, "err.catalog.extra_price_max", "Max", MaxExtraPrice.String())
 	}
 	return nil
 }
 
-// nameTaken words the unique-name Conflict of changeCatalog for the item at hand.
-func (s *Service) nameTaken(err error, what, name string) error {
+// nameTaken words the unique-name Conflict of changeCatalog for the item at hand
+// (code: its catalogue key, which names the kind of item).
+func (s *Service) nameTaken(err error, code, name string) error {
 	var fe *fault.Error
 	if err != nil && errors.As(err, &fe) && fe.Kind == fault.Conflict && store.IsUniqueViolation(err) {
-		return &fault.Error{Kind: fault.Conflict, Err: err, Message: fmt.Sprintf("Ya existe un %s llamado %q.", what, name)}
+		return because(fault.Coded(fault.Conflict, code, "Name", name), err)
 	}
 	return err
 }
 
-// notFoundAs turns the store's ErrNotFound into a NotFound fault with message.
-func notFoundAs(err error, format string, args ...any) error {
+// notFoundAs turns the store's ErrNotFound into a NotFound fault coded code, its
+// placeholder ID the item's.
+func notFoundAs(err error, code string, id any) error {
 	if errors.Is(err, store.ErrNotFound) {
-		return fault.New(fault.NotFound, format, args...)
+		return fault.Coded(fault.NotFound, code, "ID", id)
 	}
 	return err
+}
+
+// because is refusal with err as its cause (for the logs).
+func because(refusal *fault.Error, err error) *fault.Error {
+	refusal.Err = err
+	return refusal
 }
 
 // The catalog's audit trail (docs/staff-and-audit.md): every change above records

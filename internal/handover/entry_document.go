@@ -19,8 +19,9 @@ import (
 func (s *Service) EntryDocument(ctx context.Context, d records.Detail) (receipt.Entry, error) {
 	r := d.Reservation
 	if r.Status != reservation.InCourse && r.Status != reservation.Finalized {
-		return receipt.Entry{}, fault.Invalidf("La reserva %d está %s: el justificante de entrada se emite cuando el vehículo entra en el aparcamiento (reserva %s).",
-			r.ID, r.Status, reservation.InCourse)
+		return receipt.Entry{}, fault.Coded(fault.Invalid, "err.handover.entry_document_state", "ID", r.ID,
+			"Status", r.Status.Word(), "InCourse", reservation.InCourse.Word())
+
 	}
 	f, err := s.store.Catalog().Facility(ctx)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"parking/internal/audit"
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/input"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -46,7 +47,7 @@ func (s *Service) AddPhoto(ctx context.Context, id int64, filePath, description 
 		}
 		// docs/reservations.md#per-state-rules: photos are addable in PENDIENTE and EN CURSO only.
 		if !reservation.For(r.Status).AddPhotos {
-			return fault.Invalidf("No se pueden añadir fotos a la reserva %d: está %s.", id, r.Status)
+			return noPhotos(id, r.Status)
 		}
 		if photo, count, err = tx.Handover().InsertPhoto(ctx, id, filePath, desc); err != nil {
 			return err
@@ -77,12 +78,12 @@ func auditPhoto(ctx context.Context, tx *store.Tx, id int64, count int, p reserv
 // (relative paths).
 func checkPhotoURL(raw string) error {
 	if raw == "" {
-		return fault.Invalidf("El campo file_path es obligatorio: indique la URL de la imagen.")
+		return fault.Coded(fault.Invalid, "err.handover.photo_url_required", "Field", i18n.FieldName("file_path"))
 	}
 	if utf8.RuneCountInString(raw) > MaxPhotoURL {
-		return fault.Invalidf("El campo file_path admite como máximo %d caracteres.", MaxPhotoURL)
+		return fault.Coded(fault.Invalid, "err.input.too_long", "Field", i18n.FieldName("file_path"), "Max", MaxPhotoURL)
 	}
-	bad := fault.Invalidf("El campo file_path debe ser una URL absoluta http o https de la imagen, por ejemplo https://fotos.example.com/1234ABC-1.jpg.")
+	bad := fault.Coded(fault.Invalid, "err.handover.photo_url", "Field", i18n.FieldName("file_path"))
 	if strings.IndexFunc(raw, func(r rune) bool {
 		return unicode.IsSpace(r) || unicode.IsControl(r) || r == '<' || r == '>' || r == '"'
 	}) >= 0 {
@@ -96,7 +97,8 @@ func checkPhotoURL(raw string) error {
 		return bad
 	}
 	if u.User != nil {
-		return fault.Invalidf("El campo file_path no puede llevar usuario ni contraseña.")
+		return fault.Coded(fault.Invalid, "err.handover.photo_url_credentials", "Field", i18n.FieldName("file_path"))
+
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"parking/internal/audit"
+	"parking/internal/i18n"
 
 	"parking/internal/fault"
 	"parking/internal/input"
@@ -63,7 +64,7 @@ func ParsePhase(raw string) (string, error) {
 	case reservation.PhaseExit:
 		return reservation.PhaseExit, nil
 	}
-	return "", fault.Invalidf("El campo phase debe ser entrada o salida.")
+	return "", fault.Coded(fault.Invalid, "err.handover.phase", "Field", i18n.FieldName("phase"))
 }
 
 // CheckPhotoUpload refuses, before the work of decoding, an upload to reservation
@@ -75,15 +76,21 @@ func (s *Service) CheckPhotoUpload(ctx context.Context, id int64, description, p
 	}
 	r, err := s.store.Reservations().Reservation(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return fault.New(fault.NotFound, "La reserva %d no existe.", id)
+		return fault.Coded(fault.NotFound, "err.handover.reservation_not_found", "ID", id)
 	}
 	if err != nil {
 		return err
 	}
 	if !reservation.For(r.Status).AddPhotos {
-		return fault.Invalidf("No se pueden añadir fotos a la reserva %d: está %s.", id, r.Status)
+		return noPhotos(id, r.Status)
 	}
 	return nil
+}
+
+// noPhotos refuses a photo to reservation id, whose status takes none
+// (docs/reservations.md#per-state-rules).
+func noPhotos(id int64, status reservation.Status) error {
+	return fault.Coded(fault.Invalid, "err.handover.no_photos", "ID", id, "Status", status.Word())
 }
 
 func photoFields(description, phase string) (*string, string, error) {
@@ -106,9 +113,9 @@ func photoFields(description, phase string) (*string, string, error) {
 func ProcessPhotos(ctx context.Context, files []io.ReadSeeker) ([]media.Processed, error) {
 	switch {
 	case len(files) == 0:
-		return nil, fault.Invalidf("No se ha recibido ninguna foto: envíe una o más partes «file» con las imágenes.")
+		return nil, fault.Coded(fault.Invalid, "err.handover.no_photo_received")
 	case len(files) > MaxPhotosPerUpload:
-		return nil, fault.Invalidf("Se admiten como máximo %d fotos por envío.", MaxPhotosPerUpload)
+		return nil, fault.Coded(fault.Invalid, "err.handover.too_many_photos", "Max", MaxPhotosPerUpload)
 	}
 	done := make([]media.Processed, len(files))
 	for i, f := range files {
@@ -135,7 +142,7 @@ func (s *Service) AddUploadedPhotos(ctx context.Context, id int64, photos []medi
 		return nil, 0, err
 	}
 	if len(photos) == 0 || len(photos) > MaxPhotosPerUpload {
-		return nil, 0, fault.Invalidf("Envíe entre 1 y %d fotos.", MaxPhotosPerUpload)
+		return nil, 0, fault.Coded(fault.Invalid, "err.handover.photo_count", "Max", MaxPhotosPerUpload)
 	}
 	keys, err := s.putPhotos(ctx, photos)
 	if err != nil {
@@ -151,7 +158,7 @@ func (s *Service) AddUploadedPhotos(ctx context.Context, id int64, photos []medi
 		}
 		// docs/reservations.md#per-state-rules: photos are addable in PENDIENTE and EN CURSO only.
 		if !reservation.For(r.Status).AddPhotos {
-			return fault.Invalidf("No se pueden añadir fotos a la reserva %d: está %s.", id, r.Status)
+			return noPhotos(id, r.Status)
 		}
 		for _, key := range keys {
 			p, err := tx.Handover().InsertStoredPhoto(ctx, id, ph, key, desc, func(pid int64) string { return s.photos.baseURL + PhotoPath(pid, PhotoLarge) })
@@ -186,21 +193,24 @@ func (s *Service) AddUploadedPhotos(ctx context.Context, id int64, photos []medi
 
 // photoFault is the refusal of file n of total, naming it when there are several.
 func photoFault(n, total int, err error) error {
-	which := "La foto"
+	// The catalogue's key names the one photo ("…_one") or photo n of total.
+	suffix, args := "_one", []any{}
 	if total > 1 {
-		which = fmt.Sprintf("La foto %d de %d", n, total)
+		suffix, args = "_nth", []any{"N", n, "Total", total}
 	}
 	switch {
 	case errors.Is(err, media.ErrFormat):
-		return fault.Invalidf("%s no es una imagen JPEG, PNG o WebP: no se ha guardado ninguna foto.", which)
+		return fault.Coded(fault.Invalid, "err.handover.photo_format"+suffix, args...)
 	case errors.Is(err, media.ErrTooHeavy):
-		return fault.Invalidf("%s es de un tipo que ocupa demasiada memoria al abrirla a ese tamaño (JPEG progresivo, PNG de 16 bits o con transparencia): guárdela como JPEG normal o con menos resolución. No se ha guardado ninguna foto.", which)
+		return fault.Coded(fault.Invalid, "err.handover.photo_heavy"+suffix, args...)
 	case errors.Is(err, media.ErrTooLarge):
-		return fault.Invalidf("%s tiene demasiados píxeles (máximo %d de lado y %d megapíxeles): no se ha guardado ninguna foto.", which, media.MaxSide, media.MaxPixels/1_000_000)
+		args = append(args, "Side", media.MaxSide, "Megapixels", media.MaxPixels/1_000_000)
+		return fault.Coded(fault.Invalid, "err.handover.photo_large"+suffix, args...)
 	case errors.Is(err, media.ErrDecode):
-		return fault.Invalidf("%s no se puede leer: el archivo está dañado o incompleto. No se ha guardado ninguna foto.", which)
+		return fault.Coded(fault.Invalid, "err.handover.photo_unreadable"+suffix, args...)
 	}
 	return fmt.Errorf("process photo %d: %w", n, err)
+
 }
 
 // putPhotos puts each photo's renditions under a new random key and returns the
@@ -261,7 +271,7 @@ type PhotoRef struct{ key string }
 // It is the database half of serving a photo (OpenPhoto reads the file), so that
 // the caller can bound it by the database deadline and not the transfer.
 func (s *Service) PhotoAccess(ctx context.Context, id int64, size string, viewer PhotoViewer) (PhotoRef, error) {
-	missing := fault.New(fault.NotFound, "La foto no existe.")
+	missing := errNoPhoto
 	if (size != PhotoLarge && size != PhotoThumb) || s.photos.media == nil {
 		return PhotoRef{}, missing
 	}
@@ -293,11 +303,11 @@ func (s *Service) PhotoAccess(ctx context.Context, id int64, size string, viewer
 // OpenPhoto opens the file of ref (PhotoAccess); NotFound when it is gone.
 func (s *Service) OpenPhoto(ctx context.Context, ref PhotoRef) (io.ReadCloser, error) {
 	if ref.key == "" || s.photos.media == nil {
-		return nil, fault.New(fault.NotFound, "La foto no existe.")
+		return nil, errNoPhoto
 	}
 	rc, err := s.photos.media.Get(ctx, ref.key)
 	if errors.Is(err, media.ErrNotFound) {
-		return nil, fault.New(fault.NotFound, "La foto no existe.")
+		return nil, errNoPhoto
 	}
 	return rc, err
 }
@@ -383,3 +393,7 @@ func (s *Service) DeletePhotoFiles(ctx context.Context, keys []string) error {
 	}
 	return s.deleteBlobs(ctx, keys)
 }
+
+// errNoPhoto is the answer for a photo that does not exist or that the viewer may
+// not see.
+var errNoPhoto = fault.Coded(fault.NotFound, "err.handover.photo_not_found")

@@ -34,7 +34,8 @@ var fieldLabels = map[string]string{
 	"min_days": "admin_catalog.desde_dias", "max_days": "admin_catalog.hasta_dias",
 	"mileage_km": "admin_detail.kilometros", "fuel_percent": "admin_detail.combustible_o_carga", "damage_notes": "admin_detail.danos_observados",
 	"nif": "admin_detail.nif_nie_o_cif", "razon_social": "common.nombre_o_razon_social", "token": "profile.codigo_del_enlace",
-	"language": "layout.language",
+	"file_path": "admin_detail.direccion_url_de_la_foto",
+	"language":  "layout.language",
 }
 
 // FieldLabel is field as its form labels it in lang, in «», or the name as it is

@@ -33,7 +33,11 @@ func TestWords(t *testing.T) {
 	if got, want := Words("en", "err.input.required", false, "Field", FieldName("license_plate")), "The field «Number plate» is required."; got != want {
 		t.Errorf("page English: %q, want %q", got, want)
 	}
+	if got, want := Words("es", "err.input.one_of", true, "Field", FieldName("x"), "Values", Term("js.status.EN CURSO")), "El campo x debe ser uno de: EN CURSO."; got != want {
+		t.Errorf("API state: %q, want %q", got, want)
+	}
 	if got, want := Words("de", "err.input.required", false, "Field", FieldName("xyz")), "Das Feld xyz ist ein Pflichtfeld."; got != want {
+
 		t.Errorf("unknown field: %q, want %q", got, want)
 	}
 	day := Day(time.Date(2026, 5, 12, 0, 0, 0, 0, time.UTC))
@@ -46,7 +50,9 @@ func TestWords(t *testing.T) {
 		{"fr", money.Cents(123450), "1\u00a0234,50 €"},
 		{"de", day, "12.05.2026"},
 		{"en", time.Date(2026, 5, 12, 9, 30, 0, 0, time.UTC), "12 May 2026, 09:30"},
+		{"de", Term("js.status.EN CURSO"), "LAUFEND"},
 	} {
+
 		if got := Words(c.lang, "err.input.one_of", false, "Field", FieldName("x"), "Values", c.arg); !strings.Contains(got, c.want) {
 			t.Errorf("%s %v: %q lacks %q", c.lang, c.arg, got, c.want)
 		}

@@ -68,7 +68,7 @@ type Export struct {
 }
 
 // ErrUnknownCustomer: no customer has that id.
-var ErrUnknownCustomer = fault.New(fault.NotFound, "No existe ese cliente.")
+var ErrUnknownCustomer = fault.Coded(fault.NotFound, "err.privacy.unknown_customer")
 
 // Export reads the customer's data: account, consents, linked providers, vehicles,
 // reservations with their contact, services, photos and the notifications sent

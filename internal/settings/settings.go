@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/input"
 )
 
@@ -79,10 +80,10 @@ func (f Facility) SellableLimit() int {
 func (f Facility) Normalise() (Facility, error) {
 	var err error
 	if f.Capacity < 0 || f.Capacity > MaxPlaces {
-		return f, fault.Invalidf("El campo capacity debe ser un número de plazas entre 0 (sin límite) y %d.", MaxPlaces)
+		return f, fault.Coded(fault.Invalid, "err.settings.capacity", "Field", i18n.FieldName("capacity"), "Max", MaxPlaces)
 	}
 	if f.Sellable < 0 || f.Sellable > MaxPlaces {
-		return f, fault.Invalidf("El campo sellable debe ser un número de plazas entre 0 (igual que la capacidad) y %d.", MaxPlaces)
+		return f, fault.Coded(fault.Invalid, "err.settings.sellable", "Field", i18n.FieldName("sellable"), "Max", MaxPlaces)
 	}
 	if f.Name, err = input.Text("name", f.Name, input.MaxName); err != nil {
 		return f, err
@@ -108,10 +109,10 @@ func (f Facility) Normalise() (Facility, error) {
 		}
 	}
 	if f.VATBasisPoints < 0 || f.VATBasisPoints > 10000 {
-		return f, fault.Invalidf("El campo vat_rate debe ser un porcentaje entre 0 y 100.")
+		return f, percentRange("vat_rate")
 	}
 	if f.PhotoRetentionDays < 1 || f.PhotoRetentionDays > MaxRetentionDays {
-		return f, fault.Invalidf("El campo photo_retention_days debe ser un número de días entre 1 y %d.", MaxRetentionDays)
+		return f, fault.Coded(fault.Invalid, "err.settings.retention_days", "Field", i18n.FieldName("photo_retention_days"), "Max", MaxRetentionDays)
 	}
 	return f, nil
 }
@@ -126,7 +127,7 @@ func ParsePercent(field, raw string) (int, error) {
 	s = strings.Replace(s, ",", ".", 1)
 	whole, frac, _ := strings.Cut(s, ".")
 	if whole == "" || len(frac) > 2 || strings.ContainsAny(whole+frac, "+-") {
-		return 0, fault.Invalidf("El campo %s debe ser un porcentaje con hasta 2 decimales (%q no lo es).", field, raw)
+		return 0, notPercent(field, raw)
 	}
 	w, err1 := strconv.Atoi(whole)
 	f := 0
@@ -135,13 +136,21 @@ func ParsePercent(field, raw string) (int, error) {
 		f, err2 = strconv.Atoi((frac + "0")[:2])
 	}
 	if err1 != nil || err2 != nil {
-		return 0, fault.Invalidf("El campo %s debe ser un porcentaje con hasta 2 decimales (%q no lo es).", field, raw)
+		return 0, notPercent(field, raw)
 	}
 	bp := w*100 + f
 	if bp > 10000 {
-		return 0, fault.Invalidf("El campo %s debe ser un porcentaje entre 0 y 100.", field)
+		return 0, percentRange(field)
 	}
 	return bp, nil
+}
+
+func notPercent(field, raw string) error {
+	return fault.Coded(fault.Invalid, "err.settings.percent", "Field", i18n.FieldName(field), "Value", raw)
+}
+
+func percentRange(field string) error {
+	return fault.Coded(fault.Invalid, "err.settings.percent_range", "Field", i18n.FieldName(field))
 }
 
 // String is for logs.

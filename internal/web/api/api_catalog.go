@@ -77,8 +77,13 @@ func CatalogView(c pricing.Catalog, all bool) CatalogJSON {
 func (s *Server) apiCatalog(w http.ResponseWriter, r *http.Request) {
 	snap := s.catalog.Load()
 	if snap == nil {
-		httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "message": "El catálogo no está cargado."})
+		httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "message": s.Words(r, MsgCatalogNotLoaded)})
+
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, CatalogView(snap.Catalog(), s.ViewerIsAdmin(r)))
 }
+
+// MsgCatalogNotLoaded is the catalogue key of the 503 of a route that needs the
+// catalog before it is loaded.
+const MsgCatalogNotLoaded = "err.api.catalog_not_loaded"

@@ -65,7 +65,7 @@ func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if strings.TrimSpace(req.EntryDate) == "" || strings.TrimSpace(req.ExitDate) == "" {
-		s.WriteSuccessFalse(w, r, fault.Invalidf("Las fechas de entrada y salida son obligatorias."))
+		s.WriteSuccessFalse(w, r, fault.Coded(fault.Invalid, "err.api.dates_required"))
 		return
 	}
 	entry, err := httpx.ParseDateField("entry_date", req.EntryDate, s.cfg.Location)
@@ -79,11 +79,12 @@ func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if strings.TrimSpace(req.VehicleType) == "" {
-		s.WriteSuccessFalse(w, r, fault.Invalidf("El tipo de vehículo es obligatorio."))
+		s.WriteSuccessFalse(w, r, fault.Coded(fault.Invalid, "err.catalog.vehicle_type_required"))
 		return
 	}
 	if !req.IDMainService.Set {
-		s.WriteSuccessFalse(w, r, fault.Invalidf("El servicio principal es obligatorio."))
+		s.WriteSuccessFalse(w, r, fault.Coded(fault.Invalid, "err.api.main_service_required"))
+
 		return
 	}
 	// The quote is the price (docs/pricing.md#one-price-path): the booking package's one price path,

@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"parking/internal/clock/clocktest"
 	"strings"
 	"testing"
+
+	"parking/internal/clock/clocktest"
 
 	"parking/internal/apptest"
 	"parking/internal/pricing"

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"parking/internal/clock/clocktest"
 	"strings"
 	"testing"
+
+	"parking/internal/clock/clocktest"
 
 	"parking/internal/app"
 	"parking/internal/apptest"

@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"parking/internal/catalog"
-	"parking/internal/clock/clocktest"
 	"strings"
 	"testing"
+
+	"parking/internal/catalog"
+	"parking/internal/clock/clocktest"
 
 	"parking/internal/apptest"
 	"parking/internal/money"

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/localtime"
 )
 
@@ -26,9 +27,9 @@ func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return fault.Invalidf("El cuerpo de la petición supera el máximo de %d KiB.", MaxBody>>10)
+			return errBodyTooLarge
 		}
-		return fault.Invalidf("No se pudo leer el cuerpo de la petición.")
+		return errBodyUnreadable
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return ErrEmptyBody
@@ -36,43 +37,42 @@ func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	// json.Unmarshal also refuses trailing data after the object.
 	if err := json.Unmarshal(body, dst); err != nil {
 		var typeErr *json.UnmarshalTypeError
-		var fieldErr *fieldError
 		var syntaxErr *json.SyntaxError
 		switch {
 		case errors.As(err, &syntaxErr):
-			return fault.Invalidf("El cuerpo no es un JSON válido (error de sintaxis en la posición %d).", syntaxErr.Offset)
-		case errors.As(err, &fieldErr):
-			return fault.Invalidf("El campo %s %s.", fieldErr.field, fieldErr.want)
+			return fault.Coded(fault.Invalid, "err.httpx.json_syntax", "Offset", syntaxErr.Offset)
 		case errors.As(err, &typeErr):
 			if typeErr.Field != "" {
-				return fault.Invalidf("El campo %s tiene un tipo no válido: se esperaba %s.", typeErr.Field, spanishType(typeErr.Type.String()))
+				return fault.Coded(fault.Invalid, typeCode(typeErr.Type.String()), "Field", i18n.FieldName(typeErr.Field))
 			}
-			return fault.Invalidf("Se esperaba un objeto JSON.")
+			return fault.Coded(fault.Invalid, "err.httpx.json_object")
 		default:
-			return fault.Invalidf("JSON mal formado: %s.", strings.TrimPrefix(err.Error(), "json: "))
+			return fault.Coded(fault.Invalid, "err.httpx.json_malformed", "Detail", strings.TrimPrefix(err.Error(), "json: "))
 		}
 	}
 	return nil
 }
 
-func spanishType(t string) string {
+// typeCode is the refusal of a JSON member of the wrong type, by the Go type expected.
+func typeCode(t string) string {
 	switch {
 	case strings.Contains(t, "string"):
-		return "un texto"
+		return "err.httpx.type_text"
 	case strings.Contains(t, "int"), strings.Contains(t, "float"):
-		return "un número"
+		return "err.httpx.type_number"
 	case strings.Contains(t, "bool"):
-		return "verdadero o falso"
+		return "err.httpx.type_bool"
 	case strings.HasPrefix(t, "[]"):
-		return "una lista"
+		return "err.httpx.type_list"
 	}
-	return "otro tipo"
+	return "err.httpx.type_other"
 }
 
-// fieldError is raised by the flexible wire types below with a precise reason.
-type fieldError struct{ field, want string }
-
-func (e *fieldError) Error() string { return e.field + " " + e.want }
+// Refusals of a body that cannot be read.
+var (
+	errBodyTooLarge   = fault.Coded(fault.Invalid, "err.httpx.body_too_large", "KiB", MaxBody>>10)
+	errBodyUnreadable = fault.Coded(fault.Invalid, "err.httpx.body_unreadable")
+)
 
 // FlexInt accepts a JSON integer or a string holding one ("3"), because HTML forms
 // and their scripts send numbers as text. null and "" mean "not sent".
@@ -145,7 +145,8 @@ func ParseDateField(field, value string, loc *time.Location) (time.Time, error) 
 	}
 	t, err := localtime.Parse(value, loc)
 	if err != nil {
-		return time.Time{}, fault.Invalidf("El campo %s no es una fecha válida (%q): use ISO 8601, por ejemplo 2026-11-21T10:00.", field, value)
+		return time.Time{}, fault.Coded(fault.Invalid, "err.httpx.date", "Field", i18n.FieldName(field), "Value", value)
+
 	}
 	return t, nil
 }

@@ -29,13 +29,14 @@ func ReadIdempotency(r *http.Request) (key, bodyHash string, err error) {
 		ok = key[i] >= 0x20 && key[i] < 0x7f
 	}
 	if !ok {
-		return "", "", fault.Invalidf("La cabecera Idempotency-Key debe ser una sola clave de 1 a %d caracteres imprimibles.", MaxIdempotencyKey)
+		return "", "", fault.Coded(fault.Invalid, "err.httpx.idempotency_key", "Max", MaxIdempotencyKey)
 	}
 	// One byte over the limit is kept, so that the route still refuses a body
 	// that is too large.
 	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
 	if err != nil {
-		return "", "", fault.Invalidf("No se pudo leer el cuerpo de la petición.")
+		return "", "", errBodyUnreadable
+
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	sum := sha256.Sum256(body)

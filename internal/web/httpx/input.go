@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/money"
 )
 
@@ -28,7 +29,7 @@ type Input struct {
 }
 
 // ErrEmptyBody refuses a request without a body where one is required.
-var ErrEmptyBody = fault.Invalidf("El cuerpo de la petición está vacío; se espera un objeto JSON.")
+var ErrEmptyBody = fault.Coded(fault.Invalid, "err.httpx.empty_body")
 
 // RequireBody refuses an input read from an empty body (ErrEmptyBody): for routes
 // whose request is pointless without one, unlike PATCH …/start.
@@ -86,7 +87,7 @@ func ReadInput(w http.ResponseWriter, r *http.Request) (Input, error) {
 	}
 	form, err := url.ParseQuery(string(body))
 	if err != nil {
-		return in, fault.Invalidf("No se pudo leer el formulario enviado.")
+		return in, fault.Coded(fault.Invalid, "err.httpx.form_unreadable")
 	}
 	for k, v := range form {
 		in.values[strings.TrimSuffix(k, "[]")] = append(in.values[strings.TrimSuffix(k, "[]")], v...)
@@ -97,9 +98,9 @@ func ReadInput(w http.ResponseWriter, r *http.Request) (Input, error) {
 func formError(err error) error {
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return fault.Invalidf("El cuerpo de la petición supera el máximo de %d KiB.", MaxBody>>10)
+		return errBodyTooLarge
 	}
-	return fault.Invalidf("No se pudo leer el cuerpo de la petición.")
+	return errBodyUnreadable
 }
 
 // jsonValues flattens one JSON member into form-like text values: a string, number
@@ -115,7 +116,7 @@ func jsonValues(field string, raw json.RawMessage) ([]string, error) {
 			err := json.Unmarshal(b, &s)
 			return s, err
 		case b[0] == '{' || b[0] == '[':
-			return "", fault.Invalidf("El campo %s tiene un tipo no válido.", field)
+			return "", fault.Coded(fault.Invalid, "err.httpx.bad_type", "Field", i18n.FieldName(field))
 		default: // number or boolean: its literal text
 			return string(b), nil
 		}
@@ -123,7 +124,7 @@ func jsonValues(field string, raw json.RawMessage) ([]string, error) {
 	if len(raw) > 0 && raw[0] == '[' {
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {
-			return nil, fault.Invalidf("El campo %s tiene un tipo no válido.", field)
+			return nil, fault.Coded(fault.Invalid, "err.httpx.bad_type", "Field", i18n.FieldName(field))
 		}
 		out := make([]string, 0, len(items))
 		for _, it := range items {
@@ -156,7 +157,7 @@ func (in Input) Texts(names ...string) (map[string]*string, error) {
 		case 'n':
 			continue
 		case 't', 'f':
-			return nil, fault.Invalidf("El campo %s debe ser un texto.", name)
+			return nil, fault.Coded(fault.Invalid, "err.httpx.text", "Field", i18n.FieldName(name))
 		}
 		v := in.Str(name)
 		out[name] = &v
@@ -218,7 +219,7 @@ func (in Input) OptInt(name string) (*int64, error) {
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
-		return nil, fault.Invalidf("El campo %s debe ser un número entero (%q no lo es).", name, s)
+		return nil, fault.Coded(fault.Invalid, "err.httpx.integer", "Field", i18n.FieldName(name), "Value", s)
 	}
 	return &v, nil
 }
@@ -238,7 +239,7 @@ func (in Input) IDs(name string) (*[]int64, error) {
 			}
 			v, err := strconv.ParseInt(s, 10, 64)
 			if err != nil {
-				return nil, fault.Invalidf("El campo %s debe ser una lista de números (%q no lo es).", name, s)
+				return nil, fault.Coded(fault.Invalid, "err.httpx.id_list", "Field", i18n.FieldName(name), "Value", s)
 			}
 			out = append(out, v)
 		}
@@ -261,7 +262,7 @@ func (in Input) OptBool(name string) (*bool, error) {
 	case "false", "0", "off", "no", "":
 		b = false
 	default:
-		return nil, fault.Invalidf("El campo %s debe ser verdadero o falso (%q no lo es).", name, s)
+		return nil, fault.Coded(fault.Invalid, "err.httpx.yes_no", "Field", i18n.FieldName(name), "Value", s)
 	}
 	return &b, nil
 }
@@ -277,7 +278,7 @@ func (in Input) Flag(name string) (bool, error) {
 		switch in.kinds[name] {
 		case 't', 'f', 'n':
 		default:
-			return false, fault.Invalidf("El campo %s debe ser true o false.", name)
+			return false, fault.Coded(fault.Invalid, "err.httpx.true_false", "Field", i18n.FieldName(name))
 		}
 	}
 	b, err := in.OptBool(name)
@@ -297,7 +298,8 @@ func (in Input) OptCents(name string) (*money.Cents, error) {
 	}
 	c, err := money.ParseCents(s)
 	if err != nil {
-		return nil, fault.Invalidf("El campo %s debe ser un importe con hasta 2 decimales (%q no lo es).", name, s)
+		return nil, fault.Coded(fault.Invalid, "err.httpx.amount", "Field", i18n.FieldName(name), "Value", s)
+
 	}
 	return &c, nil
 }

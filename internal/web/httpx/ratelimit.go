@@ -92,8 +92,9 @@ func (l *RateLimiter) Clients() int {
 	return len(l.windows)
 }
 
-// MsgTooManyRequests is the refusal of a request beyond PARKING_PUBLIC_RATE.
-const MsgTooManyRequests = "Demasiadas solicitudes desde su dirección. Inténtelo de nuevo en %d segundos."
+// MsgTooManyRequests is the catalogue key of the refusal of a request beyond
+// PARKING_PUBLIC_RATE (its placeholder Count: the seconds to wait).
+const MsgTooManyRequests = "err.httpx.too_many_requests"
 
 // Limit wraps h with the limit under scope (each limited route counts on its own):
 // beyond it, the answer is 429 with Retry-After (whole seconds, rounded up), written
@@ -107,7 +108,8 @@ func (l *RateLimiter) Limit(scope string, h http.HandlerFunc, refuse func(http.R
 				secs = 1
 			}
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
-			refuse(w, r, fault.New(fault.TooMany, MsgTooManyRequests, secs))
+			refuse(w, r, fault.Coded(fault.TooMany, MsgTooManyRequests, "Count", secs))
+
 			return
 		}
 		h(w, r)

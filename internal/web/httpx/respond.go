@@ -119,6 +119,16 @@ func (s *Kit) Message(r *http.Request, err error) string {
 	return fault.MessageIn(err, s.Lang(r), "error.internal")
 }
 
+// Words is the catalogue's text key with args for r, in the language Message
+// chooses: a handler's own words (a success message) follow the page's language
+// as its refusals do.
+func (s *Kit) Words(r *http.Request, key string, args ...any) string {
+	if isAPI(r) || !s.languageNamed(r) {
+		return i18n.Words(i18n.Default, key, true, args...)
+	}
+	return i18n.Words(s.Lang(r), key, false, args...)
+}
+
 // FailureStatus is the status that answers err; on the way it logs what an
 // operator must see (our own failures, the database unavailable), and no more.
 func (s *Kit) FailureStatus(r *http.Request, err error) int {

@@ -10,6 +10,7 @@ import (
 	"parking/internal/account"
 	"parking/internal/audit"
 	"parking/internal/fault"
+	"parking/internal/i18n"
 )
 
 // SessionCookie holds the random session token; its hash is what the database keeps.
@@ -113,7 +114,8 @@ func (s *Kit) ClearSessionCookie(w http.ResponseWriter) {
 // docs/accounts.md#sessions): JSON clients get 401, browsers a 303 to the login page.
 func DenyNoSession(w http.ResponseWriter, r *http.Request) {
 	if WantsJSON(r) {
-		WriteJSON(w, http.StatusUnauthorized, map[string]any{"success": false, "message": "Debe iniciar sesión para continuar."})
+		WriteJSON(w, http.StatusUnauthorized, map[string]any{"success": false, "message": i18n.T(LangOf(r), "err.httpx.no_session")})
+
 		return
 	}
 	SeeOther(w, r, "/users/login")

@@ -124,11 +124,11 @@ func (s accountPages) login(w http.ResponseWriter, r *http.Request) {
 	}
 	v := loginView{LoginType: loginTypeOf(f["loginType"]), Email: strings.TrimSpace(f["email"])}
 	if lt := f["loginType"]; lt != "" && lt != loginTypeCustomer && lt != loginTypeWorker {
-		s.loginFailed(w, r, v, fault.Invalidf("%s", s.T(r, msgBadLoginType)))
+		s.loginFailed(w, r, v, fault.Coded(fault.Invalid, msgBadLoginType))
 		return
 	}
 	if v.Email == "" || f["password"] == "" {
-		s.loginFailed(w, r, v, fault.Invalidf("%s", s.T(r, msgLoginMissing)))
+		s.loginFailed(w, r, v, fault.Coded(fault.Invalid, msgLoginMissing))
 		return
 	}
 	u, err := s.accounts.Login(r.Context(), v.Email, f["password"], httpx.ClientAddr(r))
@@ -140,7 +140,7 @@ func (s accountPages) login(w http.ResponseWriter, r *http.Request) {
 	// refusal grants no session.
 	if v.LoginType == loginTypeWorker && !u.IsAdmin() {
 		s.log.InfoContext(r.Context(), "worker login refused", "id_customer", u.ID)
-		s.loginFailed(w, r, v, fault.New(fault.Forbidden, "%s", s.T(r, msgWorkerDenied)))
+		s.loginFailed(w, r, v, fault.Coded(fault.Forbidden, msgWorkerDenied))
 		return
 	}
 	if err := s.startSession(w, r, u); err != nil {
@@ -240,8 +240,9 @@ func (s accountPages) registerFailed(w http.ResponseWriter, r *http.Request, v r
 	if jsonClient(r) {
 		body := map[string]any{"success": false, "message": s.failText(r, err)}
 		if len(fields) > 0 {
-			body["errors"] = fields
+			body["errors"] = fields.Words(func(err error) string { return s.Message(r, err) })
 		}
+
 		httpx.WriteJSON(w, status, body)
 		return
 	}

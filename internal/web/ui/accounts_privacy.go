@@ -9,6 +9,7 @@ import (
 
 	"parking/internal/account"
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/localtime"
 	"parking/internal/money"
 	"parking/internal/privacy"
@@ -218,7 +219,7 @@ func (s accountPages) customerErase(w http.ResponseWriter, r *http.Request) {
 	if own {
 		pw := deref(f["password"])
 		if pw == "" {
-			s.privacyFailed(w, r, fault.Invalidf("%s", s.T(r, msgErasePassword)))
+			s.privacyFailed(w, r, fault.Coded(fault.Invalid, msgErasePassword))
 			return
 		}
 		if err := s.accounts.ConfirmPassword(r.Context(), u, pw, r.RemoteAddr); err != nil {
@@ -227,7 +228,7 @@ func (s accountPages) customerErase(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	} else if !strings.EqualFold(strings.TrimSpace(deref(f["confirm"])), EraseConfirmWord) {
-		s.privacyFailed(w, r, fault.Invalidf("%s", s.T(r, msgEraseConfirm)))
+		s.privacyFailed(w, r, fault.Coded(fault.Invalid, msgEraseConfirm))
 		return
 	}
 	if _, err := s.privacy.Erase(r.Context(), u.ID, true); err != nil {
@@ -247,7 +248,7 @@ func (s accountPages) customerErase(w http.ResponseWriter, r *http.Request) {
 
 // adminCustomerExport is GET /admin/customers/{id}/data.
 func (s accountPages) adminCustomerExport(w http.ResponseWriter, r *http.Request) {
-	id, err := httpx.PathID(r, "id", "El cliente")
+	id, err := httpx.PathID(r, "id", httpx.PathCustomer)
 	if err != nil {
 		s.privacyFailed(w, r, err)
 		return
@@ -258,7 +259,7 @@ func (s accountPages) adminCustomerExport(w http.ResponseWriter, r *http.Request
 // adminCustomerErase is POST /admin/customers/{id}/erase, confirm=ELIMINAR; a
 // browser goes back to the page it came from (back, under /admin/).
 func (s accountPages) adminCustomerErase(w http.ResponseWriter, r *http.Request) {
-	id, err := httpx.PathID(r, "id", "El cliente")
+	id, err := httpx.PathID(r, "id", httpx.PathCustomer)
 	if err != nil {
 		s.privacyFailed(w, r, err)
 		return
@@ -269,7 +270,7 @@ func (s accountPages) adminCustomerErase(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	if !strings.EqualFold(strings.TrimSpace(deref(f["confirm"])), EraseConfirmWord) {
-		s.privacyFailed(w, r, fault.Invalidf("%s", s.T(r, msgEraseConfirm)))
+		s.privacyFailed(w, r, fault.Coded(fault.Invalid, msgEraseConfirm))
 		return
 	}
 	done, err := s.privacy.Erase(r.Context(), id, false)
@@ -303,7 +304,8 @@ func (s accountPages) customerConsents(w http.ResponseWriter, r *http.Request) {
 	}
 	on, err := in.OptBool("marketing_consent")
 	if err == nil && on == nil {
-		err = fault.Invalidf("Indique marketing_consent: true para aceptar las ofertas por correo o false para retirarlo.")
+		err = fault.Coded(fault.Invalid, "err.ui.marketing_consent", "Field", i18n.FieldName("marketing_consent"))
+
 	}
 	if err == nil {
 		err = s.accounts.SetMarketingConsent(r.Context(), httpx.GuardedUser(r).ID, *on)

@@ -46,10 +46,11 @@ func (s accountPages) forgot(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if jsonClient(r) {
-		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": account.MsgResetRequested})
+		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": s.Words(r, account.MsgResetRequested)})
 		return
 	}
-	s.render(w, r, http.StatusOK, "password_forgot.html", "title.reset", forgotView{Sent: account.MsgResetRequested})
+	s.render(w, r, http.StatusOK, "password_forgot.html", "title.reset", forgotView{Sent: s.T(r, account.MsgResetRequested)})
+
 }
 
 // forgotRefused answers a malformed or throttled reset request.
@@ -67,7 +68,7 @@ func (s accountPages) resetPage(w http.ResponseWriter, r *http.Request) {
 	token := r.URL.Query().Get("t")
 	ok, err := s.accounts.PasswordResetUsable(r.Context(), token)
 	if err != nil {
-		s.renderError(w, r, err, "Restablecer la contraseña", "/users/login", "Volver a iniciar sesión")
+		s.renderError(w, r, err, "title.reset", "/users/login", "password_forgot.volver_a_iniciar_sesion")
 		return
 	}
 	status := http.StatusOK

@@ -88,7 +88,7 @@ func (s accountPages) oidcStart(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		s.log.WarnContext(r.Context(), "social login provider unreachable", "provider", p.ID, "err", err)
-		s.socialLoginFailed(w, r, fault.New(fault.Unavailable, "%s", s.T(r, msgSocialUnreachable, "Provider", p.Name)))
+		s.socialLoginFailed(w, r, fault.Coded(fault.Unavailable, msgSocialUnreachable, "Provider", p.Name))
 		return
 	}
 	if err := s.accounts.BeginSocialLogin(r.Context(), req.State, account.LoginState{
@@ -123,11 +123,11 @@ func (s accountPages) oidcCallback(w http.ResponseWriter, r *http.Request) {
 	}
 	if cookie == "" || subtle.ConstantTimeCompare([]byte(cookie), []byte(state)) != 1 {
 		s.log.InfoContext(r.Context(), "social login refused: state not from this browser", "provider", p.ID)
-		s.socialLoginFailed(w, r, fault.Invalidf(account.MsgSocialStateInvalid))
+		s.socialLoginFailed(w, r, account.ErrSocialStateInvalid)
 		return
 	}
 	if q.Get("error") != "" || q.Get("code") == "" {
-		s.socialLoginFailed(w, r, fault.Invalidf("%s", s.T(r, msgSocialCancelled, "Provider", p.Name)))
+		s.socialLoginFailed(w, r, fault.Coded(fault.Invalid, msgSocialCancelled, "Provider", p.Name))
 		return
 	}
 	id, err := s.social.Finish(r.Context(), p, q.Get("code"), ls.Verifier, ls.Nonce)
@@ -138,10 +138,10 @@ func (s accountPages) oidcCallback(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.log.InfoContext(r.Context(), "social login refused", "provider", p.ID, "err", err)
 		if errors.Is(err, social.ErrUnreachable) {
-			s.socialLoginFailed(w, r, fault.New(fault.Unavailable, "%s", s.T(r, msgSocialUnreachable, "Provider", p.Name)))
+			s.socialLoginFailed(w, r, fault.Coded(fault.Unavailable, msgSocialUnreachable, "Provider", p.Name))
 			return
 		}
-		s.socialLoginFailed(w, r, fault.Invalidf("%s", s.T(r, msgSocialRejected, "Provider", p.Name)))
+		s.socialLoginFailed(w, r, fault.Coded(fault.Invalid, msgSocialRejected, "Provider", p.Name))
 		return
 	}
 	out, err := s.accounts.SocialLogin(r.Context(), account.SocialIdentity{

@@ -58,7 +58,7 @@ func (s accountPages) adminStaff(w http.ResponseWriter, r *http.Request) {
 			s.WriteSuccessFalse(w, r, err)
 			return
 		}
-		s.renderError(w, r, err, "Personal no disponible", "/admin/dashboard", "Volver al panel")
+		s.renderError(w, r, err, "error.staff_unavailable", "/admin/dashboard", "back.dashboard")
 		return
 	}
 	if httpx.WantsJSON(r) {
@@ -138,7 +138,7 @@ func (s accountPages) adminCreateStaff(w http.ResponseWriter, r *http.Request) {
 // adminDisableStaff is POST /admin/staff/{id}/disable.
 func (s accountPages) adminDisableStaff(w http.ResponseWriter, r *http.Request) {
 	s.staffWrite(w, r, http.StatusOK, s.T(r, "msg.staff_disabled"), func(httpx.Input) (*account.Staff, error) {
-		id, err := httpx.PathID(r, "id", "La cuenta de personal")
+		id, err := httpx.PathID(r, "id", httpx.PathStaff)
 		if err != nil {
 			return nil, err
 		}
@@ -150,7 +150,7 @@ func (s accountPages) adminDisableStaff(w http.ResponseWriter, r *http.Request) 
 // adminEnableStaff is POST /admin/staff/{id}/enable.
 func (s accountPages) adminEnableStaff(w http.ResponseWriter, r *http.Request) {
 	s.staffWrite(w, r, http.StatusOK, s.T(r, "msg.staff_enabled"), func(httpx.Input) (*account.Staff, error) {
-		id, err := httpx.PathID(r, "id", "La cuenta de personal")
+		id, err := httpx.PathID(r, "id", httpx.PathStaff)
 		if err != nil {
 			return nil, err
 		}
@@ -163,7 +163,7 @@ func (s accountPages) adminEnableStaff(w http.ResponseWriter, r *http.Request) {
 // The account's other sessions and tokens end (the caller's own session stays).
 func (s accountPages) adminStaffPassword(w http.ResponseWriter, r *http.Request) {
 	s.staffWrite(w, r, http.StatusOK, s.T(r, "msg.staff_password"), func(in httpx.Input) (*account.Staff, error) {
-		id, err := httpx.PathID(r, "id", "La cuenta de personal")
+		id, err := httpx.PathID(r, "id", httpx.PathStaff)
 		if err != nil {
 			return nil, err
 		}

@@ -115,7 +115,7 @@ func TestAdminStaffAccounts(t *testing.T) {
 
 		// The last active administrator stays: JSON 400, form 303 with the error.
 		status, body = e.JSON("POST", fmt.Sprintf("/admin/staff/%d/disable", adminID), nil)
-		webtest.WantMessage(t, status, body, 400, account.MsgLastAdmin)
+		webtest.WantMessage(t, status, body, 400, account.ErrLastAdmin.Message)
 		st, loc, _ := e.Form(fmt.Sprintf("/admin/staff/%d/disable", adminID), url.Values{})
 		if st != 303 || !strings.HasPrefix(loc, "/admin/staff?error=") {
 			t.Errorf("form disable of the last admin: %d %s", st, loc)
@@ -205,7 +205,7 @@ func TestLastAdminRace(t *testing.T) {
 				switch {
 				case err == nil:
 					ok++
-				case fault.MessageOf(err, "") != account.MsgLastAdmin:
+				case fault.MessageOf(err, "") != account.ErrLastAdmin.Message:
 					t.Fatalf("round %d: %v", round, err)
 				}
 			}

@@ -19,7 +19,7 @@ import (
 // 303 to the profile; any other is a 400 page saying why, and nothing changes.
 func (s accountPages) verifyEmail(w http.ResponseWriter, r *http.Request) {
 	if err := s.accounts.VerifyEmail(r.Context(), r.URL.Query().Get("t")); err != nil {
-		s.renderError(w, r, err, "Verificación del correo electrónico", "/users/profile", "Ir a mi cuenta")
+		s.renderError(w, r, err, "error.email_verification", "/users/profile", "back.go_account")
 		return
 	}
 	http.Redirect(w, r, "/users/profile?verified=1", http.StatusSeeOther)
@@ -34,7 +34,8 @@ func (s accountPages) resendVerification(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	if jsonClient(r) {
-		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": account.MsgVerificationSent})
+		httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": s.Words(r, account.MsgVerificationSent)})
+
 		return
 	}
 	http.Redirect(w, r, "/users/profile?verify=sent", http.StatusSeeOther)
@@ -48,7 +49,7 @@ func (s accountPages) customerFormRefused(w http.ResponseWriter, r *http.Request
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	s.renderError(w, r, err, "Mi cuenta", "/users/profile", "Volver a mi cuenta")
+	s.renderError(w, r, err, "title.account", "/users/profile", "back.account")
 }
 
 // msgClaimed is the answer to a claim.

@@ -7,6 +7,7 @@ import (
 
 	"parking/internal/catalog"
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/money"
 	"parking/internal/pricing"
 	"parking/internal/web/api"
@@ -51,12 +52,12 @@ func (s catalogPages) routes(mux *http.ServeMux) {
 func (s catalogPages) adminCatalog(w http.ResponseWriter, r *http.Request) {
 	snap := s.catalog.Load()
 	if snap == nil {
-		err := fault.New(fault.Internal, "El catálogo no está cargado.")
+		err := fault.New(fault.Internal, "catalog not loaded")
 		if !httpx.WantsJSON(r) {
-			s.renderError(w, r, err, "Catálogo no disponible", "/admin/dashboard", "Volver al panel")
+			s.renderError(w, r, err, "error.catalog_unavailable", "/admin/dashboard", "back.dashboard")
 			return
 		}
-		httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "message": "El catálogo no está cargado."})
+		httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "message": s.Words(r, api.MsgCatalogNotLoaded)})
 		return
 	}
 	if !httpx.WantsJSON(r) {
@@ -67,11 +68,12 @@ func (s catalogPages) adminCatalog(w http.ResponseWriter, r *http.Request) {
 }
 
 // catalogBack answers a browser's form post on the catalog (no script): 303 back
-// to the catalog page, at the section changed, with the outcome to show.
+// to the catalog page, at the section changed, with the outcome to show (message:
+// its catalogue key) in the page's language.
 func catalogBack(w http.ResponseWriter, r *http.Request, section, message string, err error) {
-	q := "ok=" + url.QueryEscape(message)
+	lang := httpx.LangOf(r)
+	q := "ok=" + url.QueryEscape(i18n.T(lang, message))
 	if err != nil {
-		lang := httpx.LangOf(r)
 		q = "error=" + url.QueryEscape(humanize(lang, fault.MessageIn(err, lang, "error.internal")))
 	}
 	httpx.SeeOther(w, r, "/admin/catalog?"+q+"#"+section)
@@ -82,7 +84,8 @@ func catalogID(r *http.Request, what string) (int64, error) {
 	return httpx.PathID(r, "id", what)
 }
 
-// catalogWrite decodes the body, runs do, and answers status with the item (a
+// catalogWrite decodes the body, runs do, and answers status with the item and
+// message (a catalogue key) in the reader's language (a
 // browser's form post: 303 back to the catalog page).
 func (s catalogPages) catalogWrite(w http.ResponseWriter, r *http.Request, status int, key, message string,
 	do func(in httpx.Input) (any, error)) {
@@ -101,7 +104,8 @@ func (s catalogPages) catalogWrite(w http.ResponseWriter, r *http.Request, statu
 	case err != nil:
 		s.WriteSuccessFalse(w, r, err)
 	default:
-		httpx.WriteJSON(w, status, map[string]any{"success": true, "message": message, key: item})
+		httpx.WriteJSON(w, status, map[string]any{"success": true, "message": s.Words(r, message), key: item})
+
 	}
 }
 
@@ -121,7 +125,7 @@ func mainServiceView(m pricing.MainService) api.MainServiceJSON {
 
 // adminCreateMainService is POST /admin/catalog/main-services {name, description, active}.
 func (s catalogPages) adminCreateMainService(w http.ResponseWriter, r *http.Request) {
-	s.catalogWrite(w, r, http.StatusCreated, "main_service", "Servicio principal creado.", func(in httpx.Input) (any, error) {
+	s.catalogWrite(w, r, http.StatusCreated, "main_service", "err.ui.main_service_created", func(in httpx.Input) (any, error) {
 		mi, err := mainServiceInput(in)
 		if err != nil {
 			return nil, err
@@ -133,8 +137,8 @@ func (s catalogPages) adminCreateMainService(w http.ResponseWriter, r *http.Requ
 
 // adminUpdateMainService is POST or PATCH /admin/catalog/main-services/{id}.
 func (s catalogPages) adminUpdateMainService(w http.ResponseWriter, r *http.Request) {
-	s.catalogWrite(w, r, http.StatusOK, "main_service", "Servicio principal actualizado.", func(in httpx.Input) (any, error) {
-		id, err := catalogID(r, "El servicio principal")
+	s.catalogWrite(w, r, http.StatusOK, "main_service", "err.ui.main_service_updated", func(in httpx.Input) (any, error) {
+		id, err := catalogID(r, httpx.PathService)
 		if err != nil {
 			return nil, err
 		}
@@ -169,7 +173,7 @@ func rateView(r pricing.Rate) api.RateJSON {
 
 // adminCreateRate is POST /admin/catalog/rates {id_main_service, min_days, max_days, daily_price}.
 func (s catalogPages) adminCreateRate(w http.ResponseWriter, r *http.Request) {
-	s.catalogWrite(w, r, http.StatusCreated, "rate", "Tarifa creada.", func(in httpx.Input) (any, error) {
+	s.catalogWrite(w, r, http.StatusCreated, "rate", "err.ui.rate_created", func(in httpx.Input) (any, error) {
 		ri, err := rateInput(in)
 		if err != nil {
 			return nil, err
@@ -181,8 +185,8 @@ func (s catalogPages) adminCreateRate(w http.ResponseWriter, r *http.Request) {
 
 // adminUpdateRate is POST or PATCH /admin/catalog/rates/{id}.
 func (s catalogPages) adminUpdateRate(w http.ResponseWriter, r *http.Request) {
-	s.catalogWrite(w, r, http.StatusOK, "rate", "Tarifa actualizada.", func(in httpx.Input) (any, error) {
-		id, err := catalogID(r, "La tarifa")
+	s.catalogWrite(w, r, http.StatusOK, "rate", "err.ui.rate_updated", func(in httpx.Input) (any, error) {
+		id, err := catalogID(r, httpx.PathRate)
 		if err != nil {
 			return nil, err
 		}
@@ -197,7 +201,7 @@ func (s catalogPages) adminUpdateRate(w http.ResponseWriter, r *http.Request) {
 
 // adminDeleteRate is DELETE /admin/catalog/rates/{id} (and POST …/{id}/delete for forms).
 func (s catalogPages) adminDeleteRate(w http.ResponseWriter, r *http.Request) {
-	id, err := catalogID(r, "La tarifa")
+	id, err := catalogID(r, httpx.PathRate)
 	if err == nil {
 		err = s.catalogOps.DeleteRate(r.Context(), id)
 	}
@@ -205,34 +209,34 @@ func (s catalogPages) adminDeleteRate(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			s.FailureStatus(r, err)
 		}
-		catalogBack(w, r, "servicios", "Tarifa eliminada.", err)
+		catalogBack(w, r, "servicios", "js.admin.rate_deleted", err)
 		return
 	}
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Tarifa eliminada."})
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "message": s.Words(r, "js.admin.rate_deleted")})
 }
 
 func coefficientInput(in httpx.Input) (money.Multiplier, error) {
 	raw := strings.TrimSpace(in.Str("coefficient"))
 	if raw == "" {
-		return 0, fault.Invalidf("El coeficiente (coefficient) es obligatorio.")
+		return 0, fault.Coded(fault.Invalid, "err.ui.coefficient_required")
 	}
 	if strings.Count(raw, ",") == 1 && !strings.Contains(raw, ".") { // "1,25" from the catalog page
 		raw = strings.Replace(raw, ",", ".", 1)
 	}
 	m, err := money.ParseMultiplier(raw)
 	if err != nil {
-		return 0, fault.Invalidf("El coeficiente debe ser un número con hasta 4 decimales (%q no lo es).", raw)
+		return 0, fault.Coded(fault.Invalid, "err.ui.coefficient_format", "Value", raw)
 	}
 	return m, nil
 }
 
 // adminCreateVehicleType is POST /admin/catalog/vehicle-types {vehicle_type, coefficient}.
 func (s catalogPages) adminCreateVehicleType(w http.ResponseWriter, r *http.Request) {
-	s.catalogWrite(w, r, http.StatusCreated, "vehicle_type", "Tipo de vehículo creado.", func(in httpx.Input) (any, error) {
+	s.catalogWrite(w, r, http.StatusCreated, "vehicle_type", "err.ui.vehicle_type_created", func(in httpx.Input) (any, error) {
 		m, err := coefficientInput(in)
 		if err != nil {
 			return nil, err
@@ -244,7 +248,7 @@ func (s catalogPages) adminCreateVehicleType(w http.ResponseWriter, r *http.Requ
 
 // adminUpdateVehicleType is POST or PATCH /admin/catalog/vehicle-types/{type} {coefficient}.
 func (s catalogPages) adminUpdateVehicleType(w http.ResponseWriter, r *http.Request) {
-	s.catalogWrite(w, r, http.StatusOK, "vehicle_type", "Coeficiente actualizado.", func(in httpx.Input) (any, error) {
+	s.catalogWrite(w, r, http.StatusOK, "vehicle_type", "err.ui.coefficient_updated", func(in httpx.Input) (any, error) {
 		m, err := coefficientInput(in)
 		if err != nil {
 			return nil, err
@@ -270,7 +274,7 @@ func extraView(e pricing.Extra) api.ExtraJSON {
 
 // adminCreateExtra is POST /admin/catalog/additional-services {name, price, active}.
 func (s catalogPages) adminCreateExtra(w http.ResponseWriter, r *http.Request) {
-	s.catalogWrite(w, r, http.StatusCreated, "additional_service", "Servicio adicional creado.", func(in httpx.Input) (any, error) {
+	s.catalogWrite(w, r, http.StatusCreated, "additional_service", "err.ui.extra_created", func(in httpx.Input) (any, error) {
 		ei, err := extraInput(in)
 		if err != nil {
 			return nil, err
@@ -282,8 +286,8 @@ func (s catalogPages) adminCreateExtra(w http.ResponseWriter, r *http.Request) {
 
 // adminUpdateExtra is POST or PATCH /admin/catalog/additional-services/{id}.
 func (s catalogPages) adminUpdateExtra(w http.ResponseWriter, r *http.Request) {
-	s.catalogWrite(w, r, http.StatusOK, "additional_service", "Servicio adicional actualizado.", func(in httpx.Input) (any, error) {
-		id, err := catalogID(r, "El servicio adicional")
+	s.catalogWrite(w, r, http.StatusOK, "additional_service", "err.ui.extra_updated", func(in httpx.Input) (any, error) {
+		id, err := catalogID(r, httpx.PathExtra)
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/settings"
 	"parking/internal/web/httpx"
 )
@@ -48,7 +49,7 @@ func (s catalogPages) adminSettings(w http.ResponseWriter, r *http.Request) {
 	f, err := s.catalogOps.Facility(r.Context())
 	if !httpx.WantsJSON(r) {
 		if err != nil {
-			s.renderError(w, r, err, "Ajustes no disponibles", "/admin/dashboard", "Volver al panel")
+			s.renderError(w, r, err, "error.settings_unavailable", "/admin/dashboard", "back.dashboard")
 			return
 		}
 		q := r.URL.Query()
@@ -102,7 +103,8 @@ func (s catalogPages) saveSettings(w http.ResponseWriter, r *http.Request) (sett
 		}
 		if v != nil {
 			if *v < 0 || *v > settings.MaxPlaces*10 {
-				return f, fault.Invalidf("El campo %s está fuera de rango.", name)
+				return f, fault.Coded(fault.Invalid, "err.ui.out_of_range", "Field", i18n.FieldName(name))
+
 			}
 			*dst = int(*v)
 		}

@@ -38,7 +38,8 @@ func profileNotice(r *http.Request, lang string) string {
 	case q.Get("verified") != "":
 		return i18n.T(lang, "msg.verified")
 	case q.Get("verify") == "sent":
-		return account.MsgVerificationSent
+		return i18n.T(lang, account.MsgVerificationSent)
+
 	case q.Get("claimed") != "":
 		if ref, ok := input.ReferenceLookup(q.Get("claimed")); ok {
 			return i18n.T(lang, msgClaimed, "Reference", reservation.ShowReference(ref))

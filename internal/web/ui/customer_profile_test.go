@@ -236,12 +236,12 @@ func TestCustomerChangePassword(t *testing.T) {
 			status int
 			msg    string
 		}{
-			{"confirmation mismatch", body("customer-password", "new-password-1", "new-password-2"), 400, account.MsgPasswordMismatch},
-			{"wrong current", body("not-my-password", "new-password-1", "new-password-1"), 401, account.MsgWrongCurrentPassword},
+			{"confirmation mismatch", body("customer-password", "new-password-1", "new-password-2"), 400, account.ErrPasswordMismatch.Message},
+			{"wrong current", body("not-my-password", "new-password-1", "new-password-1"), 401, account.ErrWrongCurrentPassword.Message},
 			{"too short", body("customer-password", "short", "short"), 400, "La nueva contraseña debe tener al menos 8 caracteres."},
 			{"too long for bcrypt", body("customer-password", strings.Repeat("x", 73), strings.Repeat("x", 73)), 400, "La nueva contraseña admite como máximo 72 bytes."},
-			{"missing field", map[string]any{"currentPassword": "customer-password", "newPassword": "new-password-1"}, 400, account.MsgPasswordFieldsRequired},
-			{"same as current", body("customer-password", "customer-password", "customer-password"), 400, account.MsgPasswordUnchanged},
+			{"missing field", map[string]any{"currentPassword": "customer-password", "newPassword": "new-password-1"}, 400, account.ErrPasswordFieldsRequired.Message},
+			{"same as current", body("customer-password", "customer-password", "customer-password"), 400, account.ErrPasswordUnchanged.Message},
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
@@ -301,7 +301,7 @@ func TestCustomerChangePasswordSocialLogin(t *testing.T) {
 		if status != http.StatusBadRequest {
 			t.Fatalf("status = %d (%v), want 400", status, got)
 		}
-		webtest.CustWantBody(t, got, map[string]any{"success": false, "message": account.MsgSocialLoginPassword})
+		webtest.CustWantBody(t, got, map[string]any{"success": false, "message": account.ErrSocialLoginPassword.Message})
 		status, got = webtest.CustCall(t, c, "GET", a.URL+"/users/profile", nil)
 		if status != http.StatusOK || got["user"].(map[string]any)["can_change_password"] != false {
 			t.Errorf("profile of a social account: %d %v, want can_change_password false", status, got["user"])

@@ -61,7 +61,7 @@ func readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
 	r.Body = http.MaxBytesReader(w, r.Body, handover.MaxPhotosPerUpload*(media.MaxUpload+uploadSlack))
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return u, fault.Invalidf("%s", i18n.T(lang, "photos.unreadable_multipart"))
+		return u, fault.Coded(fault.Invalid, "photos.unreadable_multipart")
 	}
 	for {
 		part, err := mr.NextPart()
@@ -74,7 +74,7 @@ func readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
 		switch name := part.FormName(); name {
 		case "file", "file[]", "files":
 			if len(u.files) == handover.MaxPhotosPerUpload {
-				return u, fault.Invalidf("%s", i18n.T(lang, "photos.too_many", "Max", handover.MaxPhotosPerUpload))
+				return u, fault.Coded(fault.Invalid, "photos.too_many", "Max", handover.MaxPhotosPerUpload)
 			}
 			f, err := os.CreateTemp("", "parking-photo-*")
 			if err != nil {
@@ -86,7 +86,7 @@ func readUpload(w http.ResponseWriter, r *http.Request) (*upload, error) {
 				return u, uploadReadFault(lang, err)
 			}
 			if n > media.MaxUpload {
-				return u, fault.Invalidf("%s", i18n.T(lang, "photos.too_big", "N", len(u.files), "MB", media.MaxUpload>>20))
+				return u, fault.Coded(fault.Invalid, "photos.too_big", "N", len(u.files), "MB", media.MaxUpload>>20)
 			}
 			if n == 0 && part.FileName() == "" { // a form's file input left empty
 				u.files = u.files[:len(u.files)-1]
@@ -123,9 +123,9 @@ func (s handoverPages) photoByURLAdded(w http.ResponseWriter, r *http.Request, p
 func uploadReadFault(lang string, err error) error {
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return fault.Invalidf("%s", i18n.T(lang, "photos.upload_too_big", "Max", handover.MaxPhotosPerUpload, "MB", media.MaxUpload>>20))
+		return fault.Coded(fault.Invalid, "photos.upload_too_big", "Max", handover.MaxPhotosPerUpload, "MB", media.MaxUpload>>20)
 	}
-	return fault.Invalidf("%s", i18n.T(lang, "photos.unreadable"))
+	return fault.Coded(fault.Invalid, "photos.unreadable")
 }
 
 // adminUploadPhotos is POST /admin/reservations/{id}/photos as multipart/form-data

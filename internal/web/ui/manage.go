@@ -212,7 +212,7 @@ func (s managePages) manageEdit(w http.ResponseWriter, r *http.Request) {
 			var ce booking.CustomerEdit
 			if ms := deref(texts["id_main_service"]); ms != "" {
 				if ce.MainService, err = strconv.ParseInt(ms, 10, 64); err != nil {
-					err = fault.Invalidf("%s", s.T(r, "msg.bad_service"))
+					err = fault.Coded(fault.Invalid, "msg.bad_service")
 				}
 			}
 			if err == nil {

@@ -373,7 +373,7 @@ func (s receiptPages) customerReceiptAs(w http.ResponseWriter, r *http.Request, 
 // 6), without saying which.
 func (s *base) ownReservation(r *http.Request) (records.Detail, error) {
 	u := httpx.GuardedUser(r)
-	notYours := fault.New(fault.Forbidden, "%s", s.T(r, "msg.not_yours"))
+	notYours := fault.Coded(fault.Forbidden, "msg.not_yours")
 	id, ok := customerReservationID(r)
 	if !ok {
 		return records.Detail{}, notYours

@@ -49,7 +49,7 @@ func (s recordsPages) adminParking(w http.ResponseWriter, r *http.Request) {
 	}
 	if !httpx.WantsJSON(r) {
 		if err != nil {
-			s.renderError(w, r, err, "Parking no disponible", "/admin/dashboard", "Volver al panel")
+			s.renderError(w, r, err, "error.parking_unavailable", "/admin/dashboard", "back.dashboard")
 			return
 		}
 		s.renderParkingPage(w, r, b, seq)

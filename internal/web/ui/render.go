@@ -52,6 +52,7 @@ import (
 	"time"
 
 	"parking/internal/account"
+	"parking/internal/fault"
 	"parking/internal/i18n"
 	"parking/internal/input"
 	"parking/internal/localtime"
@@ -265,7 +266,13 @@ func (s *base) templateFuncs(lang string) template.FuncMap {
 		"isoTime":   func(t time.Time) string { return localtime.JSON(t, s.cfg.Location) },
 		// field looks up a field's error in a FieldErrors map ("" if none).
 		// The message names fields as the forms label them (fields.go).
-		"field": func(errs account.FieldErrors, name string) string { return humanize(lang, errs[name]) },
+		"field": func(errs account.FieldErrors, name string) string {
+			if errs[name] == nil {
+				return ""
+			}
+			return fault.MessageIn(errs[name], lang, "error.internal")
+		},
+
 		// consentView is the data of the "privacyConsent" block (_privacy_consent.html);
 		// purpose is the catalogue key of what the data is for.
 		"consentView": func(errMsg string, marketing bool, purpose string) consentBlock {

@@ -3,7 +3,6 @@ package ui
 import (
 	"net/http"
 	"strconv"
-	"strings"
 
 	"parking/internal/booking"
 	"parking/internal/fault"
@@ -42,7 +41,7 @@ func (s reservationPages) routes(mux *http.ServeMux) {
 // reservationID reads the {id} path value; anything but a positive integer names
 // no reservation (404).
 func reservationID(r *http.Request) (int64, error) {
-	return httpx.PathID(r, "id", "La reserva")
+	return httpx.PathID(r, "id", httpx.PathReservation)
 }
 
 // reservationInput reads the reservation id of the path and the body (JSON or
@@ -69,7 +68,7 @@ func (s reservationPages) adminWalkInForm(w http.ResponseWriter, r *http.Request
 	}
 	snap := s.catalog.Load()
 	if snap == nil {
-		httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "message": "El catálogo no está cargado."})
+		httpx.WriteJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "message": s.Words(r, api.MsgCatalogNotLoaded)})
 		return
 	}
 	cat := api.CatalogView(snap.Catalog(), true)
@@ -103,7 +102,7 @@ func (s reservationPages) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 		if page {
 			return booking.Answer{Status: http.StatusSeeOther, Location: walkInCreatedPage(c)}, nil
 		}
-		ct, body, err := httpx.JSONAnswer(s.walkInCreated(c))
+		ct, body, err := httpx.JSONAnswer(s.walkInCreated(r, c))
 		return booking.Answer{Status: http.StatusCreated, ContentType: ct, Body: body}, err
 	}}
 	created, stored, err := s.booking.CreateOnce(r.Context(), once, func(opts ...booking.CreateOption) (booking.Created, error) {
@@ -125,7 +124,7 @@ func (s reservationPages) adminWalkIn(w http.ResponseWriter, r *http.Request) {
 		httpx.SeeOther(w, r, walkInCreatedPage(created))
 		return
 	}
-	httpx.WriteJSON(w, http.StatusCreated, s.walkInCreated(created))
+	httpx.WriteJSON(w, http.StatusCreated, s.walkInCreated(r, created))
 }
 
 // walkInRefused answers a refused walk-in: the form again with what was typed and
@@ -174,10 +173,10 @@ func walkInCreatedPage(c booking.Created) string {
 }
 
 // walkInCreated is the 201 body of a walk-in for JSON clients.
-func (s reservationPages) walkInCreated(created booking.Created) map[string]any {
+func (s reservationPages) walkInCreated(r *http.Request, created booking.Created) map[string]any {
 	out := map[string]any{
 		"success": true,
-		"message": "Reserva creada correctamente.",
+		"message": s.Words(r, "msg.created"),
 		"data": map[string]any{
 			"id_reservation": created.Reservation.ID,
 			"reference":      reservation.ShowReference(created.Reservation.Reference), // docs/manage-booking.md#booking-reference
@@ -211,7 +210,7 @@ func (s reservationPages) adminDetails(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if page {
-		s.renderError(w, r, err, "Reserva no encontrada", "/admin/history", "Ir al historial")
+		s.renderError(w, r, err, "error.reservation_not_found", "/admin/history", "back.go_history")
 		return
 	}
 	s.WriteSuccessFalse(w, r, err)
@@ -247,7 +246,7 @@ func (s reservationPages) adminEdit(w http.ResponseWriter, r *http.Request) {
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{
 		"success":     true,
-		"message":     "Reserva actualizada correctamente.",
+		"message":     s.Words(r, "msg.updated"),
 		"reservation": s.adminReservation(up.Reservation),
 		"customer":    adminCustomer(up.Customer),
 		"vehicle":     vehicleView(up.Vehicle),
@@ -297,7 +296,7 @@ func overrideCapacity(in httpx.Input) (bool, error) {
 }
 
 // adminTransition answers the three state changes alike (docs/errors.md#operation-responses): 200
-// {success:true, message, reservation}, or {success:false, message} with 400 (a
+// {success:true, message (done: its catalogue key), reservation}, or {success:false, message} with 400 (a
 // rule broken) or 404 (unknown id).
 func (s reservationPages) adminTransition(w http.ResponseWriter, r *http.Request, do func(id int64, in httpx.Input) (reservation.Reservation, error), done string) {
 	id, in, ok := s.reservationInput(w, r)
@@ -310,7 +309,7 @@ func (s reservationPages) adminTransition(w http.ResponseWriter, r *http.Request
 		return
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{
-		"success": true, "message": strings.Replace(done, "%d", strconv.FormatInt(id, 10), 1), "reservation": s.adminReservation(res),
+		"success": true, "message": s.Words(r, done, "ID", id), "reservation": s.adminReservation(res),
 	})
 }
 
@@ -324,7 +323,7 @@ func (s reservationPages) adminStart(w http.ResponseWriter, r *http.Request) {
 			return reservation.Reservation{}, err
 		}
 		return s.booking.Start(r.Context(), id, h)
-	}, "Reserva %d iniciada: el vehículo está en el aparcamiento.")
+	}, "err.ui.reservation_started")
 }
 
 // adminFinalize is PATCH /admin/reservations/{id}/finalize (check-out) with
@@ -343,7 +342,7 @@ func (s reservationPages) adminFinalize(w http.ResponseWriter, r *http.Request) 
 			return reservation.Reservation{}, err
 		}
 		return s.booking.CheckOut(r.Context(), id, c)
-	}, "Reserva %d finalizada y pagada.")
+	}, "err.ui.reservation_finalized")
 }
 
 // adminCheckout is GET /admin/reservations/{id}/checkout (docs/exit.md#checkout-preview):
@@ -353,9 +352,10 @@ func (s reservationPages) adminFinalize(w http.ResponseWriter, r *http.Request) 
 // other view is a 404.
 func (s reservationPages) adminCheckout(w http.ResponseWriter, r *http.Request) {
 	if r.PathValue("view") != "checkout" {
-		err := fault.New(fault.NotFound, "La dirección solicitada no existe.")
+		err := fault.Coded(fault.NotFound, "error.not_found_msg")
+
 		if !httpx.WantsJSON(r) {
-			s.renderError(w, r, err, "Página no encontrada", "/admin/dashboard", "Volver al panel")
+			s.renderError(w, r, err, "error.not_found", "/admin/dashboard", "back.dashboard")
 			return
 		}
 		s.WriteSuccessFalse(w, r, err)
@@ -394,5 +394,5 @@ func (s reservationPages) checkoutJSON(c booking.ExitCharge) checkoutView {
 func (s reservationPages) adminCancel(w http.ResponseWriter, r *http.Request) {
 	s.adminTransition(w, r, func(id int64, _ httpx.Input) (reservation.Reservation, error) {
 		return s.booking.AdminCancel(r.Context(), id)
-	}, "Reserva %d cancelada.")
+	}, "err.ui.reservation_cancelled")
 }
