@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"parking/internal/i18n"
 )
 
 // Kind is the invoice type, as VeriFactu names it (TipoFactura, list L2 of the
@@ -28,17 +30,21 @@ const (
 	Substitute Kind = "F3"
 )
 
-// Label is the kind as printed on the receipt.
-func (k Kind) Label() string {
+// Key is the catalogue key of the kind's name (internal/i18n).
+func (k Kind) Key() string {
 	switch k {
 	case Full:
-		return "Factura"
+		return "doc.invoice_full"
 	case Substitute:
-		return "Factura (en sustitución de factura simplificada)"
+		return "doc.invoice_substitute"
 	default:
-		return "Factura simplificada"
+		return "doc.invoice_simplified"
 	}
 }
+
+// Label is the kind as the receipt names it: in Spanish, and in lang beside it
+// when lang is another language (i18n.Both).
+func (k Kind) Label(lang string) string { return i18n.Both(lang, k.Key()) }
 
 // IsFull reports whether the receipt names the customer (F1, F3).
 func (k Kind) IsFull() bool { return k == Full || k == Substitute }

@@ -274,7 +274,7 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 		}
 		v.Photos = append(v.Photos, ph)
 	}
-	v.Handovers = s.handovers(d, wd)
+	v.Handovers = s.handovers(d, wd, func(key string) string { return wd.t(key) })
 	v.PhotosMissing = max(v.PhotosNeeded-v.PhotoCount, 0)
 	v.PhotoProgress = min(v.PhotoCount, v.PhotosNeeded)
 	v.Customer.PhoneHref = telHref(v.Customer.Phone)
