@@ -79,15 +79,15 @@ type receiptView struct {
 // receiptDoc is the issued receipt as the page prints it.
 type receiptDoc struct {
 	Number, Heading, Issued, Replaces string // Heading: the kind and "nº", in the receipt's languages
-	Full                                bool
-	Seller                              receipt.Seller
-	Recipient                           *receipt.Recipient
-	Rate                                string
-	Lines                               []receiptDocLine
-	Base, VAT, Total                    string
-	Payment                             string
-	QRURL, Hash                         string
-	QRImage                             template.URL // a data: URL of the PNG, made here
+	Full                              bool
+	Seller                            receipt.Seller
+	Recipient                         *receipt.Recipient
+	Rate                              string
+	Lines                             []receiptDocLine
+	Base, VAT, Total                  string
+	Payment                           string
+	QRURL, Hash                       string
+	QRImage                           template.URL // a data: URL of the PNG, made here
 }
 
 type receiptDocLine struct{ Description, Base, VAT, Total string }
