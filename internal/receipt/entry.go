@@ -44,7 +44,7 @@ func (e Entry) KeysText() string {
 // fonts (Windows-1252 core fonts; uncompressed, so its text can be searched).
 func EntryPDF(e Entry, loc *time.Location) ([]byte, error) {
 	pdf, tr := newDocument(i18n.T(i18n.Default, "common.justificante_de_entrada")+" "+e.Reference, e.Facility.Name, e.EntryAt)
-	writeHeading(pdf, tr, e.Lang, e.Facility, e.both("common.justificante_de_entrada"), e.both("common.reserva")+" "+e.Reference, "")
+	writeHeading(pdf, tr, e.Lang, e.Facility, "common.justificante_de_entrada", e.both("common.reserva")+" "+e.Reference, "")
 	if e.Phone != "" {
 		pdf.CellFormat(0, 5, tr(e.both("common.telefono")+": "+e.Phone), "", 1, "L", false, 0, "")
 	}

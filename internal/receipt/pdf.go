@@ -32,9 +32,9 @@ type Fact struct{ Label, Value, Name string }
 // under the lines, as the receipt page shows it; nil prints none.
 func PDF(r Receipt, lang string, loc *time.Location, qrBase string, facts []Fact, hand []HandoverRow) ([]byte, error) {
 	both := func(key string) string { return i18n.Both(lang, key) }
-	pdf, tr := newDocument(r.Kind.Label(i18n.Default)+" "+r.Number, r.Seller.Name, r.IssuedAt)
+	pdf, tr := newDocument(i18n.T(i18n.Default, r.Kind.Key())+" "+r.Number, r.Seller.Name, r.IssuedAt)
 
-	writeHeading(pdf, tr, lang, r.Seller, r.Kind.Label(lang), both("doc.number")+" "+r.Number,
+	writeHeading(pdf, tr, lang, r.Seller, r.Kind.Key(), both("doc.number")+" "+r.Number,
 		both("doc.date")+": "+r.IssuedAt.In(loc).Format("02/01/2006 15:04"))
 	if r.Replaces != "" {
 		pdf.CellFormat(0, 5, tr(both("doc.replaces")+" "+r.Replaces), "", 1, "R", false, 0, "")
@@ -118,20 +118,28 @@ func newDocument(title, author string, at time.Time) (*fpdf.Fpdf, func(string) s
 	return pdf, tr
 }
 
-// writeHeading prints a document's heading: the seller (name, tax id, address) on
-// the left; the document's title, its number and note ("" for none) on the right.
-func writeHeading(pdf *fpdf.Fpdf, tr func(string) string, lang string, seller Seller, title, number, note string) {
+// writeHeading prints a document's heading: the title (catalogue key titleKey)
+// on its own lines at the right, in Spanish and under it in the booking's
+// language lang when it is another; then the seller (name, tax id, address) on the
+// left, the document's number and note ("" for none) on the right.
+func writeHeading(pdf *fpdf.Fpdf, tr func(string) string, lang string, seller Seller, titleKey, number, note string) {
+	for i, l := range documentLanguages(lang) {
+		if i == 0 {
+			pdf.SetFont("Helvetica", "B", 12)
+		} else {
+			pdf.SetFont("Helvetica", "I", 10)
+		}
+		pdf.CellFormat(0, 6, tr(i18n.T(l, titleKey)), "", 1, "R", false, 0, "")
+	}
+	pdf.Ln(1)
 	pdf.SetFont("Helvetica", "B", 14)
 	pdf.CellFormat(100, 7, tr(seller.Name), "", 0, "L", false, 0, "")
-	pdf.SetFont("Helvetica", "B", 12)
-	pdf.CellFormat(0, 7, tr(title), "", 1, "R", false, 0, "")
+	pdf.SetFont("Helvetica", "B", 11)
+	pdf.CellFormat(0, 7, tr(number), "", 1, "R", false, 0, "")
 	pdf.SetFont("Helvetica", "", 10)
 	pdf.CellFormat(100, 5, tr(i18n.Both(lang, "common.nif")+": "+orDash(seller.TaxID)), "", 0, "L", false, 0, "")
-	pdf.SetFont("Helvetica", "B", 11)
-	pdf.CellFormat(0, 5, tr(number), "", 1, "R", false, 0, "")
-	pdf.SetFont("Helvetica", "", 10)
-	pdf.CellFormat(100, 5, tr(orDash(seller.Address)), "", 0, "L", false, 0, "")
 	pdf.CellFormat(0, 5, tr(note), "", 1, "R", false, 0, "")
+	pdf.CellFormat(0, 5, tr(orDash(seller.Address)), "", 1, "L", false, 0, "")
 }
 
 // documentLanguages are the languages a document for a booking in lang is

@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"parking/internal/i18n"
 )
 
 // Kind is the invoice type, as VeriFactu names it (TipoFactura, list L2 of the
@@ -30,7 +28,8 @@ const (
 	Substitute Kind = "F3"
 )
 
-// Key is the catalogue key of the kind's name (internal/i18n).
+// Key is the catalogue key of the kind's name as the receipt prints it
+// (internal/i18n: "Factura simplificada").
 func (k Kind) Key() string {
 	switch k {
 	case Full:
@@ -41,10 +40,6 @@ func (k Kind) Key() string {
 		return "doc.invoice_simplified"
 	}
 }
-
-// Label is the kind as the receipt names it: in Spanish, and in lang beside it
-// when lang is another language (i18n.Both).
-func (k Kind) Label(lang string) string { return i18n.Both(lang, k.Key()) }
 
 // IsFull reports whether the receipt names the customer (F1, F3).
 func (k Kind) IsFull() bool { return k == Full || k == Substitute }

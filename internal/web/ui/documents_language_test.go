@@ -39,9 +39,9 @@ func TestDocumentsInTheBookingsLanguage(t *testing.T) {
 		}
 		englishTexts := map[string][]string{
 			"entry page":   {"Justificante de entrada / Entry receipt", "<dt>Matrícula / Number plate</dt>", "Sí, el cliente entrega las llaves / Yes, the customer hands over the keys", "Spanish Law 40/2002"},
-			"entry PDF":    {"Justificante de entrada / Entry receipt", "Matr\xedcula / Number plate", "Yes, the customer hands over the keys", "Planned departure"},
+			"entry PDF":    {"Entry receipt", "Matr\xedcula / Number plate", "Yes, the customer hands over the keys", "Planned departure"},
 			"receipt page": {"Factura simplificada nº / Simplified invoice no.", "Base imponible / Taxable base", "Total / Total", "PAGADA / PAID"},
-			"receipt PDF":  {"Factura simplificada / Simplified invoice", "Taxable base", "Total / Total", "Matr\xedcula / Number plate", "Payment method"},
+			"receipt PDF":  {"Simplified invoice", "Taxable base", "Total / Total", "Matr\xedcula / Number plate", "Payment method"},
 		}
 		for _, c := range []struct {
 			id      int64
