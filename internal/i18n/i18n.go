@@ -146,6 +146,24 @@ func T(lang, key string, args ...any) string {
 	return s
 }
 
+// Both is key's text in Spanish and, when lang is another language we speak,
+// in lang after it ("Matrícula / Number plate"): the receipts and the entry
+// document are Spanish documents with the booking's language beside each text
+// (docs/languages.md#receipts-and-the-entry-document).
+func Both(lang, key string, args ...any) string {
+	return BothOf(lang, func(l string) string { return T(l, key, args...) })
+}
+
+// BothOf is Both for a text made of several: text written in Spanish and, when
+// lang is another language we speak, in lang after it.
+func BothOf(lang string, text func(lang string) string) string {
+	es := text(Default)
+	if lang == Default || !Supported(lang) {
+		return es
+	}
+	return es + " / " + text(lang)
+}
+
 // Keys are the message keys of lang's catalogue, sorted; Raw is one message's
 // forms as written in the file (tests compare catalogues with them).
 func Keys(lang string) ([]string, error) {

@@ -43,11 +43,11 @@ func TestPDFHandoverTable(t *testing.T) {
 	madrid, _ := time.LoadLocation("Europe/Madrid")
 	r := chainOf(1)[0]
 	hand := []HandoverRow{{Label: "Entrega del vehículo (entrada)", When: "01/12/2026 10:07", Mileage: "123.456 km", Fuel: "50 %", Damage: "Rayón"}}
-	with, err := PDF(r, madrid, QRHostTest, nil, hand)
+	with, err := PDF(r, "es", madrid, QRHostTest, nil, hand)
 	if err != nil {
 		t.Fatal(err)
 	}
-	without, err := PDF(r, madrid, QRHostTest, nil, nil)
+	without, err := PDF(r, "es", madrid, QRHostTest, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,6 +57,65 @@ func TestPDFHandoverTable(t *testing.T) {
 		}
 		if bytes.Contains(without, []byte(want)) && want != "01/12/2026 10:07" {
 			t.Errorf("a receipt without hand-over prints %q", want)
+		}
+	}
+}
+
+// An English booking's documents are Spanish with English beside each text; a
+// Spanish booking's, Spanish alone (docs/languages.md#receipts-and-the-entry-document).
+func TestDocumentsBilingual(t *testing.T) {
+	madrid, _ := time.LoadLocation("Europe/Madrid")
+	e := Entry{
+		Facility: Seller{Name: "Parking Aeropuerto Barajas, S.L.", TaxID: "B12345674"}, Phone: "910000000",
+		Reference: "K7Q2-M9XD", Plate: "1234BCD", EntryAt: time.Date(2026, 12, 1, 9, 7, 0, 0, time.UTC), KeysHandedOver: true,
+	}
+	r := chainOf(1)[0]
+	hand := []HandoverRow{{Label: "Entrega del vehículo (entrada)", When: "01/12/2026 10:07", Mileage: "—", Fuel: "—", Damage: "—"}}
+	english := []string{"Number plate", "Entry receipt", "Yes, the customer hands over the keys", "Planned departure", "Phone", "Keep it to collect the vehicle"}
+	englishReceipt := []string{"Simplified invoice", "Total / Total", "Taxable base", "Payment method", "Record fingerprint", "Mileage"}
+	for _, c := range []struct {
+		lang    string
+		bothLng bool
+	}{{"en", true}, {"es", false}} {
+		e.Lang = c.lang
+		facts := map[string]string{}
+		for _, f := range e.Facts(madrid) {
+			facts[f.Name] = f.Label + "=" + f.Value
+		}
+		wantPlate, wantKeys := "Matrícula=1234BCD", "Llaves=Sí, el cliente entrega las llaves"
+		if c.bothLng {
+			wantPlate, wantKeys = "Matrícula / Number plate=1234BCD", "Llaves / Keys=Sí, el cliente entrega las llaves / Yes, the customer hands over the keys"
+		}
+		if facts["Matrícula"] != wantPlate || facts["Llaves"] != wantKeys {
+			t.Errorf("%s facts: %v", c.lang, facts)
+		}
+		entry, err := EntryPDF(e, madrid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		receipt, err := PDF(r, c.lang, madrid, QRHostTest, nil, hand)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"Justificante de entrada", "Matr\xedcula", "Salida prevista", "Tel\xe9fono", "910000000", "Cons\xe9rvelo"} {
+			if !bytes.Contains(entry, []byte(want)) {
+				t.Errorf("%s: the entry PDF lacks %q", c.lang, want)
+			}
+		}
+		for _, want := range []string{"Factura simplificada", "Base imponible", "Forma de pago", "Huella del registro", "Kilometraje"} {
+			if !bytes.Contains(receipt, []byte(want)) {
+				t.Errorf("%s: the receipt PDF lacks %q", c.lang, want)
+			}
+		}
+		for _, w := range english {
+			if bytes.Contains(entry, []byte(w)) != c.bothLng {
+				t.Errorf("%s: the entry PDF has %q: %v", c.lang, w, !c.bothLng)
+			}
+		}
+		for _, w := range englishReceipt {
+			if bytes.Contains(receipt, []byte(w)) != c.bothLng {
+				t.Errorf("%s: the receipt PDF has %q: %v", c.lang, w, !c.bothLng)
+			}
 		}
 	}
 }

@@ -8,11 +8,14 @@ import (
 
 	"github.com/go-pdf/fpdf"
 
+	"parking/internal/i18n"
 	"parking/internal/money"
 )
 
 // Fact is a labelled detail printed under the parties (plate, stay dates…).
-type Fact struct{ Label, Value string }
+// Name, when set, is the fact's Spanish label, its name in a page's data
+// (data-entry-fact) whatever the language beside it.
+type Fact struct{ Label, Value, Name string }
 
 // PDF renders the receipt as an A4 PDF (github.com/go-pdf/fpdf): seller, customer
 // (full invoices), the lines with base, VAT and total, the totals, the payment
@@ -21,23 +24,29 @@ type Fact struct{ Label, Value string }
 // every string goes through fpdf's translator. Page content is left
 // uncompressed: the file is small and its text can be searched as is.
 //
+// The texts are Spanish, with the booking's language lang beside each when it is
+// another (i18n.Both; docs/languages.md#receipts-and-the-entry-document); the
+// caller labels facts and hand in the same way.
+//
 // hand is the hand-over record (at the entry and at the exit), printed as a table
 // under the lines, as the receipt page shows it; nil prints none.
-func PDF(r Receipt, loc *time.Location, qrBase string, facts []Fact, hand []HandoverRow) ([]byte, error) {
-	pdf, tr := newDocument(r.Kind.Label()+" "+r.Number, r.Seller.Name, r.IssuedAt)
+func PDF(r Receipt, lang string, loc *time.Location, qrBase string, facts []Fact, hand []HandoverRow) ([]byte, error) {
+	both := func(key string) string { return i18n.Both(lang, key) }
+	pdf, tr := newDocument(i18n.T(i18n.Default, r.Kind.Key())+" "+r.Number, r.Seller.Name, r.IssuedAt)
 
-	writeHeading(pdf, tr, r.Seller, r.Kind.Label(), "Nº "+r.Number, "Fecha: "+r.IssuedAt.In(loc).Format("02/01/2006 15:04"))
+	writeHeading(pdf, tr, lang, r.Seller, r.Kind.Key(), both("doc.number")+" "+r.Number,
+		both("doc.date")+": "+r.IssuedAt.In(loc).Format("02/01/2006 15:04"))
 	if r.Replaces != "" {
-		pdf.CellFormat(0, 5, tr("Sustituye a la factura simplificada "+r.Replaces), "", 1, "R", false, 0, "")
+		pdf.CellFormat(0, 5, tr(both("doc.replaces")+" "+r.Replaces), "", 1, "R", false, 0, "")
 	}
 	pdf.Ln(4)
 
 	if r.Recipient != nil {
 		pdf.SetFont("Helvetica", "B", 10)
-		pdf.CellFormat(0, 5, tr("Cliente"), "", 1, "L", false, 0, "")
+		pdf.CellFormat(0, 5, tr(both("common.cliente")), "", 1, "L", false, 0, "")
 		pdf.SetFont("Helvetica", "", 10)
 		pdf.CellFormat(0, 5, tr(r.Recipient.Name), "", 1, "L", false, 0, "")
-		pdf.CellFormat(0, 5, tr("NIF: "+r.Recipient.TaxID), "", 1, "L", false, 0, "")
+		pdf.CellFormat(0, 5, tr(both("common.nif")+": "+r.Recipient.TaxID), "", 1, "L", false, 0, "")
 		pdf.MultiCell(0, 5, tr(r.Recipient.Address), "", "L", false)
 		pdf.Ln(2)
 	}
@@ -46,16 +55,9 @@ func PDF(r Receipt, loc *time.Location, qrBase string, facts []Fact, hand []Hand
 
 	// Lines.
 	w := []float64{84, 30, 30, 30}
-	pdf.SetFont("Helvetica", "B", 9)
-	pdf.SetFillColor(235, 238, 242)
-	for i, h := range []string{"Concepto", "Base imponible", "IVA " + RateText(r.VATRate) + " %", "Importe"} {
-		align := "R"
-		if i == 0 {
-			align = "L"
-		}
-		pdf.CellFormat(w[i], 7, tr(h), "B", 0, align, true, 0, "")
-	}
-	pdf.Ln(-1)
+	rate := " " + RateText(r.VATRate) + " %"
+	writeColumnHeads(pdf, tr, lang, w, []column{{key: "receipt.concepto", align: "L"},
+		{key: "receipt.base_imponible", align: "R"}, {key: "receipt.iva", suffix: rate, align: "R"}, {key: "receipt.importe", align: "R"}})
 	pdf.SetFont("Helvetica", "", 9)
 	for _, l := range r.Lines {
 		pdf.CellFormat(w[0], 6, tr(l.Description), "", 0, "L", false, 0, "")
@@ -64,16 +66,16 @@ func PDF(r Receipt, loc *time.Location, qrBase string, facts []Fact, hand []Hand
 		pdf.CellFormat(w[3], 6, tr(Euros(l.Total)), "", 1, "R", false, 0, "")
 	}
 	pdf.SetFont("Helvetica", "B", 10)
-	pdf.CellFormat(w[0], 7, tr("Total"), "T", 0, "L", false, 0, "")
+	pdf.CellFormat(w[0], 7, tr(both("common.total")), "T", 0, "L", false, 0, "")
 	pdf.CellFormat(w[1], 7, tr(Euros(r.Totals.Base)), "T", 0, "R", false, 0, "")
 	pdf.CellFormat(w[2], 7, tr(Euros(r.Totals.VAT)), "T", 0, "R", false, 0, "")
 	pdf.CellFormat(w[3], 7, tr(Euros(r.Totals.Total)), "T", 1, "R", false, 0, "")
 	pdf.Ln(2)
 	pdf.SetFont("Helvetica", "", 9)
-	pdf.CellFormat(0, 5, tr("Precios con IVA incluido. Forma de pago: "+orDash(r.PaymentMethod)), "", 1, "L", false, 0, "")
+	pdf.CellFormat(0, 5, tr(both("doc.vat_included")+". "+both("common.forma_de_pago")+": "+orDash(r.PaymentMethod)), "", 1, "L", false, 0, "")
 	pdf.Ln(6)
 	if len(hand) > 0 {
-		writeHandovers(pdf, tr, hand)
+		writeHandovers(pdf, tr, lang, hand)
 		pdf.Ln(6)
 	}
 
@@ -87,11 +89,11 @@ func PDF(r Receipt, loc *time.Location, qrBase string, facts []Fact, hand []Hand
 	pdf.ImageOptions("qr", 18, y, 35, 35, false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
 	pdf.SetXY(58, y+2)
 	pdf.SetFont("Helvetica", "B", 9)
-	pdf.CellFormat(0, 5, tr("QR tributario"), "", 2, "L", false, 0, "")
+	pdf.CellFormat(0, 5, tr(both("receipt.qr_tributario")), "", 2, "L", false, 0, "")
 	pdf.SetFont("Helvetica", "", 7)
 	pdf.MultiCell(0, 3.5, tr(QRURL(qrBase, r)), "", "L", false)
 	pdf.SetX(58)
-	pdf.MultiCell(0, 3.5, tr("Huella del registro: "+r.Record.Hash), "", "L", false)
+	pdf.MultiCell(0, 3.5, tr(both("doc.fingerprint")+": "+r.Record.Hash), "", "L", false)
 	return finish(pdf, "receipt "+r.Number)
 }
 
@@ -116,43 +118,88 @@ func newDocument(title, author string, at time.Time) (*fpdf.Fpdf, func(string) s
 	return pdf, tr
 }
 
-// writeHeading prints a document's heading: the seller (name, tax id, address) on
-// the left; the document's title, its number and note ("" for none) on the right.
-func writeHeading(pdf *fpdf.Fpdf, tr func(string) string, seller Seller, title, number, note string) {
+// writeHeading prints a document's heading: the title (catalogue key titleKey)
+// on its own lines at the right, in Spanish and under it in the booking's
+// language lang when it is another; then the seller (name, tax id, address) on the
+// left, the document's number and note ("" for none) on the right.
+func writeHeading(pdf *fpdf.Fpdf, tr func(string) string, lang string, seller Seller, titleKey, number, note string) {
+	for i, l := range documentLanguages(lang) {
+		if i == 0 {
+			pdf.SetFont("Helvetica", "B", 12)
+		} else {
+			pdf.SetFont("Helvetica", "I", 10)
+		}
+		pdf.CellFormat(0, 6, tr(i18n.T(l, titleKey)), "", 1, "R", false, 0, "")
+	}
+	pdf.Ln(1)
 	pdf.SetFont("Helvetica", "B", 14)
 	pdf.CellFormat(100, 7, tr(seller.Name), "", 0, "L", false, 0, "")
-	pdf.SetFont("Helvetica", "B", 12)
-	pdf.CellFormat(0, 7, tr(title), "", 1, "R", false, 0, "")
-	pdf.SetFont("Helvetica", "", 10)
-	pdf.CellFormat(100, 5, tr("NIF: "+orDash(seller.TaxID)), "", 0, "L", false, 0, "")
 	pdf.SetFont("Helvetica", "B", 11)
-	pdf.CellFormat(0, 5, tr(number), "", 1, "R", false, 0, "")
+	pdf.CellFormat(0, 7, tr(number), "", 1, "R", false, 0, "")
 	pdf.SetFont("Helvetica", "", 10)
-	pdf.CellFormat(100, 5, tr(orDash(seller.Address)), "", 0, "L", false, 0, "")
+	pdf.CellFormat(100, 5, tr(i18n.Both(lang, "common.nif")+": "+orDash(seller.TaxID)), "", 0, "L", false, 0, "")
 	pdf.CellFormat(0, 5, tr(note), "", 1, "R", false, 0, "")
+	pdf.CellFormat(0, 5, tr(orDash(seller.Address)), "", 1, "L", false, 0, "")
 }
 
-// writeFacts prints labelled details, one a line.
+// documentLanguages are the languages a document for a booking in lang is
+// written in: Spanish, then lang when it is another language we speak.
+func documentLanguages(lang string) []string {
+	if lang == i18n.Default || !i18n.Supported(lang) {
+		return []string{i18n.Default}
+	}
+	return []string{i18n.Default, lang}
+}
+
+// column is a table's column heading: its catalogue key, what follows the text
+// (the VAT rate) and its alignment.
+type column struct{ key, suffix, align string }
+
+// writeColumnHeads prints a table's column headings on a shaded band: the Spanish
+// ones and, under them, the ones in lang when it is another language (a column is
+// too narrow for both on one line).
+func writeColumnHeads(pdf *fpdf.Fpdf, tr func(string) string, lang string, w []float64, cols []column) {
+	pdf.SetFillColor(235, 238, 242)
+	langs := documentLanguages(lang)
+	for n, l := range langs {
+		border, style := "", "B"
+		if n == len(langs)-1 {
+			border = "B"
+		}
+		if n > 0 {
+			style = "I"
+		}
+		pdf.SetFont("Helvetica", style, 9)
+		for i, c := range cols {
+			pdf.CellFormat(w[i], 6, tr(i18n.T(l, c.key)+c.suffix), border, 0, c.align, true, 0, "")
+		}
+		pdf.Ln(-1)
+	}
+}
+
+// writeFacts prints labelled details, one a line, the labels in a column as wide
+// as the longest (a bilingual label is long).
 func writeFacts(pdf *fpdf.Fpdf, tr func(string) string, facts []Fact) {
+	pdf.SetFont("Helvetica", "B", 9)
+	width := 35.0
+	for _, f := range facts {
+		width = max(width, pdf.GetStringWidth(tr(f.Label))+3)
+	}
 	for _, f := range facts {
 		pdf.SetFont("Helvetica", "B", 9)
-		pdf.CellFormat(35, 5, tr(f.Label), "", 0, "L", false, 0, "")
+		pdf.CellFormat(width, 5, tr(f.Label), "", 0, "L", false, 0, "")
 		pdf.SetFont("Helvetica", "", 9)
 		pdf.MultiCell(0, 5, tr(f.Value), "", "L", false)
 	}
 }
 
 // writeHandovers prints the hand-over table: one row per hand-over.
-func writeHandovers(pdf *fpdf.Fpdf, tr func(string) string, hand []HandoverRow) {
+func writeHandovers(pdf *fpdf.Fpdf, tr func(string) string, lang string, hand []HandoverRow) {
 	pdf.SetFont("Helvetica", "B", 10)
-	pdf.CellFormat(0, 6, tr("Entrega y recogida del vehículo"), "", 1, "L", false, 0, "")
+	pdf.CellFormat(0, 6, tr(i18n.Both(lang, "receipt.entrega_y_recogida_del_vehiculo")), "", 1, "L", false, 0, "")
 	w := []float64{62, 26, 32, 54}
-	pdf.SetFont("Helvetica", "B", 9)
-	pdf.SetFillColor(235, 238, 242)
-	for i, h := range []string{"Momento", "Kilometraje", "Combustible o carga", "Daños"} {
-		pdf.CellFormat(w[i], 7, tr(h), "B", 0, "L", true, 0, "")
-	}
-	pdf.Ln(-1)
+	writeColumnHeads(pdf, tr, lang, w, []column{{key: "common.momento", align: "L"}, {key: "common.kilometraje", align: "L"},
+		{key: "common.combustible_o_carga", align: "L"}, {key: "common.danos", align: "L"}})
 	pdf.SetFont("Helvetica", "", 9)
 	for _, h := range hand {
 		pdf.CellFormat(w[0], 6, tr(h.Label), "", 0, "L", false, 0, "")

@@ -28,15 +28,16 @@ const (
 	Substitute Kind = "F3"
 )
 
-// Label is the kind as printed on the receipt.
-func (k Kind) Label() string {
+// Key is the catalogue key of the kind's name as the receipt prints it
+// (internal/i18n: "Factura simplificada").
+func (k Kind) Key() string {
 	switch k {
 	case Full:
-		return "Factura"
+		return "doc.invoice_full"
 	case Substitute:
-		return "Factura (en sustitución de factura simplificada)"
+		return "doc.invoice_substitute"
 	default:
-		return "Factura simplificada"
+		return "doc.invoice_simplified"
 	}
 }
 

@@ -111,7 +111,7 @@ func TestPDF(t *testing.T) {
 	r.Seller = Seller{Name: "Parking Aeropuerto Barajas, S.L.", TaxID: "B12345674", Address: "Avenida de la Hispanidad, 1, Madrid"}
 	r.Recipient = &Recipient{TaxID: "X1234567L", Name: "Iñigo Muñoz", Address: "Calle Mayor 1"}
 	r.Kind, r.PaymentMethod, r.VATRate, r.IssuedAt = Full, "TARJETA", 2100, time.Date(2027, 1, 1, 10, 0, 0, 0, time.UTC)
-	pdf, err := PDF(r, madrid, QRHostTest, []Fact{{Label: "Matrícula", Value: "1234BCD"}}, nil)
+	pdf, err := PDF(r, "es", madrid, QRHostTest, []Fact{{Label: "Matrícula", Value: "1234BCD"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

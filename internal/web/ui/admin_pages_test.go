@@ -210,6 +210,7 @@ func TestHistoryCSV(t *testing.T) {
 		tricky["brand"] = "@SUM(1)"
 		tricky["model"] = "-2+3"
 		tricky["notes"] = "línea 1\nlínea 2 \"citada\""
+		tricky["language"] = "en"
 		trickyID := e.WalkIn(tricky)
 		e.Exec(`UPDATE reservation SET reservation_date = $1 WHERE id_reservation = $2`, store.Time(clocktest.Shift(time.Date(2020, 1, 15, 12, 0, 0, 0, webtest.Madrid))), ids[0])
 		e.Exec(`UPDATE reservation SET status = 'CANCELADA', cod_parking_spot = NULL WHERE id_reservation = $1`, ids[1])
@@ -242,7 +243,7 @@ func TestHistoryCSV(t *testing.T) {
 			t.Error("rows must end in CRLF")
 		}
 		all := rows(body)
-		if len(all) != 20 || strings.Join(all[0], "|") != "Reserva|Fecha de reserva|Entrada|Salida|Estado|Cliente|Teléfono|Correo|Matrícula|Marca|Modelo|Color|Tipo de vehículo|Servicio|Plaza|Total (€)|Pagada|Método de pago|Notas" {
+		if len(all) != 20 || strings.Join(all[0], "|") != "Reserva|Fecha de reserva|Entrada|Salida|Estado|Cliente|Teléfono|Correo|Matrícula|Marca|Modelo|Color|Tipo de vehículo|Servicio|Plaza|Total (€)|Pagada|Método de pago|Notas|Idioma" {
 			t.Fatalf("%d rows (want a header and 19, more than a page of 15); header %v", len(all), all[0])
 		}
 		// Newest first, as the history: the one moved to 2020 is last.
@@ -252,7 +253,7 @@ func TestHistoryCSV(t *testing.T) {
 		row := all[1]
 		want := map[int]string{
 			2: (clocktest.ES("01/03/2027") + " 10:00"), 3: (clocktest.ES("03/03/2027") + " 10:00"), 4: "PENDIENTE", 5: `'=HYPERLINK("http://x";"clic")`, 6: "'+34600000019",
-			7: "ana;beta@example.com", 9: "'@SUM(1)", 10: "'-2+3", 12: "COCHE", 13: "ECO", 15: "24,00", 16: "No", 17: "", 18: "línea 1\nlínea 2 \"citada\"",
+			7: "ana;beta@example.com", 9: "'@SUM(1)", 10: "'-2+3", 12: "COCHE", 13: "ECO", 15: "24,00", 16: "No", 17: "", 18: "línea 1\nlínea 2 \"citada\"", 19: "en",
 		}
 		for i, w := range want {
 			if row[i] != w {
@@ -265,7 +266,7 @@ func TestHistoryCSV(t *testing.T) {
 
 		// The filters of the history page.
 		_, body = get("?status=CANCELADA")
-		if got := rows(body); len(got) != 2 || got[1][0] != webtest.Itoa(ids[1]) || got[1][4] != "CANCELADA" {
+		if got := rows(body); len(got) != 2 || got[1][0] != webtest.Itoa(ids[1]) || got[1][4] != "CANCELADA" || got[1][19] != "es" {
 			t.Errorf("status filter: %v", got)
 		}
 		_, body = get("?search=0007bcd")

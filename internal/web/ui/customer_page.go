@@ -9,6 +9,7 @@ import (
 	"parking/internal/input"
 	"parking/internal/money"
 	"parking/internal/reservation"
+	"parking/internal/web/httpx"
 )
 
 // The customer's page, GET /users/profile for browsers (docs/customer-area.md:
@@ -29,6 +30,11 @@ type profilePageView struct {
 	MarketingSince string
 	// Notice is the outcome of a form that came back here (accounts_verify.go).
 	Notice string
+	// Languages are the options of the account's language (the profile's
+	// language field; docs/languages.md#how-the-language-is-chosen), the chosen
+	// one selected; Language is that choice, "" when none.
+	Languages []languageChoice
+	Language  string
 }
 
 // profileNotice is the page's notice after a verification, a resend or a claim.
@@ -119,6 +125,10 @@ func (s customerPages) renderProfile(w http.ResponseWriter, r *http.Request, are
 	wd := s.words(r)
 	o := s.publicOffer(wd)
 	v := profilePageView{User: j.User, Notice: profileNotice(r, wd.lang)}
+	if lang := httpx.GuardedUser(r).Language; i18n.Supported(lang) {
+		v.Language = lang
+	}
+	v.Languages = languageChoices(v.Language)
 	for _, vh := range j.Vehicles {
 		v.Vehicles = append(v.Vehicles, profileVehicle{Plate: vh.LicensePlate, Description: vehicleDescription(vh.Brand, vh.Model), TypeLabel: wd.vehicleType(vh.Type)})
 	}

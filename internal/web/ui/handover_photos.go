@@ -265,13 +265,14 @@ func handoverInput(in httpx.Input) handover.Input {
 	return handover.Input{MileageKm: in.Str("mileage_km"), FuelPercent: in.Str("fuel_percent"), DamageNotes: in.Str("damage_notes")}
 }
 
-// handovers are d's hand-over records for the detail page and the receipt.
-func (s *base) handovers(d records.Detail, wd words) []detailHandover {
+// handovers are d's hand-over records for the detail page and the receipt, their
+// words from text (the page's language; the receipt's languages).
+func (s *base) handovers(d records.Detail, wd words, text func(key string) string) []detailHandover {
 	var out []detailHandover
 	for _, h := range d.Handovers {
-		v := detailHandover{Label: wd.t("words.handover_entry"), When: wd.dateTime(h.RecordedAt), Mileage: "—", Fuel: "—", Damage: wd.t("words.no_damage")}
+		v := detailHandover{Label: text("words.handover_entry"), When: wd.dateTime(h.RecordedAt), Mileage: "—", Fuel: "—", Damage: text("words.no_damage")}
 		if h.Phase == reservation.PhaseExit {
-			v.Label = wd.t("words.handover_exit")
+			v.Label = text("words.handover_exit")
 		}
 		if h.MileageKm != nil {
 			v.Mileage = i18n.Number(wd.lang, int64(*h.MileageKm)) + " km"

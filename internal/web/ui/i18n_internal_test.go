@@ -137,6 +137,21 @@ var (
 	labelAttrRE = regexp.MustCompile(`\b(placeholder|aria-label|title|alt|data-label|data-title)="([^"]*)"`)
 )
 
+// keyArg is the position of the catalogue key in a call of t ({{t "key" …}}) or
+// doc ({{doc $lang "key" …}}), 0 for any other command.
+func keyArg(cmd *parse.CommandNode) int {
+	id, ok := cmd.Args[0].(*parse.IdentifierNode)
+	switch {
+	case !ok:
+		return 0
+	case id.Ident == "t":
+		return 1
+	case id.Ident == "doc":
+		return 2
+	}
+	return 0
+}
+
 // No template writes user-facing text itself: every text with letters, and every
 // label-like attribute (placeholder, aria-label, title, alt, data-label,
 // data-title), comes from the catalogues through t, so that every page speaks
@@ -154,13 +169,13 @@ func TestTemplatesHoldNoLiteralText(t *testing.T) {
 				}
 			}
 			// Nor as an argument of an action: a string with words is a text (t's
-			// key and placeholder names aside).
+			// and doc's key and placeholder names aside).
 			names := map[*parse.StringNode]bool{}
 			walk(def.Tree.Root, func(n parse.Node) {
 				if cmd, ok := n.(*parse.CommandNode); ok && len(cmd.Args) > 1 {
-					if id, ok := cmd.Args[0].(*parse.IdentifierNode); ok && id.Ident == "t" {
-						for i := 1; i < len(cmd.Args); i++ { // the key, then name, value pairs
-							if s, ok := cmd.Args[i].(*parse.StringNode); ok && (i == 1 || i%2 == 0) {
+					if key := keyArg(cmd); key > 0 {
+						for i := key; i < len(cmd.Args); i++ { // the key, then name, value pairs
+							if s, ok := cmd.Args[i].(*parse.StringNode); ok && (i == key || (i-key)%2 == 1) {
 								names[s] = true
 							}
 						}
@@ -204,8 +219,8 @@ func TestKeysUsedExist(t *testing.T) {
 				if !ok || len(cmd.Args) < 2 {
 					return
 				}
-				if id, ok := cmd.Args[0].(*parse.IdentifierNode); ok && id.Ident == "t" {
-					if s, ok := cmd.Args[1].(*parse.StringNode); ok {
+				if key := keyArg(cmd); key > 0 && key < len(cmd.Args) {
+					if s, ok := cmd.Args[key].(*parse.StringNode); ok {
 						want(name, s.Text)
 						used++
 					}

@@ -42,3 +42,21 @@ func publicPath(p string) bool {
 	}
 	return true
 }
+
+// languageChoice is one option of a language selector (the walk-in's customer
+// language, the profile's account language): the code, the language's name in
+// itself, whether it is the chosen one.
+type languageChoice struct {
+	Code, Name string
+	Selected   bool
+}
+
+// languageChoices are the options of a language selector, one per language we
+// speak, with selected chosen ("" or an unknown code: none).
+func languageChoices(selected string) []languageChoice {
+	out := make([]languageChoice, 0, len(i18n.Languages))
+	for _, l := range i18n.Languages {
+		out = append(out, languageChoice{Code: l, Name: i18n.Name(l), Selected: l == selected})
+	}
+	return out
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/money"
 	"parking/internal/pricing"
 	"parking/internal/receipt"
@@ -43,6 +44,9 @@ func (s receiptPages) routes(mux *http.ServeMux) {
 
 // receiptView is the data of receipt.html.
 type receiptView struct {
+	// Lang is the booking's language: the receipt is Spanish with Lang beside
+	// each text when it is another (docs/languages.md#receipts-and-the-entry-document).
+	Lang         string
 	ID           int64
 	Reference    string // K7Q2-M9XD (docs/manage-booking.md#booking-reference)
 	Doc          receiptDoc
@@ -74,16 +78,16 @@ type receiptView struct {
 
 // receiptDoc is the issued receipt as the page prints it.
 type receiptDoc struct {
-	Number, KindLabel, Issued, Replaces string
-	Full                                bool
-	Seller                              receipt.Seller
-	Recipient                           *receipt.Recipient
-	Rate                                string
-	Lines                               []receiptDocLine
-	Base, VAT, Total                    string
-	Payment                             string
-	QRURL, Hash                         string
-	QRImage                             template.URL // a data: URL of the PNG, made here
+	Number, Heading, Issued, Replaces string // Heading: the kind and "nº", in the receipt's languages
+	Full                              bool
+	Seller                            receipt.Seller
+	Recipient                         *receipt.Recipient
+	Rate                              string
+	Lines                             []receiptDocLine
+	Base, VAT, Total                  string
+	Payment                           string
+	QRURL, Hash                       string
+	QRImage                           template.URL // a data: URL of the PNG, made here
 }
 
 type receiptDocLine struct{ Description, Base, VAT, Total string }
@@ -97,13 +101,16 @@ func (s receiptPages) qrBase() string {
 	return receipt.QRHostTest
 }
 
-func (s receiptPages) receiptDocOf(rc receipt.Receipt, wd words) (receiptDoc, error) {
+func (s receiptPages) receiptDocOf(rc receipt.Receipt, lang string, wd words) (receiptDoc, error) {
 	doc := receiptDoc{
-		Number: rc.Number, KindLabel: rc.Kind.Label(), Issued: s.shortTime(rc.IssuedAt), Replaces: rc.Replaces,
+		Number: rc.Number, Issued: s.shortTime(rc.IssuedAt), Replaces: rc.Replaces,
 		Full: rc.Kind.IsFull(), Seller: rc.Seller, Recipient: rc.Recipient, Rate: receipt.RateText(rc.VATRate),
 		Base: wd.money(rc.Totals.Base), VAT: wd.money(rc.Totals.VAT), Total: wd.money(rc.Totals.Total),
 		Payment: rc.PaymentMethod, QRURL: receipt.QRURL(s.qrBase(), rc), Hash: rc.Record.Hash,
 	}
+	doc.Heading = i18n.BothOf(lang, func(l string) string {
+		return i18n.T(l, "receipt.kindlabel_no", "KindLabel", i18n.T(l, rc.Kind.Key()))
+	})
 	for _, l := range rc.Lines {
 		doc.Lines = append(doc.Lines, receiptDocLine{Description: l.Description, Base: wd.money(l.Base), VAT: wd.money(l.VAT), Total: wd.money(l.Total)})
 	}
@@ -120,9 +127,9 @@ func (s receiptPages) receiptOf(d records.Detail, rc receipt.Receipt, wd words) 
 	res := d.Reservation
 	ct := reservation.ContactOf(res, d.Customer) // as the invoice notification (docs/notifications.md#recipient)
 	v := receiptView{
-		ID: res.ID, Reference: reservation.ShowReference(res.Reference), CustomerName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email),
+		Lang: res.Language, ID: res.ID, Reference: reservation.ShowReference(res.Reference), CustomerName: ct.FullName, Phone: deref(ct.Phone), Email: deref(ct.Email),
 		Plate: d.Vehicle.LicensePlate, Vehicle: vehicleDescription(d.Vehicle.Brand, d.Vehicle.Model),
-		TypeLabel: wd.vehicleType(d.Vehicle.Type), Entry: wd.dateTime(res.Entry), Exit: wd.optDateTime(res.Exit),
+		TypeLabel: documentVehicleType(res.Language, d.Vehicle.Type), Entry: wd.dateTime(res.Entry), Exit: wd.optDateTime(res.Exit),
 		Spot: deref(res.Spot), Paid: res.IsPaid,
 	}
 	if d.Vehicle.Color != reservation.DefaultColor {
@@ -137,29 +144,40 @@ func (s receiptPages) receiptOf(d records.Detail, rc receipt.Receipt, wd words) 
 	if x := res.Excess(); x > 0 {
 		v.Excess = wd.money(x)
 	}
-	v.Handovers = s.handovers(d, wd)
+	v.Handovers = s.handovers(d, wd, func(key string) string { return i18n.Both(res.Language, key) })
 	var err error
-	v.Doc, err = s.receiptDocOf(rc, wd)
+	v.Doc, err = s.receiptDocOf(rc, res.Language, wd)
 	return v, err
 }
 
-// receiptFacts are the stay's details the PDF prints under the parties.
+// documentVehicleType names a vehicle type as a document does: in Spanish and
+// in the booking's language (an unknown code as it is).
+func documentVehicleType(lang, typ string) string {
+	if _, ok := vehicleTypeLabels[typ]; ok {
+		return i18n.Both(lang, "vehicle."+typ)
+	}
+	return typ
+}
+
+// receiptFacts are the stay's details the PDF prints under the parties, labelled
+// in the receipt's languages.
 func (s receiptPages) receiptFacts(v receiptView) []receipt.Fact {
+	fact := func(key, value string) receipt.Fact { return receipt.Fact{Label: i18n.Both(v.Lang, key), Value: value} }
 	f := []receipt.Fact{
-		{Label: "Reserva", Value: "nº " + strconv.FormatInt(v.ID, 10)}, {Label: "Cliente", Value: v.CustomerName},
-		{Label: "Matrícula", Value: v.Plate}, {Label: "Entrada", Value: v.Entry},
+		fact("common.reserva", strconv.FormatInt(v.ID, 10)), fact("common.cliente", v.CustomerName),
+		fact("common.matricula", v.Plate), fact("common.entrada", v.Entry),
 	}
 	if v.Exit != "" {
-		f = append(f, receipt.Fact{Label: "Salida", Value: v.Exit})
+		f = append(f, fact("common.salida", v.Exit))
 	}
 	if v.BookedExit != "" {
-		f = append(f, receipt.Fact{Label: "Salida reservada", Value: v.BookedExit}, receipt.Fact{Label: "Precio reservado", Value: v.BookedPrice})
+		f = append(f, fact("receipt.salida_reservada", v.BookedExit), fact("common.precio_reservado", v.BookedPrice))
 	}
 	if v.Excess != "" {
-		f = append(f, receipt.Fact{Label: "Exceso de estancia", Value: v.Excess})
+		f = append(f, fact("common.exceso_de_estancia", v.Excess))
 	}
 	if v.Spot != "" {
-		f = append(f, receipt.Fact{Label: "Plaza", Value: v.Spot})
+		f = append(f, fact("common.plaza", v.Spot))
 	}
 	return f
 }
@@ -280,7 +298,7 @@ func (s receiptPages) serveReceipt(w http.ResponseWriter, r *http.Request, d rec
 	v.BackHref, v.BackLabel, v.PDFHref = back, backLabel, pdfHref(base)
 	v.SellerIncomplete = strings.HasPrefix(base, "/admin/") && (rc.Seller.Name == "" || rc.Seller.TaxID == "")
 	if format == receiptPDF {
-		pdf, err := receipt.PDF(rc, s.cfg.Location, s.qrBase(), s.receiptFacts(v), v.Handovers)
+		pdf, err := receipt.PDF(rc, v.Lang, s.cfg.Location, s.qrBase(), s.receiptFacts(v), v.Handovers)
 		if err != nil {
 			s.Fail(w, r, err, !httpx.WantsJSON(r), s.errorPage(w, r, "error.receipt_unavailable", back, backLabel))
 			return
@@ -293,7 +311,7 @@ func (s receiptPages) serveReceipt(w http.ResponseWriter, r *http.Request, d rec
 		_, _ = w.Write(pdf)
 		return
 	}
-	s.render(w, r, http.StatusOK, "receipt.html", rc.Kind.Label()+" "+rc.Number, v)
+	s.render(w, r, http.StatusOK, "receipt.html", s.T(r, rc.Kind.Key())+" "+rc.Number, v)
 }
 
 // pdfHref is the PDF's address beside the receipt page at base: ".pdf" added to

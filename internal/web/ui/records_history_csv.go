@@ -35,11 +35,12 @@ import (
 // in the middle of the stream aborts the connection, so a download is never cut
 // short silently.
 
-// csvColumns is the export's header row.
+// csvColumns is the export's header row. A new column goes at the end, so that
+// the positions a spreadsheet or a script relies on stay (docs/admin-pages.md).
 var csvColumns = []string{
 	"Reserva", "Fecha de reserva", "Entrada", "Salida", "Estado", "Cliente", "Teléfono", "Correo",
 	"Matrícula", "Marca", "Modelo", "Color", "Tipo de vehículo", "Servicio", "Plaza", "Total (€)",
-	"Pagada", "Método de pago", "Notas",
+	"Pagada", "Método de pago", "Notas", "Idioma",
 }
 
 // csvFlushEvery is how many rows are written between flushes to the client.
@@ -164,5 +165,6 @@ func (s recordsPages) csvRecord(row reservation.HistoryRow) []string {
 		string(res.Status), csvSafe(row.CustomerName), csvSafe(deref(row.Phone)), csvSafe(deref(row.Email)),
 		csvSafe(row.LicensePlate), csvSafe(row.Brand), csvSafe(row.Model), csvSafe(row.Color), csvSafe(row.VehicleType),
 		csvSafe(row.MainServiceName), csvSafe(deref(res.Spot)), csvAmount(res.TotalPrice), paid, method, csvSafe(deref(res.Notes)),
+		res.Language, // the booking's language code (docs/languages.md#the-bookings-language)
 	}
 }

@@ -229,6 +229,11 @@ func (s *base) templateFuncs(lang string) template.FuncMap {
 		// t is a text of the catalogue (internal/i18n) with its placeholders as
 		// name, value pairs: {{t "booking.total" "Amount" .Total}}.
 		"t": func(key string, args ...any) string { return i18n.T(lang, key, args...) },
+		// doc is a text of a receipt or entry document, whose language is the
+		// booking's, not the page's: Spanish, and docLang beside it when it is
+		// another ({{doc $d.Lang "common.total"}}: "Total / Total";
+		// docs/languages.md#receipts-and-the-entry-document).
+		"doc": func(docLang, key string, args ...any) string { return i18n.Both(docLang, key, args...) },
 		// status names a reservation's status (the code stays in classes and data).
 		"status": func(code any) string {
 			key := statusKey + fmt.Sprint(code)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"parking/internal/handover"
+	"parking/internal/i18n"
 	"parking/internal/money"
 	"parking/internal/pricing"
 	"parking/internal/receipt"
@@ -87,6 +88,9 @@ type detailPageView struct {
 	Contact        detailCustomer
 	AccountDiffers bool
 	BookedBy       string
+	// Language is the booking's language (docs/languages.md#the-bookings-language),
+	// LanguageName its name in itself ("English"); "" for a language we do not speak.
+	Language, LanguageName string
 	// CapacityOverride: when staff accepted it on a full day (docs/capacity.md#refusals), as text.
 	CapacityOverride string
 
@@ -244,6 +248,9 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 	v.Contact.PhoneHref = telHref(v.Contact.Phone)
 	v.AccountDiffers = v.Contact.FullName != v.Customer.FullName || v.Contact.Phone != v.Customer.Phone || v.Contact.Email != v.Customer.Email
 	v.BookedBy = wd.t(bookedByLabels[res.BookedBy])
+	if i18n.Supported(res.Language) {
+		v.Language, v.LanguageName = res.Language, i18n.Name(res.Language)
+	}
 	if d.CapacityOverrideAt != nil {
 		v.CapacityOverride = wd.t("words.capacity_override", "When", wd.dateTime(*d.CapacityOverrideAt))
 	}
@@ -274,7 +281,7 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 		}
 		v.Photos = append(v.Photos, ph)
 	}
-	v.Handovers = s.handovers(d, wd)
+	v.Handovers = s.handovers(d, wd, func(key string) string { return wd.t(key) })
 	v.PhotosMissing = max(v.PhotosNeeded-v.PhotoCount, 0)
 	v.PhotoProgress = min(v.PhotoCount, v.PhotosNeeded)
 	v.Customer.PhoneHref = telHref(v.Customer.Phone)

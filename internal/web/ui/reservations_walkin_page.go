@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"parking/internal/i18n"
 	"parking/internal/web/httpx"
 )
 
@@ -19,6 +20,7 @@ type walkInView struct {
 	Services     []serviceChoice
 	Extras       []detailExtraChoice
 	VehicleTypes []detailTypeChoice
+	Languages    []languageChoice  // the customer's language (docs/languages.md#the-bookings-language), Spanish unless chosen
 	Values       map[string]string // what was typed, after a refusal
 	Now          string
 	Error        string
@@ -41,6 +43,11 @@ func (s reservationPages) renderWalkIn(w http.ResponseWriter, r *http.Request, s
 	if v.Values["entry_date"] == "" {
 		v.Values["entry_date"] = v.Now
 	}
+	lang := v.Values["language"]
+	if !i18n.Supported(lang) {
+		lang = i18n.Default
+	}
+	v.Languages = languageChoices(lang)
 	chosen := map[string]bool{}
 	for _, id := range in.Values("additional_services") {
 		chosen[id] = true

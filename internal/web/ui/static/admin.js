@@ -575,7 +575,7 @@
         color: f.color.value.trim(), vehicle_type: f.vehicle_type.value, entry_date: f.entry_date.value,
         exit_date: f.exit_date.value, id_main_service: +f.id_main_service.value,
         additional_services: ui.checkedValues(form, 'additional_services').map(Number),
-        cod_parking_spot: f.cod_parking_spot.value.trim(), notes: f.notes.value.trim(),
+        cod_parking_spot: f.cod_parking_spot.value.trim(), notes: f.notes.value.trim(), language: f.language.value,
         override_capacity: !!(f.override_capacity && f.override_capacity.checked)
       };
       setBusy(submit, true, T('admin.creating'));

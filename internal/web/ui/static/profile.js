@@ -32,7 +32,7 @@
     // ----- personal data and password
 
     var ACCOUNT_FIELDS = {
-      profile: ['nombre', 'email', 'telefono'],
+      profile: ['nombre', 'email', 'telefono', 'language'],
       password: ['currentPassword', 'newPassword', 'confirmPassword']
     };
 
