@@ -16,7 +16,6 @@ import (
 
 	"parking/bench/benchsetup"
 	"parking/internal/booking"
-	"parking/internal/catalog"
 	"parking/internal/handover"
 )
 
@@ -25,10 +24,9 @@ func main() {
 	tag := flag.Int("tag", 0, "0–99: keeps the phones, plates and spots of one preparation apart from another's")
 	workers := flag.Int("workers", 8, "preparations at once")
 	ctx := context.Background()
-	env, _ := benchsetup.FromFlags(ctx, "checkinprep")
+	env := benchsetup.FromFlags(ctx, "checkinprep")
 	defer env.Store.Close()
-	cat := catalog.New(env.Store, env.Catalog, env.Log)
-	svc := booking.New(env.Store, env.Catalog, env.Loc, env.Log, booking.WithCatalog(cat))
+	_, svc := env.Booking()
 	photos := handover.New(env.Store, env.Log)
 	entry := time.Now().In(env.Loc).Truncate(time.Hour).Add(time.Hour)
 	exit := entry.AddDate(0, 0, 3)
