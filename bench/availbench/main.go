@@ -13,7 +13,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -31,8 +30,7 @@ func main() {
 	timing := benchsetup.TimingFlags(2000, 200, "ranges", "also time GET /api/availability through the HTTP service")
 	days := flag.Int("days", 30, "days per range")
 	capacity := flag.Int("capacity", 0, "set the facility's capacity first (0: leave the settings as they are)")
-	ctx := context.Background()
-	env := benchsetup.FromFlags(ctx, "availbench")
+	ctx, env := benchsetup.FromFlags("availbench")
 	defer env.Store.Close()
 	catalogOps, svc := env.Booking()
 	var reservations int

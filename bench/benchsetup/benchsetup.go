@@ -30,11 +30,13 @@ type Env struct {
 }
 
 // FromFlags adds -database-url to the tool's flags (default PARKING_DATABASE_URL),
-// parses them and opens that database.
-func FromFlags(ctx context.Context, tool string) Env {
+// parses them and opens that database; ctx is the tool's context, which lasts as
+// long as the tool runs.
+func FromFlags(tool string) (ctx context.Context, env Env) {
 	dbURL := flag.String("database-url", os.Getenv("PARKING_DATABASE_URL"), "database to measure (sqlite:PATH or postgres://…)")
 	flag.Parse()
-	return Open(ctx, tool, *dbURL)
+	ctx = context.Background()
+	return ctx, Open(ctx, tool, *dbURL)
 }
 
 // Open opens dbURL for tool (its name prefixes any error, after which the tool

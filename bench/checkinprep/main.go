@@ -8,7 +8,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"sync"
@@ -23,8 +22,7 @@ func main() {
 	n := flag.Int("n", 3000, "reservations to ready")
 	tag := flag.Int("tag", 0, "0–99: keeps the phones, plates and spots of one preparation apart from another's")
 	workers := flag.Int("workers", 8, "preparations at once")
-	ctx := context.Background()
-	env := benchsetup.FromFlags(ctx, "checkinprep")
+	ctx, env := benchsetup.FromFlags("checkinprep")
 	defer env.Store.Close()
 	_, svc := env.Booking()
 	photos := handover.New(env.Store, env.Log)

@@ -80,8 +80,7 @@ func main() {
 	explainTo := flag.String("explain-to", "", "dateTo (last entry day, YYYY-MM-DD) of -explain-search")
 	others := flag.Bool("others", false, "also time the history without search, with filters, and the parking board")
 	pages := flag.Int("deep-page-share", 10, "percent of searches asking for page 2 or 3")
-	ctx := context.Background()
-	env := benchsetup.FromFlags(ctx, "histbench")
+	ctx, env := benchsetup.FromFlags("histbench")
 	st, loc := env.Store, env.Loc
 	defer st.Close()
 	svc := records.New(st, env.Catalog, loc, input.Rules{})
