@@ -9,6 +9,7 @@ import (
 	"parking/internal/input"
 	"parking/internal/money"
 	"parking/internal/reservation"
+	"parking/internal/web/api"
 )
 
 // The customer's page, GET /users/profile for browsers (docs/customer-area.md:
@@ -84,7 +85,7 @@ type profileReservation struct {
 	TypeLabel   string
 	ServiceID   int64
 	ServiceName string
-	Extras      []bookedExtraJSON
+	Extras      []api.BookedExtraJSON
 	ExtraIDs    map[int64]bool
 	Total       string // "51,00 €"
 	Spot        string
