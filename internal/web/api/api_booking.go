@@ -14,13 +14,17 @@ import (
 // bookingRequest is the public booking body (docs/public-booking.md).
 // A total_price sent by the client is not even decoded: the server prices.
 type bookingRequest struct {
-	FullName     string `json:"full_name"`
-	Phone        string `json:"phone"`
-	Email        string `json:"email"`
-	LicensePlate string `json:"license_plate"`
-	Brand        string `json:"brand"`
-	Model        string `json:"model"`
-	stayRequest
+	FullName           string        `json:"full_name"`
+	Phone              string        `json:"phone"`
+	Email              string        `json:"email"`
+	LicensePlate       string        `json:"license_plate"`
+	Brand              string        `json:"brand"`
+	Model              string        `json:"model"`
+	VehicleType        string        `json:"vehicle_type"`
+	EntryDate          string        `json:"entry_date"`
+	ExitDate           string        `json:"exit_date"`
+	IDMainService      httpx.FlexInt `json:"id_main_service"`
+	AdditionalServices httpx.FlexIDs `json:"additional_services"`
 	// Optional (docs/manage-booking.md): spec clients that do not send them keep working.
 	PrivacyAck       *bool `json:"privacy_ack"`
 	MarketingConsent *bool `json:"marketing_consent"`

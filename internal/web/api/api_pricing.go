@@ -13,18 +13,12 @@ import (
 	"parking/internal/web/httpx"
 )
 
-// stayRequest is what a quote and a public booking both say of the stay: its dates,
-// the vehicle type, the main service and the additional services, which price it.
-type stayRequest struct {
+type pricingRequest struct {
 	EntryDate          string        `json:"entry_date"`
 	ExitDate           string        `json:"exit_date"`
 	VehicleType        string        `json:"vehicle_type"`
 	IDMainService      httpx.FlexInt `json:"id_main_service"`
 	AdditionalServices httpx.FlexIDs `json:"additional_services"`
-}
-
-type pricingRequest struct {
-	stayRequest
 	// IDReservation (an addition to the spec's body) prices the data as an edit of
 	// that reservation, for the edit forms: staff for any, a customer for their own.
 	IDReservation httpx.FlexInt `json:"id_reservation"`
