@@ -13,39 +13,28 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"os"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	"parking/bench/benchsetup"
-	"parking/internal/app"
-	"parking/internal/booking"
-	"parking/internal/catalog"
 	"parking/internal/occupancy"
 )
 
 func main() {
-	n := flag.Int("queries", 2000, "ranges to time")
-	warm := flag.Int("warmup", 200, "ranges asked first, untimed")
+	timing := benchsetup.TimingFlags(2000, 200, "ranges", "also time GET /api/availability through the HTTP service")
 	days := flag.Int("days", 30, "days per range")
-	viaHTTP := flag.Bool("http", false, "also time GET /api/availability through the HTTP service")
 	capacity := flag.Int("capacity", 0, "set the facility's capacity first (0: leave the settings as they are)")
-	ctx := context.Background()
-	env, dbURL := benchsetup.FromFlags(ctx, "availbench")
-	st, holder, log, loc := env.Store, env.Catalog, env.Log, env.Loc
-	defer st.Close()
-	catalogOps := catalog.New(st, holder, log)
-	svc := booking.New(st, holder, loc, log, booking.WithCatalog(catalogOps))
+	ctx, env := benchsetup.FromFlags("availbench")
+	defer env.Store.Close()
+	catalogOps, svc := env.Booking()
 	var reservations int
-	env.Check(st.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM reservation`).Scan(&reservations))
+	env.Check(env.Store.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM reservation`).Scan(&reservations))
 	f, err := catalogOps.Facility(ctx)
 	env.Check(err)
 	if *capacity > 0 {
@@ -54,24 +43,25 @@ func main() {
 		env.Check(err)
 	}
 
-	today := occupancy.DayOf(time.Now(), loc)
+	today := occupancy.DayOf(time.Now(), env.Loc)
+	n, warm := timing.Queries, timing.Warmup
 	rng := rand.New(rand.NewPCG(1, 2))
-	spans := make([]occupancy.Span, *warm+*n)
+	spans := make([]occupancy.Span, warm+n)
 	for i := range spans {
 		first := today - 10 + occupancy.Day(rng.IntN(71))
 		spans[i] = occupancy.Span{First: first, Last: first + occupancy.Day(*days-1)}
 	}
 	fmt.Printf("availbench: %s, %d reservations, capacity %d (sellable %d), %d ranges of %d days (+%d warm-up), GOMAXPROCS=%d\n",
-		redact(dbURL), reservations, f.Capacity, f.SellableLimit(), *n, *days, *warm, runtime.GOMAXPROCS(0))
-	fmt.Printf("load average before: %s\n", loadAverage())
+		benchsetup.Redact(env.URL), reservations, f.Capacity, f.SellableLimit(), n, *days, warm, runtime.GOMAXPROCS(0))
+	fmt.Printf("load average before: %s\n", benchsetup.LoadAverage())
 
 	time1 := func(name string, run func(occupancy.Span) error) {
-		for _, sp := range spans[:*warm] {
+		for _, sp := range spans[:warm] {
 			env.Check(run(sp))
 		}
 		// The ranges that include today or earlier days count the open stays too.
 		var all, withToday, future []time.Duration
-		for _, sp := range spans[*warm:] {
+		for _, sp := range spans[warm:] {
 			t := time.Now()
 			env.Check(run(sp))
 			d := time.Since(t)
@@ -99,21 +89,8 @@ func main() {
 		_, err := svc.Availability(ctx, sp)
 		return err
 	})
-	if *viaHTTP {
-		cfg, err := app.LoadConfig(nil, func(k string) string {
-			switch k {
-			case "PARKING_DATABASE_URL":
-				return dbURL
-			case "PARKING_ADDR":
-				return "127.0.0.1:0"
-			case "PARKING_LOG_LEVEL":
-				return "error"
-			}
-			return ""
-		}, io.Discard)
-		env.Check(err)
-		a, err := app.Start(ctx, cfg, log)
-		env.Check(err)
+	if timing.HTTP {
+		a := env.StartService(ctx)
 		defer a.Close()
 		client := &http.Client{Timeout: 10 * time.Second}
 		get := func(sp occupancy.Span) error {
@@ -132,20 +109,5 @@ func main() {
 		}
 		time1("HTTP GET /api/availability (public)", get)
 	}
-	fmt.Printf("load average after:  %s\n", loadAverage())
-}
-
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	return strings.Join(strings.Fields(string(b))[:3], " ")
-}
-
-func redact(u string) string {
-	if i := strings.Index(u, "@"); i > 0 && strings.HasPrefix(u, "postgres") {
-		return "postgres://…" + u[i:]
-	}
-	return u
+	fmt.Printf("load average after:  %s\n", benchsetup.LoadAverage())
 }

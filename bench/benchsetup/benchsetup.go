@@ -12,6 +12,9 @@ import (
 	"os"
 	"time"
 
+	"parking/internal/app"
+	"parking/internal/booking"
+	"parking/internal/catalog"
 	"parking/internal/pricing"
 	"parking/internal/store"
 )
@@ -22,21 +25,24 @@ type Env struct {
 	Catalog *pricing.Holder
 	Log     *slog.Logger
 	Loc     *time.Location
+	URL     string // the database's address, as given
 	tool    string
 }
 
 // FromFlags adds -database-url to the tool's flags (default PARKING_DATABASE_URL),
-// parses them and opens that database.
-func FromFlags(ctx context.Context, tool string) (Env, string) {
+// parses them and opens that database; ctx is the tool's context, which lasts as
+// long as the tool runs.
+func FromFlags(tool string) (ctx context.Context, env Env) {
 	dbURL := flag.String("database-url", os.Getenv("PARKING_DATABASE_URL"), "database to measure (sqlite:PATH or postgres://…)")
 	flag.Parse()
-	return Open(ctx, tool, *dbURL), *dbURL
+	ctx = context.Background()
+	return ctx, Open(ctx, tool, *dbURL)
 }
 
 // Open opens dbURL for tool (its name prefixes any error, after which the tool
 // exits).
 func Open(ctx context.Context, tool, dbURL string) Env {
-	e := Env{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Catalog: &pricing.Holder{}, tool: tool}
+	e := Env{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Catalog: &pricing.Holder{}, URL: dbURL, tool: tool}
 	if dbURL == "" {
 		e.Check(fmt.Errorf("-database-url is required"))
 	}
@@ -50,6 +56,32 @@ func Open(ctx context.Context, tool, dbURL string) Env {
 	e.Check(err)
 	e.Catalog.Store(pricing.NewSnapshot(cat))
 	return e
+}
+
+// Booking is the booking operations wired to the catalog, as the service wires them.
+func (e Env) Booking() (*catalog.Service, *booking.Service) {
+	cat := catalog.New(e.Store, e.Catalog, e.Log)
+	return cat, booking.New(e.Store, e.Catalog, e.Loc, e.Log, booking.WithCatalog(cat))
+}
+
+// StartService starts the whole service on the tool's database, on a free port of
+// 127.0.0.1 and logging errors only; its URL is the address to ask.
+func (e Env) StartService(ctx context.Context) *app.App {
+	cfg, err := app.LoadConfig(nil, func(k string) string {
+		switch k {
+		case "PARKING_DATABASE_URL":
+			return e.URL
+		case "PARKING_ADDR":
+			return "127.0.0.1:0"
+		case "PARKING_LOG_LEVEL":
+			return "error"
+		}
+		return ""
+	}, io.Discard)
+	e.Check(err)
+	a, err := app.Start(ctx, cfg, e.Log)
+	e.Check(err)
+	return a
 }
 
 // Check ends the tool on an error.

@@ -8,7 +8,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"sync"
@@ -16,7 +15,6 @@ import (
 
 	"parking/bench/benchsetup"
 	"parking/internal/booking"
-	"parking/internal/catalog"
 	"parking/internal/handover"
 )
 
@@ -24,11 +22,9 @@ func main() {
 	n := flag.Int("n", 3000, "reservations to ready")
 	tag := flag.Int("tag", 0, "0–99: keeps the phones, plates and spots of one preparation apart from another's")
 	workers := flag.Int("workers", 8, "preparations at once")
-	ctx := context.Background()
-	env, _ := benchsetup.FromFlags(ctx, "checkinprep")
+	ctx, env := benchsetup.FromFlags("checkinprep")
 	defer env.Store.Close()
-	cat := catalog.New(env.Store, env.Catalog, env.Log)
-	svc := booking.New(env.Store, env.Catalog, env.Loc, env.Log, booking.WithCatalog(cat))
+	_, svc := env.Booking()
 	photos := handover.New(env.Store, env.Log)
 	entry := time.Now().In(env.Loc).Truncate(time.Hour).Add(time.Hour)
 	exit := entry.AddDate(0, 0, 3)

@@ -18,12 +18,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -31,7 +29,6 @@ import (
 	"unicode/utf8"
 
 	"parking/bench/benchsetup"
-	"parking/internal/app"
 	"parking/internal/input"
 	"parking/internal/localtime"
 	"parking/internal/records"
@@ -74,10 +71,8 @@ type query struct {
 }
 
 func main() {
-	n := flag.Int("queries", 600, "searches to time")
-	warm := flag.Int("warmup", 60, "searches run first, untimed")
+	timing := benchsetup.TimingFlags(600, 60, "searches", "go through the HTTP service instead of calling the operation")
 	seed := flag.Uint64("seed", 1, "random seed of the mix")
-	viaHTTP := flag.Bool("http", false, "go through the HTTP service instead of calling the operation")
 	explain := flag.Bool("explain", false, "print the query plans of one search of each kind")
 	explainSearch := flag.String("explain-search", "", "print the plans of this one search (with -explain-status, -explain-from, -explain-to)")
 	explainStatus := flag.String("explain-status", "", "status filter of -explain-search")
@@ -85,27 +80,27 @@ func main() {
 	explainTo := flag.String("explain-to", "", "dateTo (last entry day, YYYY-MM-DD) of -explain-search")
 	others := flag.Bool("others", false, "also time the history without search, with filters, and the parking board")
 	pages := flag.Int("deep-page-share", 10, "percent of searches asking for page 2 or 3")
-	ctx := context.Background()
-	env, dbURL := benchsetup.FromFlags(ctx, "histbench")
-	st, holder, log, loc := env.Store, env.Catalog, env.Log, env.Loc
+	ctx, env := benchsetup.FromFlags("histbench")
+	st, loc := env.Store, env.Loc
 	defer st.Close()
-	svc := records.New(st, holder, loc, input.Rules{})
+	svc := records.New(st, env.Catalog, loc, input.Rules{})
+	n, warm := timing.Queries, timing.Warmup
 
 	rng := rand.New(rand.NewPCG(*seed, *seed+1))
-	queries := sample(ctx, st, rng, *warm+*n, *pages)
+	queries := sample(ctx, st, rng, warm+n, *pages)
 
 	run := func(q query) (int, error) {
 		p, err := svc.History(ctx, records.HistoryQuery{Search: q.search, Page: q.page})
 		return p.Total, err
 	}
 	mode := "operation (records.History → store)"
-	if *viaHTTP {
-		run, mode = httpRunner(ctx, dbURL, loc, log)
+	if timing.HTTP {
+		run, mode = httpRunner(ctx, env)
 	}
 
-	fmt.Printf("histbench: %s, %s, %d searches (+%d warm-up), GOMAXPROCS=%d\n", redact(dbURL), mode, *n, *warm, runtime.GOMAXPROCS(0))
-	fmt.Printf("load average before: %s\n", loadAverage())
-	for _, q := range queries[:*warm] {
+	fmt.Printf("histbench: %s, %s, %d searches (+%d warm-up), GOMAXPROCS=%d\n", benchsetup.Redact(env.URL), mode, n, warm, runtime.GOMAXPROCS(0))
+	fmt.Printf("load average before: %s\n", benchsetup.LoadAverage())
+	for _, q := range queries[:warm] {
 		_, err := run(q)
 		env.Check(err)
 	}
@@ -113,7 +108,7 @@ func main() {
 	matches := make([][]int, len(kinds))
 	var all []time.Duration
 	start := time.Now()
-	for _, q := range queries[*warm:] {
+	for _, q := range queries[warm:] {
 		t := time.Now()
 		total, err := run(q)
 		d := time.Since(t)
@@ -123,7 +118,7 @@ func main() {
 		all = append(all, d)
 	}
 	elapsed := time.Since(start)
-	fmt.Printf("load average after:  %s\n\n", loadAverage())
+	fmt.Printf("load average after:  %s\n\n", benchsetup.LoadAverage())
 	fmt.Printf("%-22s %5s %9s %9s %9s %9s %9s\n", "kind", "n", "matches", "p50", "p95", "p99", "max")
 	for i, k := range kinds {
 		if len(byKind[i]) == 0 {
@@ -241,11 +236,8 @@ func sample(ctx context.Context, st *store.Store, rng *rand.Rand, n, deepShare i
 
 // httpRunner starts the service on the same database and returns a runner that
 // asks GET /admin/history as a logged-in administrator.
-func httpRunner(ctx context.Context, dbURL string, loc *time.Location, log *slog.Logger) (func(query) (int, error), string) {
-	cfg := app.Config{Addr: "127.0.0.1:0", DatabaseURL: dbURL, BaseURL: "http://127.0.0.1", Timezone: loc.String(), Location: loc,
-		WebhookTimeout: 10 * time.Second, TokenTTL: time.Hour, LogFormat: "text", LogLevel: "error"}
-	a, err := app.Start(ctx, cfg, log)
-	check(err)
+func httpRunner(ctx context.Context, env benchsetup.Env) (func(query) (int, error), string) {
+	a := env.StartService(ctx)
 	const email, password = "histbench@example.com", "histbench-password"
 	if _, err := a.Accounts.EnsureAdmin(ctx, email, password); err != nil {
 		check(err)
@@ -292,22 +284,5 @@ func median(v []int) int {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000) }
-
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	return strings.Join(f[:3], " ")
-}
-
-func redact(u string) string {
-	if p, err := url.Parse(u); err == nil && p.User != nil {
-		p.User = url.User(p.User.Username())
-		return p.String()
-	}
-	return u
-}
 
 func check(err error) { benchsetup.Check("histbench", err) }

@@ -161,27 +161,28 @@ func runAdmin(ctx context.Context, args []string, getenv func(string) string, st
 	if *email == "" || *password == "" {
 		return fmt.Errorf("--email and --password are required")
 	}
-	a, err := openForCommand(ctx, *dbURL, getenv, stderr)
-	if err != nil {
-		return err
-	}
-	defer a.Store.Close()
-	u, err := a.Accounts.CreateAdmin(ctx, *email, *password, *name)
-	if err != nil {
-		return errors.New(fault.MessageOf(err, err.Error()))
-	}
-	fmt.Fprintf(stdout, "administrator %s created (id %d)\n", u.Email, u.ID)
-	return nil
+	return withCommandApp(ctx, *dbURL, getenv, stderr, func(a *App) error {
+		u, err := a.Accounts.CreateAdmin(ctx, *email, *password, *name)
+		if err != nil {
+			return errors.New(fault.MessageOf(err, err.Error()))
+		}
+		fmt.Fprintf(stdout, "administrator %s created (id %d)\n", u.Email, u.ID)
+		return nil
+	})
 }
 
-// openForCommand opens (and migrates) the service's database for a one-off command:
-// the configuration comes from the PARKING_* variables, with dbURL, when given,
-// overriding PARKING_DATABASE_URL.
-func openForCommand(ctx context.Context, dbURL string, getenv func(string) string, stderr io.Writer) (*App, error) {
+// withCommandApp opens (and migrates) the service's database for a one-off command,
+// runs do with it and closes it: the configuration comes from the PARKING_*
+// variables, with dbURL, when given, overriding PARKING_DATABASE_URL.
+func withCommandApp(ctx context.Context, dbURL string, getenv func(string) string, stderr io.Writer, do func(*App) error) error {
 	var args []string
 	if dbURL != "" {
 		args = []string{"--database-url", dbURL}
 	}
 	a, _, err := opened(ctx, args, getenv, stderr, Open)
-	return a, err
+	if err != nil {
+		return err
+	}
+	defer a.Store.Close()
+	return do(a)
 }

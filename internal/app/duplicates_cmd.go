@@ -24,17 +24,14 @@ func runDuplicates(ctx context.Context, args []string, getenv func(string) strin
 	if len(args) != 1 || args[0] != "list" {
 		return errors.New(duplicatesUsage)
 	}
-	a, err := openForCommand(ctx, "", getenv, stderr)
-	if err != nil {
-		return err
-	}
-	defer a.Store.Close()
-	rows, err := a.Store.NormalisationConflicts(ctx)
-	if err != nil {
-		return err
-	}
-	writeDuplicates(stdout, rows, a.Config.Location)
-	return nil
+	return withCommandApp(ctx, "", getenv, stderr, func(a *App) error {
+		rows, err := a.Store.NormalisationConflicts(ctx)
+		if err != nil {
+			return err
+		}
+		writeDuplicates(stdout, rows, a.Config.Location)
+		return nil
+	})
 }
 
 // startTable prints none when there are no rows, or starts a table with its header

@@ -22,22 +22,19 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	a, err := openForCommand(ctx, *dbURL, getenv, stderr)
-	if err != nil {
-		return err
-	}
-	defer a.Store.Close()
-	sum, err := datagen.Generate(ctx, a.Store, datagen.Options{
-		Reservations: *n, Places: *places, Years: *years, Seed: *seed, Location: a.Config.Location,
-	}, a.Log)
-	if err != nil {
-		return err
-	}
-	// The bulk load bypasses the operations: the occupancy ledger is counted afresh.
-	if _, err := a.Store.Occupancy().RebuildOccupancy(ctx, a.Config.Location); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "generated %d reservations (%d in course, %d pending), %d customers, %d vehicles, %d additional services in %s\n",
-		sum.Reservations, sum.InCourse, sum.Pending, sum.Customers, sum.Vehicles, sum.Extras, sum.Elapsed.Round(1e7))
-	return nil
+	return withCommandApp(ctx, *dbURL, getenv, stderr, func(a *App) error {
+		sum, err := datagen.Generate(ctx, a.Store, datagen.Options{
+			Reservations: *n, Places: *places, Years: *years, Seed: *seed, Location: a.Config.Location,
+		}, a.Log)
+		if err != nil {
+			return err
+		}
+		// The bulk load bypasses the operations: the occupancy ledger is counted afresh.
+		if _, err := a.Store.Occupancy().RebuildOccupancy(ctx, a.Config.Location); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "generated %d reservations (%d in course, %d pending), %d customers, %d vehicles, %d additional services in %s\n",
+			sum.Reservations, sum.InCourse, sum.Pending, sum.Customers, sum.Vehicles, sum.Extras, sum.Elapsed.Round(1e7))
+		return nil
+	})
 }

@@ -18,15 +18,12 @@ func runOccupancy(ctx context.Context, args []string, getenv func(string) string
 	if len(args) != 1 || args[0] != "rebuild" {
 		return errors.New(occupancyUsage)
 	}
-	a, err := openForCommand(ctx, "", getenv, stderr)
-	if err != nil {
-		return err
-	}
-	defer a.Store.Close()
-	n, err := a.Booking.RebuildOccupancy(ctx)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "occupancy ledger rebuilt: %d days corrected\n", n)
-	return nil
+	return withCommandApp(ctx, "", getenv, stderr, func(a *App) error {
+		n, err := a.Booking.RebuildOccupancy(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "occupancy ledger rebuilt: %d days corrected\n", n)
+		return nil
+	})
 }

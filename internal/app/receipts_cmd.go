@@ -21,21 +21,18 @@ func runReceipts(ctx context.Context, args []string, getenv func(string) string,
 	if len(args) != 1 || (args[0] != "verify" && args[0] != "export") {
 		return errors.New(receiptsUsage)
 	}
-	a, err := openForCommand(ctx, "", getenv, stderr)
-	if err != nil {
-		return err
-	}
-	defer a.Store.Close()
-	chain, err := a.Store.Receipts().ReceiptChain(ctx, 1, 0)
-	if err != nil {
-		return err
-	}
-	if args[0] == "export" {
-		return receipt.WriteCSV(stdout, chain, a.Config.VerifactuQR)
-	}
-	if err := receipt.Verify(chain); err != nil {
-		return fmt.Errorf("the chain of %d records does not verify: %w", len(chain), err)
-	}
-	fmt.Fprintf(stdout, "%d records, chain verified\n", len(chain))
-	return nil
+	return withCommandApp(ctx, "", getenv, stderr, func(a *App) error {
+		chain, err := a.Store.Receipts().ReceiptChain(ctx, 1, 0)
+		if err != nil {
+			return err
+		}
+		if args[0] == "export" {
+			return receipt.WriteCSV(stdout, chain, a.Config.VerifactuQR)
+		}
+		if err := receipt.Verify(chain); err != nil {
+			return fmt.Errorf("the chain of %d records does not verify: %w", len(chain), err)
+		}
+		fmt.Fprintf(stdout, "%d records, chain verified\n", len(chain))
+		return nil
+	})
 }

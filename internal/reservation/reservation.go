@@ -164,7 +164,12 @@ func (r Reservation) ContactOr(fallback Contact) Contact {
 
 // ContactOf is ContactOr with the customer's stored name, email and phone as the fallback.
 func ContactOf(r Reservation, c Customer) Contact {
-	return r.ContactOr(Contact{FullName: c.FullName, Email: c.Email, Phone: c.Phone})
+	return r.ContactOr(c.Contact())
+}
+
+// Contact is the customer's stored name, email and phone.
+func (c Customer) Contact() Contact {
+	return Contact{FullName: c.FullName, Email: c.Email, Phone: c.Phone}
 }
 
 // Customer is a customer or staff account (docs/reservations.md#customer).

@@ -14,28 +14,32 @@ type AvailabilityJSON struct {
 	Days []AvailabilityDay `json:"days"`
 }
 
-// AvailabilityDay is one day. Capacity, Sellable, Booked and Free are for an
-// administrator only: the public sees the status.
+// AvailabilityDay is one day: the public sees the status, an administrator the
+// counts as well (nil for the public, and then absent).
 type AvailabilityDay struct {
-	Date     string `json:"date"`
-	Status   string `json:"status"`
-	Capacity *int   `json:"capacity,omitempty"`
-	Sellable *int   `json:"sellable,omitempty"`
-	Booked   *int   `json:"booked,omitempty"`
-	Free     *int   `json:"free,omitempty"`
+	Date   string `json:"date"`
+	Status string `json:"status"`
+	*AvailabilityCounts
+}
+
+// AvailabilityCounts are a day's figures: capacity is the facility's places (0:
+// unlimited), sellable the places sold per day that status is measured against (0:
+// unlimited), booked every stay on the day, free the sellable places left (0 when
+// full or oversold; absent when unlimited).
+type AvailabilityCounts struct {
+	Capacity int  `json:"capacity"`
+	Sellable int  `json:"sellable"`
+	Booked   int  `json:"booked"`
+	Free     *int `json:"free,omitempty"`
 }
 
 // AvailabilityView renders an availability for the wire; admin adds the counts.
-// capacity is the facility's places (0: unlimited), sellable the places sold per day
-// that status is measured against (0: unlimited), booked every stay on the day, free
-// the sellable places left (0 when full or oversold; absent when unlimited).
 func AvailabilityView(a booking.Availability, admin bool) AvailabilityJSON {
 	out := AvailabilityJSON{From: a.From.String(), To: a.To.String(), Days: make([]AvailabilityDay, len(a.Days))}
 	for i, d := range a.Days {
 		day := AvailabilityDay{Date: d.Day.String(), Status: string(d.Status)}
 		if admin {
-			capacity, sellable, booked := a.Facility.Capacity, d.Limit, d.Booked
-			day.Capacity, day.Sellable, day.Booked = &capacity, &sellable, &booked
+			day.AvailabilityCounts = &AvailabilityCounts{Capacity: a.Facility.Capacity, Sellable: d.Limit, Booked: d.Booked}
 			if d.Limit > 0 {
 				free := d.Free()
 				day.Free = &free

@@ -34,37 +34,30 @@ type lookupRequest struct {
 	Email     string `json:"email"`
 }
 
-// ManagedExtraJSON is a booked additional service.
-type ManagedExtraJSON struct {
-	ID    int64       `json:"id"`
-	Name  string      `json:"name"`
-	Price money.Cents `json:"price"`
-}
-
 // ManagedReservationJSON is a booking as its customer sees it through the manage
 // routes: what they booked, its state and the actions the state rules allow. It
 // shows the plate and type but not a stored vehicle's brand, model or colour, nor
 // the photos or notification history (staff data; docs/public-booking.md#privacy-of-anonymous-bookings).
 type ManagedReservationJSON struct {
-	Reference          string             `json:"reference"`
-	ID                 int64              `json:"id_reservation"`
-	Status             string             `json:"status"`
-	ReservationDate    string             `json:"reservation_date"`
-	EntryDate          string             `json:"entry_date"`
-	ExitDate           *string            `json:"exit_date"`
-	TotalPrice         money.Cents        `json:"total_price"`
-	IsPaid             bool               `json:"is_paid"`
-	PaymentMethod      *string            `json:"payment_method"`
-	CustomerName       string             `json:"customer_name"`
-	LicensePlate       string             `json:"license_plate"`
-	VehicleType        string             `json:"vehicle_type"`
-	MainServiceID      int64              `json:"id_main_service"`
-	ServiceName        string             `json:"service_name"`
-	AdditionalServices []ManagedExtraJSON `json:"additional_services"`
-	CanCancel          bool               `json:"can_cancel"`
-	CanEdit            bool               `json:"can_edit"`
-	CanEditEntry       bool               `json:"can_edit_entry"`
-	HasReceipt         bool               `json:"has_receipt"`
+	Reference          string            `json:"reference"`
+	ID                 int64             `json:"id_reservation"`
+	Status             string            `json:"status"`
+	ReservationDate    string            `json:"reservation_date"`
+	EntryDate          string            `json:"entry_date"`
+	ExitDate           *string           `json:"exit_date"`
+	TotalPrice         money.Cents       `json:"total_price"`
+	IsPaid             bool              `json:"is_paid"`
+	PaymentMethod      *string           `json:"payment_method"`
+	CustomerName       string            `json:"customer_name"`
+	LicensePlate       string            `json:"license_plate"`
+	VehicleType        string            `json:"vehicle_type"`
+	MainServiceID      int64             `json:"id_main_service"`
+	ServiceName        string            `json:"service_name"`
+	AdditionalServices []BookedExtraJSON `json:"additional_services"`
+	CanCancel          bool              `json:"can_cancel"`
+	CanEdit            bool              `json:"can_edit"`
+	CanEditEntry       bool              `json:"can_edit_entry"`
+	HasReceipt         bool              `json:"has_receipt"`
 }
 
 func (s *Server) managedView(d records.Detail) ManagedReservationJSON {
@@ -82,7 +75,7 @@ func ManagedView(d records.Detail, loc *time.Location) ManagedReservationJSON {
 		CustomerName: reservation.ContactOf(r, d.Customer).FullName,
 		LicensePlate: d.Vehicle.LicensePlate, VehicleType: d.Vehicle.Type,
 		MainServiceID: r.MainServiceID, ServiceName: d.MainServiceName,
-		AdditionalServices: make([]ManagedExtraJSON, 0, len(d.Extras)),
+		AdditionalServices: BookedExtras(d.Extras),
 		CanCancel:          rules.Cancel, CanEdit: rules.CustomerEdit, CanEditEntry: rules.CustomerEdit && rules.EditEntry,
 		HasReceipt: r.Status == reservation.Finalized,
 	}
@@ -93,9 +86,6 @@ func ManagedView(d records.Detail, loc *time.Location) ManagedReservationJSON {
 	if r.PaymentMethod != nil {
 		m := string(*r.PaymentMethod)
 		out.PaymentMethod = &m
-	}
-	for _, e := range d.Extras {
-		out.AdditionalServices = append(out.AdditionalServices, ManagedExtraJSON{ID: e.ID, Name: e.Name, Price: e.Price})
 	}
 	return out
 }

@@ -1,7 +1,6 @@
 package httpx
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 
@@ -35,16 +34,7 @@ func (s *Kit) lookupToken(r *http.Request) (account.User, bool, error) {
 	if token == "" {
 		return account.User{}, false, nil
 	}
-	ctx, cancel := s.dbContext(r)
-	defer cancel()
-	u, err := s.accounts.TokenUser(ctx, token)
-	if errors.Is(err, account.ErrNoToken) {
-		return account.User{}, false, nil
-	}
-	if err != nil {
-		return account.User{}, false, err
-	}
-	return u, true, nil
+	return s.lookupUser(r, token, s.accounts.TokenUser, account.ErrNoToken)
 }
 
 // msgUnauthorized and msgAdminRequired are the bodies of the token API's refusals

@@ -57,10 +57,18 @@ func (s *Kit) SessionUser(r *http.Request) (account.User, bool, error) {
 	if err != nil || c.Value == "" {
 		return account.User{}, false, nil
 	}
+	return s.lookupUser(r, c.Value, s.accounts.SessionUser, account.ErrNoSession)
+}
+
+// lookupUser asks lookup, within the request's database deadline, whose secret (a
+// session or an API token) this is: (user, true, nil), (zero, false, nil) when
+// lookup answers none (the error missing), or the failure.
+func (s *Kit) lookupUser(r *http.Request, secret string, lookup func(context.Context, string) (account.User, error),
+	missing error) (account.User, bool, error) {
 	ctx, cancel := s.dbContext(r)
 	defer cancel()
-	u, err := s.accounts.SessionUser(ctx, c.Value)
-	if errors.Is(err, account.ErrNoSession) {
+	u, err := lookup(ctx, secret)
+	if errors.Is(err, missing) {
 		return account.User{}, false, nil
 	}
 	if err != nil {

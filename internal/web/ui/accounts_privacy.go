@@ -13,6 +13,7 @@ import (
 	"parking/internal/localtime"
 	"parking/internal/money"
 	"parking/internal/privacy"
+	"parking/internal/reservation"
 	"parking/internal/web/httpx"
 )
 
@@ -53,9 +54,7 @@ type (
 	}
 	exportAccount struct {
 		ID                 int64          `json:"id"`
-		FullName           string         `json:"full_name"`
-		Email              *string        `json:"email"`
-		Phone              *string        `json:"phone"`
+		exportContact                     // the account's own name, email and phone
 		Type               string         `json:"type"`
 		CreatedAt          string         `json:"created_at"`
 		HasPassword        bool           `json:"has_password"`
@@ -114,6 +113,14 @@ type (
 	}
 )
 
+func exportContactOf(c reservation.Contact) exportContact {
+	return exportContact{FullName: c.FullName, Email: c.Email, Phone: c.Phone}
+}
+
+func exportVehicleOf(v reservation.Vehicle) exportVehicle {
+	return exportVehicle{LicensePlate: v.LicensePlate, Brand: v.Brand, Model: v.Model, Color: v.Color, Type: v.Type}
+}
+
 func (s accountPages) exportBody(e privacy.Export) exportJSON {
 	loc := s.cfg.Location
 	ts := func(t time.Time) string { return localtime.JSON(t, loc) }
@@ -128,7 +135,7 @@ func (s accountPages) exportBody(e privacy.Export) exportJSON {
 	out := exportJSON{
 		GeneratedAt: ts(e.GeneratedAt),
 		Controller:  exportController{Name: e.Controller.Name, TaxID: e.Controller.TaxID, Address: e.Controller.Address, Email: e.Controller.Email},
-		Account: exportAccount{ID: c.ID, FullName: c.FullName, Email: c.Email, Phone: c.Phone, Type: string(c.Type),
+		Account: exportAccount{ID: c.ID, exportContact: exportContactOf(c.Contact()), Type: string(c.Type),
 			CreatedAt: ts(c.CreatedAt), HasPassword: account.HasOwnPassword(c.PasswordHash),
 			PrivacyAckAt: opt(e.Extras.PrivacyAckAt), MarketingConsentAt: opt(e.Extras.MarketingConsentAt), ErasedAt: opt(e.Extras.ErasedAt),
 			SocialLogins: []exportSocial{}},
@@ -139,15 +146,16 @@ func (s accountPages) exportBody(e privacy.Export) exportJSON {
 		out.Account.SocialLogins = append(out.Account.SocialLogins, exportSocial{Provider: si.Provider, Subject: si.Subject, Email: si.Email, LinkedAt: ts(si.CreatedAt)})
 	}
 	for _, v := range e.Area.Vehicles {
-		out.Vehicles = append(out.Vehicles, exportVehicle{LicensePlate: v.LicensePlate, Brand: v.Brand, Model: v.Model, Color: v.Color, Type: v.Type})
+		out.Vehicles = append(out.Vehicles, exportVehicleOf(v))
 	}
 	for _, r := range e.Area.Reservations {
 		x := exportReservation{reservationHeadJSON: s.reservationHead(r.Reservation), MainService: r.MainServiceName, AdditionalServices: []exportExtra{},
 			reservationPaymentJSON: reservationPayment(r.Reservation), ParkingSpot: r.Spot, Notes: r.Notes,
-			Vehicle: exportVehicle{LicensePlate: r.Vehicle.LicensePlate, Brand: r.Vehicle.Brand, Model: r.Vehicle.Model, Color: r.Vehicle.Color, Type: r.Vehicle.Type},
+			Vehicle: exportVehicleOf(r.Vehicle),
 			Photos:  []exportPhoto{}, Notifications: []exportNotification{}}
 		if r.Contact != nil {
-			x.Contact = &exportContact{FullName: r.Contact.FullName, Email: r.Contact.Email, Phone: r.Contact.Phone}
+			contact := exportContactOf(*r.Contact)
+			x.Contact = &contact
 		}
 		for _, ex := range r.Extras {
 			x.AdditionalServices = append(x.AdditionalServices, exportExtra{Name: ex.Name, Price: ex.Price})

@@ -1,8 +1,8 @@
 package ui
 
 import (
+	"context"
 	"net/http"
-	"net/url"
 	"time"
 
 	"parking/internal/account"
@@ -93,12 +93,7 @@ func (s accountPages) staffWrite(w http.ResponseWriter, r *http.Request, status 
 	}
 	switch {
 	case page:
-		q := "ok=" + url.QueryEscape(message)
-		if err != nil {
-			s.FailureStatus(r, err)
-			q = "error=" + url.QueryEscape(s.failText(r, err))
-		}
-		httpx.SeeOther(w, r, "/admin/staff?"+q)
+		s.backToPage(w, r, "/admin/staff", message, err)
 	case err != nil:
 		s.WriteSuccessFalse(w, r, err)
 	default:
@@ -137,24 +132,23 @@ func (s accountPages) adminCreateStaff(w http.ResponseWriter, r *http.Request) {
 
 // adminDisableStaff is POST /admin/staff/{id}/disable.
 func (s accountPages) adminDisableStaff(w http.ResponseWriter, r *http.Request) {
-	s.staffWrite(w, r, http.StatusOK, s.T(r, "msg.staff_disabled"), func(httpx.Input) (*account.Staff, error) {
-		id, err := httpx.PathID(r, "id", httpx.PathStaff)
-		if err != nil {
-			return nil, err
-		}
-		st, err := s.accounts.DisableStaff(r.Context(), id)
-		return &st, err
-	})
+	s.staffSwitch(w, r, s.T(r, "msg.staff_disabled"), s.accounts.DisableStaff)
 }
 
 // adminEnableStaff is POST /admin/staff/{id}/enable.
 func (s accountPages) adminEnableStaff(w http.ResponseWriter, r *http.Request) {
-	s.staffWrite(w, r, http.StatusOK, s.T(r, "msg.staff_enabled"), func(httpx.Input) (*account.Staff, error) {
+	s.staffSwitch(w, r, s.T(r, "msg.staff_enabled"), s.accounts.EnableStaff)
+}
+
+// staffSwitch runs turn (disable or enable) on the staff account of the path's {id}.
+func (s accountPages) staffSwitch(w http.ResponseWriter, r *http.Request, message string,
+	turn func(ctx context.Context, id int64) (account.Staff, error)) {
+	s.staffWrite(w, r, http.StatusOK, message, func(httpx.Input) (*account.Staff, error) {
 		id, err := httpx.PathID(r, "id", httpx.PathStaff)
 		if err != nil {
 			return nil, err
 		}
-		st, err := s.accounts.EnableStaff(r.Context(), id)
+		st, err := turn(r.Context(), id)
 		return &st, err
 	})
 }

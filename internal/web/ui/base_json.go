@@ -149,12 +149,6 @@ type handoverJSON struct {
 	RecordedAt  string  `json:"recorded_at"`
 }
 
-type adminExtraJSON struct {
-	ID    int64       `json:"id"`
-	Name  string      `json:"name"`
-	Price money.Cents `json:"price"`
-}
-
 // adminDetailJSON is the detail record (docs/admin.md#detail;
 // docs/errors.md#json-on-web-routes): the reservation with its main service name and selected additional services,
 // customer, vehicle, photos with count, notification history, and the lists the
@@ -162,8 +156,8 @@ type adminExtraJSON struct {
 type adminDetailJSON struct {
 	Reservation struct {
 		adminReservationJSON
-		MainServiceName    string           `json:"main_service_name"`
-		AdditionalServices []adminExtraJSON `json:"additional_services"`
+		MainServiceName    string                `json:"main_service_name"`
+		AdditionalServices []api.BookedExtraJSON `json:"additional_services"`
 		// CapacityOverrideAt: when staff accepted it over the capacity (docs/capacity.md#refusals); null: never.
 		CapacityOverrideAt *string `json:"capacity_override_at"`
 		// CheckedInAt: the moment of the start; null before it. KeysHandedOver: the
@@ -201,10 +195,7 @@ func (s *base) adminDetail(d records.Detail) adminDetailJSON {
 	out.Reservation.CheckedOutAt = s.adminTime(d.Reservation.CheckedOutAt)
 	out.Reservation.BookedExitDate = s.adminTime(d.Reservation.BookedExit)
 	out.Reservation.BookedPrice = d.Reservation.BookedPrice
-	out.Reservation.AdditionalServices = make([]adminExtraJSON, len(d.Extras))
-	for i, e := range d.Extras {
-		out.Reservation.AdditionalServices[i] = adminExtraJSON{ID: e.ID, Name: e.Name, Price: e.Price}
-	}
+	out.Reservation.AdditionalServices = api.BookedExtras(d.Extras)
 	out.Customer = adminCustomer(d.Customer)
 	out.Contact = contactView(d.Reservation, d.Customer)
 	out.Vehicle = vehicleView(d.Vehicle)

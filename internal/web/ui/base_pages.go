@@ -2,6 +2,7 @@ package ui
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -158,4 +159,16 @@ func (s *base) T(r *http.Request, key string, args ...any) string {
 // (the generic ones) and with the fields named as the forms label them.
 func (s *base) failText(r *http.Request, err error) string {
 	return humanize(s.Lang(r), s.Message(r, err))
+}
+
+// backToPage answers a browser's form post (no script): 303 back to page with the
+// outcome to show: ok=message, or error= and err's text (err logged as any
+// failure is).
+func (s *base) backToPage(w http.ResponseWriter, r *http.Request, page, message string, err error) {
+	q := "ok=" + url.QueryEscape(message)
+	if err != nil {
+		s.FailureStatus(r, err)
+		q = "error=" + url.QueryEscape(s.failText(r, err))
+	}
+	httpx.SeeOther(w, r, page+"?"+q)
 }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"net/http"
-	"net/url"
 	"strconv"
 
 	"parking/internal/fault"
@@ -70,12 +69,7 @@ func (s catalogPages) adminSaveSettings(w http.ResponseWriter, r *http.Request) 
 	saved, err := s.saveSettings(w, r)
 	switch {
 	case page:
-		q := "ok=" + url.QueryEscape(s.T(r, "msg.settings_saved"))
-		if err != nil {
-			s.FailureStatus(r, err)
-			q = "error=" + url.QueryEscape(s.failText(r, err))
-		}
-		httpx.SeeOther(w, r, "/admin/settings?"+q)
+		s.backToPage(w, r, "/admin/settings", s.T(r, "msg.settings_saved"), err)
 	case err != nil:
 		s.WriteSuccessFalse(w, r, err)
 	default:

@@ -7,7 +7,6 @@ import (
 	"parking/internal/booking"
 	"parking/internal/handover"
 	"parking/internal/localtime"
-	"parking/internal/money"
 	"parking/internal/pricing"
 	"parking/internal/reservation"
 	"parking/internal/web/api"
@@ -43,29 +42,23 @@ type customerUserJSON struct {
 	EmailVerified bool `json:"email_verified"`
 }
 
-type bookedExtraJSON struct {
-	ID    int64       `json:"id"`
-	Name  string      `json:"name"`
-	Price money.Cents `json:"price"`
-}
-
 // customerReservationJSON is one reservation of the profile lists. can_cancel and
 // can_edit tell the page which actions the state rules allow.
 type customerReservationJSON struct {
 	reservationHeadJSON
 	reservationPaymentJSON
-	ParkingSpot        *string           `json:"cod_parking_spot"`
-	VehicleID          int64             `json:"id_vehicle"`
-	LicensePlate       string            `json:"license_plate"`
-	Brand              string            `json:"brand"`
-	Model              string            `json:"model"`
-	Color              string            `json:"color"`
-	VehicleType        string            `json:"vehicle_type"`
-	MainServiceID      int64             `json:"id_main_service"`
-	ServiceName        string            `json:"service_name"`
-	AdditionalServices []bookedExtraJSON `json:"additional_services"`
-	CanCancel          bool              `json:"can_cancel"`
-	CanEdit            bool              `json:"can_edit"`
+	ParkingSpot        *string               `json:"cod_parking_spot"`
+	VehicleID          int64                 `json:"id_vehicle"`
+	LicensePlate       string                `json:"license_plate"`
+	Brand              string                `json:"brand"`
+	Model              string                `json:"model"`
+	Color              string                `json:"color"`
+	VehicleType        string                `json:"vehicle_type"`
+	MainServiceID      int64                 `json:"id_main_service"`
+	ServiceName        string                `json:"service_name"`
+	AdditionalServices []api.BookedExtraJSON `json:"additional_services"`
+	CanCancel          bool                  `json:"can_cancel"`
+	CanEdit            bool                  `json:"can_edit"`
 	// docs/public-booking.md#privacy-of-anonymous-bookings: a booking made online by someone not signed in to this account
 	// (it landed here by the phone) is marked, with the name its booker typed, so
 	// that the account holder can tell it apart and cancel one they did not make.
@@ -153,16 +146,13 @@ func (s customerPages) customerReservationView(cr reservation.CustomerReservatio
 		VehicleID:              cr.Vehicle.ID, LicensePlate: cr.Vehicle.LicensePlate, Brand: cr.Vehicle.Brand,
 		Model: cr.Vehicle.Model, Color: cr.Vehicle.Color, VehicleType: cr.Vehicle.Type,
 		MainServiceID: cr.MainServiceID, ServiceName: cr.MainServiceName,
-		AdditionalServices: make([]bookedExtraJSON, 0, len(cr.Extras)),
+		AdditionalServices: api.BookedExtras(cr.Extras),
 		CanCancel:          reservation.For(cr.Status).Cancel, // docs/reservations.md#per-state-rules
 		CanEdit:            reservation.For(cr.Status).CustomerEdit,
 		MadeWithoutLogin:   cr.MadeWithoutLogin(),
 	}
 	if item.MadeWithoutLogin && cr.Contact != nil {
 		item.ContactName = cr.Contact.FullName
-	}
-	for _, e := range cr.Extras {
-		item.AdditionalServices = append(item.AdditionalServices, bookedExtraJSON{ID: e.ID, Name: e.Name, Price: e.Price})
 	}
 	item.Photos = make([]customerPhotoJSON, 0, len(cr.Photos))
 	for _, p := range cr.Photos {

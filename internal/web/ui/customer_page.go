@@ -9,6 +9,7 @@ import (
 	"parking/internal/input"
 	"parking/internal/money"
 	"parking/internal/reservation"
+	"parking/internal/web/api"
 	"parking/internal/web/httpx"
 )
 
@@ -91,7 +92,7 @@ type profileReservation struct {
 	TypeLabel   string
 	ServiceID   int64
 	ServiceName string
-	Extras      []bookedExtraJSON
+	Extras      []api.BookedExtraJSON
 	ExtraIDs    map[int64]bool
 	Total       string // "51,00 €"
 	Spot        string
