@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -119,7 +117,7 @@ func (tx AccountsTx) InsertAccountIfFree(ctx context.Context, a NewAccount) (id 
 		ON CONFLICT DO NOTHING
 		RETURNING id_customer`,
 		a.FullName, a.Phone, a.Email, string(a.Type), a.PasswordHash, tx.Now).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
+	if noRows(err) {
 		return 0, false, nil
 	}
 	if err != nil {

@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 
 	"parking/internal/settings"
@@ -18,7 +16,7 @@ const facilityColumns = `capacity, sellable, name, tax_id, address, phone, email
 func scanFacility(row rowScanner) (settings.Facility, error) {
 	var f settings.Facility
 	err := row.Scan(&f.Capacity, &f.Sellable, &f.Name, &f.TaxID, &f.Address, &f.Phone, &f.Email, &f.VATBasisPoints, &f.PhotoRetentionDays, &f.ChargeOverstay)
-	if errors.Is(err, sql.ErrNoRows) {
+	if noRows(err) {
 		return settings.Defaults(0), nil
 	}
 	if err != nil {

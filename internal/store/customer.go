@@ -379,7 +379,7 @@ func (tx CustomersTx) FindOrCreateVehicleByPlate(ctx context.Context, v reservat
 	if err == nil {
 		return out, true, nil
 	}
-	if !errors.Is(err, sql.ErrNoRows) {
+	if !noRows(err) {
 		return out, false, fmt.Errorf("insert vehicle: %w", err)
 	}
 	err = tx.QueryRow(ctx, `SELECT id_vehicle, license_plate, brand, model, color, type FROM vehicle WHERE license_plate = $1`,

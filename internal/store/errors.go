@@ -58,8 +58,11 @@ func ConstraintName(err error) string {
 	return ""
 }
 
+// noRows reports whether err says a query found no row.
+func noRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
+
 func notFound(err error) error {
-	if errors.Is(err, sql.ErrNoRows) {
+	if noRows(err) {
 		return ErrNotFound
 	}
 	return err

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -35,20 +34,27 @@ type Idempotency struct{ *database.Engine }
 // IdempotencyKey reads (route, key); found is false when there is none.
 func (s Idempotency) IdempotencyKey(ctx context.Context, route, key string) (rec IdempotencyRecord, found bool, err error) {
 	var state string
-	var status sql.NullInt64
+	var status *int64
 	var ctype, loc, body nullString
 	err = s.QueryRow(ctx, `SELECT state, body_hash, status, content_type, location, body, created_at
 		FROM idempotency_key WHERE route = $1 AND idem_key = $2`, route, key).
 		Scan(&state, &rec.BodyHash, &status, &ctype, &loc, &body, &rec.CreatedAt)
-	if errors.Is(err, sql.ErrNoRows) {
+	if noRows(err) {
 		return rec, false, nil
 	}
 	if err != nil {
 		return rec, false, fmt.Errorf("read idempotency key: %w", err)
 	}
-	rec.Running, rec.Status, rec.CreatedAt = state == "running", int(status.Int64), rec.CreatedAt.UTC()
+	rec.Running, rec.Status, rec.CreatedAt = state == "running", intOr0(status), rec.CreatedAt.UTC()
 	rec.ContentType, rec.Location, rec.Body = ctype.String, loc.String, body.String
 	return rec, true, nil
+}
+
+func intOr0(p *int64) int {
+	if p == nil {
+		return 0
+	}
+	return int(*p)
 }
 
 // PruneIdempotencyKeys deletes the keys created before expiredBefore: they no

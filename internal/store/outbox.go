@@ -63,7 +63,7 @@ func (tx OutboxTx) NotificationSubject(ctx context.Context, reservationID int64)
 	}
 	err = tx.QueryRow(ctx, `SELECT number FROM receipt WHERE id_reservation = $1 ORDER BY chain_seq DESC LIMIT 1`, reservationID).
 		Scan(&sub.ReceiptNumber)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	if err != nil && !noRows(err) {
 		return sub, fmt.Errorf("receipt of reservation %d: %w", reservationID, err)
 	}
 	return sub, nil
@@ -484,7 +484,7 @@ func (s Outbox) NotificationBacklog(ctx context.Context) (pending int64, oldest 
 	} {
 		var since time.Time
 		err = s.Generated().QueryRow(ctx, q, now).Scan(&since)
-		if errors.Is(err, sql.ErrNoRows) { // none of this kind, or delivered in between
+		if noRows(err) { // none of this kind, or delivered in between
 			continue
 		}
 		if err != nil {

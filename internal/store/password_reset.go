@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -43,7 +41,7 @@ func (s Accounts) PasswordResetValid(ctx context.Context, tokenHash string, now 
 	var one int
 	err := s.QueryRow(ctx, `SELECT 1 FROM password_reset WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 AND id_customer IS NOT NULL`,
 		tokenHash, Time(now)).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
+	if noRows(err) {
 		return false, nil
 	}
 	return err == nil, err

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -43,7 +42,7 @@ func (s Handover) PhotoOwner(ctx context.Context, id int64) (PhotoOwner, error) 
 	err := s.QueryRow(ctx, `SELECT p.storage_key, p.id_reservation, r.id_customer
 		FROM photo_evidence p JOIN reservation r ON r.id_reservation = p.id_reservation
 		WHERE p.id_photo = $1 AND p.storage_key IS NOT NULL`, id).Scan(&o.StorageKey, &o.ReservationID, &o.CustomerID)
-	if errors.Is(err, sql.ErrNoRows) {
+	if noRows(err) {
 		return o, ErrNotFound
 	}
 	if err != nil {

@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -175,7 +173,7 @@ func (tx ReceiptsTx) InvoiceRecipient(ctx context.Context, reservationID int64) 
 	var r receipt.Recipient
 	err := tx.QueryRow(ctx, `SELECT tax_id, name, address FROM invoice_recipient WHERE id_reservation = $1`, reservationID).
 		Scan(&r.TaxID, &r.Name, &r.Address)
-	if errors.Is(err, sql.ErrNoRows) {
+	if noRows(err) {
 		return r, ErrNotFound
 	}
 	return r, err

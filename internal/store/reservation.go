@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -88,7 +87,7 @@ func (tx ReservationsTx) InsertReservation(ctx context.Context, r NewReservation
 		if err == nil {
 			break
 		}
-		if !errors.Is(err, sql.ErrNoRows) || attempt >= maxReferenceDraws {
+		if !noRows(err) || attempt >= maxReferenceDraws {
 			return out, fmt.Errorf("insert reservation: %w", err)
 		}
 	}
@@ -348,7 +347,7 @@ func spotConflict(ctx context.Context, q database.Runner, spot string, entry tim
 	var h SpotHolder
 	var out sql.NullTime
 	err := q.QueryRow(ctx, query, args...).Scan(&h.ID, &h.Entry, &out)
-	if errors.Is(err, sql.ErrNoRows) {
+	if noRows(err) {
 		return h, ErrNotFound
 	}
 	if err != nil {
