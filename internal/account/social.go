@@ -63,7 +63,7 @@ func (s *Service) BeginSocialLogin(ctx context.Context, state string, ls LoginSt
 
 // TakeSocialLogin returns and removes the login in progress of a state, for
 // provider: a state is good once, for the provider it was made for, until it
-// expires. Anything else is a 400 with MsgSocialStateInvalid.
+// expires. Anything else is ErrSocialStateInvalid (400).
 func (s *Service) TakeSocialLogin(ctx context.Context, provider, state string) (LoginState, error) {
 	if state == "" {
 		return LoginState{}, ErrSocialStateInvalid
