@@ -95,13 +95,6 @@ func (s *Service) Export(ctx context.Context, customerID int64, asAccount bool) 
 	return out, nil
 }
 
-// Messages of the erasure refusals.
-const (
-	MsgEraseStaff      = "Las cuentas del personal no se eliminan desde aquí."
-	MsgEraseInProgress = "Hay un vehículo de este cliente en el aparcamiento. Los datos podrán eliminarse cuando se recoja."
-	MsgEraseDone       = "Los datos de este cliente ya se eliminaron."
-)
-
 // Erase anonymises a customer's personal data at once (GDPR art. 17), in one
 // transaction (store.EraseCustomer says what changes): reservations and receipts
 // stay for accounting (the law keeps them six years) without the person's name,
