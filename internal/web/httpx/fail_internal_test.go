@@ -48,8 +48,8 @@ func TestFail(t *testing.T) {
 }
 
 // A coded refusal is said in the reader's language with the field as its form
-// labels it; the API and a client naming no language get the spec's Spanish, which
-// names the field as the API does (docs/languages.md#messages-as-codes).
+// labels it, on the pages' routes and the API's alike; a client naming no language
+// gets the spec's Spanish, which names the field as the API does (docs/languages.md#messages-as-codes).
 func TestMessageInTheReadersLanguage(t *testing.T) {
 	k := NewKit(slog.New(slog.NewTextHandler(io.Discard, nil)), nil, "")
 	refused := fault.Coded(fault.Invalid, "err.input.required", "Field", i18n.FieldName("phone"))
@@ -57,7 +57,8 @@ func TestMessageInTheReadersLanguage(t *testing.T) {
 		name, path, accept, cookie, want string
 	}{
 		{"no language named", "/admin/x", "", "", "El campo phone es obligatorio."},
-		{"the API", "/api/reservations/public-new", "en", "", "El campo phone es obligatorio."},
+		{"the API, no language", "/api/reservations/public-new", "", "", "El campo phone es obligatorio."},
+		{"the API in English", "/api/reservations/public-new", "en", "", "The field «Phone» is required."},
 		{"Accept-Language", "/booking/x", "en-GB,en;q=0.9", "", "The field «Phone» is required."},
 		{"cookie over header", "/booking/x", "en", "de", "Das Feld «Telefon» ist ein Pflichtfeld."},
 		{"Spanish asked", "/booking/x", "es-ES", "", "El campo «Teléfono» es obligatorio."},

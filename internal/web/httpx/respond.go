@@ -108,25 +108,40 @@ func (s *Kit) WriteSuccessFalse(w http.ResponseWriter, r *http.Request, err erro
 }
 
 // Message is err's words for r (docs/languages.md#messages-as-codes): in the
-// language chosen for a page, the fields named as the forms label them; on the API,
-// and to a client that names no language at all (no ?lang=, cookie, account language
-// nor Accept-Language we speak), the Spanish of the spec, which names fields as the
-// API does.
+// language answerLanguage chooses, the fields named as the forms label them; to a
+// client that names no language we speak, the Spanish of the spec, which names
+// fields as the API does.
 func (s *Kit) Message(r *http.Request, err error) string {
-	if isAPI(r) || !s.languageNamed(r) {
+	lang, named := s.answerLanguage(r)
+	if !named {
 		return GenericMessage(i18n.Default, fault.MessageOf(err, MsgInternalES))
 	}
-	return fault.MessageIn(err, s.Lang(r), "error.internal")
+	return fault.MessageIn(err, lang, "error.internal")
 }
 
 // Words is the catalogue's text key with args for r, in the language Message
 // chooses: a handler's own words (a success message) follow the page's language
 // as its refusals do.
 func (s *Kit) Words(r *http.Request, key string, args ...any) string {
-	if isAPI(r) || !s.languageNamed(r) {
+	lang, named := s.answerLanguage(r)
+	if !named {
 		return i18n.Words(i18n.Default, key, true, args...)
 	}
-	return i18n.Words(s.Lang(r), key, false, args...)
+	return i18n.Words(lang, key, false, args...)
+}
+
+// answerLanguage is the language of r's JSON and page messages: the one chosen as
+// for a page (?lang=, the lang cookie, the account's language, Accept-Language),
+// on the API's routes too, whose callers include the site's own scripts; named is
+// false when r names none we speak.
+func (s *Kit) answerLanguage(r *http.Request) (lang string, named bool) {
+	if !s.languageNamed(r) {
+		return i18n.Default, false
+	}
+	if isAPI(r) {
+		return s.chooseLanguage(r), true // the middleware leaves the API's requests unmarked
+	}
+	return s.Lang(r), true
 }
 
 // FailureStatus is the status that answers err; on the way it logs what an

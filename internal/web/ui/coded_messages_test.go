@@ -15,8 +15,8 @@ import (
 )
 
 // The refusals of the operations reach the pages and the pages' JSON in the
-// reader's language, fields named as the forms label them; the API, and a client
-// naming no language, keep the spec's Spanish (docs/languages.md#messages-as-codes).
+// reader's language, fields named as the forms label them; a client naming no
+// language gets the spec's Spanish (docs/languages.md#messages-as-codes).
 
 // A registration's field errors: next to their fields on the page, and in the
 // JSON's errors map, in the page's language.
@@ -89,7 +89,8 @@ func TestCodedLoginRefusal(t *testing.T) {
 }
 
 // A catalog refusal (an unknown rate, a refused coefficient) in the staff's
-// language on the catalog routes and page; the API's refusal of the same rule in Spanish.
+// language on the catalog routes and page; the quote API's refusal in the language
+// its client names, Spanish without one.
 func TestCodedCatalogRefusal(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := webtest.NewAdminEnv(t, d)
@@ -110,12 +111,18 @@ func TestCodedCatalogRefusal(t *testing.T) {
 		if status != http.StatusSeeOther || !strings.Contains(loc, url.QueryEscape("Der Koeffizient muss größer als 0 sein")) {
 			t.Errorf("catalog page post: %d %s", status, loc)
 		}
-		// The API speaks Spanish whatever the client asks.
-		res := webtest.PostJSON(t, apptest.Client(t), e.A.URL+"/api/pricing/dynamic", map[string]any{
-			"entry_date": "2026-12-01T10:00", "exit_date": "2026-12-03T10:00", "id_main_service": 1}, "Accept-Language: en")
+		// The API the booking page's script calls speaks the language the client names,
+		// and the spec's Spanish to a client that names none.
+		quote := map[string]any{"entry_date": "2026-12-01T10:00", "exit_date": "2026-12-03T10:00", "id_main_service": 1}
+		res := webtest.PostJSON(t, apptest.Client(t), e.A.URL+"/api/pricing/dynamic", quote)
 		webtest.WantStatus(t, res, http.StatusBadRequest)
 		if got := webtest.Decode(t, res)["message"]; got != "El tipo de vehículo es obligatorio." {
 			t.Errorf("API message %q, want the Spanish", got)
+		}
+		res = webtest.PostJSON(t, apptest.Client(t), e.A.URL+"/api/pricing/dynamic", quote, "Accept-Language: en")
+		webtest.WantStatus(t, res, http.StatusBadRequest)
+		if got := webtest.Decode(t, res)["message"]; got == "El tipo de vehículo es obligatorio." || got == "" {
+			t.Errorf("API message with Accept-Language en: %q, want English", got)
 		}
 	})
 }

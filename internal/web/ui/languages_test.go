@@ -201,7 +201,8 @@ func TestJSONMessagesInLanguage(t *testing.T) {
 		if body := webtest.Decode(t, res); res.StatusCode != http.StatusNotFound || body["message"] != "Die angeforderte Adresse existiert nicht." {
 			t.Errorf("404 in German: %d %v", res.StatusCode, body)
 		}
-		// The API keeps its Spanish answers and no Content-Language.
+		// An address the API does not have answers in Spanish, with no Content-Language
+		// (no page and none of the site's scripts calls it).
 		res = webtest.Do(t, apptest.Client(t), "GET", a.URL+"/api/no-such-route", nil, "Accept: application/json", "Accept-Language: en")
 		if body := webtest.Decode(t, res); body["message"] != "La dirección solicitada no existe." || res.Header.Get("Content-Language") != "" {
 			t.Errorf("API 404 with Accept-Language en: %v, Content-Language %q", body, res.Header.Get("Content-Language"))

@@ -17,7 +17,7 @@ import (
 
 // docs/languages.md#messages-as-codes: the operations' refusals (booking, records,
 // ops) reach a page's route in the language the reader named (Accept-Language or
-// the lang cookie), and the spec's Spanish to the API and to a client naming none.
+// the lang cookie), on the API too when the client names a language, and the spec's Spanish to a client naming none.
 func TestOperationsRefuseInTheReadersLanguage(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		e := webtest.NewAdminEnv(t, d)
@@ -74,13 +74,15 @@ func TestOperationsRefuseInTheReadersLanguage(t *testing.T) {
 		res = webtest.PostForm(t, cl, e.A.URL+"/reserva", wrong, "Cookie: lang=fr")
 		webtest.WantStatus(t, res, http.StatusNotFound)
 		webtest.WantAll(t, "lookup page in French", res.Body, "Nous n’avons trouvé aucune réservation avec cette référence")
-		res = webtest.PostJSON(t, cl, e.A.URL+"/api/bookings/lookup", map[string]any{"reference": ref, "phone": "699000111"}, "Accept-Language: en")
+		res = webtest.PostJSON(t, cl, e.A.URL+"/api/bookings/lookup", map[string]any{"reference": ref, "phone": "699000111"})
 		webtest.WantStatus(t, res, http.StatusNotFound)
 		if got := webtest.Decode(t, res)["message"]; got != "No encontramos ninguna reserva con esa referencia y ese teléfono o correo electrónico, o el enlace ha caducado." {
-			t.Errorf("API lookup in Spanish: %q", got)
+			t.Errorf("API lookup naming no language: %q, want the Spanish", got)
 		}
-		if strings.Contains(res.Body, "We found") {
-			t.Errorf("the API answered in English: %s", res.Body)
+		res = webtest.PostJSON(t, cl, e.A.URL+"/api/bookings/lookup", map[string]any{"reference": ref, "phone": "699000111"}, "Accept-Language: en")
+		webtest.WantStatus(t, res, http.StatusNotFound)
+		if !strings.Contains(res.Body, "We found no booking") {
+			t.Errorf("API lookup with Accept-Language en: %s", res.Body)
 		}
 	})
 }
