@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"parking/internal/fault"
+	"parking/internal/i18n"
 	"parking/internal/input"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -161,7 +162,7 @@ type PasswordChange struct {
 var (
 	ErrPasswordFieldsRequired = fault.Coded(fault.Invalid, "err.account.password_fields_required")
 	ErrPasswordMismatch       = fault.Coded(fault.Invalid, "err.account.password_mismatch")
-	ErrWrongCurrentPassword   = fault.Coded(fault.Unauthorized, "err.account.wrong_current_password")
+	ErrWrongCurrentPassword   = fault.Coded(fault.Unauthorized, "err.account.wrong_current_password", "Field", i18n.FieldName("currentPassword"))
 	ErrSocialLoginPassword    = fault.Coded(fault.Invalid, "err.account.social_no_password")
 	ErrPasswordUnchanged      = fault.Coded(fault.Invalid, "err.account.password_unchanged")
 )

@@ -120,6 +120,23 @@ func MessageIn(err error, lang, fallback string) string {
 	return i18n.T(lang, fallback)
 }
 
+// Fields are the form fields a coded refusal names (its i18n.FieldName
+// arguments), in order: the JSON answer lists them, so that a page's script marks
+// the fields without reading the words (docs/languages.md#messages-as-codes).
+func Fields(err error) []string {
+	var e *Error
+	if !errors.As(err, &e) || e.Kind == Internal {
+		return nil
+	}
+	var out []string
+	for i := 1; i < len(e.Args); i += 2 {
+		if f, ok := e.Args[i].(i18n.FieldName); ok {
+			out = append(out, string(f))
+		}
+	}
+	return out
+}
+
 // FullDays is implemented by the cause of a capacity refusal (docs/capacity.md#refusals):
 // the days over the limit as YYYY-MM-DD, which the web layer answers as full_days.
 type FullDays interface{ FullDays() []string }

@@ -73,7 +73,8 @@ func TestMessageInTheReadersLanguage(t *testing.T) {
 		}
 		w := httptest.NewRecorder()
 		k.Languages(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { k.WriteSuccessFalse(w, r, refused) })).ServeHTTP(w, r)
-		if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), `"message":"`+c.want+`"`) {
+		// The field is named as the request names it, in every language, for the page's script.
+		if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), `"message":"`+c.want+`"`) || !strings.Contains(w.Body.String(), `"fields":["phone"]`) {
 			t.Errorf("%s: %d %s, want %q", c.name, w.Code, w.Body, c.want)
 		}
 	}

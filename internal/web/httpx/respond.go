@@ -94,6 +94,10 @@ func (s *Kit) WriteErrorField(w http.ResponseWriter, r *http.Request, err error)
 func (s *Kit) WriteSuccessFalse(w http.ResponseWriter, r *http.Request, err error) {
 	status := s.FailureStatus(r, err)
 	body := map[string]any{"success": false, "message": s.Message(r, err)}
+	// The fields the refusal names, as the forms name them (docs/languages.md#messages-as-codes).
+	if f := fault.Fields(err); len(f) > 0 {
+		body["fields"] = f
+	}
 	// docs/capacity.md#refusals: a refusal for capacity names the full days.
 	var full fault.FullDays
 	if errors.As(err, &full) {

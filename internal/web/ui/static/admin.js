@@ -828,8 +828,13 @@
       form.querySelectorAll('[aria-invalid]').forEach(function (i) { i.removeAttribute('aria-invalid'); });
     }
 
-    function markInvalid(form, text) {
-      var names = ['min_days', 'max_days', 'daily_price', 'coefficient'].filter(function (n) { return text.indexOf(n) >= 0; });
+    // markInvalid marks the fields a refusal names: the answer's fields (by their
+    // names in the request), else the ones its words point to.
+    function markInvalid(form, text, fields) {
+      var names = (fields || []).filter(function (n) { return form.elements[n]; });
+      if (!names.length) {
+        names = ['min_days', 'max_days', 'daily_price', 'coefficient'].filter(function (n) { return text.indexOf(n) >= 0; });
+      }
       for (var i = 0; !names.length && i < CATALOG_FIELDS.length; i++) {
         if (CATALOG_FIELDS[i][0].test(text)) { names = CATALOG_FIELDS[i][1]; }
       }
@@ -874,7 +879,7 @@
         if (!r.ok) {
           setBusy(btn, false);
           message(form, r.message, true);
-          markInvalid(form, r.message);
+          markInvalid(form, r.message, r.data.fields);
           return;
         }
         after(anchor.id, r.data.message || 'Guardado.');

@@ -100,7 +100,9 @@
             }
             return;
           }
-          var field = accountFieldOf(kind, r.status, r.message);
+          // The field the refusal names (the answer's fields), else the one its words point to.
+          var named = (r.data.fields || []).filter(function (n) { return names.indexOf(n) >= 0; });
+          var field = named.length ? named[0] : accountFieldOf(kind, r.status, r.message);
           if (field) {
             fieldError(form, form.elements[field], r.message);
             form.elements[field].focus();
