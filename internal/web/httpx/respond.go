@@ -94,9 +94,13 @@ func (s *Kit) WriteErrorField(w http.ResponseWriter, r *http.Request, err error)
 func (s *Kit) WriteSuccessFalse(w http.ResponseWriter, r *http.Request, err error) {
 	status := s.FailureStatus(r, err)
 	body := map[string]any{"success": false, "message": s.Message(r, err)}
-	// The fields the refusal names, as the forms name them (docs/languages.md#messages-as-codes).
-	if f := fault.Fields(err); len(f) > 0 {
-		body["fields"] = f
+	// The fields the refusal names, by their names in the request, for a page's
+	// script (docs/languages.md#messages-as-codes); a client that names no language
+	// gets the spec's answer as it is.
+	if _, named := s.answerLanguage(r); named {
+		if f := fault.Fields(err); len(f) > 0 {
+			body["fields"] = f
+		}
 	}
 	// docs/capacity.md#refusals: a refusal for capacity names the full days.
 	var full fault.FullDays
