@@ -21,6 +21,7 @@ import (
 	"parking/internal/catalog"
 	"parking/internal/clock"
 	"parking/internal/database"
+	"parking/internal/gate"
 	"parking/internal/handover"
 	"parking/internal/input"
 	"parking/internal/managelink"
@@ -51,6 +52,7 @@ type App struct {
 	Records    *records.Service
 	Accounts   *account.Service
 	Privacy    *privacy.Service
+	Gate       *gate.Service // the plate-recognition cameras (docs/gate.md)
 	Web        *web.Server
 	// Outbox records notifications inside operations; Dispatcher delivers them
 	// (nil when no webhook is configured, or before Start).
@@ -213,6 +215,7 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	// An erasure deletes the customer's uploaded photo files from the photo
 	// storage after commit (docs/privacy.md).
+	a.Gate = gate.New(a.Store, a.Log, a.Config.Location, a.Booking.PublishArrival)
 	a.Privacy = privacy.New(a.Store, a.Log, privacy.WithPhotoFiles(a.Handover), privacy.WithEraser(a.Booking))
 	a.Web = web.New(web.Deps{
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL,
@@ -220,7 +223,7 @@ func (a *App) prepare(ctx context.Context) error {
 			VerifactuQRBase: a.Config.VerifactuQR, TrustedProxies: a.Config.TrustedProxies},
 		Log: a.Log,
 		Operations: ui.Operations{Booking: a.Booking, CatalogOps: a.CatalogOps, Handover: a.Handover, Records: a.Records,
-			Accounts: a.Accounts, Catalog: a.Catalog, Privacy: a.Privacy, Input: a.Config.Input,
+			Accounts: a.Accounts, Catalog: a.Catalog, Privacy: a.Privacy, Input: a.Config.Input, Gate: a.Gate,
 			Social: social.New(a.Config.OIDCProviders, a.Config.BaseURL, a.Config.Clock)},
 		Clock:   a.Config.Clock,
 		Metrics: a.Metrics, MetricsToken: a.Config.MetricsToken,

@@ -86,6 +86,12 @@ func (a *App) startPhotoSweep() {
 			} else if n > 0 {
 				a.Log.Info("expired idempotency keys deleted", "keys", n)
 			}
+			// Gate camera events are kept 90 days (docs/gate.md#the-event-list).
+			if n, err := a.Gate.SweepEvents(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				a.Log.Error("gate event sweep failed; tried again at the next one", "err", err)
+			} else if n > 0 {
+				a.Log.Info("gate events past 90 days deleted", "events", n)
+			}
 		}
 	}()
 }

@@ -96,6 +96,7 @@ const (
 	EntityExtra       = "additional_service"
 	EntitySettings    = "settings"
 	EntityStaff       = "staff"
+	EntityGateDevice  = "gate_device"
 )
 
 // Actions of the trail. New operations add theirs here, so the list of what is
@@ -117,6 +118,7 @@ const (
 	ActionPassword       = "password"          // staff account given a new password
 	ActionSettings       = "settings"          // facility settings saved
 	ActionOverCapacity   = "capacity_override" // staff accepted a stay on full days (docs/capacity.md#refusals)
+	ActionArrived        = "arrived"           // a gate camera saw the car arrive (docs/gate.md#arrival)
 )
 
 // Entry is one recorded change. EntityID is text so that entities keyed by name

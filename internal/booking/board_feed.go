@@ -40,6 +40,12 @@ func (s *reporter) publishParking(kind feed.Kind, r reservation.Reservation, pre
 	}
 }
 
+// PublishArrival tells the live board that a gate camera saw r's car arrive
+// (docs/gate.md#arrival), after the arrival's transaction committed.
+func (s *Service) PublishArrival(r reservation.Reservation) {
+	s.report.publishParking(feed.Arrived, r, r.Spot)
+}
+
 // sameSpot compares two optional spot codes.
 func sameSpot(a, b *string) bool {
 	if a == nil || b == nil {

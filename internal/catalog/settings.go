@@ -52,5 +52,6 @@ func facilityFields(f settings.Facility) audit.Fields {
 		"vat_rate", fmt.Sprintf("%d.%02d %%", f.VATBasisPoints/100, f.VATBasisPoints%100),
 		"photo_retention_days", strconv.Itoa(f.PhotoRetentionDays),
 		"charge_overstay", strconv.FormatBool(f.ChargeOverstay),
+		"exit_grace_minutes", strconv.Itoa(f.ExitGraceMinutes),
 	)
 }

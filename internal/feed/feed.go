@@ -18,6 +18,7 @@ const (
 	Finalized   Kind = "finalized"    // EN CURSO → FINALIZADA: the vehicle left
 	Cancelled   Kind = "cancelled"    // → CANCELADA: the spot is freed
 	SpotChanged Kind = "spot_changed" // assigned, moved or cleared (also a new booking with a spot)
+	Arrived     Kind = "arrived"      // a gate camera saw the car arrive; the stay is not started (docs/gate.md)
 )
 
 // Event is one change of the parking board.

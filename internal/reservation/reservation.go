@@ -95,6 +95,9 @@ type Reservation struct {
 	KeysHandedOver bool
 	// CheckedOutAt is the moment of check-out (finalize); nil until then.
 	CheckedOutAt *time.Time
+	// ArrivedAt is when a gate camera saw the car come in (docs/gate.md#arrival);
+	// nil until then. It does not start the stay.
+	ArrivedAt *time.Time
 	// BookedExit and BookedPrice are the exit and total that were booked, kept
 	// when a late car was repriced at the exit (docs/exit.md#overstay); nil when
 	// the stay never was.

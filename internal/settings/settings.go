@@ -34,6 +34,10 @@ type Facility struct {
 	// period pays its real stay (docs/exit.md#overstay); false keeps the booked
 	// exit and price. True on a new database.
 	ChargeOverstay bool
+
+	// ExitGraceMinutes: how long after a paid check-out the exit camera still opens
+	// for the car (docs/gate.md#answers); 30 on a new database.
+	ExitGraceMinutes int
 }
 
 // Defaults and limits.
@@ -45,12 +49,15 @@ const (
 	MaxAddress                = 200
 	MaxTaxID                  = 20
 	MaxPhone                  = 30
+	DefaultExitGraceMinutes   = 30
+	MaxExitGraceMinutes       = 1440
 )
 
 // Defaults are the settings of a new database: the capacity PARKING_CAPACITY seeds,
 // everything else at its default, the identity blank until staff fill it in.
 func Defaults(capacity int) Facility {
-	return Facility{Capacity: capacity, VATBasisPoints: DefaultVATBasisPoints, PhotoRetentionDays: DefaultPhotoRetentionDays, ChargeOverstay: true}
+	return Facility{Capacity: capacity, VATBasisPoints: DefaultVATBasisPoints, PhotoRetentionDays: DefaultPhotoRetentionDays, ChargeOverstay: true,
+		ExitGraceMinutes: DefaultExitGraceMinutes}
 }
 
 // SellerMissing names the identity fields a receipt needs that are still blank
@@ -114,6 +121,9 @@ func (f Facility) Normalise() (Facility, error) {
 	if f.PhotoRetentionDays < 1 || f.PhotoRetentionDays > MaxRetentionDays {
 		return f, fault.Coded(fault.Invalid, "err.settings.retention_days", "Field", i18n.FieldName("photo_retention_days"), "Max", MaxRetentionDays)
 	}
+	if f.ExitGraceMinutes < 0 || f.ExitGraceMinutes > MaxExitGraceMinutes {
+		return f, fault.Coded(fault.Invalid, "err.settings.exit_grace", "Field", i18n.FieldName("exit_grace_minutes"), "Max", MaxExitGraceMinutes)
+	}
 	return f, nil
 }
 
@@ -155,5 +165,5 @@ func percentRange(field string) error {
 
 // String is for logs.
 func (f Facility) String() string {
-	return fmt.Sprintf("capacity=%d sellable=%d vat=%dbp retention=%dd charge_overstay=%t", f.Capacity, f.Sellable, f.VATBasisPoints, f.PhotoRetentionDays, f.ChargeOverstay)
+	return fmt.Sprintf("capacity=%d sellable=%d vat=%dbp retention=%dd charge_overstay=%t exit_grace=%dm", f.Capacity, f.Sellable, f.VATBasisPoints, f.PhotoRetentionDays, f.ChargeOverstay, f.ExitGraceMinutes)
 }

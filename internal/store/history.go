@@ -249,7 +249,7 @@ func (h *historyQuery) matching(q *sqlQuery, side string) string {
 		if side == "v" {
 			table, column, key = "vehicle_search", "plate", "id_vehicle"
 		}
-		cond := column + " LIKE lower(" + q.arg(likePattern(h.term(side))) + `) ESCAPE '\'`
+		cond := column + " LIKE " + h.folded(side, q.arg(likePattern(h.term(side)))) + ` ESCAPE '\'`
 		if side == "c" {
 			cond += h.byPhone(q, key)
 		}
@@ -263,6 +263,9 @@ func (h *historyQuery) matching(q *sqlQuery, side string) string {
 	if h.fts(side) {
 		// FTS5 trigram: a quoted phrase is a case-insensitive substring match.
 		cond = key + " IN (SELECT rowid FROM " + fts + " WHERE " + fts + " MATCH " + q.arg(h.phrase(side)) + ")"
+	} else if side == "c" {
+		// One or two characters: a scan, folding accents and case as the index does.
+		cond = key + " IN (SELECT " + key + " FROM " + source + " WHERE parking_folds(" + column + ", " + q.arg(h.term(side)) + "))"
 	} else {
 		// One or two characters: a scan. SQLite's LIKE ignores case for ASCII only.
 		cond = key + " IN (SELECT " + key + " FROM " + source + " WHERE " + column +
@@ -272,6 +275,16 @@ func (h *historyQuery) matching(q *sqlQuery, side string) string {
 		cond += h.byPhone(q, key)
 	}
 	return "FROM " + table + " WHERE " + cond
+}
+
+// folded is PostgreSQL's form of a typed pattern for a side's search column: the
+// customers' names are stored folded (parking_fold, migration 0028: accents and
+// case ignored), the plates lower-cased.
+func (h *historyQuery) folded(side, arg string) string {
+	if side == "c" {
+		return "parking_fold(" + arg + ")"
+	}
+	return "lower(" + arg + ")"
 }
 
 // tallied is matching for the count's first step: on SQLite the FTS5 rows drive a

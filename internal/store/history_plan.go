@@ -198,7 +198,10 @@ func (h *historyQuery) rowTest(q *sqlQuery) (joins, test string) {
 	side := func(s, column string) string {
 		switch {
 		case h.dialect == Postgres:
-			return column + ` LIKE lower(` + q.arg(likePattern(h.term(s))) + `) ESCAPE '\'`
+			return column + ` LIKE ` + h.folded(s, q.arg(likePattern(h.term(s)))) + ` ESCAPE '\'`
+		case s == "c":
+			// Names: accents and case ignored, as the rebuilt index (migration 0028).
+			return `parking_folds(` + column + `, ` + q.arg(h.term(s)) + `)`
 		case h.fts(s):
 			return `parking_contains(` + column + `, ` + q.arg(h.term(s)) + `)`
 		default:

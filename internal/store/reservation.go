@@ -118,19 +118,19 @@ func (tx ReservationsTx) insertExtras(ctx context.Context, reservationID int64, 
 const reservationColumns = `r.id_reservation, r.reservation_date, r.entry_date, r.exit_date, r.status, r.total_price_cents,
 	r.is_paid, r.payment_method, r.notes, r.cod_parking_spot, r.id_customer, r.id_vehicle, r.id_main_service, r.updated_at,
 	r.contact_name, r.contact_email, r.contact_phone, r.booked_by, r.reference, r.checked_in_at, r.keys_handed_over, r.claimed_at,
-	r.checked_out_at, r.booked_exit_date, r.booked_price_cents, r.language`
+	r.checked_out_at, r.booked_exit_date, r.booked_price_cents, r.language, r.arrived_at`
 
 type rowScanner interface{ Scan(dest ...any) error }
 
 func scanReservation(row rowScanner) (reservation.Reservation, error) {
 	var r reservation.Reservation
-	var exit, checkedIn, claimed, checkedOut, bookedExit sql.NullTime
+	var exit, checkedIn, claimed, checkedOut, bookedExit, arrived sql.NullTime
 	var bookedPrice sql.NullInt64
 	var method, notes, spot, cName, cEmail, cPhone, bookedBy, ref sql.NullString
 	var status string
 	err := row.Scan(&r.ID, &r.ReservationDate, &r.Entry, &exit, &status, &r.TotalPrice,
 		&r.IsPaid, &method, &notes, &spot, &r.CustomerID, &r.VehicleID, &r.MainServiceID, &r.UpdatedAt,
-		&cName, &cEmail, &cPhone, &bookedBy, &ref, &checkedIn, &r.KeysHandedOver, &claimed, &checkedOut, &bookedExit, &bookedPrice, &r.Language)
+		&cName, &cEmail, &cPhone, &bookedBy, &ref, &checkedIn, &r.KeysHandedOver, &claimed, &checkedOut, &bookedExit, &bookedPrice, &r.Language, &arrived)
 	if err != nil {
 		return r, err
 	}
@@ -140,7 +140,7 @@ func scanReservation(row rowScanner) (reservation.Reservation, error) {
 		r.BookedPrice = &p
 	}
 	r.Reference = ref.String
-	r.ClaimedAt = utcPtr(claimed)
+	r.ClaimedAt, r.ArrivedAt = utcPtr(claimed), utcPtr(arrived)
 	if cPhone.Valid { // contact_name and contact_phone are set together (migration 0007)
 		r.Contact = &reservation.Contact{FullName: cName.String, Phone: &cPhone.String}
 		if cEmail.Valid {

@@ -27,6 +27,9 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/auth/token", s.limit.Limit("token", s.apiIssueToken, s.WriteErrorField))
 	mux.HandleFunc("DELETE /api/auth/token", s.apiRevokeToken)
 
+	// Plate-recognition cameras at the gate, with a camera's own token (docs/gate.md).
+	mux.HandleFunc("POST /api/gate/events", s.apiGateEvent)
+
 	// The administrators' daily board, with an ADMIN bearer token.
 	mux.HandleFunc("GET /api/reservations", s.RequireAdminToken(s.apiReservations))
 }

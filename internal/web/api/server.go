@@ -11,6 +11,7 @@ import (
 
 	"parking/internal/account"
 	"parking/internal/booking"
+	"parking/internal/gate"
 	"parking/internal/pricing"
 	"parking/internal/records"
 	"parking/internal/web/httpx"
@@ -25,6 +26,7 @@ type Server struct {
 	booking  *booking.Service
 	records  *records.Service
 	accounts *account.Service
+	gate     *gate.Service
 	catalog  *pricing.Holder
 	boards   *boardCache
 	limit    *httpx.RateLimiter
@@ -38,6 +40,7 @@ type Deps struct {
 	Booking  *booking.Service
 	Records  *records.Service
 	Accounts *account.Service
+	Gate     *gate.Service // the cameras' events (docs/gate.md)
 	Catalog  *pricing.Holder
 	// Limiter is PARKING_PUBLIC_RATE's limiter (docs/public-booking.md#limits-on-anonymous-traffic), shared with the pages.
 	Limiter *httpx.RateLimiter
@@ -49,7 +52,7 @@ const boardCacheBytes = 32 << 20
 // New builds the API.
 func New(d Deps) *Server {
 	return &Server{
-		Kit: d.Kit, cfg: d.Config, log: d.Log, booking: d.Booking, records: d.Records, accounts: d.Accounts, catalog: d.Catalog,
+		Kit: d.Kit, cfg: d.Config, log: d.Log, booking: d.Booking, records: d.Records, accounts: d.Accounts, gate: d.Gate, catalog: d.Catalog,
 		boards: newBoardCache(boardCacheBytes), limit: d.Limiter,
 	}
 }

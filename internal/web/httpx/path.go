@@ -24,6 +24,7 @@ const (
 	PathService     = "err.httpx.path_service"
 	PathRate        = "err.httpx.path_rate"
 	PathExtra       = "err.httpx.path_extra"
+	PathDevice      = "err.httpx.path_device"
 )
 
 // PathID reads the positive integer path value {name}; anything else names

@@ -29,12 +29,13 @@ type settingsView struct {
 	VATRate            float64 `json:"vat_rate"`
 	PhotoRetentionDays int     `json:"photo_retention_days"`
 	ChargeOverstay     bool    `json:"charge_overstay"`
+	ExitGraceMinutes   int     `json:"exit_grace_minutes"`
 }
 
 func newSettingsView(f settings.Facility) settingsView {
 	return settingsView{Capacity: f.Capacity, Sellable: f.Sellable, SellableLimit: f.SellableLimit(), Name: f.Name,
 		TaxID: f.TaxID, Address: f.Address, Phone: f.Phone, Email: f.Email, VATRate: f.VATPercent(),
-		PhotoRetentionDays: f.PhotoRetentionDays, ChargeOverstay: f.ChargeOverstay}
+		PhotoRetentionDays: f.PhotoRetentionDays, ChargeOverstay: f.ChargeOverstay, ExitGraceMinutes: f.ExitGraceMinutes}
 }
 
 // settingsPageView is the data of admin_settings.html.
@@ -90,7 +91,8 @@ func (s catalogPages) saveSettings(w http.ResponseWriter, r *http.Request) (sett
 	if err != nil {
 		return f, err
 	}
-	for name, dst := range map[string]*int{"capacity": &f.Capacity, "sellable": &f.Sellable, "photo_retention_days": &f.PhotoRetentionDays} {
+	for name, dst := range map[string]*int{"capacity": &f.Capacity, "sellable": &f.Sellable, "photo_retention_days": &f.PhotoRetentionDays,
+		"exit_grace_minutes": &f.ExitGraceMinutes} {
 		v, err := in.OptInt(name)
 		if err != nil {
 			return f, err

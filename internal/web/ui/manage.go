@@ -7,6 +7,7 @@ import (
 
 	"parking/internal/booking"
 	"parking/internal/fault"
+	"parking/internal/input"
 	"parking/internal/records"
 	"parking/internal/reservation"
 	"parking/internal/web/api"
@@ -70,7 +71,12 @@ type manageView struct {
 
 // manageLookupPage is GET /reserva.
 func (s managePages) manageLookupPage(w http.ResponseWriter, r *http.Request) {
-	s.render(w, r, http.StatusOK, "manage_lookup.html", "title.manage_lookup", manageLookupView{})
+	// ?reference= fills the form in (the QR code's /r/{reference}, docs/gate.md#the-qr-code).
+	ref, _ := input.ReferenceLookup(r.URL.Query().Get("reference"))
+	if ref != "" {
+		ref = reservation.ShowReference(ref)
+	}
+	s.render(w, r, http.StatusOK, "manage_lookup.html", "title.manage_lookup", manageLookupView{Reference: ref})
 }
 
 // manageLookup is POST /reserva (reference, contact: a phone or an email): 303 to

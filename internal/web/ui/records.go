@@ -16,4 +16,6 @@ func (s recordsPages) routes(mux *http.ServeMux) {
 	admin("GET /admin/parking", s.adminParking)
 	admin("GET /admin/parking/events", s.adminParkingEvents)
 	admin("GET /admin/audit", s.adminAudit)
+	admin("GET /admin/find", s.adminFind) // docs/admin.md#find
+	mux.HandleFunc("GET /r/{reference}", s.shortLink)
 }

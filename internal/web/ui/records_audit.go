@@ -67,7 +67,7 @@ func (s recordsPages) auditJSON(rows []audit.Record) []auditEntryJSON {
 // auditActionLabels and auditEntityLabels are how the pages name actions and
 // entities.
 var auditActionLabels = map[string]string{
-	audit.ActionCreate: "Alta", audit.ActionWalkIn: "Reserva en mostrador", audit.ActionUpdate: "Modificación",
+	audit.ActionCreate: "Alta", audit.ActionArrived: "Llegada (cámara)", audit.ActionWalkIn: "Reserva en mostrador", audit.ActionUpdate: "Modificación",
 	audit.ActionCustomerEdit: "Modificación por el cliente", audit.ActionCancel: "Cancelación", audit.ActionStart: "Entrada del vehículo",
 	audit.ActionFinalize: "Salida y pago", audit.ActionSpot: "Plaza", audit.ActionPhoto: "Foto añadida",
 	audit.ActionInvoiceRequest: "Factura solicitada", audit.ActionDelete: "Eliminación", audit.ActionDisable: "Cuenta desactivada",
@@ -78,7 +78,7 @@ var auditActionLabels = map[string]string{
 var auditEntityLabels = map[string]string{
 	audit.EntityReservation: "Reserva", audit.EntityMainService: "Servicio principal", audit.EntityRate: "Tarifa",
 	audit.EntityVehicleType: "Tipo de vehículo", audit.EntityExtra: "Servicio adicional", audit.EntitySettings: "Ajustes",
-	audit.EntityStaff: "Personal",
+	audit.EntityStaff: "Personal", audit.EntityGateDevice: "Cámara",
 }
 
 // auditLabel names code k for people in wd's language: the catalogue's
@@ -106,6 +106,7 @@ var auditFieldLabels = map[string]string{
 	"full_name": "Nombre", "email": "Correo", "password": "Contraseña",
 	"capacity": "Plazas", "sellable": "Plazas a la venta", "tax_id": "NIF", "address": "Dirección", "phone": "Teléfono",
 	"vat_rate": "IVA", "photo_retention_days": "Conservación de fotos (días)", "charge_overstay": "Cobrar la estancia real de salidas tardías",
+	"exit_grace_minutes": "Margen de salida tras el pago (minutos)", "arrived_at": "Llegada",
 }
 
 // auditRowView is one entry on a page.

@@ -74,6 +74,9 @@ type view struct {
 	// SellerMissing: a staff page while the facility settings lack the seller's
 	// name, tax id or address (receipts need them); the layout shows a banner.
 	SellerMissing bool
+	// StaffNav: a staff member's page: the header has the search box (/admin/find)
+	// and, on a phone, folds the links into a menu.
+	StaffNav bool
 	// Lang is the page's language (docs/languages.md); Switch the language
 	// switcher's links; Alternates the hreflang alternates of a public page (none
 	// on the customer's and staff's pages).
@@ -109,6 +112,7 @@ func navFor(lang string, u *account.User, current string) []navItem {
 			{Href: "/admin/history", Label: "nav.history"}, {Href: "/admin/parking", Label: "nav.parking"},
 			{Href: "/admin/catalog", Label: "nav.catalog"}, {Href: "/admin/settings", Label: "nav.settings"},
 			{Href: "/admin/staff", Label: "nav.staff"}, {Href: "/admin/audit", Label: "nav.audit"},
+			{Href: "/admin/devices", Label: "nav.devices"},
 		}
 	default:
 		items = []navItem{{Href: "/users/profile", Label: "nav.account"}, {Href: "/booking", Label: "nav.book"}}
@@ -308,6 +312,7 @@ func (s *base) render(w http.ResponseWriter, r *http.Request, status int, name, 
 		v.User = &u
 	}
 	v.Nav = navFor(lang, v.User, r.URL.Path)
+	v.StaffNav = v.User != nil && v.User.IsAdmin()
 	v.Switch, v.Alternates = s.languageLinks(r, status, lang)
 	if v.User != nil && v.User.IsAdmin() && strings.HasPrefix(r.URL.Path, "/admin") {
 		f, err := s.catalogOps.Facility(r.Context())

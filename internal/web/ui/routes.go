@@ -20,7 +20,8 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// but the photos.
 	reservationPages{s.base}.routes(mux)
 	// The read side (records.go): /admin/dashboard, /admin/api-token,
-	// /admin/history, /admin/history.csv, /admin/parking..., /admin/audit.
+	// /admin/history, /admin/history.csv, /admin/parking..., /admin/audit,
+	// /admin/find and the QR code's /r/{reference}.
 	recordsPages{s.base}.routes(mux)
 	// The catalog and the facility settings (catalog.go): /admin/catalog/...,
 	// /admin/settings.
@@ -35,6 +36,9 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// Manage my booking without an account (docs/manage-booking.md; manage.go):
 	// /reserva, /reserva/{reference}/...
 	managePages{receiptPages{s.base}}.routes(mux)
+	// The gate's cameras and their events (docs/gate.md; gate.go): /admin/devices...,
+	// /admin/gate.
+	gatePages{s.base}.routes(mux)
 	// Public pages (docs/web-pages.md; public.go): home, the 3-step booking flow,
 	// /privacidad, /condiciones.
 	publicPages{s.base}.routes(mux)

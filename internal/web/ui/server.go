@@ -17,6 +17,7 @@ import (
 	"parking/internal/booking"
 	"parking/internal/catalog"
 	"parking/internal/clock"
+	"parking/internal/gate"
 	"parking/internal/handover"
 	"parking/internal/input"
 	"parking/internal/pricing"
@@ -52,6 +53,7 @@ type base struct {
 	limit      *httpx.RateLimiter
 	social     *social.Providers
 	privacy    *privacy.Service
+	gate       *gate.Service
 	phones     input.Rules // the booking page's phone check (docs/input-rules.md#phones)
 }
 
@@ -65,6 +67,7 @@ type Operations struct {
 	Records    *records.Service
 	Accounts   *account.Service
 	Privacy    *privacy.Service // the export and erasure of a customer's data
+	Gate       *gate.Service    // the plate-recognition cameras (docs/gate.md)
 	Catalog    *pricing.Holder
 	Social     *social.Providers
 	// Input reads phones in the facility's region (PARKING_PHONE_REGION), for the
@@ -88,7 +91,7 @@ type Deps struct {
 func New(d Deps) *Server {
 	s := &base{
 		Kit: d.Kit, now: d.Clock, cfg: d.Config, log: d.Log, booking: d.Booking, catalogOps: d.CatalogOps, handover: d.Handover, records: d.Records, accounts: d.Accounts, catalog: d.Catalog,
-		limit: d.Limiter, social: d.Social, privacy: d.Privacy, phones: d.Input,
+		limit: d.Limiter, social: d.Social, privacy: d.Privacy, phones: d.Input, gate: d.Gate,
 	}
 	var err error
 	if s.assets, err = loadAssets(); err != nil {
