@@ -34,9 +34,9 @@ var fieldLabels = map[string]string{
 	"min_days": "admin_catalog.desde_dias", "max_days": "admin_catalog.hasta_dias",
 	"mileage_km": "admin_detail.kilometros", "fuel_percent": "admin_detail.combustible_o_carga", "damage_notes": "admin_detail.danos_observados",
 	"nif": "admin_detail.nif_nie_o_cif", "razon_social": "common.nombre_o_razon_social", "token": "profile.codigo_del_enlace",
-	"file_path": "admin_detail.direccion_url_de_la_foto",
+	"file_path":          "admin_detail.direccion_url_de_la_foto",
 	"exit_grace_minutes": "admin_settings.exit_grace", "direction": "gate.direction", "at": "gate.at", "plate": "common.matricula",
-	"language":  "layout.language",
+	"language": "layout.language",
 }
 
 // FieldLabel is field as its form labels it in lang, in «», or the name as it is

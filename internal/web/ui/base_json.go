@@ -169,6 +169,8 @@ type adminDetailJSON struct {
 		CheckedOutAt   *string      `json:"checked_out_at"`
 		BookedExitDate *string      `json:"booked_exit_date"`
 		BookedPrice    *money.Cents `json:"booked_price"`
+		// ArrivedAt: when a gate camera saw the car come in (docs/gate.md#arrival); null until then.
+		ArrivedAt *string `json:"arrived_at"`
 	} `json:"reservation"`
 	Customer           adminCustomerJSON     `json:"customer"`
 	Contact            contactJSON           `json:"contact"`
@@ -195,6 +197,7 @@ func (s *base) adminDetail(d records.Detail) adminDetailJSON {
 	out.Reservation.CheckedOutAt = s.adminTime(d.Reservation.CheckedOutAt)
 	out.Reservation.BookedExitDate = s.adminTime(d.Reservation.BookedExit)
 	out.Reservation.BookedPrice = d.Reservation.BookedPrice
+	out.Reservation.ArrivedAt = s.adminTime(d.Reservation.ArrivedAt)
 	out.Reservation.AdditionalServices = api.BookedExtras(d.Extras)
 	out.Customer = adminCustomer(d.Customer)
 	out.Contact = contactView(d.Reservation, d.Customer)

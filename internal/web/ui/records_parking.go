@@ -26,6 +26,8 @@ type adminParkingSpotJSON struct {
 type parkingItemJSON struct {
 	adminListItemJSON
 	Overdue bool `json:"overdue"`
+	// ArrivedAt: a gate camera saw the car arrive (docs/gate.md#arrival); null until then.
+	ArrivedAt *string `json:"arrived_at"`
 }
 
 // adminParking is GET /admin/parking, the real-time parking board (docs/admin.md#parking-board):
@@ -61,7 +63,8 @@ func (s recordsPages) adminParking(w http.ResponseWriter, r *http.Request) {
 	}
 	spots := make([]adminParkingSpotJSON, len(b.Spots))
 	for i, sp := range b.Spots {
-		spots[i] = adminParkingSpotJSON{Code: sp.Code, Status: sp.Status, Reservation: parkingItemJSON{s.adminParkingItem(sp.Reservation), sp.Overdue},
+		spots[i] = adminParkingSpotJSON{Code: sp.Code, Status: sp.Status, Reservation: parkingItemJSON{s.adminParkingItem(sp.Reservation), sp.Overdue,
+			s.adminTime(sp.Reservation.Reservation.ArrivedAt)},
 			Upcoming: make([]adminListItemJSON, len(sp.Upcoming))}
 		for j, u := range sp.Upcoming {
 			spots[i].Upcoming[j] = s.adminParkingItem(u)

@@ -675,6 +675,10 @@
       if (desc) { veh.appendChild(document.createTextNode(' ' + desc)); }
       li.appendChild(veh);
       li.appendChild(el('p', 'spot-who', r.customer_name));
+      if (r.arrived_at && sp.status !== 'occupied') { // seen by a gate camera, not yet started (docs/gate.md#arrival)
+        li.setAttribute('data-arrived', '');
+        li.appendChild(el('p', 'pill arrived-badge', T('admin.gate_arrived', { When: localText(r.arrived_at) })));
+      }
       li.appendChild(el('p', 'spot-when', T(sp.status === 'occupied' ? 'admin.arrived' : 'admin.arrives', { When: localText(r.entry_date) }) +
         (r.exit_date ? T('admin.leaves', { When: localText(r.exit_date) }) : '')));
       var a = el('a', 'spot-link', T('admin.booking_no', { ID: r.id_reservation }));
