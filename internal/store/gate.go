@@ -101,13 +101,18 @@ func (s Gate) DeviceByToken(ctx context.Context, tokenHash string) (GateDevice, 
 // oldest of them (zero when none): the per-camera limit (docs/gate.md#limits).
 func (tx GateTx) RecentEvents(ctx context.Context, device int64, since time.Time) (int, time.Time, error) {
 	var n int
-	var oldest sql.NullTime
-	err := tx.QueryRow(ctx, `SELECT COUNT(*), MIN(received_at) FROM gate_event WHERE id_device = $1 AND received_at >= $2`,
-		device, Time(since)).Scan(&n, &oldest)
+	var oldest time.Time
+	err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM gate_event WHERE id_device = $1 AND received_at >= $2`,
+		device, Time(since)).Scan(&n)
+	if err == nil && n > 0 {
+		// Not MIN(): SQLite gives an aggregate of times back as text.
+		err = tx.QueryRow(ctx, `SELECT received_at FROM gate_event WHERE id_device = $1 AND received_at >= $2
+			ORDER BY received_at LIMIT 1`, device, Time(since)).Scan(&oldest)
+	}
 	if err != nil {
 		return 0, time.Time{}, fmt.Errorf("recent gate events: %w", err)
 	}
-	return n, oldest.Time.UTC(), nil
+	return n, oldest.UTC(), nil
 }
 
 // InsertEvent keeps one event, received now.

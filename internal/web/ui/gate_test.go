@@ -89,10 +89,10 @@ func TestGateCameras(t *testing.T) {
 			body  map[string]any
 			field string
 		}{
-			{map[string]any{"plate": "!!", "direction": "in"}, "Matrícula"},
-			{map[string]any{"direction": "in"}, "Matrícula"},
-			{map[string]any{"plate": "1234BCD", "direction": "up"}, "Sentido"},
-			{map[string]any{"plate": "1234BCD", "direction": "in", "at": "ayer"}, "Hora"},
+			{map[string]any{"plate": "!!", "direction": "in"}, "plate"},
+			{map[string]any{"direction": "in"}, "plate"},
+			{map[string]any{"plate": "1234BCD", "direction": "up"}, "direction"},
+			{map[string]any{"plate": "1234BCD", "direction": "in", "at": "ayer"}, "campo at"},
 		} {
 			st, _, body := gateEvent(t, a.URL, token, c.body)
 			if msg, _ := body["message"].(string); st != 400 || !strings.Contains(msg, c.field) {
