@@ -52,5 +52,6 @@ func facilityFields(f settings.Facility) audit.Fields {
 		"vat_rate", fmt.Sprintf("%d.%02d %%", f.VATBasisPoints/100, f.VATBasisPoints%100),
 		"photo_retention_days", strconv.Itoa(f.PhotoRetentionDays),
 		"charge_overstay", strconv.FormatBool(f.ChargeOverstay),
+		"arrival_es", f.Arrival.ES, "arrival_en", f.Arrival.EN, "arrival_de", f.Arrival.DE, "arrival_fr", f.Arrival.FR,
 	)
 }

@@ -106,6 +106,8 @@ var auditFieldLabels = map[string]string{
 	"full_name": "Nombre", "email": "Correo", "password": "Contraseña",
 	"capacity": "Plazas", "sellable": "Plazas a la venta", "tax_id": "NIF", "address": "Dirección", "phone": "Teléfono",
 	"vat_rate": "IVA", "photo_retention_days": "Conservación de fotos (días)", "charge_overstay": "Cobrar la estancia real de salidas tardías",
+	"arrival_es": "Instrucciones de llegada (español)", "arrival_en": "Instrucciones de llegada (inglés)",
+	"arrival_de": "Instrucciones de llegada (alemán)", "arrival_fr": "Instrucciones de llegada (francés)",
 }
 
 // auditRowView is one entry on a page.

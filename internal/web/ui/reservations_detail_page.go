@@ -337,7 +337,7 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 		v.AllExtras = append(v.AllExtras, detailExtraChoice{ID: e.ID, Name: e.Name, Price: wd.money(price), Checked: booked[e.ID], Inactive: !e.Active})
 	}
 	found := false
-	for _, k := range d.Catalog.Coefficients {
+	for _, k := range pricing.OfferedTypes(d.Catalog.Coefficients, d.Vehicle.Type) { // each kind once, the stored one kept
 		sel := pricing.NormalizeVehicleType(k.VehicleType) == pricing.NormalizeVehicleType(d.Vehicle.Type)
 		found = found || sel
 		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: k.VehicleType, Label: wd.vehicleType(k.VehicleType), Selected: sel})

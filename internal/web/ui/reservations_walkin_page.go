@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"parking/internal/i18n"
+	"parking/internal/pricing"
 	"parking/internal/web/httpx"
 )
 
@@ -78,7 +79,7 @@ func (s reservationPages) renderWalkIn(w http.ResponseWriter, r *http.Request, s
 	if typ == "" {
 		typ = walkInDefaultType
 	}
-	for _, k := range c.Coefficients {
+	for _, k := range pricing.OfferedTypes(c.Coefficients, typ) { // each kind once
 		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: k.VehicleType, Label: wd.vehicleType(k.VehicleType), Selected: k.VehicleType == typ})
 	}
 	s.render(w, r, status, "admin_new.html", "title.walkin", v)
