@@ -70,7 +70,7 @@ func (tx CatalogTx) SaveFacility(ctx context.Context, f settings.Facility) (befo
 			charge_overstay = excluded.charge_overstay, arrival_es = excluded.arrival_es, arrival_en = excluded.arrival_en,
 			arrival_de = excluded.arrival_de, arrival_fr = excluded.arrival_fr, updated_at = excluded.updated_at`,
 		f.Capacity, f.Sellable, f.Name, f.TaxID, f.Address, f.Phone, f.Email, f.VATBasisPoints, f.PhotoRetentionDays, f.ChargeOverstay, tx.Now,
-			f.Arrival.ES, f.Arrival.EN, f.Arrival.DE, f.Arrival.FR)
+		f.Arrival.ES, f.Arrival.EN, f.Arrival.DE, f.Arrival.FR)
 	if err != nil {
 		return before, fmt.Errorf("save facility settings: %w", err)
 	}

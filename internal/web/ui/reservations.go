@@ -322,7 +322,8 @@ func (s reservationPages) adminStart(w http.ResponseWriter, r *http.Request) {
 		if h.KeysHandedOver, err = in.Flag("keys_handed_over"); err != nil {
 			return reservation.Reservation{}, err
 		}
-		return s.booking.Start(r.Context(), id, h)
+		// The check-in dialog sends the spot with the start (docs/reservations.md#check-in-on-a-phone).
+		return s.booking.StartIn(r.Context(), id, in.Str("cod_parking_spot"), h)
 	}, "err.ui.reservation_started")
 }
 

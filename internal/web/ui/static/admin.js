@@ -228,6 +228,16 @@
         body = body || {};
         body[f.name] = v;
       });
+      if (action === 'start') {
+        // docs/reservations.md#check-in-on-a-phone: the spot goes with the start.
+        var spotIn = dlg.el.querySelector('[data-start-spot]');
+        if (spotIn) {
+          var spot = spotIn.value.trim().toUpperCase();
+          if (!spot) { dlg.error(T('admin.spot_missing')); spotIn.focus(); return; }
+          body = body || {};
+          body.cod_parking_spot = spot;
+        }
+      }
       var method = 'PATCH', path = base + '/' + action;
       if (action === 'fullinvoice') {
         // docs/receipts.md#full-invoice-factura-completa: a full invoice with the customer's tax id and address.
@@ -242,7 +252,11 @@
         path = base + '/invoice';
       }
       setBusy(dlg.confirm, true, BUSY[action]);
-      api(method, path, body).then(function (r) {
+      (action === 'start' ? startPhotos(dlg) : Promise.resolve('')).then(function (failed) {
+        if (failed) { setBusy(dlg.confirm, false); dlg.error(failed); return null; }
+        return api(method, path, body);
+      }).then(function (r) {
+        if (!r) { return; }
         if (!r.ok) {
           setBusy(dlg.confirm, false);
           // The amount due changed since it was shown: show the new one, which
@@ -259,6 +273,41 @@
         });
       });
     }
+
+    // The check-in dialog's photos (docs/reservations.md#check-in-on-a-phone): the
+    // camera's files go in one multipart POST …/photos as entry photos before the
+    // start, which counts them; resolves to '' or the refusal's words.
+    function startPhotos(dlg) {
+      var input = dlg.el.querySelector('[data-start-photos]');
+      if (!input || !input.files || !input.files.length) { return Promise.resolve(''); }
+      var data = new FormData();
+      Array.prototype.forEach.call(input.files, function (f) { data.append('file', f, f.name); });
+      data.append('phase', 'entrada');
+      return fetch(base + '/photos', { method: 'POST', body: data, headers: { 'Accept': 'application/json' }, credentials: 'same-origin' })
+        .then(function (res) {
+          return res.json().catch(function () { return null; }).then(function (r) {
+            if (res.status !== 201 || !r || !r.success) { return (r && r.message) || T('admin.upload_status', { Status: res.status }); }
+            input.value = '';
+            var st = dlg.el.querySelector('[data-start-photos-status]');
+            if (st) { st.textContent = T('admin.n_of', { N: r.photo_count, Needed: st.getAttribute('data-photos-needed') }); }
+            return '';
+          });
+        }, function () { return T('admin.offline_upload'); });
+    }
+
+    // A suggested free spot fills the dialog's spot field.
+    root.addEventListener('click', function (e) {
+      var b = e.target.closest('[data-spot-pick]');
+      if (!b) { return; }
+      var f = root.querySelector('[data-start-spot]');
+      if (f) { f.value = b.getAttribute('data-spot-pick'); f.focus(); }
+    });
+    root.addEventListener('change', function (e) {
+      if (!e.target.matches || !e.target.matches('[data-start-photos]')) { return; }
+      var st = root.querySelector('[data-start-photos-status]');
+      var n = e.target.files ? e.target.files.length : 0;
+      if (st && n) { st.textContent = T('admin.photos_chosen', { Count: n }); }
+    });
 
     function invoice(btn) {
       setBusy(btn, true, T('admin.sending'));
