@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"html/template"
 	"net/http"
 	"strings"
 
@@ -46,6 +47,7 @@ func (s arrivalPages) qrCode(w http.ResponseWriter, r *http.Request) {
 // arrivalView is the facility as a customer about to arrive reads it.
 type arrivalView struct {
 	Name, Address, Phone string
+	PhoneHref            template.URL // tel: the phone's digits
 	MapURL               string
 	Instructions         string // in the page's language, else Spanish; "" when none is set
 }
@@ -59,7 +61,7 @@ func (s *base) arrivalOf(ctx context.Context, lang string) arrivalView {
 		s.log.WarnContext(ctx, "facility settings for the arrival", "err", err)
 		return arrivalView{Name: settings.DefaultName}
 	}
-	return arrivalView{Name: f.DisplayName(), Address: f.Address, Phone: f.Phone, MapURL: f.MapURL(), Instructions: f.Arrival.In(lang)}
+	return arrivalView{Name: f.DisplayName(), Address: f.Address, Phone: f.Phone, PhoneHref: telHref(f.Phone), MapURL: f.MapURL(), Instructions: f.Arrival.In(lang)}
 }
 
 // brand is the car park's name for the layout: the settings' name (from their

@@ -25,6 +25,10 @@ var manageErrors = map[string]string{
 	"datos":    "arrival.error.datos",    // any other refusal
 }
 
+// dateCodes are the refusals of the stay's dates that name no field.
+var dateCodes = []string{"err.booking.exit_before_entry", "err.booking.entry_before_now", "err.booking.entry_passed",
+	"err.booking.exit_needed", "err.booking.exit_passed", "err.booking.stay_dates"}
+
 // manageErrorCode is the code of a refusal of the manage page's forms.
 func manageErrorCode(err error) string {
 	var code string
@@ -37,7 +41,7 @@ func manageErrorCode(err error) string {
 		return "estado"
 	case fault.KindOf(err) == fault.Conflict:
 		return "ocupado"
-	case slices.Contains(fields, "entry_date") || slices.Contains(fields, "exit_date"):
+	case slices.Contains(dateCodes, code) || slices.Contains(fields, "entry_date") || slices.Contains(fields, "exit_date"):
 		return "fechas"
 	case code == "msg.bad_service" || code == "err.booking.main_service_unknown" ||
 		slices.Contains(fields, "id_main_service") || slices.Contains(fields, "additional_services"):

@@ -30,6 +30,7 @@ func (s reservationPages) routes(mux *http.ServeMux) {
 	admin := s.adminOnly(mux)
 	admin("GET /admin/reservations/new", s.adminWalkInForm)
 	admin("POST /admin/reservations/new", s.adminWalkIn)
+	admin("GET /admin/customers/known", s.adminKnownCustomer) // the walk-in form's lookup (reservations_walkin_page.go)
 	admin("GET /admin/reservations/details/{id}", s.adminDetails)
 	admin("POST /admin/reservations/{id}/edit", s.adminEdit)
 	admin("PATCH /admin/reservations/{id}/start", s.adminStart)

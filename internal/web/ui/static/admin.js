@@ -594,6 +594,29 @@
     form.addEventListener('input', function (e) { if (e.target.matches('[data-quote-field]')) { update(); } });
     update(true);
 
+    // docs/reservations.md#walk-in-lookup: a known phone or plate fills the empty
+    // fields with the customer and the vehicle of their latest booking.
+    var known = form.querySelector('[data-known-status]');
+    function fillKnown(param, value) {
+      if (!value.trim()) { return; }
+      api('GET', '/admin/customers/known?' + param + '=' + encodeURIComponent(value.trim())).then(function (r) {
+        if (!r.ok || !r.data.found) { return; }
+        var c = r.data.customer, v = r.data.vehicle, filled = false;
+        var put = function (name, val) {
+          if (f[name] && val && !f[name].value.trim()) { f[name].value = val; filled = true; }
+        };
+        put('full_name', c.full_name); put('phone', c.phone); put('email', c.email);
+        put('license_plate', v.license_plate); put('brand', v.brand); put('model', v.model); put('color', v.color);
+        if (v.vehicle_type && f.vehicle_type && f.vehicle_type.querySelector('option[value="' + v.vehicle_type + '"]')) {
+          f.vehicle_type.value = v.vehicle_type;
+          update();
+        }
+        if (filled && known) { known.textContent = T('admin.customer_found'); known.hidden = false; }
+      });
+    }
+    f.phone.addEventListener('change', function () { fillKnown('phone', f.phone.value); });
+    f.license_plate.addEventListener('change', function () { fillKnown('plate', f.license_plate.value); });
+
     function clearErrors() {
       ['phone', 'full_name', 'email', 'license_plate', 'vehicle_type', 'entry_date', 'exit_date', 'cod_parking_spot'].forEach(function (n) {
         fieldError(form, f[n], '');
