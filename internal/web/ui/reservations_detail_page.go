@@ -69,7 +69,7 @@ type detailPageView struct {
 	CanEdit      bool
 	CanAddPhoto  bool
 	CanStart     bool
-	StartWhyNot  string // what the start still needs (photos, spot), for people: the dialog asks for it
+	StartWhyNot  string   // what the start still needs (photos, spot), for people: the dialog asks for it
 	FreeSpots    []string // the check-in dialog's suggestions (docs/reservations.md#check-in-on-a-phone)
 	CanFinalize  bool
 	CanCancel    bool
