@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 
@@ -76,10 +75,7 @@ func TestCustomerFlowOnPhone(t *testing.T) {
 	pageClick(t, ctx, "#privacy_ack")
 	pageClick(t, ctx, "[data-next]")
 	pageWaitJS(t, ctx, "the confirmation", pageVisible(`[data-step="done"]`))
-	id := pageText(t, ctx, `[data-done="id"]`)
-	if _, err := strconv.Atoi(id); err != nil {
-		t.Fatalf("confirmation number %q", id)
-	}
+	id := confirmedID(t, ctx, a)
 
 	// The profile lists it.
 	pageClick(t, ctx, `a[href="/users/profile"].btn`)

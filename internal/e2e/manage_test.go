@@ -68,7 +68,7 @@ func TestManageBookingOnPhone(t *testing.T) {
 	pageSet(t, ctx, "#contact", "633444555")
 	Do(t, ctx, "the right pair", chromedp.Submit(chromedp.CSS("#contact")))
 	pageWaitJS(t, ctx, "the booking", `location.pathname === '/reserva/`+ref+`' && `+pageVisible("[data-manage]"))
-	if got := pageText(t, ctx, "[data-manage-status]"); got != "PENDIENTE" {
+	if got := pageText(t, ctx, "[data-manage-status]"); got != "Confirmada" { // the state in the customer's words
 		t.Errorf("status = %q", got)
 	}
 	if wide := pageJS[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth`); wide {
@@ -108,7 +108,7 @@ func TestManageBookingOnPhone(t *testing.T) {
 	// Cancel: the box must be ticked first.
 	pageClick(t, ctx, "[data-manage-cancel-confirm]")
 	pageClick(t, ctx, "[data-manage-cancel-button]")
-	pageWaitJS(t, ctx, "the cancellation", pageVisible("[data-manage-flash]")+` && document.querySelector('[data-manage-status]').textContent === 'CANCELADA'`)
+	pageWaitJS(t, ctx, "the cancellation", pageVisible("[data-manage-flash]")+` && document.querySelector('[data-manage-status]').textContent === 'Cancelada'`)
 	if pageJS[bool](t, ctx, `!!document.querySelector('[data-manage-edit], [data-manage-cancel]')`) {
 		t.Error("a cancelled booking still offers to change or cancel")
 	}
