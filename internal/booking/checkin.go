@@ -8,11 +8,13 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"parking/internal/audit"
 	"parking/internal/fault"
 	"parking/internal/feed"
 	"parking/internal/handover"
+	"parking/internal/input"
 	"parking/internal/notify"
 	"parking/internal/reservation"
 	"parking/internal/store"
@@ -26,11 +28,24 @@ import (
 // moment of check-in with whether the keys were handed over (the entry document,
 // docs/entry-document.md).
 func (s *Service) Start(ctx context.Context, id int64, hand ...handover.Input) (reservation.Reservation, error) {
+	return s.StartIn(ctx, id, "", hand...)
+}
+
+// StartIn is Start that first gives the reservation spot (the check-in dialog,
+// docs/reservations.md#check-in-on-a-phone), in the same transaction: a spot held by
+// another stay is a 409 and a refused start keeps the spot it had; "" keeps the
+// stored spot.
+func (s *Service) StartIn(ctx context.Context, id int64, spot string, hand ...handover.Input) (reservation.Reservation, error) {
 	var out reservation.Reservation
 	h, keys, err := handover.Parse(reservation.PhaseEntry, hand)
 	if err != nil {
 		return out, err
 	}
+	if spot, err = input.Spot("cod_parking_spot", spot); err != nil {
+		return out, err
+	}
+	var entry time.Time
+	var exit *time.Time
 	err = s.store.InTx(ctx, func(tx *store.Tx) error {
 		r, err := lockForAdmin(ctx, tx, id)
 		if err != nil {
@@ -50,6 +65,16 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...handover.Input) (
 		if err != nil {
 			return err
 		}
+		if spot != "" && (r.Spot == nil || *r.Spot != spot) {
+			entry, exit = r.Entry, r.Exit
+			if err := s.spots.ensureSpotFree(ctx, tx, id, spot, r.Entry, r.Exit); err != nil {
+				return err
+			}
+			if _, err := tx.Reservations().AssignSpot(ctx, id, spot); err != nil {
+				return err
+			}
+			r.Spot = &spot
+		}
 		if r.Spot == nil || strings.TrimSpace(*r.Spot) == "" {
 			return fault.Coded(fault.Invalid, "err.booking.start_no_spot", "ID", id)
 		}
@@ -67,6 +92,9 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...handover.Input) (
 		return s.notes.enqueue(ctx, tx, notify.VehicleEntry, id, nil)
 	})
 	if err != nil {
+		if spot != "" {
+			err = s.spots.spotViolation(ctx, err, id, spot, entry, exit)
+		}
 		return out, fmt.Errorf("start reservation %d: %w", id, err)
 	}
 	s.report.announceTransition(feed.Started, out, out.Spot, reservation.Pending)

@@ -128,9 +128,10 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 	}
 	quote := priced.Quote
 
-	// The reminder's car park, read before the transaction (notify.Outbox.BookingFacility,
-	// docs/performance.md): the transaction saves a read while it holds its locks.
-	facility, err := s.notes.outbox.BookingFacility(ctx, in.Entry, s.now())
+	// The car park the confirmation and the reminder name, read before the transaction
+	// (notify.Outbox.BookingFacility, docs/performance.md): the transaction saves a read
+	// while it holds its locks.
+	facility, err := s.notes.outbox.BookingFacility(ctx)
 	if err != nil {
 		return Created{}, err
 	}

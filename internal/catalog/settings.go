@@ -53,5 +53,6 @@ func facilityFields(f settings.Facility) audit.Fields {
 		"photo_retention_days", strconv.Itoa(f.PhotoRetentionDays),
 		"charge_overstay", strconv.FormatBool(f.ChargeOverstay),
 		"exit_grace_minutes", strconv.Itoa(f.ExitGraceMinutes),
+		"arrival_es", f.Arrival.ES, "arrival_en", f.Arrival.EN, "arrival_de", f.Arrival.DE, "arrival_fr", f.Arrival.FR,
 	)
 }

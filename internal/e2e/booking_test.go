@@ -200,12 +200,22 @@ func TestBookingFlowOnPhone(t *testing.T) {
 	pageClick(t, ctx, "[data-next]")
 	pageWaitJS(t, ctx, "step 3 once more", pageVisible(`[data-step="3"]`)+` && document.querySelector('[data-sum="total"]').textContent === `+jsString(eurosText(wantSUV)))
 	pageClick(t, ctx, "[data-next]")
-	pageWaitJS(t, ctx, "the confirmation", pageVisible(`[data-step="done"]`)+` && document.querySelector('[data-done="id"]').textContent !== ''`)
+	pageWaitJS(t, ctx, "the confirmation", pageVisible(`[data-step="done"]`)+` && document.querySelector('[data-done="reference"]').textContent !== ''`)
 	Screenshot(t, ctx, "booking-confirmed")
 
-	id, err := strconv.ParseInt(pageText(t, ctx, `[data-done="id"]`), 10, 64)
+	id, err := strconv.ParseInt(confirmedID(t, ctx, a), 10, 64)
 	if err != nil {
 		t.Fatalf("confirmation number: %v", err)
+	}
+	// docs/manage-booking.md#arrival: what the customer needs to arrive, and no internal number.
+	for _, sel := range []string{`[data-done="entry"]`, `[data-done="exit"]`, `[data-done="service"]`, `[data-done="total"]`, "[data-arrival-name]"} {
+		if pageText(t, ctx, sel) == "" {
+			t.Errorf("the confirmation's %s is empty", sel)
+		}
+	}
+	pageWaitJS(t, ctx, "the QR code shown", pageVisible("[data-done-qr]")+` && document.querySelector('[data-done-qr-img]').complete && document.querySelector('[data-done-qr-img]').naturalWidth > 0`)
+	if body := pageText(t, ctx, `[data-step="done"]`); strings.Contains(body, "interno") {
+		t.Errorf("the confirmation shows an internal number: %s", body)
 	}
 	var plate, status, phone string
 	var cents int64

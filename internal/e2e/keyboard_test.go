@@ -84,7 +84,7 @@ func TestBookingFlowByKeyboard(t *testing.T) {
 	pageWaitJS(t, ctx, "the privacy acknowledgement ticked", `document.querySelector('#privacy_ack').checked`)
 	keyTo(t, ctx, "[data-next]", false)
 	Do(t, ctx, "Enter: confirm", chromedp.KeyEvent(kb.Enter))
-	pageWaitJS(t, ctx, "the confirmation", pageVisible(`[data-step="done"]`)+` && document.querySelector('[data-done="id"]').textContent !== ''`)
+	pageWaitJS(t, ctx, "the confirmation", pageVisible(`[data-step="done"]`)+` && document.querySelector('[data-done="reference"]').textContent !== ''`)
 	if n := apptestCount(t, a, `SELECT COUNT(*) FROM reservation r JOIN vehicle v ON v.id_vehicle = r.id_vehicle WHERE v.license_plate = '4321JKL'`); n != 1 {
 		t.Errorf("reservations booked by keyboard: %d, want 1", n)
 	}

@@ -39,7 +39,7 @@ func TestManageBookingOnPhone(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS("#phone"), "633 444 555"),
 		chromedp.SendKeys(chromedp.CSS("#email"), "lucia@example.com"),
 		chromedp.SendKeys(chromedp.CSS("#license_plate"), "4321 ghj"))
-	pageSet(t, ctx, "#vehicle_type", "COCHE")
+	pageSet(t, ctx, "#vehicle_type", "TURISMO") // each kind once: COCHE is not offered (docs/pricing.md#vehicle-types)
 	pageClick(t, ctx, "[data-next]")
 	pageWaitJS(t, ctx, "step 3", pageVisible(`[data-step="3"]`))
 	pageClick(t, ctx, "#privacy_ack")
@@ -68,7 +68,7 @@ func TestManageBookingOnPhone(t *testing.T) {
 	pageSet(t, ctx, "#contact", "633444555")
 	Do(t, ctx, "the right pair", chromedp.Submit(chromedp.CSS("#contact")))
 	pageWaitJS(t, ctx, "the booking", `location.pathname === '/reserva/`+ref+`' && `+pageVisible("[data-manage]"))
-	if got := pageText(t, ctx, "[data-manage-status]"); got != "PENDIENTE" {
+	if got := pageText(t, ctx, "[data-manage-status]"); got != "Confirmada" { // the state in the customer's words
 		t.Errorf("status = %q", got)
 	}
 	if wide := pageJS[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth`); wide {
@@ -108,7 +108,7 @@ func TestManageBookingOnPhone(t *testing.T) {
 	// Cancel: the box must be ticked first.
 	pageClick(t, ctx, "[data-manage-cancel-confirm]")
 	pageClick(t, ctx, "[data-manage-cancel-button]")
-	pageWaitJS(t, ctx, "the cancellation", pageVisible("[data-manage-flash]")+` && document.querySelector('[data-manage-status]').textContent === 'CANCELADA'`)
+	pageWaitJS(t, ctx, "the cancellation", pageVisible("[data-manage-flash]")+` && document.querySelector('[data-manage-status]').textContent === 'Cancelada'`)
 	if pageJS[bool](t, ctx, `!!document.querySelector('[data-manage-edit], [data-manage-cancel]')`) {
 		t.Error("a cancelled booking still offers to change or cancel")
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"parking/internal/arrival"
+
 	"parking/internal/localtime"
 	"parking/internal/money"
 	"parking/internal/reservation"
@@ -113,30 +115,37 @@ type Nested struct {
 	// ManageURL opens the booking without an account (docs/manage-booking.md#the-token): in the booking
 	// confirmation, the modification and the reminder.
 	ManageURL string `json:"manage_url,omitempty"`
-	// Facility is the car park's name, address and phone (the reminder).
+	// Facility is the car park: name, address, phone, map link and arrival
+	// instructions (the confirmation and the reminder, docs/notifications.md#arrival).
 	Facility *FacilityData `json:"facility,omitempty"`
+	// QRURL is the booking's QR code, a PNG the service serves (the confirmation
+	// and the reminder).
+	QRURL string `json:"qr_url,omitempty"`
 	// Llaves and JustificanteURL (vehicle_entry): whether the keys were handed over,
 	// and the signed link to the entry document (docs/entry-document.md).
 	Llaves          *bool  `json:"llaves,omitempty"`
 	JustificanteURL string `json:"justificante_url,omitempty"`
 }
 
-// FacilityData is the car park as the reminder names it (the settings).
+// FacilityData is the car park as the confirmation and the reminder name it (the
+// settings).
 type FacilityData struct {
 	Name    string `json:"name"`
 	Address string `json:"address"`
 	Phone   string `json:"phone"`
+	// MapURL opens the address in a map ("" without an address).
+	MapURL string `json:"map_url"`
+	// ArrivalInstructions are the settings' text in the booking's language, else
+	// the Spanish one; "" when none is written.
+	ArrivalInstructions string `json:"arrival_instructions"`
+	arrival             settings.Texts
 }
 
 // FacilityFromSettings is the car park the reminder names from the facility settings
 // (docs/manage-booking.md#the-reminder-the-day-before-booking_reminder): a name not
 // yet set on /admin/settings is the service's own.
 func FacilityFromSettings(f settings.Facility) FacilityData {
-	out := FacilityData{Name: f.Name, Address: f.Address, Phone: f.Phone}
-	if out.Name == "" {
-		out.Name = "Parking Aeropuerto"
-	}
-	return out
+	return FacilityData{Name: f.DisplayName(), Address: f.Address, Phone: f.Phone, MapURL: f.MapURL(), arrival: f.Arrival}
 }
 
 // ResetCliente is the account a password reset is for.
@@ -257,12 +266,19 @@ func build(kind Kind, sub store.NotificationSubject, original *store.Notificatio
 		if kind != VehicleEntry {
 			n.ManageURL = extra.ManageURL
 		}
-		if kind == BookingReminder {
+		if kind == BookingReminder || kind == BookingConfirmation {
+			// docs/notifications.md#arrival: what the customer needs to arrive.
 			f := FacilityData{}
 			if extra.Facility != nil {
 				f = *extra.Facility
 			}
+			if f.ArrivalInstructions == "" {
+				f.ArrivalInstructions = f.arrival.In(Idioma(sub.Reservation.Language))
+			}
 			n.Facility = &f
+			if sub.Reservation.Reference != "" {
+				n.QRURL = arrival.QRURL(baseURL, sub.Reservation.Reference)
+			}
 		}
 		if kind == ReservationModified {
 			if original == nil {

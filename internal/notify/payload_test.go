@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"parking/internal/settings"
+
 	"parking/internal/money"
 	"parking/internal/notify"
 	"parking/internal/reservation"
@@ -136,12 +138,16 @@ var nestedTypes = map[string]string{
 }
 
 func TestGoldenBookingConfirmation(t *testing.T) {
-	body, err := notify.Build(notify.BookingConfirmation, subject(), nil, time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC), madrid)
+	// docs/notifications.md#arrival: the facility and the QR code come with it.
+	f := notify.FacilityFromSettings(settings.Facility{Name: "Parking Aeropuerto Sur", Address: "Calle de la Terminal 4, 28042 Madrid",
+		Phone: "+34 910 000 000", Arrival: settings.Texts{ES: "Siga las señales P2 y aparque en la zona de recepción."}})
+	body, err := notify.BuildWith(notify.BookingConfirmation, subject(), nil, time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC), madrid,
+		"https://parking.example", notify.Extra{ManageURL: "https://parking.example/reserva/K7Q2-M9XD?t=token", Facility: &f})
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "booking_confirmation", body)
-	checkTypes(t, body, nestedTypes)
+	checkTypes(t, body, arrivalTypes())
 	checkLine(t, body, "additional_services")
 	if bytes.Contains(body, []byte(`"original"`)) {
 		t.Errorf("booking_confirmation carries original: %s", body)

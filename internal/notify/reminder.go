@@ -20,7 +20,7 @@ const (
 )
 
 // build renders a payload with what the outbox adds to some kinds: the manage link
-// (confirmation, modification, reminder), the facility (reminder) and the entry
+// (confirmation, modification, reminder), the facility (confirmation, reminder) and the entry
 // document's link (vehicle entry).
 // facility, when not nil, is the facility read before the transaction (Options.Facility).
 func (o *Outbox) build(ctx context.Context, tx *store.Tx, kind Kind, sub store.NotificationSubject, original *store.NotificationSubject, facility *FacilityData) ([]byte, error) {
@@ -31,11 +31,12 @@ func (o *Outbox) build(ctx context.Context, tx *store.Tx, kind Kind, sub store.N
 	if o.links != nil && sub.Reservation.Reference != "" && kind == VehicleEntry {
 		extra.JustificanteURL = o.links.EntryDocumentURL(reservation.ShowReference(sub.Reservation.Reference), sub.Reservation.Entry, sub.Reservation.Exit, tx.Now)
 	}
+	arrives := kind == BookingReminder || kind == BookingConfirmation
 	switch {
-	case kind == BookingReminder && o.facility != nil && facility != nil:
+	case arrives && o.facility != nil && facility != nil:
 		f := *facility
 		extra.Facility = &f
-	case kind == BookingReminder && o.facility != nil:
+	case arrives && o.facility != nil:
 		f, err := o.facility(ctx, tx)
 		if err != nil {
 			return nil, fmt.Errorf("facility for the reminder: %w", err)
@@ -100,7 +101,7 @@ func (o *Outbox) ScheduleReminder(ctx context.Context, tx *store.Tx, sub store.N
 // opts.Facility, when set, is the reminder's car park read before the transaction.
 func (o *Outbox) EnqueueBooked(ctx context.Context, tx *store.Tx, sub store.NotificationSubject, opts Options) error {
 	rows := make([]store.NewNotification, 0, 2)
-	n, err := o.row(ctx, tx, BookingConfirmation, sub, Options{})
+	n, err := o.row(ctx, tx, BookingConfirmation, sub, Options{Facility: opts.Facility})
 	if err != nil {
 		return err
 	}
@@ -174,13 +175,12 @@ func (o *Outbox) enqueueAccount(ctx context.Context, tx *store.Tx, kind Kind, v 
 	return nil
 }
 
-// BookingFacility is the car park the reminder of a booking entering at entry names,
+// BookingFacility is the car park a new booking's confirmation and reminder name,
 // read before the booking's transaction (for EnqueueBooked's Options.Facility) from
-// the copy SetFacilityCopy gives; nil when there is no copy (the reminder reads the
-// facility in the transaction) or no reminder (entry less than ReminderLead after
-// now).
-func (o *Outbox) BookingFacility(ctx context.Context, entry, now time.Time) (*FacilityData, error) {
-	if o.facility == nil || o.facilityCopy == nil || !entry.Add(-ReminderLead).After(now) {
+// the copy SetFacilityCopy gives; nil when there is no copy (the notifications read
+// the facility in the transaction).
+func (o *Outbox) BookingFacility(ctx context.Context) (*FacilityData, error) {
+	if o.facility == nil || o.facilityCopy == nil {
 		return nil, nil
 	}
 	f, err := o.facilityCopy(ctx)

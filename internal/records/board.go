@@ -100,3 +100,11 @@ func (s *Service) BoardVersion(ctx context.Context) (int64, error) {
 func (s *Service) OverdueCount(ctx context.Context) (int, error) {
 	return s.store.Records().CountOverdue(ctx, s.now())
 }
+
+// FreeSpots suggests up to 8 spots for reservation r at check-in: codes used in
+// the last 180 days that no other open stay holds over r's stay
+// (docs/reservations.md#check-in-on-a-phone). Spots have no list of their own: the
+// codes staff typed are the car park's.
+func (s *Service) FreeSpots(ctx context.Context, r reservation.Reservation) ([]string, error) {
+	return s.store.Records().FreeSpots(ctx, r.ID, r.Entry, r.Exit, s.now().AddDate(0, 0, -180), 8)
+}

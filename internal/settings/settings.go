@@ -8,6 +8,7 @@ package settings
 
 import (
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -38,6 +39,67 @@ type Facility struct {
 	// ExitGraceMinutes: how long after a paid check-out the exit camera still opens
 	// for the car (docs/gate.md#answers); 30 on a new database.
 	ExitGraceMinutes int
+
+	// Arrival is how to reach the car park and hand the car over, in each language
+	// the service speaks (docs/settings.md#arrival-instructions): the confirmation,
+	// the manage page and the booking's notifications show it.
+	Arrival Texts
+}
+
+// Texts is a text in each language the service speaks.
+type Texts struct{ ES, EN, DE, FR string }
+
+// MaxArrival is the longest arrival instructions text, per language.
+const MaxArrival = 1000
+
+// In is the text in lang, else the Spanish one (the service's own language).
+func (t Texts) In(lang string) string {
+	v := map[string]string{"es": t.ES, "en": t.EN, "de": t.DE, "fr": t.FR}[lang]
+	if v == "" {
+		return t.ES
+	}
+	return v
+}
+
+// Field is the text of one language by its settings field name (arrival_es…),
+// for the forms; nil for an unknown name.
+func (t *Texts) Field(name string) *string {
+	switch name {
+	case "arrival_es":
+		return &t.ES
+	case "arrival_en":
+		return &t.EN
+	case "arrival_de":
+		return &t.DE
+	case "arrival_fr":
+		return &t.FR
+	}
+	return nil
+}
+
+// ArrivalFields are the settings' field names of the arrival instructions.
+var ArrivalFields = []string{"arrival_es", "arrival_en", "arrival_de", "arrival_fr"}
+
+// DisplayName is the facility's name as customers read it: the name set on the
+// settings page, else the service's own ("Parking Aeropuerto").
+func (f Facility) DisplayName() string {
+	if n := strings.TrimSpace(f.Name); n != "" {
+		return n
+	}
+	return DefaultName
+}
+
+// DefaultName names the car park until the settings give it a name.
+const DefaultName = "Parking Aeropuerto"
+
+// MapURL is a map search for the facility's address (a link phones open in their
+// maps app); "" without an address.
+func (f Facility) MapURL() string {
+	a := strings.TrimSpace(f.Address)
+	if a == "" {
+		return ""
+	}
+	return "https://www.google.com/maps/search/?api=1&query=" + url.QueryEscape(a)
 }
 
 // Defaults and limits.
@@ -112,6 +174,12 @@ func (f Facility) Normalise() (Facility, error) {
 	}
 	if f.Email = strings.TrimSpace(f.Email); f.Email != "" {
 		if f.Email, err = input.Email("email", f.Email); err != nil {
+			return f, err
+		}
+	}
+	for _, name := range ArrivalFields {
+		p := f.Arrival.Field(name)
+		if *p, err = input.Notes(name, *p, MaxArrival); err != nil {
 			return f, err
 		}
 	}

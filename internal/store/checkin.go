@@ -8,6 +8,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"time"
 
 	"parking/internal/reservation"
 )
@@ -63,6 +64,43 @@ func (s Handover) Handovers(ctx context.Context, reservationID int64) ([]reserva
 		}
 		h.RecordedAt = h.RecordedAt.UTC()
 		out = append(out, h)
+	}
+	return out, closeRows(rows)
+}
+
+// AssignSpot gives a PENDIENTE reservation its spot at check-in, inside the start's
+// transaction (the caller checked the spot is free over its stay).
+func (tx ReservationsTx) AssignSpot(ctx context.Context, id int64, spot string) (bool, error) {
+	res, err := tx.Exec(ctx, `UPDATE reservation SET cod_parking_spot = $2, updated_at = $3
+		WHERE id_reservation = $1 AND status = 'PENDIENTE'`, id, spot, tx.Now)
+	return applied(res, err, "assign spot to reservation %d", id)
+}
+
+// FreeSpots lists up to limit spot codes used since since that no reservation
+// other than id, not terminal, holds over [entry, exit) (an open exit: to the end
+// of time), in code order: the check-in dialog's suggestions (docs/reservations.md#parking-spot).
+func (s Records) FreeSpots(ctx context.Context, id int64, entry time.Time, exit *time.Time, since time.Time, limit int) ([]string, error) {
+	end := time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+	if exit != nil {
+		end = *exit
+	}
+	rows, err := s.Query(ctx, `SELECT DISTINCT r.cod_parking_spot FROM reservation r
+		WHERE r.cod_parking_spot IS NOT NULL AND r.cod_parking_spot <> '' AND r.entry_date >= $4
+		  AND NOT EXISTS (SELECT 1 FROM reservation o WHERE o.cod_parking_spot = r.cod_parking_spot
+			AND o.status IN ('PENDIENTE', 'EN CURSO') AND o.id_reservation <> $1
+			AND o.entry_date < $3 AND (o.exit_date IS NULL OR o.exit_date > $2))
+		ORDER BY r.cod_parking_spot LIMIT $5`, id, Time(entry), Time(end), Time(since), limit)
+	if err != nil {
+		return nil, fmt.Errorf("free spots for %d: %w", id, err)
+	}
+	out := []string{}
+	for rows.Next() {
+		var code string
+		if err := rows.Scan(&code); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("free spots for %d: %w", id, err)
+		}
+		out = append(out, code)
 	}
 	return out, closeRows(rows)
 }

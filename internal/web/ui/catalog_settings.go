@@ -30,12 +30,18 @@ type settingsView struct {
 	PhotoRetentionDays int     `json:"photo_retention_days"`
 	ChargeOverstay     bool    `json:"charge_overstay"`
 	ExitGraceMinutes   int     `json:"exit_grace_minutes"`
+	// The arrival instructions in each language (docs/settings.md#arrival-instructions).
+	ArrivalES string `json:"arrival_es"`
+	ArrivalEN string `json:"arrival_en"`
+	ArrivalDE string `json:"arrival_de"`
+	ArrivalFR string `json:"arrival_fr"`
 }
 
 func newSettingsView(f settings.Facility) settingsView {
 	return settingsView{Capacity: f.Capacity, Sellable: f.Sellable, SellableLimit: f.SellableLimit(), Name: f.Name,
 		TaxID: f.TaxID, Address: f.Address, Phone: f.Phone, Email: f.Email, VATRate: f.VATPercent(),
-		PhotoRetentionDays: f.PhotoRetentionDays, ChargeOverstay: f.ChargeOverstay, ExitGraceMinutes: f.ExitGraceMinutes}
+		PhotoRetentionDays: f.PhotoRetentionDays, ChargeOverstay: f.ChargeOverstay, ExitGraceMinutes: f.ExitGraceMinutes,
+		ArrivalES: f.Arrival.ES, ArrivalEN: f.Arrival.EN, ArrivalDE: f.Arrival.DE, ArrivalFR: f.Arrival.FR}
 }
 
 // settingsPageView is the data of admin_settings.html.
@@ -108,6 +114,11 @@ func (s catalogPages) saveSettings(w http.ResponseWriter, r *http.Request) (sett
 	for name, dst := range map[string]*string{"name": &f.Name, "tax_id": &f.TaxID, "address": &f.Address, "phone": &f.Phone, "email": &f.Email} {
 		if in.Has(name) {
 			*dst = in.Str(name)
+		}
+	}
+	for _, name := range settings.ArrivalFields {
+		if in.Has(name) {
+			*f.Arrival.Field(name) = in.Str(name)
 		}
 	}
 	// docs/exit.md#overstay; the page sends a hidden "false" before its checkbox.

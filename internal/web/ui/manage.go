@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 
+	"parking/internal/arrival"
+
 	"parking/internal/booking"
 	"parking/internal/fault"
 	"parking/internal/input"
@@ -67,6 +69,10 @@ type manageView struct {
 	PaymentLabel           string
 	ManagePath, ReceiptURL string
 	EntryDocumentURL       string // the justificante de entrada, once the car is in (docs/entry-document.md)
+	StatusLabel            string // the state in the customer's words (docs/manage-booking.md#pages)
+	Cancelled              bool   // nothing to pay, nothing to print
+	Arrival                arrivalView
+	QRPath                 string // the booking's QR code (arrival.go)
 }
 
 // manageLookupPage is GET /reserva.
@@ -146,9 +152,11 @@ func (s managePages) managePage(w http.ResponseWriter, r *http.Request) {
 	if f, ok := manageFlashes[r.URL.Query().Get("hecho")]; ok {
 		v.Flash = s.T(r, f)
 	}
-	v.Error = r.URL.Query().Get("error")
-	if len(v.Error) > 300 {
-		v.Error = v.Error[:300]
+	if code := r.URL.Query().Get("error"); code != "" {
+		v.Error = s.T(r, manageErrorKey(code)) // a code of the catalogue, never the query's words
+	}
+	if !v.Cancelled {
+		v.Arrival = s.arrivalOf(r.Context(), s.Lang(r))
 	}
 	s.render(w, r, http.StatusOK, "manage.html", s.T(r, "title.manage", "Reference", v.Reference), v)
 }
@@ -161,6 +169,8 @@ func (s managePages) manageViewOf(d records.Detail, token string, wd words) mana
 		Entry: wd.dateTime(res.Entry), Exit: wd.optDateTime(res.Exit), Total: wd.money(res.TotalPrice),
 		EntryInput: res.Entry.In(loc).Format("2006-01-02T15:04"), VehicleLabel: wd.vehicleType(d.Vehicle.Type),
 		ManagePath: managePath(res, token, ""), StatusClass: statusClass(string(res.Status)),
+		StatusLabel: wd.t(customerStatusKey + string(res.Status)), Cancelled: res.Status == reservation.Cancelled,
+		QRPath: arrival.QRPath(res.Reference),
 	}
 	if res.Exit != nil {
 		v.ExitInput = res.Exit.In(loc).Format("2006-01-02T15:04")
@@ -248,7 +258,8 @@ func (s managePages) manageDone(w http.ResponseWriter, r *http.Request, token st
 			s.manageLookupRefused(w, r, manageLookupView{Reference: r.PathValue("reference")}, err)
 			return
 		}
-		q := url.Values{"t": {token}, "error": {s.failText(r, err)}}
+		s.FailureStatus(r, err) // logged as any refusal
+		q := url.Values{"t": {token}, "error": {manageErrorCode(err)}}
 		httpx.SeeOther(w, r, "/reserva/"+url.PathEscape(r.PathValue("reference"))+"?"+q.Encode())
 		return
 	}

@@ -56,7 +56,8 @@ func TestManageBookingPages(t *testing.T) {
 		page = webtest.Do(t, cl, "GET", a.URL+loc, nil)
 		webtest.WantStatus(t, page, http.StatusOK)
 		webtest.CheckPage(t, page)
-		webtest.WantAll(t, "manage page", page.Body, "Reserva <span data-manage-reference>"+ref+"</span>", "PENDIENTE", "PAGE1",
+		webtest.WantAll(t, "manage page", page.Body, "Reserva <span data-manage-reference>"+ref+"</span>", `data-status="PENDIENTE">Confirmada</span>`, "PAGE1",
+			`<img src="/r/`+ref+`/qr.png"`, "Cómo llegar", "Parking Aeropuerto",
 			`action="/reserva/`+ref+`/modificar"`, `action="/reserva/`+ref+`/cancelar"`, `name="t" value="`+token+`"`, "Imprimir confirmación")
 
 		// Change: two more days, an extra; 303 back with the notice; stored.
@@ -78,7 +79,17 @@ func TestManageBookingPages(t *testing.T) {
 			t.Errorf("bad edit: %d %q", res.StatusCode, res.Header.Get("Location"))
 		}
 		page = webtest.Do(t, cl, "GET", a.URL+res.Header.Get("Location"), nil)
-		webtest.WantAll(t, "refused edit", page.Body, "debe ser posterior")
+		// The refusal travels as a code (docs/manage-booking.md#pages): the catalogue's words.
+		webtest.WantAll(t, "refused edit", page.Body, "Las fechas no son válidas")
+		if !strings.Contains(res.Header.Get("Location"), "error=fechas") {
+			t.Errorf("the refusal's code: %q", res.Header.Get("Location"))
+		}
+		// ?error= is never shown as written: an unknown code is the generic message.
+		page = webtest.Do(t, cl, "GET", a.URL+"/reserva/"+ref+"?t="+url.QueryEscape(token)+"&error="+url.QueryEscape("Llame al 900 000 000"), nil)
+		webtest.WantAll(t, "unknown code", page.Body, "No se pudo completar la operación")
+		if strings.Contains(page.Body, "900 000 000") {
+			t.Error("the page shows the query's words")
+		}
 
 		// A bad link: the lookup form, 404.
 		bad := webtest.Do(t, cl, "GET", a.URL+"/reserva/"+ref+"?t=forged.token", nil)
@@ -98,9 +109,15 @@ func TestManageBookingPages(t *testing.T) {
 			t.Fatalf("cancel: %d %q", res.StatusCode, res.Header.Get("Location"))
 		}
 		page = webtest.Do(t, cl, "GET", a.URL+res.Header.Get("Location"), nil)
-		webtest.WantAll(t, "after cancelling", page.Body, "Reserva cancelada correctamente.", "CANCELADA")
+		webtest.WantAll(t, "after cancelling", page.Body, "Reserva cancelada correctamente.", `data-status="CANCELADA">Cancelada</span>`)
 		if strings.Contains(page.Body, "/modificar") || strings.Contains(page.Body, "/cancelar") {
 			t.Error("a cancelled booking still offers to change or cancel")
+		}
+		// Nothing to pay and nothing to print for a cancelled booking.
+		for _, gone := range []string{"data-manage-total", "Imprimir confirmación", "se paga al recoger", "qr.png"} {
+			if strings.Contains(page.Body, gone) {
+				t.Errorf("a cancelled booking shows %q", gone)
+			}
 		}
 
 		// A paid booking: the receipt.

@@ -134,7 +134,7 @@ func (s *base) publicOffer(w words) offer {
 			o.Extras = append(o.Extras, extraOption{ID: e.ID, Name: e.Name, Price: w.money(e.Price)})
 		}
 	}
-	for _, k := range c.Coefficients {
+	for _, k := range pricing.OfferedTypes(c.Coefficients, "") { // each kind once
 		o.VehicleTypes = append(o.VehicleTypes, vehicleTypeOption{
 			Type: k.VehicleType, Label: w.vehicleType(k.VehicleType), Coefficient: w.multiplier(k.Multiplier),
 		})
@@ -198,13 +198,14 @@ type bookingView struct {
 	FullName, Phone, Email string
 	Vehicles               []reservation.Vehicle
 	Customer               bool
+	Arrival                arrivalView // the confirmation's "how to arrive" (arrival.go)
 }
 
 // bookingPage is GET /booking (docs/web-pages.md): the 3-step flow. The optional
 // query parameters entrada and salida prefill the dates; a logged-in customer's
 // name, phone and email prefill step 2, and their vehicles can be picked.
 func (s publicPages) bookingPage(w http.ResponseWriter, r *http.Request) {
-	v := bookingView{Offer: s.publicOffer(s.words(r)), Now: s.inputTime(s.now())}
+	v := bookingView{Offer: s.publicOffer(s.words(r)), Now: s.inputTime(s.now()), Arrival: s.arrivalOf(r.Context(), s.Lang(r))}
 	var okEntry, okExit bool
 	v.Entry, okEntry = s.queryTime(r, "entrada")
 	v.Exit, okExit = s.queryTime(r, "salida")

@@ -117,7 +117,7 @@ func TestBookingPage(t *testing.T) {
 			`<label for="full_name">Nombre y apellidos</label>`, `<label for="phone">Teléfono</label>`,
 			`<label for="license_plate">Matrícula</label>`, `autocapitalize="characters"`,
 			`<option value="TURISMO">Turismo</option>`, `<option value="SUV">SUV / todoterreno (tarifa ×1,25)</option>`,
-			`<option value="MOTO">Moto (tarifa ×0,5)</option>`,
+			`<option value="MOTOCICLETA">Motocicleta (tarifa ×0,5)</option>`,
 			`<label for="brand">Marca`, `<label for="model">Modelo`, `<label for="email">Correo electrónico`,
 			`data-price data-state="idle" aria-live="polite"`, `<button type="submit" class="btn btn-primary" data-next>Continuar</button>`,
 			`<a href="/booking" aria-current="page">Reservar</a>`, `href="/reserva" data-done-manage>Gestionar mi reserva</a>`,

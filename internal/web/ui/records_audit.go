@@ -107,6 +107,8 @@ var auditFieldLabels = map[string]string{
 	"capacity": "Plazas", "sellable": "Plazas a la venta", "tax_id": "NIF", "address": "Dirección", "phone": "Teléfono",
 	"vat_rate": "IVA", "photo_retention_days": "Conservación de fotos (días)", "charge_overstay": "Cobrar la estancia real de salidas tardías",
 	"exit_grace_minutes": "Margen de salida tras el pago (minutos)", "arrived_at": "Llegada",
+	"arrival_es": "Instrucciones de llegada (español)", "arrival_en": "Instrucciones de llegada (inglés)",
+	"arrival_de": "Instrucciones de llegada (alemán)", "arrival_fr": "Instrucciones de llegada (francés)",
 }
 
 // auditRowView is one entry on a page.

@@ -86,6 +86,9 @@ type view struct {
 	// JS is the texts the page's scripts show, in Lang, as a JSON object (the
 	// body's data-texts; app.js's T reads it).
 	JS string
+	// Brand names the car park in the header, the title and the footer: the
+	// settings' name, else the service's own in Lang.
+	Brand string
 }
 
 // langLink is the same page in one language.
@@ -313,6 +316,7 @@ func (s *base) render(w http.ResponseWriter, r *http.Request, status int, name, 
 	}
 	v.Nav = navFor(lang, v.User, r.URL.Path)
 	v.StaffNav = v.User != nil && v.User.IsAdmin()
+	v.Brand = s.brand(r.Context(), lang)
 	v.Switch, v.Alternates = s.languageLinks(r, status, lang)
 	if v.User != nil && v.User.IsAdmin() && strings.HasPrefix(r.URL.Path, "/admin") {
 		f, err := s.catalogOps.Facility(r.Context())

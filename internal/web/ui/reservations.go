@@ -30,6 +30,7 @@ func (s reservationPages) routes(mux *http.ServeMux) {
 	admin := s.adminOnly(mux)
 	admin("GET /admin/reservations/new", s.adminWalkInForm)
 	admin("POST /admin/reservations/new", s.adminWalkIn)
+	admin("GET /admin/customers/known", s.adminKnownCustomer) // the walk-in form's lookup (reservations_walkin_page.go)
 	admin("GET /admin/reservations/details/{id}", s.adminDetails)
 	admin("POST /admin/reservations/{id}/edit", s.adminEdit)
 	admin("PATCH /admin/reservations/{id}/start", s.adminStart)
@@ -322,7 +323,8 @@ func (s reservationPages) adminStart(w http.ResponseWriter, r *http.Request) {
 		if h.KeysHandedOver, err = in.Flag("keys_handed_over"); err != nil {
 			return reservation.Reservation{}, err
 		}
-		return s.booking.Start(r.Context(), id, h)
+		// The check-in dialog sends the spot with the start (docs/reservations.md#check-in-on-a-phone).
+		return s.booking.StartIn(r.Context(), id, in.Str("cod_parking_spot"), h)
 	}, "err.ui.reservation_started")
 }
 

@@ -69,7 +69,8 @@ type detailPageView struct {
 	CanEdit      bool
 	CanAddPhoto  bool
 	CanStart     bool
-	StartWhyNot  string // why start is disabled, for people
+	StartWhyNot  string   // what the start still needs (photos, spot), for people: the dialog asks for it
+	FreeSpots    []string // the check-in dialog's suggestions (docs/reservations.md#check-in-on-a-phone)
 	CanFinalize  bool
 	CanCancel    bool
 	CanInvoice   bool
@@ -309,13 +310,19 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 	v.CanInvoice = rules.RequestBill
 	v.HasReceipt = v.Finalized
 	if rules.Start {
+		// The check-in dialog asks for the spot and takes the photos
+		// (docs/reservations.md#check-in-on-a-phone): start opens it whatever is missing.
+		v.CanStart = true
 		switch {
 		case v.PhotosMissing > 0:
 			v.StartWhyNot = wd.t("detail.photos_missing", "Count", v.PhotosMissing)
 		case v.Spot == "":
 			v.StartWhyNot = wd.t("detail.assign_spot")
-		default:
-			v.CanStart = true
+		}
+		if spots, err := s.records.FreeSpots(r.Context(), res); err == nil {
+			v.FreeSpots = spots
+		} else {
+			s.log.WarnContext(r.Context(), "free spots for the check-in dialog", "err", err)
 		}
 	}
 
@@ -337,7 +344,7 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 		v.AllExtras = append(v.AllExtras, detailExtraChoice{ID: e.ID, Name: e.Name, Price: wd.money(price), Checked: booked[e.ID], Inactive: !e.Active})
 	}
 	found := false
-	for _, k := range d.Catalog.Coefficients {
+	for _, k := range pricing.OfferedTypes(d.Catalog.Coefficients, d.Vehicle.Type) { // each kind once, the stored one kept
 		sel := pricing.NormalizeVehicleType(k.VehicleType) == pricing.NormalizeVehicleType(d.Vehicle.Type)
 		found = found || sel
 		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: k.VehicleType, Label: wd.vehicleType(k.VehicleType), Selected: sel})

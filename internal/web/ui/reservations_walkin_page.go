@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"parking/internal/i18n"
+	"parking/internal/pricing"
 	"parking/internal/web/httpx"
 )
 
@@ -78,8 +79,44 @@ func (s reservationPages) renderWalkIn(w http.ResponseWriter, r *http.Request, s
 	if typ == "" {
 		typ = walkInDefaultType
 	}
-	for _, k := range c.Coefficients {
+	for _, k := range pricing.OfferedTypes(c.Coefficients, typ) { // each kind once
 		v.VehicleTypes = append(v.VehicleTypes, detailTypeChoice{Type: k.VehicleType, Label: wd.vehicleType(k.VehicleType), Selected: k.VehicleType == typ})
 	}
 	s.render(w, r, status, "admin_new.html", "title.walkin", v)
+}
+
+// knownCustomerJSON is the answer of the walk-in form's lookup.
+type knownCustomerJSON struct {
+	FullName string `json:"full_name"`
+	Phone    string `json:"phone"`
+	Email    string `json:"email"`
+}
+
+type knownVehicleJSON struct {
+	LicensePlate string `json:"license_plate"`
+	Brand        string `json:"brand"`
+	Model        string `json:"model"`
+	Color        string `json:"color"`
+	VehicleType  string `json:"vehicle_type"`
+}
+
+// adminKnownCustomer is GET /admin/customers/known?phone=… or ?plate=… (staff only,
+// docs/reservations.md#walk-in-lookup): the customer and vehicle of the latest
+// booking with that phone or plate, which the walk-in form fills in;
+// {"success":true,"found":false,"customer":null,"vehicle":null} when nobody.
+func (s reservationPages) adminKnownCustomer(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	k, found, err := s.booking.KnownCustomer(r.Context(), q.Get("phone"), q.Get("plate"))
+	if err != nil {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	out := map[string]any{"success": true, "found": found, "customer": nil, "vehicle": nil}
+	if found {
+		out["customer"] = knownCustomerJSON{FullName: k.FullName, Phone: k.Phone, Email: k.Email}
+		v := k.Vehicle
+		out["vehicle"] = knownVehicleJSON{LicensePlate: v.LicensePlate, Brand: v.Brand, Model: v.Model, Color: v.Color, VehicleType: v.Type}
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	httpx.WriteJSON(w, http.StatusOK, out)
 }

@@ -42,6 +42,7 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// Public pages (docs/web-pages.md; public.go): home, the 3-step booking flow,
 	// /privacidad, /condiciones.
 	publicPages{s.base}.routes(mux)
+	arrivalPages{s.base}.routes(mux) // the booking's QR code (arrival.go)
 
 	// Static files.
 	mux.HandleFunc("GET /static/{file}", s.assets.serveStatic)

@@ -228,6 +228,16 @@
         body = body || {};
         body[f.name] = v;
       });
+      if (action === 'start') {
+        // docs/reservations.md#check-in-on-a-phone: the spot goes with the start.
+        var spotIn = dlg.el.querySelector('[data-start-spot]');
+        if (spotIn) {
+          var spot = spotIn.value.trim().toUpperCase();
+          if (!spot) { dlg.error(T('admin.spot_missing')); spotIn.focus(); return; }
+          body = body || {};
+          body.cod_parking_spot = spot;
+        }
+      }
       var method = 'PATCH', path = base + '/' + action;
       if (action === 'fullinvoice') {
         // docs/receipts.md#full-invoice-factura-completa: a full invoice with the customer's tax id and address.
@@ -242,7 +252,11 @@
         path = base + '/invoice';
       }
       setBusy(dlg.confirm, true, BUSY[action]);
-      api(method, path, body).then(function (r) {
+      (action === 'start' ? startPhotos(dlg) : Promise.resolve('')).then(function (failed) {
+        if (failed) { setBusy(dlg.confirm, false); dlg.error(failed); return null; }
+        return api(method, path, body);
+      }).then(function (r) {
+        if (!r) { return; }
         if (!r.ok) {
           setBusy(dlg.confirm, false);
           // The amount due changed since it was shown: show the new one, which
@@ -259,6 +273,41 @@
         });
       });
     }
+
+    // The check-in dialog's photos (docs/reservations.md#check-in-on-a-phone): the
+    // camera's files go in one multipart POST …/photos as entry photos before the
+    // start, which counts them; resolves to '' or the refusal's words.
+    function startPhotos(dlg) {
+      var input = dlg.el.querySelector('[data-start-photos]');
+      if (!input || !input.files || !input.files.length) { return Promise.resolve(''); }
+      var data = new FormData();
+      Array.prototype.forEach.call(input.files, function (f) { data.append('file', f, f.name); });
+      data.append('phase', 'entrada');
+      return fetch(base + '/photos', { method: 'POST', body: data, headers: { 'Accept': 'application/json' }, credentials: 'same-origin' })
+        .then(function (res) {
+          return res.json().catch(function () { return null; }).then(function (r) {
+            if (res.status !== 201 || !r || !r.success) { return (r && r.message) || T('admin.upload_status', { Status: res.status }); }
+            input.value = '';
+            var st = dlg.el.querySelector('[data-start-photos-status]');
+            if (st) { st.textContent = T('admin.n_of', { N: r.photo_count, Needed: st.getAttribute('data-photos-needed') }); }
+            return '';
+          });
+        }, function () { return T('admin.offline_upload'); });
+    }
+
+    // A suggested free spot fills the dialog's spot field.
+    root.addEventListener('click', function (e) {
+      var b = e.target.closest('[data-spot-pick]');
+      if (!b) { return; }
+      var f = root.querySelector('[data-start-spot]');
+      if (f) { f.value = b.getAttribute('data-spot-pick'); f.focus(); }
+    });
+    root.addEventListener('change', function (e) {
+      if (!e.target.matches || !e.target.matches('[data-start-photos]')) { return; }
+      var st = root.querySelector('[data-start-photos-status]');
+      var n = e.target.files ? e.target.files.length : 0;
+      if (st && n) { st.textContent = T('admin.photos_chosen', { Count: n }); }
+    });
 
     function invoice(btn) {
       setBusy(btn, true, T('admin.sending'));
@@ -544,6 +593,29 @@
     form.addEventListener('change', function (e) { if (e.target.matches('[data-quote-field]')) { update(); } });
     form.addEventListener('input', function (e) { if (e.target.matches('[data-quote-field]')) { update(); } });
     update(true);
+
+    // docs/reservations.md#walk-in-lookup: a known phone or plate fills the empty
+    // fields with the customer and the vehicle of their latest booking.
+    var known = form.querySelector('[data-known-status]');
+    function fillKnown(param, value) {
+      if (!value.trim()) { return; }
+      api('GET', '/admin/customers/known?' + param + '=' + encodeURIComponent(value.trim())).then(function (r) {
+        if (!r.ok || !r.data.found) { return; }
+        var c = r.data.customer, v = r.data.vehicle, filled = false;
+        var put = function (name, val) {
+          if (f[name] && val && !f[name].value.trim()) { f[name].value = val; filled = true; }
+        };
+        put('full_name', c.full_name); put('phone', c.phone); put('email', c.email);
+        put('license_plate', v.license_plate); put('brand', v.brand); put('model', v.model); put('color', v.color);
+        if (v.vehicle_type && f.vehicle_type && f.vehicle_type.querySelector('option[value="' + v.vehicle_type + '"]')) {
+          f.vehicle_type.value = v.vehicle_type;
+          update();
+        }
+        if (filled && known) { known.textContent = T('admin.customer_found'); known.hidden = false; }
+      });
+    }
+    f.phone.addEventListener('change', function () { fillKnown('phone', f.phone.value); });
+    f.license_plate.addEventListener('change', function () { fillKnown('plate', f.license_plate.value); });
 
     function clearErrors() {
       ['phone', 'full_name', 'email', 'license_plate', 'vehicle_type', 'entry_date', 'exit_date', 'cod_parking_spot'].forEach(function (n) {

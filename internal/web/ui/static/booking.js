@@ -398,8 +398,9 @@
     function fillDone(d) {
       if (!d || !d.id) { return false; }
       var put = function (k, text) { root.querySelector('[data-done="' + k + '"]').textContent = text; };
-      put('id', String(d.id));
       put('entry', d.entry || '');
+      put('exit', d.exit || '');
+      put('service', d.service || '');
       put('plate', d.plate || '');
       put('name', d.name || '');
       put('total', d.total || '');
@@ -411,6 +412,12 @@
         try { var u = new URL(d.manage, location.href); manage = u.pathname + u.search; } catch (e) { manage = '/reserva'; }
       }
       root.querySelector('[data-done-manage]').setAttribute('href', manage);
+      // The booking's QR code (docs/manage-booking.md#arrival), served by the service.
+      var qr = root.querySelector('[data-done-qr]');
+      if (qr && d.reference) {
+        qr.querySelector('[data-done-qr-img]').setAttribute('src', '/r/' + encodeURIComponent(d.reference) + '/qr.png');
+        qr.hidden = false;
+      }
       return true;
     }
 
@@ -465,7 +472,8 @@
         if (r.ok && r.data.success && r.data.data) {
           attempt = { key: null, body: null };
           var d = r.data.data;
-          store(DONE_KEY, { id: d.id_reservation, entry: String(d.entry_date || '').replace(/:00$/, ''), plate: d.license_plate, name: d.customer_name, total: euros(d.total_price), reference: d.reference, manage: d.manage_url });
+          var svc = root.querySelector('input[name="id_main_service"]:checked');
+          store(DONE_KEY, { id: d.id_reservation, entry: longDate(v.entry_date), exit: longDate(v.exit_date), service: svc ? svc.getAttribute('data-name') : '', plate: d.license_plate, name: d.customer_name, total: euros(d.total_price), reference: d.reference, manage: d.manage_url });
           store(KEY, null);
           history.replaceState({ bookingStep: 'done', depth: depth() }, '', urlFor('done'));
           show('done', true);
