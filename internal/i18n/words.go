@@ -36,6 +36,7 @@ var fieldLabels = map[string]string{
 	"nif": "admin_detail.nif_nie_o_cif", "razon_social": "common.nombre_o_razon_social", "token": "profile.codigo_del_enlace",
 	"file_path": "admin_detail.direccion_url_de_la_foto",
 	"language":  "layout.language",
+	"from":      "common.desde", "to": "common.hasta",
 }
 
 // FieldLabel is field as its form labels it in lang, in «», or the name as it is

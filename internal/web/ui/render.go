@@ -109,6 +109,7 @@ func navFor(lang string, u *account.User, current string) []navItem {
 			{Href: "/admin/history", Label: "nav.history"}, {Href: "/admin/parking", Label: "nav.parking"},
 			{Href: "/admin/catalog", Label: "nav.catalog"}, {Href: "/admin/settings", Label: "nav.settings"},
 			{Href: "/admin/staff", Label: "nav.staff"}, {Href: "/admin/audit", Label: "nav.audit"},
+			{Href: "/admin/reports", Label: "nav.reports"},
 		}
 	default:
 		items = []navItem{{Href: "/users/profile", Label: "nav.account"}, {Href: "/booking", Label: "nav.book"}}

@@ -22,6 +22,9 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// The read side (records.go): /admin/dashboard, /admin/api-token,
 	// /admin/history, /admin/history.csv, /admin/parking..., /admin/audit.
 	recordsPages{s.base}.routes(mux)
+	// The figures and the invoice book (reports.go, docs/reports.md): /admin/reports,
+	// /admin/reports/invoices.
+	reportPages{s.base}.routes(mux)
 	// The catalog and the facility settings (catalog.go): /admin/catalog/...,
 	// /admin/settings.
 	catalogPages{s.base}.routes(mux)

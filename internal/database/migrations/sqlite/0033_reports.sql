@@ -1,0 +1,12 @@
+-- The reports (docs/reports.md#indexes), SQLite dialect: every figure is an aggregate over a date range, read
+-- through one of these indexes instead of the whole table.
+-- Receipts by the moment of issue (revenue by day, the invoice book).
+CREATE INDEX receipt_issued ON receipt (issued_at);
+-- Bookings made in a range: counted, cancelled, and their lead time, from the index alone.
+CREATE INDEX reservation_report_created ON reservation (reservation_date, status, entry_date);
+-- Possible no-shows: pending stays never started, by entry.
+CREATE INDEX reservation_report_pending ON reservation (entry_date) WHERE status = 'PENDIENTE' AND checked_in_at IS NULL;
+-- Finished stays by entry (average stay) and by the end of the stay (past occupancy).
+CREATE INDEX reservation_report_finished ON reservation (entry_date) WHERE status = 'FINALIZADA';
+CREATE INDEX reservation_report_finished_end ON reservation (COALESCE(checked_out_at, exit_date), COALESCE(checked_in_at, entry_date))
+    WHERE status = 'FINALIZADA';
