@@ -298,15 +298,17 @@ func (s *Service) occupancy(ctx context.Context, w store.ReportWindow, rep *Repo
 	}
 	today := occupancy.DayOf(s.now(), s.loc)
 	if rep.First < today {
-		spans, err := s.store.Reports().FinishedStays(ctx, w)
+		e, err := s.store.Reports().FinishedStays(ctx, w)
 		if err != nil {
 			return err
 		}
-		last := min(rep.Last, today-1)
-		for _, sp := range spans {
-			for d := max(occupancy.Day(sp.First), rep.First); d <= min(occupancy.Day(sp.Last), last); d++ {
-				rep.Days[d-rep.First].Booked += int(sp.Count)
-			}
+		// A difference array: the stays carried in, plus those begun by each day, less
+		// those ended before it.
+		held := e.Carried
+		for d := rep.First; d <= min(rep.Last, today-1); d++ {
+			held += e.Starts[int64(d)]
+			rep.Days[d-rep.First].Booked += int(held)
+			held -= e.Ends[int64(d)]
 		}
 	}
 	rep.Occupancy = make([]OccupancyDay, len(rep.Days))

@@ -6,7 +6,10 @@ CREATE INDEX receipt_issued ON receipt (issued_at);
 CREATE INDEX reservation_report_created ON reservation (reservation_date, status, entry_date);
 -- Possible no-shows: pending stays never started, by entry.
 CREATE INDEX reservation_report_pending ON reservation (entry_date) WHERE status = 'PENDIENTE' AND checked_in_at IS NULL;
--- Finished stays by entry (average stay) and by the end of the stay (past occupancy).
+-- Finished stays by entry (average stay), and by the start and the end of the stay (past
+-- occupancy: the stays begun and ended each day, and those carried into the range).
 CREATE INDEX reservation_report_finished ON reservation (entry_date) WHERE status = 'FINALIZADA';
+CREATE INDEX reservation_report_finished_start ON reservation (COALESCE(checked_in_at, entry_date))
+    WHERE status = 'FINALIZADA';
 CREATE INDEX reservation_report_finished_end ON reservation (COALESCE(checked_out_at, exit_date), COALESCE(checked_in_at, entry_date))
     WHERE status = 'FINALIZADA';
