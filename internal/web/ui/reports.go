@@ -29,7 +29,7 @@ func (h hundredths) MarshalJSON() ([]byte, error) { return money.Cents(h).Marsha
 
 func (h hundredths) String() string { return money.Cents(h).String() }
 
-// The report on the wire (docs/reports.md#json).
+// The report on the wire (docs/reports.md#figures).
 type reportJSON struct {
 	From      string            `json:"from"`
 	To        string            `json:"to"`
