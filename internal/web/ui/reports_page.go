@@ -163,8 +163,10 @@ func tipsOf(labels []string, values []int64, eur func(money.Cents) string) []str
 // channelLabel names a sales channel for people.
 func channelLabel(wd words, ch string) string {
 	switch ch {
-	case "web", "counter":
-		return wd.t("reports.canal_" + ch)
+	case "web":
+		return wd.t("reports.canal_web")
+	case "counter":
+		return wd.t("reports.canal_counter")
 	}
 	return ch
 }
