@@ -31,6 +31,7 @@ import (
 	"parking/internal/pricing"
 	"parking/internal/privacy"
 	"parking/internal/records"
+	"parking/internal/reports"
 	facility "parking/internal/settings"
 	"parking/internal/social"
 	"parking/internal/store"
@@ -50,6 +51,7 @@ type App struct {
 	CatalogOps *catalog.Service
 	Handover   *handover.Service
 	Records    *records.Service
+	Reports    *reports.Service // docs/reports.md
 	Accounts   *account.Service
 	Privacy    *privacy.Service
 	Gate       *gate.Service // the plate-recognition cameras (docs/gate.md)
@@ -184,6 +186,7 @@ func (a *App) prepare(ctx context.Context) error {
 	a.Booking = booking.New(a.Store, a.Catalog, a.Config.Location, a.Log, booking.WithOutbox(a.Outbox),
 		booking.WithInputRules(a.Config.Input), booking.WithCatalog(a.CatalogOps), booking.WithManageLinks(links),
 		booking.WithEvents(a.Metrics))
+	a.Reports = reports.New(a.Store, a.Config.Location, a.Booking.Availability)
 	// docs/capacity.md#what-counts: a database with reservations from before the occupancy ledger gets
 	// it built once, from the reservations.
 	if built, err := a.Booking.EnsureOccupancy(ctx); err != nil {
@@ -222,7 +225,7 @@ func (a *App) prepare(ctx context.Context) error {
 			FeedHeartbeat: a.Config.FeedHeartbeat, PublicRate: a.Config.PublicRate, DBTimeout: a.Config.DBTimeout,
 			VerifactuQRBase: a.Config.VerifactuQR, TrustedProxies: a.Config.TrustedProxies},
 		Log: a.Log,
-		Operations: ui.Operations{Booking: a.Booking, CatalogOps: a.CatalogOps, Handover: a.Handover, Records: a.Records,
+		Operations: ui.Operations{Booking: a.Booking, CatalogOps: a.CatalogOps, Handover: a.Handover, Records: a.Records, Reports: a.Reports,
 			Accounts: a.Accounts, Catalog: a.Catalog, Privacy: a.Privacy, Input: a.Config.Input, Gate: a.Gate,
 			Social: social.New(a.Config.OIDCProviders, a.Config.BaseURL, a.Config.Clock)},
 		Clock:   a.Config.Clock,

@@ -56,7 +56,7 @@ func TestPagesPassAxe(t *testing.T) {
 		"/users/login", "/users/register", "/users/password/forgot", "/users/password/reset?token=x", "/no-such-page"}
 	customerPages := []string{"/users/profile"}
 	staff := []string{"/admin/dashboard", "/admin/reservations/new", fmt.Sprintf("/admin/reservations/details/%d", id), fmt.Sprintf("/admin/reservations/details/%d", bookedID),
-		"/admin/history", "/admin/parking", "/admin/audit", "/admin/catalog", "/admin/settings", "/admin/staff"}
+		"/admin/history", "/admin/parking", "/admin/audit", "/admin/catalog", "/admin/settings", "/admin/staff", "/admin/reports"}
 
 	ctx := Browser(t, Desktop)
 	var found []string

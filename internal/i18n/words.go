@@ -37,6 +37,7 @@ var fieldLabels = map[string]string{
 	"file_path":          "admin_detail.direccion_url_de_la_foto",
 	"exit_grace_minutes": "admin_settings.exit_grace", "direction": "gate.direction", "at": "gate.at", "plate": "common.matricula",
 	"language": "layout.language",
+	"from":     "common.desde", "to": "common.hasta",
 }
 
 // FieldLabel is field as its form labels it in lang, in «», or the name as it is

@@ -116,6 +116,7 @@ func navFor(lang string, u *account.User, current string) []navItem {
 			{Href: "/admin/catalog", Label: "nav.catalog"}, {Href: "/admin/settings", Label: "nav.settings"},
 			{Href: "/admin/staff", Label: "nav.staff"}, {Href: "/admin/audit", Label: "nav.audit"},
 			{Href: "/admin/devices", Label: "nav.devices"},
+			{Href: "/admin/reports", Label: "nav.reports"},
 		}
 	default:
 		items = []navItem{{Href: "/users/profile", Label: "nav.account"}, {Href: "/booking", Label: "nav.book"}}

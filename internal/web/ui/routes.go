@@ -23,6 +23,9 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// /admin/history, /admin/history.csv, /admin/parking..., /admin/audit,
 	// /admin/find and the QR code's /r/{reference}.
 	recordsPages{s.base}.routes(mux)
+	// The figures and the invoice book (reports.go, docs/reports.md): /admin/reports,
+	// /admin/reports/invoices.
+	reportPages{s.base}.routes(mux)
 	// The catalog and the facility settings (catalog.go): /admin/catalog/...,
 	// /admin/settings.
 	catalogPages{s.base}.routes(mux)

@@ -23,6 +23,7 @@ import (
 	"parking/internal/pricing"
 	"parking/internal/privacy"
 	"parking/internal/records"
+	"parking/internal/reports"
 	"parking/internal/social"
 	"parking/internal/web/httpx"
 )
@@ -45,6 +46,7 @@ type base struct {
 	catalogOps *catalog.Service
 	handover   *handover.Service
 	records    *records.Service
+	reports    *reports.Service // docs/reports.md
 	accounts   *account.Service
 	catalog    *pricing.Holder
 	assets     *assets
@@ -65,6 +67,7 @@ type Operations struct {
 	CatalogOps *catalog.Service
 	Handover   *handover.Service
 	Records    *records.Service
+	Reports    *reports.Service // the figures and the invoice book (docs/reports.md)
 	Accounts   *account.Service
 	Privacy    *privacy.Service // the export and erasure of a customer's data
 	Gate       *gate.Service    // the plate-recognition cameras (docs/gate.md)
@@ -90,7 +93,7 @@ type Deps struct {
 // they are part of the binary, a failure there is a programming error and panics.
 func New(d Deps) *Server {
 	s := &base{
-		Kit: d.Kit, now: d.Clock, cfg: d.Config, log: d.Log, booking: d.Booking, catalogOps: d.CatalogOps, handover: d.Handover, records: d.Records, accounts: d.Accounts, catalog: d.Catalog,
+		Kit: d.Kit, now: d.Clock, cfg: d.Config, log: d.Log, booking: d.Booking, catalogOps: d.CatalogOps, handover: d.Handover, records: d.Records, reports: d.Reports, accounts: d.Accounts, catalog: d.Catalog,
 		limit: d.Limiter, social: d.Social, privacy: d.Privacy, phones: d.Input, gate: d.Gate,
 	}
 	var err error
