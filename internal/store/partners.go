@@ -202,10 +202,13 @@ func allotmentArg(a *int) any {
 // change of its bookings' days takes this lock first, so a check of its allotment
 // sees every change committed before and none can commit beside it (on PostgreSQL
 // a row lock, across instances; SQLite has one writer). ErrNotFound if there is none.
+// FOR NO KEY UPDATE, not FOR UPDATE: the reservation row the transaction inserted
+// holds a key-share lock on the partner (its foreign key), and so may another
+// booking's; FOR UPDATE would wait for each other's, a deadlock.
 func (tx PartnersTx) LockPartner(ctx context.Context, id int64) (reservation.Partner, error) {
 	q := `SELECT ` + partnerColumns + ` FROM partner WHERE id_partner = $1`
 	if tx.Dialect() == Postgres {
-		q += ` FOR UPDATE`
+		q += ` FOR NO KEY UPDATE`
 	}
 	p, err := scanPartner(tx.QueryRow(ctx, q, id))
 	if err != nil {
