@@ -47,12 +47,16 @@ func staffLimit(f settings.Facility) int {
 
 // stayOf is the part of a reservation the capacity rules read.
 func stayOf(r reservation.Reservation) occupancy.Stay {
-	return occupancy.Stay{
+	st := occupancy.Stay{
 		Active: r.Status == reservation.Pending || r.Status == reservation.InCourse,
 		InCar:  r.Status == reservation.InCourse,
 		Entry:  r.Entry,
 		Exit:   r.Exit,
 	}
+	if r.Sale != nil {
+		st.Partner = r.Sale.PartnerID
+	}
+	return st
 }
 
 // occupy moves reservation id's stay in the ledger from before to after (the zero
@@ -64,6 +68,13 @@ func (s *Service) occupy(ctx context.Context, tx *store.Tx, id int64, before, af
 	// change has committed, before the operation returns (availability_cache.go).
 	tx.AfterCommit(s.quoteDays.drop)
 	today := occupancy.DayOf(tx.Now, s.loc)
+	// A partner's stay is held to its allotment first (allotment.go): the partner's
+	// lock before the ledger's, in every change, so no two wait on each other.
+	if after.Partner != 0 && check != noCheck && !(check == staffCheck && override) {
+		if err := checkAllotment(ctx, tx, s.loc, before, after, today); err != nil {
+			return err
+		}
+	}
 	lb, la := occupancy.Ledgered(before, s.loc), occupancy.Ledgered(after, s.loc)
 	c := store.OccupancyChange{
 		Reservation: id,

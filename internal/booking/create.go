@@ -59,6 +59,9 @@ type NewBooking struct {
 	// by its notifications as idioma: the request's language field, else what the web
 	// layer chose (docs/languages.md#the-bookings-language); "" is Spanish.
 	Language string
+	// Sale makes it a partner booking (docs/partners.md): the partner, its own
+	// reference and its commission rate; nil for any other booking.
+	Sale *reservation.PartnerSale
 }
 
 // Created is the outcome of a booking. Customer and Vehicle are the stored records
@@ -84,10 +87,10 @@ const PublicEntryGrace = 15 * time.Minute
 func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking, opts ...CreateOption) (Created, error) {
 	c, err := s.create(ctx, ch, in, opts...)
 	if err != nil {
-		s.events.BookingRefused(channelName(ch), refusalReason(err))
+		s.events.BookingRefused(channelName(ch, in), refusalReason(err))
 		return c, err
 	}
-	s.events.BookingCreated(channelName(ch))
+	s.events.BookingCreated(channelName(ch, in))
 	s.report.moved("", reservation.Pending)
 	return c, nil
 }
@@ -170,7 +173,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		nr := store.NewReservation{
 			Entry: in.Entry, Exit: in.Exit, TotalPrice: quote.Total,
 			CustomerID: customerID, VehicleID: vehicle.ID, MainServiceID: in.MainService,
-			Contact: &contact, BookedBy: bookedBy, Language: in.Language,
+			Contact: &contact, BookedBy: bookedBy, Language: in.Language, Sale: in.Sale,
 		}
 		// A booking that qualifies for the account it landed on (its contact email is
 		// the account's verified email) is the account's from the start

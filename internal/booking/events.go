@@ -9,7 +9,8 @@ import (
 // (internal/metrics implements it). The operations call it after their
 // transaction has committed (or failed), never inside it; it must not block.
 type Events interface {
-	// BookingCreated: a booking was made through channel ("public", "walkin").
+	// BookingCreated: a booking was made through channel (web, counter, partner:<id>:
+	// docs/partners.md#channels).
 	BookingCreated(channel string)
 	// BookingRefused: a booking attempt through channel failed, for reason (the
 	// fault kind: "invalid", "conflict", "unavailable", "error"…).
@@ -29,12 +30,15 @@ func (noEvents) BookingCreated(string)         {}
 func (noEvents) BookingRefused(string, string) {}
 func (noEvents) StatusChanged(string, string)  {}
 
-// channelName is a channel's label in the metrics.
-func channelName(ch Channel) string {
-	if ch == WalkIn {
-		return "walkin"
+// channelName is a booking's channel, its label in the metrics (docs/partners.md#channels).
+func channelName(ch Channel, in NewBooking) string {
+	switch {
+	case in.Sale != nil:
+		return reservation.PartnerChannel(in.Sale.PartnerID)
+	case ch == WalkIn:
+		return reservation.ChannelCounter
 	}
-	return "public"
+	return reservation.ChannelWeb
 }
 
 // refusalReason names why an operation failed, by its fault kind.

@@ -196,8 +196,15 @@ func (s *Service) ManageCancel(ctx context.Context, ref, token string) (reservat
 	if err != nil {
 		return reservation.Reservation{}, err
 	}
+	return customerCancel(ctx, s, id, ref)
+}
+
+// customerCancel is the cancel of a booking by the one who holds it (the manage
+// link, a partner): PENDIENTE only (docs/reservations.md#transitions), spot cleared,
+// reminder dropped, in one conditional update. ref names it in errors.
+func customerCancel(ctx context.Context, s *Service, id int64, ref string) (reservation.Reservation, error) {
 	var out, before reservation.Reservation
-	err = s.store.InTx(ctx, func(tx *store.Tx) error {
+	err := s.store.InTx(ctx, func(tx *store.Tx) error {
 		r, err := tx.Reservations().LockReservation(ctx, id)
 		if err != nil {
 			return err

@@ -102,6 +102,9 @@ type Stay struct {
 	InCar  bool // EN CURSO: the car is in the car park, so it counts past its exit
 	Entry  time.Time
 	Exit   *time.Time
+	// Partner is the partner that sold the stay (0: none): its days count against
+	// that partner's allotment too (docs/partners.md#allotment).
+	Partner int64
 }
 
 // Ledgered is the span the ledger holds for a stay: entry day to exit day of an

@@ -32,7 +32,10 @@ type HistoryQuery struct {
 	// BookedFrom and BookedTo (YYYY-MM-DD, both included) bound the local day the
 	// reservation was made (reservation_date): staff reconcile online sales by it.
 	BookedFrom, BookedTo string
-	Page                 int // from 1; anything smaller is page 1
+	// Channel (web, counter, partner:<id>) keeps the reservations sold through it
+	// (docs/partners.md#channels); "" for all.
+	Channel string
+	Page    int // from 1; anything smaller is page 1
 }
 
 // HistoryPage is one page of the history.
@@ -79,6 +82,12 @@ func (s *Service) historyFilter(ctx context.Context, q HistoryQuery) (store.Hist
 			return f, fault.Coded(fault.Invalid, "err.records.status", "Value", st)
 		}
 		f.Status = status
+	}
+	if ch := strings.TrimSpace(q.Channel); ch != "" {
+		if !reservation.ValidChannel(ch) {
+			return f, fault.Coded(fault.Invalid, "err.records.channel", "Field", i18n.FieldName("channel"), "Value", ch)
+		}
+		f.Channel = ch
 	}
 	search, err := input.Search("search", q.Search)
 	if err != nil {

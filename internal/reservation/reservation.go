@@ -109,6 +109,10 @@ type Reservation struct {
 	// Language is the customer's language for this booking (es, en, de, fr): its
 	// notifications carry it as idioma (docs/languages.md#the-bookings-language).
 	Language string
+	// Channel is where it was sold (docs/partners.md#channels): web, counter or
+	// partner:<id>. Sale is the partner's part of a partner booking (nil otherwise).
+	Channel string
+	Sale    *PartnerSale
 }
 
 // Overdue reports whether the car is still in after its exit date: EN CURSO and the

@@ -143,3 +143,17 @@ type IdempotencyTx struct{ *database.Tx }
 
 // Idempotency is the transaction's idempotency queries.
 func (tx *Tx) Idempotency() IdempotencyTx { return IdempotencyTx{tx.Tx} }
+
+// Partners reads the sales partners, their keys, their bookings and statements
+// (docs/partners.md).
+type Partners struct{ *database.Engine }
+
+// Partners is the store's partners queries.
+func (s *Store) Partners() Partners { return Partners{s.Engine} }
+
+// PartnersTx edits partners and keys and locks a partner for its allotment, inside
+// the transaction.
+type PartnersTx struct{ *database.Tx }
+
+// Partners is the transaction's partners queries.
+func (tx *Tx) Partners() PartnersTx { return PartnersTx{tx.Tx} }

@@ -33,15 +33,20 @@ type HistoryFilter struct {
 	// BookedFrom and BookedTo bound reservation_date, when the reservation was made
 	// (history bookedFrom/bookedTo): BookedFrom <= it < BookedTo.
 	BookedFrom, BookedTo time.Time
-	Limit, Offset        int
+	// Channel, when set, is the channel the reservations were sold through (web,
+	// counter, partner:<id>; docs/partners.md#channels).
+	Channel       string
+	Limit, Offset int
 }
 
 // entryDated reports whether the filter bounds the entry date.
 func (f HistoryFilter) entryDated() bool { return !f.EntryFrom.IsZero() || !f.EntryTo.IsZero() }
 
 // dated reports whether the filter bounds either date.
+// A channel counts as a date bound: the status tallies know no channel, so the
+// count reads the reservations themselves.
 func (f HistoryFilter) dated() bool {
-	return f.entryDated() || !f.BookedFrom.IsZero() || !f.BookedTo.IsZero()
+	return f.entryDated() || !f.BookedFrom.IsZero() || !f.BookedTo.IsZero() || f.Channel != ""
 }
 
 // setContact turns the customer columns just scanned (name in CustomerName) into
@@ -198,6 +203,9 @@ func (h *historyQuery) filters(q *sqlQuery) string {
 	s := ""
 	if h.f.Status != "" {
 		s += " AND r.status = " + q.arg(string(h.f.Status))
+	}
+	if h.f.Channel != "" {
+		s += " AND r.channel = " + q.arg(h.f.Channel)
 	}
 	if !h.f.EntryFrom.IsZero() {
 		s += " AND r.entry_date >= " + q.arg(Time(h.f.EntryFrom))

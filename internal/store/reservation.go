@@ -31,6 +31,9 @@ type NewReservation struct {
 	Claimed bool
 	// Language is the booking's language, one of i18n.Languages (docs/languages.md#the-bookings-language).
 	Language string
+	// Sale is a partner booking's partner, reference and commission rate (nil: none);
+	// the channel follows from it and BookedBy (reservation.ChannelOf).
+	Sale *reservation.PartnerSale
 }
 
 // BookedExtra is a selected additional service with the price it had when booked.
@@ -54,7 +57,15 @@ func (tx ReservationsTx) InsertReservation(ctx context.Context, r NewReservation
 	out := reservation.Reservation{
 		ReservationDate: tx.Now, Entry: Time(r.Entry), Status: reservation.Pending, TotalPrice: r.TotalPrice,
 		Notes: r.Notes, Spot: r.Spot, CustomerID: r.CustomerID, VehicleID: r.VehicleID, MainServiceID: r.MainServiceID,
-		UpdatedAt: tx.Now, Contact: r.Contact, BookedBy: r.BookedBy, Language: r.Language,
+		UpdatedAt: tx.Now, Contact: r.Contact, BookedBy: r.BookedBy, Language: r.Language, Sale: r.Sale,
+	}
+	var partner, rate *int64
+	var partnerRef *string
+	if r.Sale != nil {
+		partner, partnerRef, rate = &r.Sale.PartnerID, &r.Sale.Reference, &r.Sale.RateBP
+		out.Channel = reservation.ChannelOf(r.BookedBy, r.Sale.PartnerID)
+	} else {
+		out.Channel = reservation.ChannelOf(r.BookedBy, 0)
 	}
 	if out.Language == "" {
 		out.Language = "es" // the column's default (migration 0023)
@@ -78,12 +89,14 @@ func (tx ReservationsTx) InsertReservation(ctx context.Context, r NewReservation
 		out.Reference = reservation.NewReference()
 		err := tx.QueryRow(ctx, `INSERT INTO reservation
 			(reservation_date, entry_date, exit_date, status, total_price_cents, is_paid, notes, cod_parking_spot,
-			 id_customer, id_vehicle, id_main_service, updated_at, contact_name, contact_email, contact_phone, booked_by, reference, claimed_at, language)
-			VALUES ($1, $2, $3, 'PENDIENTE', $4, $5, $6, $7, $8, $9, $10, $1, $11, $12, $13, $14, $15, $16, $17)
+			 id_customer, id_vehicle, id_main_service, updated_at, contact_name, contact_email, contact_phone, booked_by, reference, claimed_at, language,
+			 channel, id_partner, partner_reference, commission_bp)
+			VALUES ($1, $2, $3, 'PENDIENTE', $4, $5, $6, $7, $8, $9, $10, $1, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
 			ON CONFLICT (reference) DO NOTHING
 			RETURNING id_reservation`,
 			tx.Now, out.Entry, out.Exit, int64(r.TotalPrice), false, r.Notes, r.Spot,
-			r.CustomerID, r.VehicleID, r.MainServiceID, name, email, phone, bookedBy, out.Reference, out.ClaimedAt, out.Language).Scan(&out.ID)
+			r.CustomerID, r.VehicleID, r.MainServiceID, name, email, phone, bookedBy, out.Reference, out.ClaimedAt, out.Language,
+			out.Channel, partner, partnerRef, rate).Scan(&out.ID)
 		if err == nil {
 			break
 		}
@@ -118,19 +131,22 @@ func (tx ReservationsTx) insertExtras(ctx context.Context, reservationID int64, 
 const reservationColumns = `r.id_reservation, r.reservation_date, r.entry_date, r.exit_date, r.status, r.total_price_cents,
 	r.is_paid, r.payment_method, r.notes, r.cod_parking_spot, r.id_customer, r.id_vehicle, r.id_main_service, r.updated_at,
 	r.contact_name, r.contact_email, r.contact_phone, r.booked_by, r.reference, r.checked_in_at, r.keys_handed_over, r.claimed_at,
-	r.checked_out_at, r.booked_exit_date, r.booked_price_cents, r.language, r.arrived_at`
+	r.checked_out_at, r.booked_exit_date, r.booked_price_cents, r.language, r.arrived_at,
+	r.channel, r.id_partner, r.partner_reference, r.commission_bp`
 
 type rowScanner interface{ Scan(dest ...any) error }
 
 func scanReservation(row rowScanner) (reservation.Reservation, error) {
 	var r reservation.Reservation
 	var exit, checkedIn, claimed, checkedOut, bookedExit, arrived sql.NullTime
-	var bookedPrice sql.NullInt64
+	var bookedPrice, partner, rate sql.NullInt64
+	var partnerRef sql.NullString
 	var method, notes, spot, cName, cEmail, cPhone, bookedBy, ref sql.NullString
 	var status string
 	err := row.Scan(&r.ID, &r.ReservationDate, &r.Entry, &exit, &status, &r.TotalPrice,
 		&r.IsPaid, &method, &notes, &spot, &r.CustomerID, &r.VehicleID, &r.MainServiceID, &r.UpdatedAt,
-		&cName, &cEmail, &cPhone, &bookedBy, &ref, &checkedIn, &r.KeysHandedOver, &claimed, &checkedOut, &bookedExit, &bookedPrice, &r.Language, &arrived)
+		&cName, &cEmail, &cPhone, &bookedBy, &ref, &checkedIn, &r.KeysHandedOver, &claimed, &checkedOut, &bookedExit, &bookedPrice, &r.Language, &arrived,
+		&r.Channel, &partner, &partnerRef, &rate)
 	if err != nil {
 		return r, err
 	}
@@ -140,6 +156,9 @@ func scanReservation(row rowScanner) (reservation.Reservation, error) {
 		r.BookedPrice = &p
 	}
 	r.Reference = ref.String
+	if partner.Valid {
+		r.Sale = &reservation.PartnerSale{PartnerID: partner.Int64, Reference: partnerRef.String, RateBP: rate.Int64}
+	}
 	r.ClaimedAt, r.ArrivedAt = utcPtr(claimed), utcPtr(arrived)
 	if cPhone.Valid { // contact_name and contact_phone are set together (migration 0007)
 		r.Contact = &reservation.Contact{FullName: cName.String, Phone: &cPhone.String}

@@ -157,9 +157,9 @@ func TestMetricsMoveWithTraffic(t *testing.T) {
 		moved("parking_http_requests_total", 1, "route", "POST /api/reservations/public-new", "status", "201")
 		moved("parking_http_requests_total", 1, "route", "unmatched", "status", "404")
 		moved("parking_http_request_duration_seconds", 2, "route", "POST /api/pricing/dynamic")
-		moved("parking_bookings_created_total", 1, "channel", "public")
-		moved("parking_bookings_created_total", 1, "channel", "walkin")
-		moved("parking_bookings_refused_total", 1, "channel", "public", "reason", "invalid")
+		moved("parking_bookings_created_total", 1, "channel", "web")
+		moved("parking_bookings_created_total", 1, "channel", "counter")
+		moved("parking_bookings_refused_total", 1, "channel", "web", "reason", "invalid")
 		moved("parking_reservation_transitions_total", 2, "from", "", "to", "PENDIENTE")
 		moved("parking_reservation_transitions_total", 1, "from", "PENDIENTE", "to", "EN CURSO")
 		if got := value(after, "parking_notifications_pending"); got != 3 {

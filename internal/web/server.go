@@ -76,8 +76,9 @@ func New(d Deps) *Server {
 	limiter := httpx.NewRateLimiter(d.Config.PublicRate, d.Clock) // one count per instance (docs/public-booking.md#limits-on-anonymous-traffic)
 	s := &Server{
 		kit: kit, log: d.Log, booking: d.Booking, records: d.Records, dbTimeout: d.Config.DBTimeout, metrics: d.Metrics, metricsToken: d.MetricsToken, https: strings.HasPrefix(d.Config.BaseURL, "https://"), trusted: d.Config.TrustedProxies,
-		api: api.New(api.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Records: d.Records, Accounts: d.Accounts, Gate: d.Gate, Catalog: d.Catalog, Limiter: limiter}),
-		ui:  ui.New(ui.Deps{Operations: d.Operations, Kit: kit, Config: d.Config, Log: d.Log, Clock: d.Clock, Limiter: limiter}),
+		api: api.New(api.Deps{Kit: kit, Config: d.Config, Log: d.Log, Booking: d.Booking, Records: d.Records, Accounts: d.Accounts, Gate: d.Gate, Catalog: d.Catalog, Limiter: limiter,
+			PartnerLimiter: httpx.NewRateLimiter(api.PartnerRate, d.Clock)}),
+		ui: ui.New(ui.Deps{Operations: d.Operations, Kit: kit, Config: d.Config, Log: d.Log, Clock: d.Clock, Limiter: limiter}),
 	}
 	kit.SetErrorPage(s.ui.ErrorPage) // the guards' 503 page (docs/reliability.md)
 	kit.SetDBTimeout(d.Config.DBTimeout)

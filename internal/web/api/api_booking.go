@@ -85,18 +85,8 @@ func (s *Server) createPublic(w http.ResponseWriter, r *http.Request, opts []boo
 	if err := httpx.DecodeJSON(w, r, &req); err != nil {
 		return booking.Created{}, err
 	}
-	in := booking.NewBooking{
-		FullName: req.FullName, Phone: req.Phone, Email: req.Email,
-		LicensePlate: req.LicensePlate, Brand: req.Brand, Model: req.Model, VehicleType: req.VehicleType,
-		MainService: req.IDMainService.Value, Extras: req.AdditionalServices,
-		PrivacyAck: req.PrivacyAck != nil && *req.PrivacyAck, MarketingConsent: req.MarketingConsent != nil && *req.MarketingConsent,
-		Language: req.Language,
-	}
-	if req.Language == "" {
-		in.Language = s.RequestLanguage(r)
-	}
-	var err error
-	if in.Entry, in.Exit, err = httpx.ParseStayDates(req.EntryDate, req.ExitDate, s.cfg.Location); err != nil {
+	in, err := s.newBooking(r, req)
+	if err != nil {
 		return booking.Created{}, err
 	}
 	// The booking page sends the session cookie: a booking that lands on the signed-in
@@ -111,6 +101,23 @@ func (s *Server) createPublic(w http.ResponseWriter, r *http.Request, opts []boo
 		}
 	}
 	return s.booking.Create(ctx, booking.Public, in, opts...)
+}
+
+// newBooking is the public booking body as the operations take it.
+func (s *Server) newBooking(r *http.Request, req bookingRequest) (booking.NewBooking, error) {
+	in := booking.NewBooking{
+		FullName: req.FullName, Phone: req.Phone, Email: req.Email,
+		LicensePlate: req.LicensePlate, Brand: req.Brand, Model: req.Model, VehicleType: req.VehicleType,
+		MainService: req.IDMainService.Value, Extras: req.AdditionalServices,
+		PrivacyAck: req.PrivacyAck != nil && *req.PrivacyAck, MarketingConsent: req.MarketingConsent != nil && *req.MarketingConsent,
+		Language: req.Language,
+	}
+	if req.Language == "" {
+		in.Language = s.RequestLanguage(r)
+	}
+	var err error
+	in.Entry, in.Exit, err = httpx.ParseStayDates(req.EntryDate, req.ExitDate, s.cfg.Location)
+	return in, err
 }
 
 // bookingCreated is the 201 body of a public booking.

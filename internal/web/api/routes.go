@@ -30,6 +30,14 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// Plate-recognition cameras at the gate, with a camera's own token (docs/gate.md).
 	mux.HandleFunc("POST /api/gate/events", s.apiGateEvent)
 
+	// The partner API (docs/partners.md): a partner's key, limited per key.
+	mux.HandleFunc("GET /api/partner/availability", s.requirePartner(s.apiPartnerAvailability))
+	mux.HandleFunc("POST /api/partner/quote", s.requirePartner(s.apiPricing))
+	mux.HandleFunc("POST /api/partner/bookings", s.requirePartner(s.apiPartnerBook))
+	mux.HandleFunc("GET /api/partner/bookings/{partner_reference}", s.requirePartner(s.apiPartnerBooking))
+	mux.HandleFunc("PUT /api/partner/bookings/{partner_reference}", s.requirePartner(s.apiPartnerEdit))
+	mux.HandleFunc("POST /api/partner/bookings/{partner_reference}/cancel", s.requirePartner(s.apiPartnerCancel))
+
 	// The administrators' daily board, with an ADMIN bearer token.
 	mux.HandleFunc("GET /api/reservations", s.RequireAdminToken(s.apiReservations))
 }

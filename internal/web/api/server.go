@@ -30,6 +30,9 @@ type Server struct {
 	catalog  *pricing.Holder
 	boards   *boardCache
 	limit    *httpx.RateLimiter
+	// partners and partnerLimit serve the partner API (api_partner.go).
+	partners     *booking.Partners
+	partnerLimit *httpx.RateLimiter
 }
 
 // Deps are the collaborators of the API.
@@ -44,6 +47,8 @@ type Deps struct {
 	Catalog  *pricing.Holder
 	// Limiter is PARKING_PUBLIC_RATE's limiter (docs/public-booking.md#limits-on-anonymous-traffic), shared with the pages.
 	Limiter *httpx.RateLimiter
+	// PartnerLimiter counts each partner key's requests (PartnerRate a minute).
+	PartnerLimiter *httpx.RateLimiter
 }
 
 // boardCacheBytes bounds the daily-board cache: about 70 busy days.
@@ -54,5 +59,6 @@ func New(d Deps) *Server {
 	return &Server{
 		Kit: d.Kit, cfg: d.Config, log: d.Log, booking: d.Booking, records: d.Records, accounts: d.Accounts, gate: d.Gate, catalog: d.Catalog,
 		boards: newBoardCache(boardCacheBytes), limit: d.Limiter,
+		partners: booking.NewPartners(d.Booking), partnerLimit: d.PartnerLimiter,
 	}
 }

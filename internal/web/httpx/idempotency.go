@@ -67,3 +67,16 @@ func WriteStored(w http.ResponseWriter, status int, contentType, location string
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
+
+// BodyHash reads the request body (which stays readable for the route) and returns
+// its SHA-256: the body of a request whose key is in the body itself (a partner's
+// reference, docs/partners.md#booking).
+func BodyHash(r *http.Request) (string, error) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+	if err != nil {
+		return "", errBodyUnreadable
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	sum := sha256.Sum256(body)
+	return hex.EncodeToString(sum[:]), nil
+}

@@ -21,6 +21,7 @@ const (
 	PathReservation = "err.httpx.path_reservation"
 	PathCustomer    = "err.httpx.path_customer"
 	PathStaff       = "err.httpx.path_staff"
+	PathPartner     = "err.httpx.path_partner"
 	PathService     = "err.httpx.path_service"
 	PathRate        = "err.httpx.path_rate"
 	PathExtra       = "err.httpx.path_extra"

@@ -28,6 +28,11 @@ type adminReservationJSON struct {
 	MadeWithoutLogin bool    `json:"made_without_login"`
 	// Language is the customer's language for this booking (docs/languages.md#the-bookings-language).
 	Language string `json:"language"`
+	// Channel is where it was sold: web, counter or partner:<id>; a partner's
+	// booking adds its reference and commission (docs/partners.md#channels).
+	Channel          string       `json:"channel"`
+	PartnerReference *string      `json:"partner_reference,omitempty"`
+	Commission       *money.Cents `json:"commission,omitempty"`
 }
 
 // reservationHeadJSON is what every wire shape of a reservation starts with.
@@ -80,7 +85,11 @@ func (s *base) adminReservation(r reservation.Reservation) adminReservationJSON 
 	out := adminReservationJSON{
 		reservationHeadJSON: s.reservationHead(r), reservationPaymentJSON: reservationPayment(r),
 		Notes: r.Notes, Spot: r.Spot, CustomerID: r.CustomerID, VehicleID: r.VehicleID, MainServiceID: r.MainServiceID,
-		Language: r.Language,
+		Language: r.Language, Channel: r.Channel,
+	}
+	if r.Sale != nil {
+		c := r.Commission()
+		out.PartnerReference, out.Commission = &r.Sale.Reference, &c
 	}
 	if r.BookedBy != "" {
 		b := string(r.BookedBy)

@@ -21,7 +21,7 @@ func historyQuery(r *http.Request) records.HistoryQuery {
 	if err != nil || page < 1 {
 		page = 1
 	}
-	return records.HistoryQuery{Status: q.Get("status"), Search: q.Get("search"), DateFrom: q.Get("dateFrom"), DateTo: q.Get("dateTo"),
+	return records.HistoryQuery{Status: q.Get("status"), Search: q.Get("search"), DateFrom: q.Get("dateFrom"), DateTo: q.Get("dateTo"), Channel: q.Get("channel"),
 		BookedFrom: q.Get("bookedFrom"), BookedTo: q.Get("bookedTo"), Page: page}
 }
 

@@ -40,7 +40,7 @@ import (
 var csvColumns = []string{
 	"Reserva", "Fecha de reserva", "Entrada", "Salida", "Estado", "Cliente", "Teléfono", "Correo",
 	"Matrícula", "Marca", "Modelo", "Color", "Tipo de vehículo", "Servicio", "Plaza", "Total (€)",
-	"Pagada", "Método de pago", "Notas", "Idioma",
+	"Pagada", "Método de pago", "Notas", "Idioma", "Canal",
 }
 
 // csvFlushEvery is how many rows are written between flushes to the client.
@@ -166,5 +166,6 @@ func (s recordsPages) csvRecord(row reservation.HistoryRow) []string {
 		csvSafe(row.LicensePlate), csvSafe(row.Brand), csvSafe(row.Model), csvSafe(row.Color), csvSafe(row.VehicleType),
 		csvSafe(row.MainServiceName), csvSafe(deref(res.Spot)), csvAmount(res.TotalPrice), paid, method, csvSafe(deref(res.Notes)),
 		res.Language, // the booking's language code (docs/languages.md#the-bookings-language)
+		res.Channel,  // web, counter or partner:<id> (docs/partners.md#channels)
 	}
 }

@@ -254,6 +254,7 @@ func (s *base) templateFuncs(lang string) template.FuncMap {
 		"money":   func(c money.Cents) string { return i18n.Money(lang, c) },
 		"number":  func(n int) string { return i18n.Number(lang, int64(n)) },
 		"decimal": func(s string) string { return i18n.Decimal(lang, s) },
+		"percent": input.PercentText, // a partner's commission (docs/partners.md#for-staff)
 		"asset":   s.assets.url,
 		// limit is a docs/input-rules.md#length-limits length limit by name, so that the pages' maxlength
 		// attributes and the server's checks come from one place (internal/input).

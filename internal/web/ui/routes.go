@@ -29,6 +29,8 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	// The catalog and the facility settings (catalog.go): /admin/catalog/...,
 	// /admin/settings.
 	catalogPages{s.base}.routes(mux)
+	// Partners (partners.go): /admin/partners..., keys and statements.
+	partnerPages{s.base}.routes(mux)
 	// Receipts (receipts.go): …/receipt and …/receipt.pdf for staff and the owner,
 	// /admin/reservations/{id}/invoice, /admin/verifactu/records.
 	receiptPages{s.base}.routes(mux)
