@@ -60,14 +60,9 @@ type Reports struct{ *database.Engine }
 // Reports is the store's report queries.
 func (s *Store) Reports() Reports { return Reports{s.Engine} }
 
-// reservationChannel is the SQL of a reservation's sales channel (docs/reports.md#channels),
-// for the reservation aliased res: "counter" for a booking made at the counter (its
-// trail records a walk-in), "web" otherwise. The one place that says it: when
-// reservations store their channel, this becomes that column.
-func reservationChannel(res string) string {
-	return `CASE WHEN EXISTS (SELECT 1 FROM audit_entry ae WHERE ae.reservation_id = ` + res +
-		`.id_reservation AND ae.action = 'walk_in') THEN 'counter' ELSE 'web' END`
-}
+// reservationChannel is the SQL of a reservation's sales channel (docs/reports.md#channels):
+// the channel the reservation stored when it was made (web, counter or partner:<id>).
+func reservationChannel(res string) string { return res + `.channel` }
 
 // epoch is the SQL of a timestamp's unix seconds.
 func (r Reports) epoch(col string) string {
