@@ -28,21 +28,19 @@ import (
 // moment of check-in with whether the keys were handed over (the entry document,
 // docs/entry-document.md).
 func (s *Service) Start(ctx context.Context, id int64, hand ...handover.Input) (reservation.Reservation, error) {
-	return s.StartIn(ctx, id, "", hand...)
-}
-
-// StartIn is Start that first gives the reservation spot (the check-in dialog,
-// docs/reservations.md#check-in-on-a-phone), in the same transaction: a spot held by
-// another stay is a 409 and a refused start keeps the spot it had; "" keeps the
-// stored spot.
-func (s *Service) StartIn(ctx context.Context, id int64, spot string, hand ...handover.Input) (reservation.Reservation, error) {
 	var out reservation.Reservation
 	h, keys, err := handover.Parse(reservation.PhaseEntry, hand)
 	if err != nil {
 		return out, err
 	}
-	if spot, err = input.Spot("cod_parking_spot", spot); err != nil {
-		return out, err
+	// The spot given with the start (the check-in dialog, docs/reservations.md#check-in-on-a-phone),
+	// in the same transaction: a spot held by another stay is a 409 and a refused start
+	// keeps the spot it had; "" keeps the stored spot.
+	var spot string
+	if len(hand) > 0 {
+		if spot, err = input.Spot("cod_parking_spot", hand[0].Spot); err != nil {
+			return out, err
+		}
 	}
 	var entry time.Time
 	var exit *time.Time

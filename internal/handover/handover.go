@@ -24,6 +24,9 @@ type Input struct {
 	FuelPercent    string
 	DamageNotes    string
 	KeysHandedOver bool
+	// Spot is the spot given with the start ("" keeps the stored one; the start
+	// only, docs/reservations.md#check-in-on-a-phone).
+	Spot string
 }
 
 // Read checks the fields against the input rules for phase.

@@ -331,12 +331,19 @@ func TestBookingNotificationsCarryTheManageLink(t *testing.T) {
 				t.Errorf("%s: manage_url %q, reserva %v", name, link, p["reserva"])
 			}
 		}
-		if _, ok := conf["facility"]; ok {
-			t.Error("the confirmation carries facility")
+		// docs/notifications.md#arrival: the confirmation and the reminder name the car park and
+		// carry the booking's QR code.
+		for name, p := range map[string]map[string]any{"confirmation": conf, "reminder": rem} {
+			fac, _ := p["facility"].(map[string]any)
+			if fac["name"] != f.Name || fac["address"] != f.Address || fac["phone"] != f.Phone {
+				t.Errorf("%s facility %v", name, p["facility"])
+			}
+			if p["qr_url"] != "http://127.0.0.1/r/"+b.reference+"/qr.png" {
+				t.Errorf("%s qr_url %v", name, p["qr_url"])
+			}
 		}
-		fac, _ := rem["facility"].(map[string]any)
-		if rem["type"] != "booking_reminder" || fac["name"] != f.Name || fac["address"] != f.Address || fac["phone"] != f.Phone {
-			t.Errorf("reminder facility %v", rem["facility"])
+		if rem["type"] != "booking_reminder" {
+			t.Errorf("reminder type %v", rem["type"])
 		}
 	})
 }

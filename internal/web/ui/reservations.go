@@ -324,7 +324,8 @@ func (s reservationPages) adminStart(w http.ResponseWriter, r *http.Request) {
 			return reservation.Reservation{}, err
 		}
 		// The check-in dialog sends the spot with the start (docs/reservations.md#check-in-on-a-phone).
-		return s.booking.StartIn(r.Context(), id, in.Str("cod_parking_spot"), h)
+		h.Spot = in.Str("cod_parking_spot")
+		return s.booking.Start(r.Context(), id, h)
 	}, "err.ui.reservation_started")
 }
 

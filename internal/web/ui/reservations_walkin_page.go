@@ -106,7 +106,7 @@ type knownVehicleJSON struct {
 // {"success":true,"found":false,"customer":null,"vehicle":null} when nobody.
 func (s reservationPages) adminKnownCustomer(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	k, found, err := s.booking.KnownCustomer(r.Context(), q.Get("phone"), q.Get("plate"))
+	k, found, err := s.records.KnownCustomer(r.Context(), q.Get("phone"), q.Get("plate"))
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return

@@ -1,4 +1,4 @@
-package booking
+package records
 
 import (
 	"context"
