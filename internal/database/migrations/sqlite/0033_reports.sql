@@ -15,6 +15,3 @@ CREATE INDEX reservation_report_finished_start ON reservation (COALESCE(checked_
     WHERE status = 'FINALIZADA';
 CREATE INDEX reservation_report_finished_end ON reservation (COALESCE(checked_out_at, exit_date), COALESCE(checked_in_at, entry_date))
     WHERE status = 'FINALIZADA';
--- The bookings made at the counter (the channel, store.reservationChannel): one probe per
--- receipt, whatever else the trail holds for the reservation.
-CREATE INDEX audit_entry_walk_in ON audit_entry (reservation_id) WHERE action = 'walk_in';
