@@ -10,7 +10,7 @@ import (
 	"parking/internal/reservation"
 )
 
-// Statement is a partner's month (docs/partners.md#statement): its reservations whose
+// Statement is a partner's month (docs/partners.md#for-staff): its reservations whose
 // entry falls in the month (facility's zone), cancelled ones left out, each with
 // its commission, and the totals, which are the sums of the lines.
 type Statement struct {

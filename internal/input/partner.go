@@ -38,7 +38,7 @@ func ValidPartnerReference(raw string) bool {
 }
 
 // Percent reads a percentage from 0 to 100 with at most two decimals (a partner's
-// commission, docs/partners.md#partners) as hundredths of a percent (0–10000).
+// commission, docs/partners.md#for-staff) as hundredths of a percent (0–10000).
 func Percent(field, raw string) (int64, error) {
 	bad := fault.Coded(fault.Invalid, "err.input.percent", "Field", i18n.FieldName(field))
 	t := strings.TrimSpace(raw)

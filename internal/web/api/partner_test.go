@@ -180,6 +180,19 @@ func TestPartnerAPI(t *testing.T) {
 			t.Fatalf("statement CSV %q", csvBody)
 		}
 
+		// The pages: the list with the key's prefix, never the key; the statement.
+		page := e.Page("/admin/partners")
+		webtest.WantStatus(t, page, 200)
+		webtest.CheckPage(t, page)
+		webtest.WantAll(t, "partners page", page.Body, "Vuelos SA", key[:9], `action="/admin/partners/`+webtest.Itoa(pid)+`/keys"`)
+		if strings.Contains(page.Body, key) {
+			t.Fatal("the partners page shows a stored key")
+		}
+		page = e.Page("/admin/partners/" + webtest.Itoa(pid) + "/statement?month=" + month)
+		webtest.WantStatus(t, page, 200)
+		webtest.CheckPage(t, page)
+		webtest.WantAll(t, "statement page", page.Body, "VS-0001")
+
 		// Cancel: 200, then off the statement; the key used shows on the list.
 		if status, out, _ := partnerCall(t, "POST", a.URL+"/api/partner/bookings/VS-0001/cancel", key, nil); status != 200 || out["status"] != "CANCELADA" {
 			t.Fatalf("cancel: %d %v", status, out)

@@ -244,7 +244,7 @@ func TestHistoryCSV(t *testing.T) {
 			t.Error("rows must end in CRLF")
 		}
 		all := rows(body)
-		if len(all) != 20 || strings.Join(all[0], "|") != "Reserva|Fecha de reserva|Entrada|Salida|Estado|Cliente|Teléfono|Correo|Matrícula|Marca|Modelo|Color|Tipo de vehículo|Servicio|Plaza|Total (€)|Pagada|Método de pago|Notas|Idioma" {
+		if len(all) != 20 || strings.Join(all[0], "|") != "Reserva|Fecha de reserva|Entrada|Salida|Estado|Cliente|Teléfono|Correo|Matrícula|Marca|Modelo|Color|Tipo de vehículo|Servicio|Plaza|Total (€)|Pagada|Método de pago|Notas|Idioma|Canal" {
 			t.Fatalf("%d rows (want a header and 19, more than a page of 15); header %v", len(all), all[0])
 		}
 		// Newest first, as the history: the one moved to 2020 is last.
@@ -254,7 +254,7 @@ func TestHistoryCSV(t *testing.T) {
 		row := all[1]
 		want := map[int]string{
 			2: (clocktest.ES("01/03/2027") + " 10:00"), 3: (clocktest.ES("03/03/2027") + " 10:00"), 4: "PENDIENTE", 5: `'=HYPERLINK("http://x";"clic")`, 6: "'+34600000019",
-			7: "ana;beta@example.com", 9: "'@SUM(1)", 10: "'-2+3", 12: "COCHE", 13: "ECO", 15: "24,00", 16: "No", 17: "", 18: "línea 1\nlínea 2 \"citada\"", 19: "en",
+			7: "ana;beta@example.com", 9: "'@SUM(1)", 10: "'-2+3", 12: "COCHE", 13: "ECO", 15: "24,00", 16: "No", 17: "", 18: "línea 1\nlínea 2 \"citada\"", 19: "en", 20: "counter",
 		}
 		for i, w := range want {
 			if row[i] != w {
