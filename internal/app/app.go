@@ -218,7 +218,7 @@ func (a *App) prepare(ctx context.Context) error {
 	}
 	// An erasure deletes the customer's uploaded photo files from the photo
 	// storage after commit (docs/privacy.md).
-	a.Gate = gate.New(a.Store, a.Log, a.Config.Location, a.Booking.PublishArrival)
+	a.Gate = gate.New(a.Store, a.Log, a.Config.Location, booking.ArrivalPublisher(a.Booking))
 	a.Privacy = privacy.New(a.Store, a.Log, privacy.WithPhotoFiles(a.Handover), privacy.WithEraser(a.Booking))
 	a.Web = web.New(web.Deps{
 		Config: web.Config{BaseURL: a.Config.BaseURL, Location: a.Config.Location, TokenTTL: a.Config.TokenTTL,

@@ -40,10 +40,12 @@ func (s *reporter) publishParking(kind feed.Kind, r reservation.Reservation, pre
 	}
 }
 
-// PublishArrival tells the live board that a gate camera saw r's car arrive
-// (docs/gate.md#arrival), after the arrival's transaction committed.
-func (s *Service) PublishArrival(r reservation.Reservation) {
-	s.report.publishParking(feed.Arrived, r, r.Spot)
+// ArrivalPublisher is what tells the live board, here and on the other instances,
+// that a gate camera saw a car arrive (docs/gate.md#arrival): internal/gate calls it
+// after the arrival's transaction committed. (A function, not a method: the
+// Service's methods are its operations.)
+func ArrivalPublisher(s *Service) func(reservation.Reservation) {
+	return func(r reservation.Reservation) { s.report.publishParking(feed.Arrived, r, r.Spot) }
 }
 
 // sameSpot compares two optional spot codes.

@@ -98,7 +98,7 @@ func (s Gate) DeviceByToken(ctx context.Context, tokenHash string) (GateDevice, 
 }
 
 // RecentEvents counts a camera's events received at or after since, and gives the
-// oldest of them (zero when none): the per-camera limit (docs/gate.md#limits).
+// oldest of them (zero when none): the per-camera limit (docs/gate.md#refusals).
 func (tx GateTx) RecentEvents(ctx context.Context, device int64, since time.Time) (int, time.Time, error) {
 	var n int
 	var oldest time.Time

@@ -19,7 +19,7 @@ func (s recordsPages) adminFind(w http.ResponseWriter, r *http.Request) {
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
 	id, ok, err := s.records.Find(r.Context(), q)
 	if err != nil {
-		s.renderError(w, r, err, "error.history_unavailable", "/admin/dashboard", "back.dashboard")
+		s.renderError(w, r, err, "error.unavailable", "/admin/dashboard", "back.dashboard")
 		return
 	}
 	if ok {
@@ -44,7 +44,7 @@ func (s recordsPages) shortLink(w http.ResponseWriter, r *http.Request) {
 		if valid {
 			id, found, err := s.records.ByReference(r.Context(), ref)
 			if err != nil {
-				s.renderError(w, r, err, "error.history_unavailable", "/admin/dashboard", "back.dashboard")
+				s.renderError(w, r, err, "error.unavailable", "/admin/dashboard", "back.dashboard")
 				return
 			}
 			if found {

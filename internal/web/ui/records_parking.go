@@ -82,7 +82,7 @@ func (s recordsPages) adminParking(w http.ResponseWriter, r *http.Request) {
 
 // parkingEventJSON is the data of one "parking" event of the live feed.
 type parkingEventJSON struct {
-	Type          string  `json:"type"` // started | finalized | cancelled | spot_changed
+	Type          string  `json:"type"` // started | finalized | cancelled | spot_changed | arrived
 	ReservationID int64   `json:"id_reservation"`
 	Status        string  `json:"status"`
 	Spot          *string `json:"cod_parking_spot"`
