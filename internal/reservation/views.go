@@ -108,6 +108,8 @@ type BoardItem struct {
 	CustomerName string
 	Phone        string
 	ServiceName  string
+	// ArrivedAt: when a gate camera saw the car come in (docs/gate.md#arrival); entries only.
+	ArrivedAt *time.Time
 }
 
 // BookedExtraDetail is a booked additional service with its name.

@@ -46,13 +46,19 @@ type Movements struct {
 // reservations whose exit is before $3 (kind 3), and the earliest exit at or after
 // $3 (kind 4, in the exit column).
 func boardQuery(d Dialect, overdue bool) string {
-	entry, exit, next := "r.entry_date", "r.exit_date", "MIN(r.exit_date)"
+	entry, exit, next, arrived := "r.entry_date", "r.exit_date", "MIN(r.exit_date)", "r.arrived_at"
 	if d == SQLite {
-		entry, exit, next = "r.entry_date || ''", "r.exit_date || ''", "MIN(r.exit_date) || ''"
+		entry, exit, next, arrived = "r.entry_date || ''", "r.exit_date || ''", "MIN(r.exit_date) || ''", "r.arrived_at || ''"
 	}
+	// Only the entries carry the gate's arrival (the entry index covers it); the other
+	// branches read NULL and keep their own covering indexes.
 	branch := func(kind, where string) string {
+		arr := "NULL"
+		if kind == "0" {
+			arr = arrived
+		}
 		return `SELECT ` + kind + `, r.id_reservation, ` + entry + `, ` + exit + `, r.status,
-       v.license_plate, v.brand, v.color, c.full_name, c.phone, m.name, r.contact_name, r.contact_phone
+       v.license_plate, v.brand, v.color, c.full_name, c.phone, m.name, r.contact_name, r.contact_phone, ` + arr + `
 FROM reservation r
 JOIN vehicle v ON v.id_vehicle = r.id_vehicle
 JOIN customer c ON c.id_customer = r.id_customer
@@ -61,11 +67,11 @@ WHERE ` + where
 	}
 	q := branch("0", "r.entry_date >= $1 AND r.entry_date < $2") + "\nUNION ALL\n" + branch("1", "r.exit_date >= $1 AND r.exit_date < $2") + `
 UNION ALL
-SELECT 2, CAST(SUM(version) AS BIGINT), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM board_version`
+SELECT 2, CAST(SUM(version) AS BIGINT), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM board_version`
 	if overdue {
 		q += "\nUNION ALL\n" + branch("3", "r.status = 'EN CURSO' AND r.exit_date < $3") + `
 UNION ALL
-SELECT 4, NULL, NULL, ` + next + `, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+SELECT 4, NULL, NULL, ` + next + `, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 FROM reservation r WHERE r.status = 'EN CURSO' AND r.exit_date >= $3`
 	}
 	return q
@@ -118,7 +124,7 @@ func (s Records) DayMovements(ctx context.Context, from, to, overdueAt time.Time
 		return Movements{}, fmt.Errorf("day movements: %w", err)
 	}
 	m := Movements{Version: -1, Entries: []reservation.BoardItem{}, Exits: []reservation.BoardItem{}, Overdue: []reservation.BoardItem{}}
-	var vals [13]any
+	var vals [14]any
 	ptrs := make([]any, len(vals))
 	for i := range vals {
 		ptrs[i] = &vals[i]
@@ -162,6 +168,14 @@ func (s Records) DayMovements(ctx context.Context, from, to, overdueAt time.Time
 				return Movements{}, fmt.Errorf("day movements: exit of %d: %w", id, err)
 			}
 			it.Exit = &x
+		}
+		if vals[13] != nil {
+			a, err := timeValue(vals[13])
+			if err != nil {
+				rows.Close()
+				return Movements{}, fmt.Errorf("day movements: arrival of %d: %w", id, err)
+			}
+			it.ArrivedAt = &a
 		}
 		switch kind {
 		case 0:

@@ -23,6 +23,9 @@ type boardItemJSON struct {
 	CustomerName  string  `json:"customer_name"`
 	Phone         string  `json:"phone"`
 	ServiceName   string  `json:"service_name"`
+	// ArrivedAt: when a gate camera saw the car come in (docs/gate.md#arrival), entries
+	// only; left out otherwise, so an item keeps the spec's ten fields.
+	ArrivedAt *string `json:"arrived_at,omitempty"`
 }
 
 type boardStatsJSON struct {
@@ -52,6 +55,10 @@ func (s *Server) boardItems(items []reservation.BoardItem) []boardItemJSON {
 		if it.Exit != nil {
 			e := localtime.JSON(*it.Exit, s.cfg.Location)
 			out[i].ExitDate = &e
+		}
+		if it.ArrivedAt != nil {
+			a := localtime.JSON(*it.ArrivedAt, s.cfg.Location)
+			out[i].ArrivedAt = &a
 		}
 	}
 	return out

@@ -197,6 +197,12 @@ func appendBoardItems(dst []byte, items []reservation.BoardItem, loc *time.Locat
 		dst = appendJSONString(dst, it.Phone)
 		dst = append(dst, `,"service_name":`...)
 		dst = appendJSONString(dst, it.ServiceName)
+		if it.ArrivedAt != nil {
+			// Only a car a gate camera saw: every other item keeps the spec's ten fields.
+			dst = append(dst, `,"arrived_at":"`...)
+			dst = it.ArrivedAt.In(loc).AppendFormat(dst, time.RFC3339)
+			dst = append(dst, '"')
+		}
 		dst = append(dst, '}')
 	}
 	return append(dst, ']')

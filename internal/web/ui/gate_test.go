@@ -103,6 +103,22 @@ func TestGateCameras(t *testing.T) {
 			t.Fatalf("refused events kept: %d", n)
 		}
 
+		_, tok := e.JSON("POST", "/admin/api-token", nil)
+		bearer := "Authorization: Bearer " + fmt.Sprint(tok["token"])
+		boardArrived := func() any {
+			day := now.Add(2 * time.Hour).In(loc).Format("2006-01-02")
+			board := webtest.Decode(t, webtest.Do(t, apptest.Client(t), "GET", a.URL+"/api/reservations?date="+day, nil, bearer))
+			for _, it := range board["entries"].([]any) {
+				if m := it.(map[string]any); m["id_reservation"] == float64(pending) {
+					return m["arrived_at"]
+				}
+			}
+			return "not on the board"
+		}
+		if got := boardArrived(); got != nil {
+			t.Errorf("board arrived_at before the camera = %v, want none", got)
+		}
+
 		// in: the booking is marked arrived, still PENDIENTE.
 		st, _, body = gateEvent(t, a.URL, token, map[string]any{"plate": "1234-bcd", "direction": "in"})
 		res, _ := body["reservation"].(map[string]any)
@@ -118,6 +134,11 @@ func TestGateCameras(t *testing.T) {
 		_, detail := e.JSON("GET", fmt.Sprintf("/admin/reservations/details/%d", pending), nil)
 		if got := detail["reservation"].(map[string]any)["arrived_at"]; got != localtime.JSON(now, loc) {
 			t.Errorf("detail arrived_at = %v", got)
+		}
+		// The day's board (the dashboard's list) shows the arrival on the entry, past the
+		// board's cache (read before the event: the board version counts arrived_at).
+		if got := boardArrived(); got != localtime.JSON(now, loc) {
+			t.Errorf("board arrived_at = %v, want %s", got, localtime.JSON(now, loc))
 		}
 		// An unknown plate, and a plate whose booking is days away: closed, no reservation.
 		f = webtest.WalkInFields(2, now.Add(72*time.Hour), 2, "")

@@ -233,6 +233,18 @@
       cell(tr, labels[5], it.customer_name);
       cell(tr, labels[6], it.phone);
       cell(tr, labels[7], it.service_name);
+      if (it.arrived_at && it.status === 'PENDIENTE') {
+        // Seen by a gate camera, not yet checked in (docs/gate.md#arrival).
+        tr.setAttribute('data-arrived', '');
+        var seen = document.createElement('span');
+        seen.className = 'pill arrived-badge';
+        seen.textContent = T('admin.gate_arrived', { When: localText(it.arrived_at) });
+        var both = document.createDocumentFragment();
+        both.appendChild(pill);
+        both.appendChild(document.createTextNode(' '));
+        both.appendChild(seen);
+        pill = both;
+      }
       cell(tr, labels[8], pill);
       return tr;
     }
