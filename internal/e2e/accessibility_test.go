@@ -52,11 +52,23 @@ func TestPagesPassAxe(t *testing.T) {
 			map[string]any{"file_path": fmt.Sprintf("%s/car-%d.png", photos, i)}, http.StatusCreated)
 	}
 
+	// A partner with a key and one booking of its own, for the partners page, its
+	// statement and a partner booking's detail (docs/partners.md).
+	partner := adminCall(t, other, a, "POST", "/admin/partners", map[string]any{"name": "Vuelos SA", "commission_percent": 10, "active": true}, http.StatusCreated)
+	pid := int64(partner["partner"].(map[string]any)["id"].(float64))
+	key := adminCall(t, other, a, "POST", fmt.Sprintf("/admin/partners/%d/keys", pid), nil, http.StatusCreated)["key"].(string)
+	sold := partnerBook(t, a, key, map[string]any{
+		"partner_reference": "VS-0001", "full_name": "Luis Viajero", "phone": "633444555", "email": "luis@example.com", "license_plate": "5555BCD",
+		"vehicle_type": "COCHE", "entry_date": localInput(a, 6, 9), "exit_date": localInput(a, 9, 9), "id_main_service": 1,
+	})
+	soldID := int64(sold["data"].(map[string]any)["id_reservation"].(float64))
+
 	public := []string{"/", "/booking", "/booking#paso-2", "/privacidad", "/condiciones", "/accesibilidad", "/reserva", manage,
 		"/users/login", "/users/register", "/users/password/forgot", "/users/password/reset?token=x", "/no-such-page"}
 	customerPages := []string{"/users/profile"}
 	staff := []string{"/admin/dashboard", "/admin/reservations/new", fmt.Sprintf("/admin/reservations/details/%d", id), fmt.Sprintf("/admin/reservations/details/%d", bookedID),
-		"/admin/history", "/admin/parking", "/admin/audit", "/admin/catalog", "/admin/settings", "/admin/staff", "/admin/reports"}
+		"/admin/history", "/admin/parking", "/admin/audit", "/admin/catalog", "/admin/settings", "/admin/staff", "/admin/reports",
+		"/admin/partners", fmt.Sprintf("/admin/partners/%d/statement?month=%s", pid, localInput(a, 6, 9)[:7]), fmt.Sprintf("/admin/reservations/details/%d", soldID)}
 
 	ctx := Browser(t, Desktop)
 	var found []string

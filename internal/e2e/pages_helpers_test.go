@@ -235,3 +235,25 @@ func postJSON(t *testing.T, url string, body any, want int) map[string]any {
 	}
 	return out
 }
+
+// partnerBook books through the partner API with a partner's key and returns the 201 answer.
+func partnerBook(t *testing.T, a *app.App, key string, body map[string]any) map[string]any {
+	t.Helper()
+	raw, _ := json.Marshal(body)
+	req, err := http.NewRequest("POST", a.URL+"/api/partner/bookings", bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out map[string]any
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil || res.StatusCode != http.StatusCreated {
+		t.Fatalf("partner booking: %d %v %v", res.StatusCode, out, err)
+	}
+	return out
+}

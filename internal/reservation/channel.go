@@ -39,12 +39,22 @@ func ValidChannel(c string) bool {
 	if c == ChannelWeb || c == ChannelCounter {
 		return true
 	}
+	_, ok := ChannelPartner(c)
+	return ok
+}
+
+// ChannelPartner is the partner's id of a partner:<id> channel (a positive id, as
+// PartnerChannel writes it); false for any other channel.
+func ChannelPartner(c string) (int64, bool) {
 	id, ok := strings.CutPrefix(c, channelPartner)
 	if !ok {
-		return false
+		return 0, false
 	}
 	n, err := strconv.ParseInt(id, 10, 64)
-	return err == nil && n > 0 && strconv.FormatInt(n, 10) == id
+	if err != nil || n <= 0 || strconv.FormatInt(n, 10) != id {
+		return 0, false
+	}
+	return n, true
 }
 
 // PartnerSale is what a partner booking adds: whose it is, the partner's own

@@ -159,6 +159,11 @@ func TestPartnerAPI(t *testing.T) {
 		if rec["channel"] != channel || rec["partner_reference"] != "VS-0001" || rec["commission"].(float64) != round2(newPrice*0.10) {
 			t.Fatalf("detail record %v", rec)
 		}
+		// ... and the detail page says it in words, with the partner's reference.
+		if _, _, page := e.Send("GET", "/admin/reservations/details/"+webtest.Itoa(id), "", ""); !strings.Contains(page,
+			`data-fact="channel">Socio nº `+webtest.Itoa(pid)+` · Referencia del socio: VS-0001</dd>`) {
+			t.Fatalf("the detail page does not show the partner channel:\n%s", page)
+		}
 		e.WalkIn(webtest.WalkInFields(1, clocktest.Day(3, 9, 0), 1, ""))
 		for ch, want := range map[string]float64{channel: 1, "counter": 1, "web": 0} {
 			status, out = e.JSON("GET", "/admin/history?channel="+ch, nil)

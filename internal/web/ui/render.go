@@ -116,7 +116,7 @@ func navFor(lang string, u *account.User, current string) []navItem {
 			{Href: "/admin/catalog", Label: "nav.catalog"}, {Href: "/admin/settings", Label: "nav.settings"},
 			{Href: "/admin/staff", Label: "nav.staff"}, {Href: "/admin/audit", Label: "nav.audit"},
 			{Href: "/admin/devices", Label: "nav.devices"},
-			{Href: "/admin/reports", Label: "nav.reports"},
+			{Href: "/admin/reports", Label: "nav.reports"}, {Href: "/admin/partners", Label: "nav.partners"},
 		}
 	default:
 		items = []navItem{{Href: "/users/profile", Label: "nav.account"}, {Href: "/booking", Label: "nav.book"}}

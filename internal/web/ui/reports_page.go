@@ -8,6 +8,7 @@ import (
 	"parking/internal/i18n"
 	"parking/internal/money"
 	"parking/internal/reports"
+	"parking/internal/reservation"
 )
 
 // The report page (templates/admin_reports.html, docs/reports.md#page): the totals as
@@ -167,6 +168,9 @@ func channelLabel(wd words, ch string) string {
 		return wd.t("reports.canal_web")
 	case "counter":
 		return wd.t("reports.canal_counter")
+	}
+	if id, ok := reservation.ChannelPartner(ch); ok {
+		return wd.t("reports.canal_partner", "ID", id)
 	}
 	return ch
 }

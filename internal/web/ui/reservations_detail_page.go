@@ -89,6 +89,9 @@ type detailPageView struct {
 	Contact        detailCustomer
 	AccountDiffers bool
 	BookedBy       string
+	// Channel is where it was sold, as words (docs/partners.md#channels); PartnerRef
+	// the partner's own reference of a partner booking.
+	Channel, PartnerRef string
 	// Language is the booking's language (docs/languages.md#the-bookings-language),
 	// LanguageName its name in itself ("English"); "" for a language we do not speak.
 	Language, LanguageName string
@@ -249,6 +252,10 @@ func (s reservationPages) renderDetailPage(w http.ResponseWriter, r *http.Reques
 	v.Contact.PhoneHref = telHref(v.Contact.Phone)
 	v.AccountDiffers = v.Contact.FullName != v.Customer.FullName || v.Contact.Phone != v.Customer.Phone || v.Contact.Email != v.Customer.Email
 	v.BookedBy = wd.t(bookedByLabels[res.BookedBy])
+	v.Channel = channelLabel(wd, res.Channel)
+	if res.Sale != nil {
+		v.PartnerRef = res.Sale.Reference
+	}
 	if i18n.Supported(res.Language) {
 		v.Language, v.LanguageName = res.Language, i18n.Name(res.Language)
 	}
