@@ -74,7 +74,7 @@ func TestOpenAPICheckerFindsDrift(t *testing.T) {
 	}
 	item := `{"id_reservation":1,"reference":"K7Q2-M9XD","reservation_date":"2026-12-01T10:00:00+01:00","entry_date":"2026-12-01T10:00:00+01:00",` +
 		`"exit_date":null,"status":"PENDIENTE","total_price":10,"is_paid":false,"payment_method":null,"notes":null,"cod_parking_spot":null,` +
-		`"id_customer":1,"id_vehicle":1,"id_main_service":1,"booked_by":null,"made_without_login":false,"language":"es",` +
+		`"id_customer":1,"id_vehicle":1,"id_main_service":1,"booked_by":null,"made_without_login":false,"language":"es","channel":"web",` +
 		`"customer_name":"Ana","phone":null,"license_plate":"1234BBC","brand":"","model":"","color":"","vehicle_type":"turismo"%s}`
 	page := `{"reservations":[` + item + `],"total_count":1,"page":1,"page_size":15,"total_pages":1}`
 	if p := exchange("GET", "/admin/history", 200, fmt.Sprintf(page, "")); len(p) > 0 {
