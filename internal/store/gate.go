@@ -130,22 +130,9 @@ func (tx GateTx) InsertEvent(ctx context.Context, e GateEvent) (GateEvent, error
 // plateReservations reads the reservations of the vehicle with this canonical plate
 // that satisfy cond (on r, with $2 and $3), by entry date.
 func (tx GateTx) plateReservations(ctx context.Context, plate, cond string, a, b time.Time) ([]reservation.Reservation, error) {
-	rows, err := tx.Query(ctx, `SELECT `+reservationColumns+` FROM reservation r
+	return reservationList(ctx, tx, "reservations of plate", `SELECT `+reservationColumns+` FROM reservation r
 		JOIN vehicle v ON v.id_vehicle = r.id_vehicle
 		WHERE v.license_plate = $1 AND `+cond+` ORDER BY r.entry_date, r.id_reservation`, plate, Time(a), Time(b))
-	if err != nil {
-		return nil, fmt.Errorf("reservations of plate: %w", err)
-	}
-	var out []reservation.Reservation
-	for rows.Next() {
-		r, err := scanReservation(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, closeRows(rows)
 }
 
 // Arriving lists the PENDIENTE reservations of the plate whose entry is in [from, to].

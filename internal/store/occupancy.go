@@ -288,20 +288,7 @@ func (tx OccupancyTx) openCount(ctx context.Context, todayStart, tomorrow time.T
 // OpenStays lists the open stays (see openStaysQuery): before is the start of the
 // day after the last day of interest, todayStart the start of today.
 func (s Occupancy) OpenStays(ctx context.Context, before, todayStart time.Time) ([]occupancy.Stay, error) {
-	rows, err := s.Query(ctx, openStaysQuery, Time(before), Time(todayStart))
-	if err != nil {
-		return nil, fmt.Errorf("open stays: %w", err)
-	}
-	var out []occupancy.Stay
-	for rows.Next() {
-		st, err := scanStay(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, st)
-	}
-	return out, closeRows(rows)
+	return listRows(ctx, s, "open stays", scanStay, openStaysQuery, Time(before), Time(todayStart))
 }
 
 func scanStay(row rowScanner) (occupancy.Stay, error) {

@@ -31,20 +31,7 @@ func scanPartner(row rowScanner) (reservation.Partner, error) {
 
 // ListPartners lists every partner by name.
 func (s Partners) ListPartners(ctx context.Context) ([]reservation.Partner, error) {
-	rows, err := s.Query(ctx, `SELECT `+partnerColumns+` FROM partner ORDER BY name, id_partner`)
-	if err != nil {
-		return nil, fmt.Errorf("partners: %w", err)
-	}
-	var out []reservation.Partner
-	for rows.Next() {
-		p, err := scanPartner(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, closeRows(rows)
+	return listRows(ctx, s, "partners", scanPartner, `SELECT `+partnerColumns+` FROM partner ORDER BY name, id_partner`)
 }
 
 // Partner reads one partner; ErrNotFound if there is none.
@@ -117,22 +104,9 @@ func (s Partners) PartnerReservation(ctx context.Context, partnerID int64, ref s
 // StatementReservations lists partner's reservations whose entry is in [from, to),
 // cancelled ones left out, by entry.
 func (s Partners) StatementReservations(ctx context.Context, partnerID int64, from, to time.Time) ([]reservation.Reservation, error) {
-	rows, err := s.Query(ctx, `SELECT `+reservationColumns+` FROM reservation r
+	return reservationList(ctx, s, "partner statement", `SELECT `+reservationColumns+` FROM reservation r
 		WHERE r.id_partner = $1 AND r.entry_date >= $2 AND r.entry_date < $3 AND r.status <> 'CANCELADA'
 		ORDER BY r.entry_date, r.id_reservation`, partnerID, Time(from), Time(to))
-	if err != nil {
-		return nil, fmt.Errorf("partner statement: %w", err)
-	}
-	var out []reservation.Reservation
-	for rows.Next() {
-		r, err := scanReservation(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, closeRows(rows)
 }
 
 // PartnerStays lists partner's active stays that may count on a day in [from, to)
@@ -149,22 +123,9 @@ func (tx PartnersTx) PartnerStays(ctx context.Context, partnerID int64, from, to
 }
 
 func partnerStays(ctx context.Context, q database.Runner, partnerID int64, from, to time.Time) ([]occupancy.Stay, error) {
-	rows, err := q.Query(ctx, `SELECT entry_date, exit_date, status FROM reservation
+	return listRows(ctx, q, "partner stays", scanStay, `SELECT entry_date, exit_date, status FROM reservation
 		WHERE id_partner = $1 AND status IN ('PENDIENTE', 'EN CURSO') AND entry_date < $2
 		AND (exit_date IS NULL OR exit_date >= $3 OR status = 'EN CURSO')`, partnerID, Time(to), Time(from))
-	if err != nil {
-		return nil, fmt.Errorf("partner stays: %w", err)
-	}
-	var out []occupancy.Stay
-	for rows.Next() {
-		st, err := scanStay(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, st)
-	}
-	return out, closeRows(rows)
 }
 
 // InsertPartner stores a new partner and returns its id.

@@ -289,21 +289,8 @@ func (tx ReservationsTx) PendingReservationsOf(ctx context.Context, customerID i
 // reservationsOf reads, in the transaction, customerID's reservations that match
 // the condition cond (SQL on reservation r), in id order; what names them in errors.
 func (tx ReservationsTx) reservationsOf(ctx context.Context, what string, customerID int64, cond string) ([]reservation.Reservation, error) {
-	rows, err := tx.Query(ctx, `SELECT `+reservationColumns+` FROM reservation r
+	return reservationList(ctx, tx, fmt.Sprintf("%s of %d", what, customerID), `SELECT `+reservationColumns+` FROM reservation r
 		WHERE r.id_customer = $1 AND `+cond+` ORDER BY r.id_reservation`, customerID)
-	if err != nil {
-		return nil, fmt.Errorf("%s of %d: %w", what, customerID, err)
-	}
-	var out []reservation.Reservation
-	for rows.Next() {
-		r, err := scanReservation(rows)
-		if err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("%s of %d: %w", what, customerID, err)
-		}
-		out = append(out, r)
-	}
-	return out, closeRows(rows)
 }
 
 // Spots are physical (issue 4): a spot cannot be held by two reservations that are

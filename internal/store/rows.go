@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"parking/internal/database"
+	"parking/internal/reservation"
 )
 
 // closeRows closes rows and returns the iteration error, if any.
@@ -42,4 +43,25 @@ func eachRow(ctx context.Context, q database.Runner, what string, scan func(*sql
 		}
 	}
 	return closeRows(rows)
+}
+
+// listRows runs query on q and reads every row with scan; a failure is wrapped
+// with what.
+func listRows[T any](ctx context.Context, q database.Runner, what string, scan func(rowScanner) (T, error), query string, args ...any) ([]T, error) {
+	var out []T
+	err := eachRow(ctx, q, what, func(rows *sql.Rows) error {
+		v, err := scan(rows)
+		if err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		out = append(out, v)
+		return nil
+	}, query, args...)
+	return out, err
+}
+
+// reservationList runs query, which selects reservationColumns of reservation r, on q
+// and reads every row; a failure is wrapped with what.
+func reservationList(ctx context.Context, q database.Runner, what, query string, args ...any) ([]reservation.Reservation, error) {
+	return listRows(ctx, q, what, scanReservation, query, args...)
 }

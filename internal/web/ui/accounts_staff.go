@@ -54,11 +54,7 @@ type staffRowView struct {
 func (s accountPages) adminStaff(w http.ResponseWriter, r *http.Request) {
 	list, err := s.accounts.ListStaff(r.Context())
 	if err != nil {
-		if httpx.WantsJSON(r) {
-			s.WriteSuccessFalse(w, r, err)
-			return
-		}
-		s.renderError(w, r, err, "error.staff_unavailable", "/admin/dashboard", "back.dashboard")
+		s.listUnavailable(w, r, err, "error.staff_unavailable")
 		return
 	}
 	if httpx.WantsJSON(r) {

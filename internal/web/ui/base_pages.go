@@ -36,6 +36,17 @@ func (s *base) renderError(w http.ResponseWriter, r *http.Request, err error, he
 	s.Fail(w, r, err, true, s.errorPage(w, r, heading, backHref, backLabel))
 }
 
+// listUnavailable answers a staff list that could not be read: the refusal as
+// JSON ({success:false}), or the error page headed heading with the way back to the
+// dashboard.
+func (s *base) listUnavailable(w http.ResponseWriter, r *http.Request, err error, heading string) {
+	if httpx.WantsJSON(r) {
+		s.WriteSuccessFalse(w, r, err)
+		return
+	}
+	s.renderError(w, r, err, heading, "/admin/dashboard", "back.dashboard")
+}
+
 // errorPage draws error.html with a refusal's status and message and a way back
 // (the page half of httpx.Kit.Fail).
 func (s *base) errorPage(w http.ResponseWriter, r *http.Request, heading, backHref, backLabel string) func(status int, msg string) {

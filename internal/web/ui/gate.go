@@ -48,11 +48,7 @@ func (s gatePages) adminDevices(w http.ResponseWriter, r *http.Request) {
 func (s gatePages) devicesPage(w http.ResponseWriter, r *http.Request, v devicesView) {
 	list, err := s.gate.Devices(r.Context())
 	if err != nil {
-		if httpx.WantsJSON(r) {
-			s.WriteSuccessFalse(w, r, err)
-			return
-		}
-		s.renderError(w, r, err, "error.devices_unavailable", "/admin/dashboard", "back.dashboard")
+		s.listUnavailable(w, r, err, "error.devices_unavailable")
 		return
 	}
 	if httpx.WantsJSON(r) {
@@ -127,11 +123,7 @@ type gateEventRow struct {
 func (s gatePages) adminGateEvents(w http.ResponseWriter, r *http.Request) {
 	list, err := s.gate.Events(r.Context())
 	if err != nil {
-		if httpx.WantsJSON(r) {
-			s.WriteSuccessFalse(w, r, err)
-			return
-		}
-		s.renderError(w, r, err, "error.devices_unavailable", "/admin/dashboard", "back.dashboard")
+		s.listUnavailable(w, r, err, "error.devices_unavailable")
 		return
 	}
 	rows := make([]gateEventRow, len(list))

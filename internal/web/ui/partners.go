@@ -79,11 +79,7 @@ func (s partnerPages) list(w http.ResponseWriter, r *http.Request) {
 		recs = append(recs, rec)
 	}
 	if err != nil {
-		if httpx.WantsJSON(r) {
-			s.WriteSuccessFalse(w, r, err)
-			return
-		}
-		s.renderError(w, r, err, "error.staff_unavailable", "/admin/dashboard", "back.dashboard")
+		s.listUnavailable(w, r, err, "error.staff_unavailable")
 		return
 	}
 	if httpx.WantsJSON(r) {
