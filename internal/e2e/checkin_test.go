@@ -12,6 +12,7 @@ import (
 
 	"parking/internal/apptest"
 	"parking/internal/media/mediatest"
+	"parking/internal/reservation"
 	"parking/internal/store"
 	"parking/internal/webtest"
 )
@@ -38,8 +39,14 @@ func TestCheckInDialogOnPhone(t *testing.T) {
 
 	ctx, console := phone(t)
 	workerLogin(t, ctx, e.A, "admin@example.com", "admin-password")
-	Do(t, ctx, "open the detail page", chromedp.Navigate(fmt.Sprintf("%s/admin/reservations/details/%d", e.A.URL, id)),
+	// The phone's camera reads the booking's QR code, which holds /r/{reference}: a
+	// staff session lands on the detail page.
+	scanned := e.A.URL + "/r/" + reservation.ShowReference(e.Stored(id).Reference)
+	Do(t, ctx, "open the scanned QR code's address", chromedp.Navigate(scanned),
 		chromedp.WaitVisible(chromedp.CSS("[data-detail]")))
+	if got := pageJS[string](t, ctx, `location.pathname`); got != fmt.Sprintf("/admin/reservations/details/%d", id) {
+		t.Fatalf("the QR code's address led to %s, want the detail page of %d", got, id)
+	}
 	waitStatus(t, ctx, "PENDIENTE")
 	pageWaitJS(t, ctx, "start enabled without spot or photos", `!document.querySelector('[data-action="start"]').disabled`)
 	pageClick(t, ctx, `[data-action="start"]`)
