@@ -85,7 +85,7 @@ func (s Records) FreeSpots(ctx context.Context, id int64, entry time.Time, exit 
 		end = *exit
 	}
 	rows, err := s.Query(ctx, `SELECT DISTINCT r.cod_parking_spot FROM reservation r
-		WHERE r.cod_parking_spot IS NOT NULL AND r.cod_parking_spot <> '' AND r.entry_date >= $4
+		WHERE r.cod_parking_spot > '' AND r.entry_date >= $4
 		  AND NOT EXISTS (SELECT 1 FROM reservation o WHERE o.cod_parking_spot = r.cod_parking_spot
 			AND o.status IN ('PENDIENTE', 'EN CURSO') AND o.id_reservation <> $1
 			AND o.entry_date < $3 AND (o.exit_date IS NULL OR o.exit_date > $2))
