@@ -79,13 +79,19 @@ func (tx ReservationsTx) AssignSpot(ctx context.Context, id int64, spot string) 
 // FreeSpots lists up to limit spot codes used since since that no reservation
 // other than id, not terminal, holds over [entry, exit) (an open exit: to the end
 // of time), in code order: the check-in dialog's suggestions (docs/reservations.md#parking-spot).
+// The codes are grouped in the order of the reservation_spot index (spot, entry),
+// which holds each code's last entry, so the scan stops once limit free codes are
+// found; a range on the entry date read every booking of 180 days and every future
+// one first (docs/performance.md).
 func (s Records) FreeSpots(ctx context.Context, id int64, entry time.Time, exit *time.Time, since time.Time, limit int) ([]string, error) {
 	end := time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
 	if exit != nil {
 		end = *exit
 	}
-	rows, err := s.Query(ctx, `SELECT DISTINCT r.cod_parking_spot FROM reservation r
-		WHERE r.cod_parking_spot > '' AND r.entry_date >= $4
+	rows, err := s.Query(ctx, `SELECT r.cod_parking_spot FROM reservation r
+		WHERE r.cod_parking_spot > ''
+		GROUP BY r.cod_parking_spot
+		HAVING MAX(r.entry_date) >= $4
 		  AND NOT EXISTS (SELECT 1 FROM reservation o WHERE o.cod_parking_spot = r.cod_parking_spot
 			AND o.status IN ('PENDIENTE', 'EN CURSO') AND o.id_reservation <> $1
 			AND o.entry_date < $3 AND (o.exit_date IS NULL OR o.exit_date > $2))
