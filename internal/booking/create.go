@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -80,6 +81,11 @@ type Created struct {
 // (docs/input-rules.md): a customer booking at the gate a few minutes late is not refused.
 const PublicEntryGrace = 15 * time.Minute
 
+// maxReferenceDraws bounds the runs of a booking whose drawn reference was taken
+// (store.ErrReferenceTaken): with 2^40 references, a second collision in a row is
+// already one in a trillion.
+const maxReferenceDraws = 8
+
 // Create makes a reservation in one transaction: customer found or created by phone,
 // vehicle by plate, their link, the reservation (PENDIENTE, priced by the server) and
 // its additional services (docs/reservations.md#creation). Nothing is
@@ -147,10 +153,18 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		action = audit.ActionCreate
 		ctx = audit.WithActor(ctx, audit.ActorOr(ctx, audit.Public))
 	}
-	err = s.store.InTx(ctx, func(tx *store.Tx) error {
+	// On PostgreSQL the transaction is three round trips
+	// (docs/performance.md#the-public-booking-in-three-round-trips): BEGIN, the
+	// reservation's id and the booker; every write that names the reservation,
+	// queued, with the ledger's claim; COMMIT.
+	book := func(tx *store.Tx) error {
 		var email *string
 		if in.Email != "" {
 			email = &in.Email
+		}
+		var id int64 // drawn with the booker on PostgreSQL; 0 on SQLite (store.ReservationsTx.ReserveID)
+		if err := tx.Reservations().ReserveID(ctx, &id); err != nil {
+			return err
 		}
 		// The customer found or created by phone, the vehicle by plate, and their link
 		// (one statement on PostgreSQL, store.FindOrCreateBooker).
@@ -171,7 +185,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		// inserts or reads, it does not update).
 		contact, bookedBy := bookingContact(ch, in, customer, email)
 		nr := store.NewReservation{
-			Entry: in.Entry, Exit: in.Exit, TotalPrice: quote.Total,
+			ID: id, Entry: in.Entry, Exit: in.Exit, TotalPrice: quote.Total,
 			CustomerID: customerID, VehicleID: vehicle.ID, MainServiceID: in.MainService,
 			Contact: &contact, BookedBy: bookedBy, Language: in.Language, Sale: in.Sale,
 		}
@@ -210,6 +224,10 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		if err := auditReservation(ctx, tx, action, out.Reservation.ID, nil, s.trail.fields(created)); err != nil {
 			return err
 		}
+		// docs/public-booking.md#retries-idempotency-key: the answer under its Idempotency-Key, with the booking.
+		if err := finishOnce(ctx, tx, co.once, out); err != nil {
+			return err
+		}
 		// docs/capacity.md#what-counts: the stay takes its days in the ledger, or the booking is
 		// refused. Last before the commit: the ledger rows of popular days are locked
 		// until it, and every booking of those days waits for them.
@@ -217,12 +235,15 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		if ch == WalkIn {
 			check = staffCheck
 		}
-		if err := s.occupy(ctx, tx, out.Reservation.ID, occupancy.Stay{}, stayOf(out.Reservation), check, in.OverrideCapacity); err != nil {
-			return err
+		return s.occupy(ctx, tx, out.Reservation.ID, occupancy.Stay{}, stayOf(out.Reservation), check, in.OverrideCapacity)
+	}
+	// A drawn reference already taken (docs/manage-booking.md#booking-reference) failed
+	// the transaction, nothing stored: it runs again and draws another.
+	for draws := 1; ; draws++ {
+		if err = s.store.InTx(ctx, book); !errors.Is(err, store.ErrReferenceTaken) || draws == maxReferenceDraws {
+			break
 		}
-		// docs/public-booking.md#retries-idempotency-key: the answer under its Idempotency-Key, with the booking.
-		return finishOnce(ctx, tx, co.once, out)
-	})
+	}
 	if err != nil {
 		err = s.spots.spotViolation(ctx, err, 0, in.Spot, in.Entry, in.Exit)
 		return Created{}, fmt.Errorf("create booking: %w", err)

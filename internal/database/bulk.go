@@ -57,7 +57,7 @@ func (tx *Tx) BulkInsert(ctx context.Context, table string, columns []string, ro
 			b.WriteByte(')')
 			args = append(args, row...)
 		}
-		if _, err := tx.tx.ExecContext(tx.c(ctx), b.String(), args...); err != nil {
+		if _, err := tx.Exec(ctx, b.String(), args...); err != nil {
 			return fmt.Errorf("bulk insert into %s: %w", table, err)
 		}
 	}

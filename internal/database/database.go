@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
@@ -43,6 +44,8 @@ type Engine struct {
 	// PostgreSQL: the URL the LISTEN connection opens, and the channel instances
 	// signal each other on (signal.go).
 	pgURL, channel string
+	// trips counts the round trips of PostgreSQL write transactions (RoundTrips).
+	trips atomic.Int64
 }
 
 // Options tune an Engine; the zero value gives the defaults. Each knob lives here, in
@@ -234,7 +237,8 @@ func (s *Engine) WriteDB() *sql.DB { return s.write }
 // through Exec, QueryRow and Query. Now is the engine's clock read when the
 // transaction began, so every row written in it agrees on the time.
 type Tx struct {
-	tx          *sql.Tx
+	tx          *sql.Tx // SQLite
+	pg          *pgTx   // PostgreSQL (pipeline.go)
 	dialect     Dialect
 	stmts       *stmtCache
 	Now         time.Time
@@ -260,6 +264,9 @@ func (tx *Tx) c(ctx context.Context) context.Context {
 func (s *Engine) InTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if s.group != nil {
 		return s.group.inTx(ctx, fn)
+	}
+	if s.dialect == Postgres {
+		return s.inTxPG(ctx, fn)
 	}
 	sqlTx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
@@ -305,8 +312,12 @@ func (tx *Tx) Dialect() Dialect { return tx.dialect }
 
 // Exec, QueryRow and Query run a fixed query text inside the transaction with a
 // cached prepared statement (SQLite; pgx caches per connection). Every statement of
-// a transaction runs through them.
+// a transaction runs through them, or through Queue and Send (pipeline.go); on
+// PostgreSQL the queued statements go out first, an Exec in the same round trip.
 func (tx *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if tx.pg != nil {
+		return tx.pg.exec(ctx, query, args)
+	}
 	if st := tx.stmts.get(query); st != nil {
 		return tx.tx.StmtContext(tx.c(ctx), st).ExecContext(tx.c(ctx), args...)
 	}
@@ -314,6 +325,13 @@ func (tx *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, 
 }
 
 func (tx *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	if tx.pg != nil {
+		if tx.pg.ready(ctx) != nil {
+			ctx = failedCtx(ctx)
+		}
+		tx.pg.trips.Add(1)
+		return tx.pg.conn.QueryRowContext(ctx, query, args...)
+	}
 	if st := tx.stmts.get(query); st != nil {
 		return tx.tx.StmtContext(tx.c(ctx), st).QueryRowContext(tx.c(ctx), args...)
 	}
@@ -321,6 +339,13 @@ func (tx *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row 
 }
 
 func (tx *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if tx.pg != nil {
+		if err := tx.pg.ready(ctx); err != nil {
+			return nil, err
+		}
+		tx.pg.trips.Add(1)
+		return tx.pg.conn.QueryContext(ctx, query, args...)
+	}
 	if st := tx.stmts.get(query); st != nil {
 		return tx.tx.StmtContext(tx.c(ctx), st).QueryContext(tx.c(ctx), args...)
 	}

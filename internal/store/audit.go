@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"parking/internal/database"
+
 	"parking/internal/audit"
 )
 
@@ -50,13 +52,11 @@ func (tx *Tx) Audit(ctx context.Context, e audit.Entry) error {
 	if name == "" {
 		name = a.Email
 	}
-	_, err = tx.Exec(ctx, `INSERT INTO audit_entry (at, actor_kind, actor_id, actor_name, actor_email, action, entity, entity_id, reservation_id, changes)
+	// Queued: on PostgreSQL it goes out with the transaction's next round trip.
+	return tx.Queue(ctx, database.Stmt{Query: `INSERT INTO audit_entry (at, actor_kind, actor_id, actor_name, actor_email, action, entity, entity_id, reservation_id, changes)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		Time(tx.Now), string(a.Kind), actorID, name, actorEmail, e.Action, e.Entity, e.EntityID, resID, string(body))
-	if err != nil {
-		return fmt.Errorf("audit %s %s %s: %w", e.Action, e.Entity, e.EntityID, err)
-	}
-	return nil
+		Args: []any{Time(tx.Now), string(a.Kind), actorID, name, actorEmail, e.Action, e.Entity, e.EntityID, resID, string(body)},
+		What: fmt.Sprintf("audit %s %s %s", e.Action, e.Entity, e.EntityID)})
 }
 
 // AuditFilter selects trail entries; zero fields do not filter. Person matches the

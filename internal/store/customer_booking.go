@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"parking/internal/database"
 	"parking/internal/reservation"
 )
 
@@ -20,10 +21,12 @@ import (
 func (tx CustomersTx) FindOrCreateBooker(ctx context.Context, c NewCustomer, v reservation.Vehicle) (reservation.Customer, reservation.Vehicle, error) {
 	if tx.Dialect() == Postgres {
 		veh := v
-		row := tx.QueryRow(ctx, findOrCreateBookerSQL, c.FullName, c.Phone, c.Email, tx.Now,
-			v.LicensePlate, v.Brand, v.Model, v.Color, v.Type)
+		// Send: BEGIN and the statements the caller queued (ReserveID) go in the same
+		// round trip.
 		cust, err := scanCustomer(scanFunc(func(dest ...any) error {
-			return row.Scan(append(dest, &veh.ID, &veh.LicensePlate, &veh.Brand, &veh.Model, &veh.Color, &veh.Type)...)
+			return tx.Send(ctx, database.Stmt{Query: findOrCreateBookerSQL,
+				Args: []any{c.FullName, c.Phone, c.Email, tx.Now, v.LicensePlate, v.Brand, v.Model, v.Color, v.Type},
+				Dest: append(dest, &veh.ID, &veh.LicensePlate, &veh.Brand, &veh.Model, &veh.Color, &veh.Type)})
 		}))
 		if err == nil {
 			return cust, veh, nil

@@ -81,21 +81,20 @@ func (s Idempotency) PruneIdempotencyKeys(ctx context.Context, expiredBefore tim
 // expiredBefore and, if left running by an earlier version, younger than
 // staleBefore; otherwise it is overwritten. A row that counts is ErrKeyTaken.
 func (tx IdempotencyTx) SaveIdempotencyAnswer(ctx context.Context, route, key, bodyHash string, status int, contentType, location, body string, expiredBefore, staleBefore time.Time) error {
-	res, err := tx.Exec(ctx, `INSERT INTO idempotency_key (route, idem_key, body_hash, state, status, content_type, location, body, created_at)
+	// Queued: on PostgreSQL it goes out with the transaction's next round trip, whose
+	// call returns ErrKeyTaken (before anything commits: a checked statement never
+	// shares its round trip with the COMMIT).
+	return tx.Queue(ctx, database.Stmt{Query: `INSERT INTO idempotency_key (route, idem_key, body_hash, state, status, content_type, location, body, created_at)
 		VALUES ($1, $2, $3, 'done', $4, $5, $6, $7, $8)
 		ON CONFLICT (route, idem_key) DO UPDATE SET body_hash = excluded.body_hash, state = 'done', status = excluded.status,
 			content_type = excluded.content_type, location = excluded.location, body = excluded.body, created_at = excluded.created_at
 		WHERE idempotency_key.created_at < $9 OR (idempotency_key.state = 'running' AND idempotency_key.created_at < $10)`,
-		route, key, bodyHash, status, contentType, location, body, tx.Now, Time(expiredBefore), Time(staleBefore))
-	if err != nil {
-		return fmt.Errorf("save idempotency key: %w", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return fmt.Errorf("save idempotency key: %w", err)
-	}
-	if n != 1 {
-		return ErrKeyTaken
-	}
-	return nil
+		Args: []any{route, key, bodyHash, status, contentType, location, body, tx.Now, Time(expiredBefore), Time(staleBefore)},
+		Check: func(n int64) error {
+			if n != 1 {
+				return ErrKeyTaken
+			}
+			return nil
+		},
+		What: "save idempotency key"})
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"parking/internal/database"
+
 	"parking/internal/occupancy"
 	"parking/internal/settings"
 )
@@ -182,9 +184,10 @@ func (tx OccupancyTx) claimFast(ctx context.Context, c OccupancyChange, stripe i
 		limit = &c.Limit
 	}
 	var capacity, sellable sql.NullInt64 // NULL when the limit was given
-	err = tx.QueryRow(ctx, `SELECT claimed, f_capacity, f_sellable FROM occupancy_claim($1, $2, $3, $4, $5, $6, $7)`,
-		sp.First, sp.Last, stripe, check.First, check.Last, occupancyStripes-1, limit).
-		Scan(&claimed, &capacity, &sellable)
+	// Send: the statements the transaction queued go in the same round trip.
+	err = tx.Send(ctx, database.Stmt{Query: `SELECT claimed, f_capacity, f_sellable FROM occupancy_claim($1, $2, $3, $4, $5, $6, $7)`,
+		Args: []any{int(sp.First), int(sp.Last), stripe, int(check.First), int(check.Last), occupancyStripes - 1, limit},
+		Dest: []any{&claimed, &capacity, &sellable}})
 	if err != nil {
 		return false, f, fmt.Errorf("claim occupancy: %w", err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"parking/internal/database"
 )
 
 // InsertNotifications adds several outbox rows in one statement (a booking's
@@ -28,8 +30,7 @@ func (tx OutboxTx) InsertNotifications(ctx context.Context, ns []NewNotification
 		fmt.Fprintf(&q, "($%d, $%d, $%d, $%d, $%d, 0, $%d, $1, $%d)", b+1, b+2, b+3, b+4, b+5, b+6, b+7)
 		args = append(args, resID, n.Type, n.DeliveryID, string(n.Payload), n.Status, due, n.LastError)
 	}
-	if _, err := tx.Exec(ctx, q.String(), args...); err != nil {
-		return fmt.Errorf("insert %d notifications for reservation %d: %w", len(ns), ns[0].ReservationID, err)
-	}
-	return nil
+	// Queued: on PostgreSQL it goes out with the transaction's next round trip.
+	return tx.Queue(ctx, database.Stmt{Query: q.String(), Args: args,
+		What: fmt.Sprintf("insert %d notifications for reservation %d", len(ns), ns[0].ReservationID)})
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"parking/internal/database"
+
 	"parking/internal/audit"
 )
 
@@ -17,14 +19,12 @@ import (
 // SetReservationConsents records, at the transaction's time, the consents given
 // with a booking; a false one is left unset.
 func (tx PrivacyTx) SetReservationConsents(ctx context.Context, id int64, privacyAck, marketing bool) error {
-	_, err := tx.Exec(ctx, `UPDATE reservation SET
+	// Queued: on PostgreSQL it goes out with the transaction's next round trip.
+	return tx.Queue(ctx, database.Stmt{Query: `UPDATE reservation SET
 		privacy_ack_at = CASE WHEN $2 THEN $4 ELSE privacy_ack_at END,
 		marketing_consent_at = CASE WHEN $3 THEN $4 ELSE marketing_consent_at END
-		WHERE id_reservation = $1`, id, privacyAck, marketing, tx.Now)
-	if err != nil {
-		return fmt.Errorf("set consents of reservation %d: %w", id, err)
-	}
-	return nil
+		WHERE id_reservation = $1`, Args: []any{id, privacyAck, marketing, tx.Now},
+		What: fmt.Sprintf("set consents of reservation %d", id)})
 }
 
 // SetCustomerConsents records the consents given at registration. The marketing

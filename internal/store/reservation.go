@@ -14,6 +14,9 @@ import (
 
 // NewReservation is a reservation about to be inserted.
 type NewReservation struct {
+	// ID, when set, is the id ReserveID drew for it (PostgreSQL): the insert and its
+	// services are then queued (database.Tx.Queue) instead of run at once.
+	ID            int64
 	Entry         time.Time
 	Exit          *time.Time
 	TotalPrice    money.Cents
@@ -82,6 +85,9 @@ func (tx ReservationsTx) InsertReservation(ctx context.Context, r NewReservation
 		bookedBy = &b
 	}
 	out.Exit = optTime(r.Exit)
+	if r.ID != 0 {
+		return tx.queueReservation(ctx, r, out, name, email, phone, bookedBy, partner, partnerRef, rate)
+	}
 	// docs/manage-booking.md#booking-reference: a random reference, unique by the database's index. A collision
 	// (one in 2^40 per stored booking) inserts nothing and draws again; ON CONFLICT
 	// on the reference alone, so that any other violation still refuses the insert.
@@ -120,13 +126,16 @@ func (tx ReservationsTx) ReplaceReservationExtras(ctx context.Context, reservati
 
 func (tx ReservationsTx) insertExtras(ctx context.Context, reservationID int64, extras []BookedExtra) error {
 	for _, e := range extras {
-		if _, err := tx.Exec(ctx, `INSERT INTO reservation_additional_service (id_reservation, id_additional_service, price_cents)
-			VALUES ($1, $2, $3) ON CONFLICT (id_reservation, id_additional_service) DO NOTHING`, reservationID, e.ID, int64(e.Price)); err != nil {
-			return fmt.Errorf("add additional service %d to %d: %w", e.ID, reservationID, err)
+		if err := tx.Queue(ctx, database.Stmt{Query: insertExtraSQL, Args: []any{reservationID, e.ID, int64(e.Price)},
+			What: fmt.Sprintf("add additional service %d to %d", e.ID, reservationID)}); err != nil {
+			return err
 		}
 	}
 	return nil
 }
+
+const insertExtraSQL = `INSERT INTO reservation_additional_service (id_reservation, id_additional_service, price_cents)
+			VALUES ($1, $2, $3) ON CONFLICT (id_reservation, id_additional_service) DO NOTHING`
 
 const reservationColumns = `r.id_reservation, r.reservation_date, r.entry_date, r.exit_date, r.status, r.total_price_cents,
 	r.is_paid, r.payment_method, r.notes, r.cod_parking_spot, r.id_customer, r.id_vehicle, r.id_main_service, r.updated_at,
