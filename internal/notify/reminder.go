@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"time"
@@ -108,10 +109,16 @@ func (o *Outbox) EnqueueBooked(ctx context.Context, tx *store.Tx, sub store.Noti
 	rows = append(rows, n)
 	due := sub.Reservation.Entry.Add(-ReminderLead)
 	if sub.Reservation.Status == reservation.Pending && due.After(tx.Now) {
-		if n, err = o.row(ctx, tx, BookingReminder, sub, Options{DueAt: due, Facility: opts.Facility}); err != nil {
-			return fmt.Errorf("schedule booking_reminder for reservation %d: %w", sub.Reservation.ID, err)
+		// The reminder's payload is the confirmation's but for its type (build): taken
+		// from it rather than built again in the writer's transaction.
+		if r, ok := reminderOf(n, due); ok {
+			rows = append(rows, r)
+		} else {
+			if n, err = o.row(ctx, tx, BookingReminder, sub, Options{DueAt: due, Facility: opts.Facility}); err != nil {
+				return fmt.Errorf("schedule booking_reminder for reservation %d: %w", sub.Reservation.ID, err)
+			}
+			rows = append(rows, n)
 		}
-		rows = append(rows, n)
 	}
 	if err := tx.Outbox().InsertNotifications(ctx, rows); err != nil {
 		return err
@@ -188,4 +195,19 @@ func (o *Outbox) BookingFacility(ctx context.Context) (*FacilityData, error) {
 		return nil, fmt.Errorf("facility for the reminder: %w", err)
 	}
 	return &f, nil
+}
+
+// reminderOf is the booking_reminder row of a booking whose booking_confirmation row
+// is c, due at due: the same payload with the reminder's type, status and reason,
+// and a delivery id of its own. False when c's payload does not start with its type
+// as build writes it (the caller builds the reminder then).
+func reminderOf(c store.NewNotification, due time.Time) (store.NewNotification, bool) {
+	from, to := []byte(`{"type":"`+string(BookingConfirmation)+`"`), []byte(`{"type":"`+string(BookingReminder)+`"`)
+	if !bytes.HasPrefix(c.Payload, from) {
+		return c, false
+	}
+	r := c
+	r.Type, r.DeliveryID, r.DueAt = string(BookingReminder), newDeliveryID(), due
+	r.Payload = append(to, c.Payload[len(from):]...)
+	return r, true
 }

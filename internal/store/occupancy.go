@@ -94,6 +94,9 @@ func (tx OccupancyTx) ApplyOccupancy(ctx context.Context, c OccupancyChange) ([]
 		return nil, nil
 	}
 	stripe := int(c.Reservation % int64(tx.stripes()))
+	if tx.Dialect() == SQLite && c.fast() {
+		return tx.claimSQLite(ctx, c)
+	}
 	if tx.Dialect() == Postgres && c.fast() {
 		claimed, f, err := tx.claimFast(ctx, c, stripe)
 		if err != nil || claimed {
