@@ -16,6 +16,8 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -51,6 +53,23 @@ type Metrics struct {
 	refused     *prometheus.CounterVec
 	transitions *prometheus.CounterVec
 	deliveries  *prometheus.CounterVec
+	// observers holds each (route, status)'s request counter and latency observer,
+	// looked up once: a request then costs no label hashing. The map is replaced,
+	// never changed (under observersMu), so reading it takes no lock.
+	observers   atomic.Pointer[map[routeStatus]*requestObservers]
+	observersMu sync.Mutex
+}
+
+// routeStatus keys Metrics.observers.
+type routeStatus struct {
+	route  string
+	status int
+}
+
+// requestObservers are one (route, status)'s instruments.
+type requestObservers struct {
+	count   prometheus.Counter
+	latency prometheus.Observer
 }
 
 // scrapeTimeout bounds the database readings of one scrape.
@@ -130,8 +149,37 @@ func (m *Metrics) Handler(token string) http.Handler {
 // ObserveRequest counts and times one answered request by the route pattern the
 // mux matched ("unmatched": none) and its status (httpx.Kit.ObserveRequests).
 func (m *Metrics) ObserveRequest(route string, status int, elapsed time.Duration) {
-	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
-	m.latency.WithLabelValues(route).Observe(elapsed.Seconds())
+	o := m.requestObservers(routeStatus{route, status})
+	o.count.Inc()
+	o.latency.Observe(elapsed.Seconds())
+}
+
+// requestObservers are key's instruments, added to m.observers the first time.
+func (m *Metrics) requestObservers(key routeStatus) *requestObservers {
+	if cur := m.observers.Load(); cur != nil {
+		if o, ok := (*cur)[key]; ok {
+			return o
+		}
+	}
+	m.observersMu.Lock()
+	defer m.observersMu.Unlock()
+	cur := m.observers.Load()
+	if cur != nil {
+		if o, ok := (*cur)[key]; ok {
+			return o
+		}
+	}
+	next := make(map[routeStatus]*requestObservers, 1)
+	if cur != nil {
+		maps.Copy(next, *cur)
+	}
+	o := &requestObservers{
+		count:   m.requests.WithLabelValues(key.route, strconv.Itoa(key.status)),
+		latency: m.latency.WithLabelValues(key.route),
+	}
+	next[key] = o
+	m.observers.Store(&next)
+	return o
 }
 
 // BookingCreated implements booking.Events.

@@ -36,6 +36,9 @@ func (c Cents) appendText(b []byte) []byte {
 // MarshalJSON writes a JSON number with exactly two decimals.
 func (c Cents) MarshalJSON() ([]byte, error) { return c.appendText(nil), nil }
 
+// AppendJSON appends what MarshalJSON writes to b.
+func (c Cents) AppendJSON(b []byte) []byte { return c.appendText(b) }
+
 // UnmarshalJSON reads a JSON number (or numeric string) of at most two decimals.
 func (c *Cents) UnmarshalJSON(b []byte) error {
 	s := strings.Trim(string(b), `"`)
@@ -80,23 +83,36 @@ func ParseMultiplier(s string) (Multiplier, error) {
 
 // String formats with the fewest decimals that keep the value: "1.25", "2", "0.5".
 func (m Multiplier) String() string {
-	s := strconv.FormatInt(int64(m)/10_000, 10)
-	frac := int64(m) % 10_000
+	var b [24]byte
+	return string(m.appendText(b[:0]))
+}
+
+func (m Multiplier) appendText(b []byte) []byte {
+	whole, frac := int64(m)/10_000, int64(m)%10_000
 	if frac < 0 {
 		frac = -frac
 	}
+	if m < 0 && whole == 0 {
+		b = append(b, '-')
+	}
+	b = strconv.AppendInt(b, whole, 10)
 	if frac == 0 {
-		return s
+		return b
 	}
-	f := strings.TrimRight(strconv.FormatInt(frac+10_000, 10)[1:], "0")
-	if m < 0 && int64(m)/10_000 == 0 {
-		s = "-0"
+	b = append(b, '.')
+	d := [4]byte{byte('0' + frac/1000), byte('0' + frac/100%10), byte('0' + frac/10%10), byte('0' + frac%10)}
+	n := 4
+	for d[n-1] == '0' {
+		n--
 	}
-	return s + "." + f
+	return append(b, d[:n]...)
 }
 
 // MarshalJSON writes a JSON number.
-func (m Multiplier) MarshalJSON() ([]byte, error) { return []byte(m.String()), nil }
+func (m Multiplier) MarshalJSON() ([]byte, error) { return m.appendText(nil), nil }
+
+// AppendJSON appends what MarshalJSON writes to b.
+func (m Multiplier) AppendJSON(b []byte) []byte { return m.appendText(b) }
 
 // UnmarshalJSON reads a JSON number (or numeric string) of at most four decimals.
 func (m *Multiplier) UnmarshalJSON(b []byte) error {

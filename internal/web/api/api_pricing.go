@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -60,7 +61,11 @@ type pricingBreakdown struct {
 // id_reservation: 403 unless staff or the owner, 404 (staff) for no such reservation.
 func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
 	var req pricingRequest
-	if err := httpx.DecodeJSON(w, r, &req); err != nil {
+	body, err := httpx.ReadBody(w, r)
+	if err == nil && !req.decodeQuick(body) {
+		err = httpx.UnmarshalBody(body, &req)
+	}
+	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
@@ -139,7 +144,66 @@ func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
 	if !req.IDReservation.Set && strings.TrimSpace(req.Reference) == "" { // a new booking's quote only
 		out.Availability = s.quoteAvailability(r, entry, exit)
 	}
+	var buf [256]byte
+	if body, ok := out.appendJSON(buf[:0]); ok {
+		httpx.WriteJSONBody(w, http.StatusOK, body)
+		return
+	}
 	httpx.WriteJSON(w, http.StatusOK, out)
+}
+
+// appendJSON appends the answer as WriteJSON encodes it (the same bytes, tested by
+// TestPricingAnswerBytes), without reflection; false when a text would need escaping
+// (then WriteJSON encodes it).
+func (p *pricingResponse) appendJSON(b []byte) ([]byte, bool) {
+	b = append(b, `{"success":`...)
+	b = strconv.AppendBool(b, p.Success)
+	b = append(b, `,"total_price":`...)
+	b = p.TotalPrice.AppendJSON(b)
+	if d := p.Breakdown; d != nil {
+		b = append(b, `,"breakdown":{"days":`...)
+		b = strconv.AppendInt(b, d.Days, 10)
+		b = append(b, `,"daily_price":`...)
+		b = d.DailyPrice.AppendJSON(b)
+		b = append(b, `,"coefficient":`...)
+		b = d.Coefficient.AppendJSON(b)
+		b = append(b, `,"base_price":`...)
+		b = d.BasePrice.AppendJSON(b)
+		b = append(b, `,"extras_price":`...)
+		b = d.ExtrasPrice.AppendJSON(b)
+		b = append(b, '}')
+	}
+	if a := p.Availability; a != nil {
+		var ok bool
+		b = append(b, `,"availability":{"status":`...)
+		if b, ok = appendPlainString(b, a.Status); !ok {
+			return nil, false
+		}
+		b = append(b, `,"full_days":[`...)
+		for i, d := range a.FullDays {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, ok = appendPlainString(b, d); !ok {
+				return nil, false
+			}
+		}
+		b = append(b, "]}"...)
+	}
+	return append(b, "}\n"...), true
+}
+
+// appendPlainString appends s as a JSON string when it needs no escaping (printable
+// ASCII without quotes or backslashes); false otherwise.
+func appendPlainString(b []byte, s string) ([]byte, bool) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return b, false
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"'), true
 }
 
 // quoteAvailability is the quote's availability field: nil when the facility sells

@@ -23,14 +23,29 @@ const MaxBody = 64 << 10
 // JSON, wrong field types and trailing data with a message that names the problem.
 // Unknown fields are ignored (clients send a total_price that the spec ignores).
 func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
+	body, err := ReadBody(w, r)
+	if err != nil {
+		return err
+	}
+	return UnmarshalBody(body, dst)
+}
+
+// ReadBody reads a JSON body as DecodeJSON does, refusing one over 64 KiB: for a
+// handler that parses its usual bodies itself and hands the others to UnmarshalBody.
+func ReadBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return errBodyTooLarge
+			return nil, errBodyTooLarge
 		}
-		return errBodyUnreadable
+		return nil, errBodyUnreadable
 	}
+	return body, nil
+}
+
+// UnmarshalBody decodes a body ReadBody read into dst, with DecodeJSON's refusals.
+func UnmarshalBody(body []byte, dst any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return ErrEmptyBody
 	}

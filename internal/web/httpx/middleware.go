@@ -2,9 +2,9 @@ package httpx
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"path"
 	"runtime/debug"
@@ -12,14 +12,12 @@ import (
 	"time"
 )
 
-type ctxKey int
-
-const requestIDKey ctxKey = iota
-
-// statusRecorder remembers the status a handler wrote, for the request log.
+// statusRecorder remembers the status a handler wrote, for the request log, and the
+// route pattern the mux matched (NotePattern).
 type statusRecorder struct {
 	http.ResponseWriter
-	status int
+	status  int
+	pattern string
 }
 
 func (r *statusRecorder) WriteHeader(code int) {
@@ -68,17 +66,13 @@ func (s *Kit) LogRequests(next http.Handler) http.Handler {
 		start := time.Now()
 		id := r.Header.Get("X-Request-Id")
 		if id == "" || len(id) > 64 {
-			var b [8]byte
-			_, _ = rand.Read(b[:])
-			id = hex.EncodeToString(b[:])
+			id = newRequestID()
 		}
-		w.Header().Set("X-Request-Id", id)
+		w.Header()["X-Request-Id"] = []string{id}
 		rec := &statusRecorder{ResponseWriter: w}
-		info := &requestInfo{id: id}
-		r = r.WithContext(context.WithValue(r.Context(), requestIDKey, info))
 		next.ServeHTTP(rec, r)
 		if s.observe != nil {
-			route, status := info.pattern, rec.status
+			route, status := rec.pattern, rec.status
 			if route == "" {
 				route = "unmatched"
 			}
@@ -93,27 +87,40 @@ func (s *Kit) LogRequests(next http.Handler) http.Handler {
 			return
 		}
 		s.log.InfoContext(r.Context(), "request",
-			"method", r.Method, "pattern", info.pattern, "path", r.URL.Path, "status", rec.status,
+			"method", r.Method, "pattern", rec.pattern, "path", r.URL.Path, "status", rec.status,
 			"duration_ms", float64(time.Since(start).Microseconds())/1000, "request_id", id, "client", ClientAddr(r))
 	})
 }
 
-// requestInfo is what LogRequests learns about a request from inside: the mux
-// sets the matched pattern on the request it is given, which is a copy of the
-// one LogRequests holds (middleware in between derive contexts), so NotePattern
-// reports it back here.
-type requestInfo struct {
-	id      string
-	pattern string
+// newRequestID is a request id of 16 hexadecimal digits. It names a request in the
+// logs and is no secret: a fast pseudo-random source does.
+func newRequestID() string {
+	var b [8]byte
+	v := rand.Uint64()
+	for i := range b {
+		b[i] = byte(v >> (8 * i))
+	}
+	return hex.EncodeToString(b[:])
 }
 
 // NotePattern wraps the handler holding the mux and tells LogRequests the route
-// pattern the mux matched, for the request log.
+// pattern the mux matched, for the request log: the mux sets it on the request it
+// is given, which may be a copy of the one LogRequests holds (middleware in between
+// derive contexts), so it is reported back on LogRequests' response writer, found
+// through the writers wrapping it (Unwrap).
 func NotePattern(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		next.ServeHTTP(w, r)
-		if info, ok := r.Context().Value(requestIDKey).(*requestInfo); ok {
-			info.pattern = r.Pattern
+		for w != nil {
+			if rec, ok := w.(*statusRecorder); ok {
+				rec.pattern = r.Pattern
+				return
+			}
+			u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+			if !ok {
+				return
+			}
+			w = u.Unwrap()
 		}
 	})
 }
@@ -122,29 +129,60 @@ func NotePattern(next http.Handler) http.Handler {
 // https (PARKING_BASE_URL is https) adds Strict-Transport-Security.
 func SecurityHeaders(https bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The values are built once (securityValues); the keys are in canonical form, so
+		// they go into the map as they are. Each answer gets its own one-element slices
+		// (a handler may change a value in place), copied from the shared ones in one
+		// allocation.
 		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "same-origin")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' https: http: data:; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'")
-		h.Set("Permissions-Policy", PermissionsPolicy(r.URL.Path))
-		if https {
-			h.Set("Strict-Transport-Security", "max-age=31536000")
+		vals := securityValues
+		if isStaffPath(r.URL.Path) {
+			vals = securityValuesStaff
+		}
+		n := len(securityKeys)
+		if !https {
+			n-- // Strict-Transport-Security is the last
+		}
+		own := make([]string, n)
+		copy(own, vals[:n])
+		for i, k := range securityKeys[:n] {
+			h[k] = own[i : i+1 : i+1]
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
+// securityKeys are the headers SecurityHeaders sets, Strict-Transport-Security last (https
+// only); securityValues their values, securityValuesStaff those of staff pages.
+var (
+	securityKeys   = [...]string{"X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options", "Content-Security-Policy", "Permissions-Policy", "Strict-Transport-Security"}
+	securityValues = [...]string{"nosniff", "same-origin", "DENY",
+		"default-src 'self'; img-src 'self' https: http: data:; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'",
+		permissionsPolicy, "max-age=31536000"}
+	securityValuesStaff = func() [len(securityValues)]string {
+		v := securityValues
+		v[4] = permissionsPolicyStaff
+		return v
+	}()
+)
+
+// The Permissions-Policy values (PermissionsPolicy).
+const (
+	permissionsPolicyRest  = ", microphone=(), geolocation=(), payment=(), usb=(), display-capture=(), accelerometer=(), gyroscope=(), magnetometer=()"
+	permissionsPolicy      = "camera=()" + permissionsPolicyRest
+	permissionsPolicyStaff = "camera=(self)" + permissionsPolicyRest
+)
+
 // PermissionsPolicy is the Permissions-Policy of the page at path: no powerful
 // feature anywhere, but the camera for the site itself on staff pages (/admin/…),
 // where the counter photographs vehicles.
 func PermissionsPolicy(path string) string {
-	camera := "camera=()"
-	if path == "/admin" || strings.HasPrefix(path, "/admin/") {
-		camera = "camera=(self)"
+	if isStaffPath(path) {
+		return permissionsPolicyStaff
 	}
-	return camera + ", microphone=(), geolocation=(), payment=(), usb=(), display-capture=(), accelerometer=(), gyroscope=(), magnetometer=()"
+	return permissionsPolicy
 }
+
+func isStaffPath(path string) bool { return path == "/admin" || strings.HasPrefix(path, "/admin/") }
 
 // DBDeadline gives each request's context a deadline of d (PARKING_DB_TIMEOUT,
 // docs/reliability.md): every database call made with it stops when it passes, the
@@ -157,9 +195,18 @@ func DBDeadline(d time.Duration, long ...string) func(http.Handler) http.Handler
 	if d <= 0 {
 		d = DefaultDBTimeout
 	}
+	// A pattern matches only paths starting with its text before the first
+	// metacharacter: that prefix is checked first, path.Match only then.
+	prefixes := make([]string, len(long))
+	for i, p := range long {
+		prefixes[i] = p[:strings.IndexAny(p+"*", `*?[\`)]
+	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			for _, p := range long {
+			for i, p := range long {
+				if !strings.HasPrefix(r.URL.Path, prefixes[i]) {
+					continue
+				}
 				if ok, _ := path.Match(p, r.URL.Path); ok || r.URL.Path == p {
 					next.ServeHTTP(w, r)
 					return

@@ -33,9 +33,25 @@ func encodeJSON(w http.ResponseWriter, v any) ([]byte, bool) {
 		http.Error(w, `{"error":"Internal Server Error"}`, http.StatusInternalServerError)
 		return nil, false
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
+	setJSONHeaders(w.Header())
 	return buf.Bytes(), true
+}
+
+// setJSONHeaders sets a JSON answer's Content-Type and Cache-Control (canonical keys,
+// values copied from built ones in one allocation).
+func setJSONHeaders(h http.Header) {
+	v := make([]string, 2)
+	v[0], v[1] = "application/json; charset=utf-8", "no-store"
+	h["Content-Type"], h["Cache-Control"] = v[0:1:1], v[1:2:2]
+}
+
+// WriteJSONBody writes body, an encoded JSON answer (ending in a newline, as
+// WriteJSON's), with status and WriteJSON's headers: for handlers that encode their
+// small answers themselves.
+func WriteJSONBody(w http.ResponseWriter, status int, body []byte) {
+	setJSONHeaders(w.Header())
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
 }
 
 // WriteJSONCompressed is WriteJSON for answers that can be large (the parking
