@@ -18,8 +18,8 @@ import (
 // booking made in it.
 
 // summaryLock is the advisory lock a PostgreSQL writer takes shared (report_upto()) and
-// Rollup exclusively.
-const summaryLock = 8733001
+// Rollup exclusively, one per schema (the summary table's oid in its low 32 bits).
+const summaryLock = `SELECT pg_advisory_xact_lock(8733001 * CAST(4294967296 AS BIGINT) + CAST(CAST('report_summary'::regclass AS oid) AS BIGINT))`
 
 // hourKey is the summary's key of the hour holding t: hours since 1970-01-01 00:00 UTC.
 func hourKey(t time.Time) int64 { return t.Unix() / 3600 }
@@ -71,7 +71,7 @@ func (r Reports) Rollup(ctx context.Context, now time.Time) error {
 	}
 	return r.InTx(ctx, func(tx *database.Tx) error {
 		if r.Dialect() == database.Postgres {
-			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, summaryLock); err != nil {
+			if _, err := tx.Exec(ctx, summaryLock); err != nil {
 				return fmt.Errorf("report summary lock: %w", err)
 			}
 		}

@@ -39,12 +39,12 @@ CREATE TABLE report_revenue (
 CREATE INDEX reservation_report_irregular ON reservation (checked_in_at, entry_date, checked_out_at, exit_date)
     WHERE status = 'FINALIZADA' AND (COALESCE(checked_out_at, exit_date) IS NULL
         OR COALESCE(checked_out_at, exit_date) < COALESCE(checked_in_at, entry_date));
--- A writer takes the lock shared, and reads upto after it: Rollup takes it exclusively, so
+-- A writer takes the lock (of this schema's summary) shared, and reads upto after it: Rollup takes it exclusively, so
 -- it sums the hours it adds only once every writer that could still touch them has committed,
 -- and a writer that comes after sees the new upto (docs/reports.md#summary).
 CREATE FUNCTION report_upto() RETURNS bigint LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
-    PERFORM pg_advisory_xact_lock_shared(8733001);
+    PERFORM pg_advisory_xact_lock_shared(8733001 * CAST(4294967296 AS BIGINT) + CAST(CAST('report_summary'::regclass AS oid) AS BIGINT));
     RETURN (SELECT upto FROM report_summary WHERE id = 1);
 END $$;
 CREATE FUNCTION report_hour_rows(r reservation, s bigint)
