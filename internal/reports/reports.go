@@ -193,6 +193,10 @@ func (s *Service) Report(ctx context.Context, q Query) (Report, error) {
 		rep.Days[i].Day = rg.First + occupancy.Day(i)
 	}
 	w := rg.window(s.loc)
+	// The hours closed since the last report join the summary first (docs/reports.md#summary).
+	if err := s.store.Reports().Rollup(ctx, s.now()); err != nil {
+		return Report{}, err
+	}
 	if err := s.revenue(ctx, w, &rep); err != nil {
 		return Report{}, err
 	}

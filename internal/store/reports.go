@@ -134,22 +134,23 @@ func (d *days) of(bucket string) (int64, error) {
 	return v, nil
 }
 
+// stayStart and stayEnd are the SQL of a stay's start (check-in, else the booked entry)
+// and end (check-out, else the booked exit).
+const (
+	stayStart = "COALESCE(checked_in_at, entry_date)"
+	stayEnd   = "COALESCE(checked_out_at, exit_date)"
+)
+
 // Revenue sums the receipts issued in the window that are sales (docs/reports.md#revenue):
 // a full invoice issued in place of a simplified receipt (replaces set) repeats a sale
 // already counted, so it is left out. Grouped by local day of issue, main service and
 // channel.
 func (r Reports) Revenue(ctx context.Context, w ReportWindow) ([]RevenueGroup, error) {
-	q := `SELECT g.b, g.svc, ms.name, g.ch, g.n, g.total, g.base, g.vat FROM (
-		SELECT ` + r.bucket("rc.issued_at", w) + ` AS b, res.id_main_service AS svc, ` + reservationChannel("res") + ` AS ch,
-			COUNT(*) AS n, SUM(rc.total_cents) AS total, SUM(rc.base_cents) AS base, SUM(rc.vat_cents) AS vat
-		FROM receipt rc JOIN reservation res ON res.id_reservation = rc.id_reservation
-		WHERE rc.issued_at >= $1 AND rc.issued_at < $2 AND rc.replaces IS NULL
-		GROUP BY 1, 2, 3) g JOIN main_service ms ON ms.id_main_service = g.svc`
-	rows, err := r.Query(ctx, q, Time(w.From), Time(w.To))
+	rd, err := r.read(ctx, w)
 	if err != nil {
-		return nil, fmt.Errorf("report revenue: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
+	defer rd.close()
 	type key struct {
 		day, svc int64
 		ch       string
@@ -157,25 +158,66 @@ func (r Reports) Revenue(ctx context.Context, w ReportWindow) ([]RevenueGroup, e
 	groups := map[key]int{}
 	var out []RevenueGroup
 	ds := newDays(w.Loc)
-	for rows.Next() {
-		var g RevenueGroup
-		var b string
-		if err := rows.Scan(&b, &g.MainService, &g.ServiceName, &g.Channel, &g.Receipts, &g.Total, &g.Base, &g.VAT); err != nil {
-			return nil, err
+	// add reads groups keyed by a UTC hour bucket (live) or a local day (summary).
+	add := func(rows *sql.Rows, summary bool) error {
+		defer rows.Close()
+		for rows.Next() {
+			var g RevenueGroup
+			var b string
+			var day int64
+			dest := any(&b)
+			if summary {
+				dest = &day
+			}
+			if err := rows.Scan(dest, &g.MainService, &g.ServiceName, &g.Channel, &g.Receipts, &g.Total, &g.Base, &g.VAT); err != nil {
+				return err
+			}
+			g.Day = day
+			if !summary {
+				if g.Day, err = ds.of(b); err != nil {
+					return err
+				}
+			}
+			k := key{g.Day, g.MainService, g.Channel}
+			if i, ok := groups[k]; ok {
+				o := &out[i]
+				o.Receipts, o.Total, o.Base, o.VAT = o.Receipts+g.Receipts, o.Total+g.Total, o.Base+g.Base, o.VAT+g.VAT
+				continue
+			}
+			groups[k] = len(out)
+			out = append(out, g)
 		}
-		if g.Day, err = ds.of(b); err != nil {
-			return nil, err
-		}
-		k := key{g.Day, g.MainService, g.Channel}
-		if i, ok := groups[k]; ok {
-			o := &out[i]
-			o.Receipts, o.Total, o.Base, o.VAT = o.Receipts+g.Receipts, o.Total+g.Total, o.Base+g.Base, o.VAT+g.VAT
-			continue
-		}
-		groups[k] = len(out)
-		out = append(out, g)
+		return rows.Err()
 	}
-	return out, rows.Err()
+	if rd.sum != nil {
+		rows, err := rd.q.Query(ctx, `SELECT g.day, g.svc, ms.name, g.ch, g.n, g.total, g.base, g.vat FROM (
+			SELECT `+localDay("hour", *rd.sum)+` AS day, id_main_service AS svc, channel AS ch, SUM(receipts) AS n,
+				SUM(total_cents) AS total, SUM(base_cents) AS base, SUM(vat_cents) AS vat
+			FROM report_revenue WHERE hour >= $1 AND hour < $2 GROUP BY 1, 2, 3) g
+			JOIN main_service ms ON ms.id_main_service = g.svc WHERE g.n <> 0`, hourKey(rd.sum.From), hourKey(rd.sum.To))
+		if err == nil {
+			err = add(rows, true)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("report revenue summary: %w", err)
+		}
+	}
+	if rd.live != nil {
+		lw := *rd.live
+		rows, err := rd.q.Query(ctx, `SELECT g.b, g.svc, ms.name, g.ch, g.n, g.total, g.base, g.vat FROM (
+			SELECT `+r.bucket("rc.issued_at", lw)+` AS b, res.id_main_service AS svc, `+reservationChannel("res")+` AS ch,
+				COUNT(*) AS n, SUM(rc.total_cents) AS total, SUM(rc.base_cents) AS base, SUM(rc.vat_cents) AS vat
+			FROM receipt rc JOIN reservation res ON res.id_reservation = rc.id_reservation
+			WHERE rc.issued_at >= $1 AND rc.issued_at < $2 AND rc.replaces IS NULL
+			GROUP BY 1, 2, 3) g JOIN main_service ms ON ms.id_main_service = g.svc`, Time(lw.From), Time(lw.To))
+		if err == nil {
+			err = add(rows, false)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("report revenue: %w", err)
+		}
+	}
+	return out, nil
 }
 
 // Bookings counts per local day the reservations made in the window (reservation_date),
@@ -184,6 +226,11 @@ func (r Reports) Revenue(ctx context.Context, w ReportWindow) ([]RevenueGroup, e
 // FINALIZADA stays entered in the window and their length (check-out − check-in, else
 // exit − entry). Days without any are left out.
 func (r Reports) Bookings(ctx context.Context, w ReportWindow, noShowBefore time.Time) ([]BookingDay, error) {
+	rd, err := r.read(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	defer rd.close()
 	days := map[int64]*BookingDay{}
 	at := func(d int64) *BookingDay {
 		if days[d] == nil {
@@ -191,33 +238,46 @@ func (r Reports) Bookings(ctx context.Context, w ReportWindow, noShowBefore time
 		}
 		return days[d]
 	}
-	from, to := Time(w.From), Time(w.To)
-	err := r.each(ctx, w, `SELECT `+r.bucket("reservation_date", w)+`, COUNT(*),
-			COALESCE(SUM(CASE WHEN status = 'CANCELADA' THEN 1 ELSE 0 END), 0),
-			COALESCE(SUM(`+r.epoch("entry_date")+` - `+r.epoch("reservation_date")+`), 0)
-		FROM reservation WHERE reservation_date >= $1 AND reservation_date < $2 GROUP BY 1`,
-		[]any{from, to}, func(d int64, v []int64) {
-			b := at(d)
-			b.Created, b.Cancelled, b.LeadSeconds = b.Created+v[0], b.Cancelled+v[1], b.LeadSeconds+v[2]
-		})
-	if err != nil {
-		return nil, fmt.Errorf("report bookings made: %w", err)
-	}
-	err = r.each(ctx, w, `SELECT `+r.bucket("entry_date", w)+`, COUNT(*) FROM reservation
-		WHERE status = 'PENDIENTE' AND checked_in_at IS NULL AND entry_date >= $1 AND entry_date < $2 AND entry_date < $3
-		GROUP BY 1`, []any{from, to, Time(noShowBefore)}, func(d int64, v []int64) { at(d).NoShows += v[0] })
-	if err != nil {
-		return nil, fmt.Errorf("report no-shows: %w", err)
-	}
-	end, start := "COALESCE(checked_out_at, exit_date)", "COALESCE(checked_in_at, entry_date)"
-	err = r.each(ctx, w, `SELECT `+r.bucket("entry_date", w)+`, COUNT(*), COALESCE(SUM(`+r.epoch(end)+` - `+r.epoch(start)+`), 0)
-		FROM reservation WHERE status = 'FINALIZADA' AND entry_date >= $1 AND entry_date < $2 AND `+end+` IS NOT NULL
-		GROUP BY 1`, []any{from, to}, func(d int64, v []int64) {
+	err = rd.hours(ctx, func(d int64, v []int64) {
+		if v[0] == 0 && v[3] == 0 {
+			return
+		}
 		b := at(d)
-		b.Finished, b.StaySeconds = b.Finished+v[0], b.StaySeconds+v[1]
+		b.Created, b.Cancelled, b.LeadSeconds = b.Created+v[0], b.Cancelled+v[1], b.LeadSeconds+v[2]
+		b.Finished, b.StaySeconds = b.Finished+v[3], b.StaySeconds+v[4]
 	})
 	if err != nil {
-		return nil, fmt.Errorf("report stays: %w", err)
+		return nil, fmt.Errorf("report bookings summary: %w", err)
+	}
+	if rd.live != nil {
+		lw := *rd.live
+		from, to := Time(lw.From), Time(lw.To)
+		err := eachDay(ctx, rd.q, lw, `SELECT `+r.bucket("reservation_date", lw)+`, COUNT(*),
+				COALESCE(SUM(CASE WHEN status = 'CANCELADA' THEN 1 ELSE 0 END), 0),
+				COALESCE(SUM(`+r.epoch("entry_date")+` - `+r.epoch("reservation_date")+`), 0)
+			FROM reservation WHERE reservation_date >= $1 AND reservation_date < $2 GROUP BY 1`,
+			[]any{from, to}, func(d int64, v []int64) {
+				b := at(d)
+				b.Created, b.Cancelled, b.LeadSeconds = b.Created+v[0], b.Cancelled+v[1], b.LeadSeconds+v[2]
+			})
+		if err != nil {
+			return nil, fmt.Errorf("report bookings made: %w", err)
+		}
+		err = eachDay(ctx, rd.q, lw, `SELECT `+r.bucket("entry_date", lw)+`, COUNT(*), COALESCE(SUM(`+r.epoch(stayEnd)+` - `+r.epoch(stayStart)+`), 0)
+			FROM reservation WHERE status = 'FINALIZADA' AND entry_date >= $1 AND entry_date < $2 AND `+stayEnd+` IS NOT NULL
+			GROUP BY 1`, []any{from, to}, func(d int64, v []int64) {
+			b := at(d)
+			b.Finished, b.StaySeconds = b.Finished+v[0], b.StaySeconds+v[1]
+		})
+		if err != nil {
+			return nil, fmt.Errorf("report stays: %w", err)
+		}
+	}
+	err = eachDay(ctx, rd.q, w, `SELECT `+r.bucket("entry_date", w)+`, COUNT(*) FROM reservation
+		WHERE status = 'PENDIENTE' AND checked_in_at IS NULL AND entry_date >= $1 AND entry_date < $2 AND entry_date < $3
+		GROUP BY 1`, []any{Time(w.From), Time(w.To), Time(noShowBefore)}, func(d int64, v []int64) { at(d).NoShows += v[0] })
+	if err != nil {
+		return nil, fmt.Errorf("report no-shows: %w", err)
 	}
 	out := make([]BookingDay, 0, len(days))
 	for _, b := range days {
@@ -238,21 +298,43 @@ type StayEdges struct {
 // window, from check-in to check-out (else entry to exit); the caller spreads them
 // over the days (docs/reports.md#occupancy).
 func (r Reports) FinishedStays(ctx context.Context, w ReportWindow) (StayEdges, error) {
-	end, start := "COALESCE(checked_out_at, exit_date)", "COALESCE(checked_in_at, entry_date)"
 	e := StayEdges{Starts: map[int64]int64{}, Ends: map[int64]int64{}}
-	from, to := Time(w.From), Time(w.To)
-	err := r.QueryRow(ctx, `SELECT COUNT(*) FROM reservation WHERE status = 'FINALIZADA' AND `+end+` >= $1 AND `+start+` < $1`,
-		from).Scan(&e.Carried)
+	rd, err := r.read(ctx, w)
+	if err != nil {
+		return e, err
+	}
+	defer rd.close()
+	end, start := stayEnd, stayStart
+	if rd.sum != nil {
+		// The summary's stays end at or after they start: those begun before the window
+		// less those ended before it are the ones carried in.
+		err = rd.q.QueryRow(ctx, `SELECT COALESCE(SUM(starts - ends), 0) FROM report_hour WHERE hour < $1`,
+			hourKey(w.From)).Scan(&e.Carried)
+		if err == nil {
+			err = rd.hours(ctx, func(d int64, v []int64) { e.Starts[d] += v[5]; e.Ends[d] += v[6] })
+		}
+		if err == nil {
+			err = rd.irregular(ctx, r, &e, w.To)
+		}
+	} else {
+		err = rd.q.QueryRow(ctx, `SELECT COUNT(*) FROM reservation WHERE status = 'FINALIZADA' AND `+end+` >= $1 AND `+start+` < $1`,
+			Time(w.From)).Scan(&e.Carried)
+	}
 	if err != nil {
 		return e, fmt.Errorf("report stays carried in: %w", err)
 	}
-	err = r.each(ctx, w, `SELECT `+r.bucket(start, w)+`, COUNT(*) FROM reservation
+	if rd.live == nil {
+		return e, nil
+	}
+	lw := *rd.live
+	from, to := Time(lw.From), Time(lw.To)
+	err = eachDay(ctx, rd.q, lw, `SELECT `+r.bucket(start, lw)+`, COUNT(*) FROM reservation
 		WHERE status = 'FINALIZADA' AND `+start+` >= $1 AND `+start+` < $2 GROUP BY 1`,
 		[]any{from, to}, func(d int64, v []int64) { e.Starts[d] += v[0] })
 	if err != nil {
 		return e, fmt.Errorf("report stays begun: %w", err)
 	}
-	err = r.each(ctx, w, `SELECT `+r.bucket(end, w)+`, COUNT(*) FROM reservation
+	err = eachDay(ctx, rd.q, lw, `SELECT `+r.bucket(end, lw)+`, COUNT(*) FROM reservation
 		WHERE status = 'FINALIZADA' AND `+end+` >= $1 AND `+end+` < $2 AND `+start+` < $2 GROUP BY 1`,
 		[]any{from, to}, func(d int64, v []int64) { e.Ends[d] += v[0] })
 	if err != nil {
@@ -290,10 +372,10 @@ func (r Reports) Invoices(ctx context.Context, w ReportWindow, fn func(InvoiceRo
 	return rows.Err()
 }
 
-// each runs a query whose rows are a bucket (a UTC hour) and integers, calling fn
-// with each, the bucket read as its local day.
-func (r Reports) each(ctx context.Context, w ReportWindow, q string, args []any, fn func(day int64, v []int64)) error {
-	rows, err := r.Query(ctx, q, args...)
+// eachDay runs on q a query whose rows are a bucket (a UTC hour) and integers, calling
+// fn with each, the bucket read as its local day.
+func eachDay(ctx context.Context, q database.Runner, w ReportWindow, query string, args []any, fn func(day int64, v []int64)) error {
+	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return err
 	}
