@@ -67,12 +67,14 @@ func (a *App) startPhotoSweep() {
 		defer close(done)
 		t := time.NewTicker(every)
 		defer t.Stop()
+		a.catchUpReports(ctx) // a history just migrated joins the summary now, not at the first report
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-t.C:
 			}
+			a.catchUpReports(ctx)
 			n, err := a.Handover.SweepExpiredPhotos(ctx)
 			switch {
 			case err != nil && !errors.Is(err, context.Canceled):
@@ -94,6 +96,14 @@ func (a *App) startPhotoSweep() {
 			}
 		}
 	}()
+}
+
+// catchUpReports brings the reports' summary to the current hour, a week of history
+// per transaction (docs/reports.md#summary).
+func (a *App) catchUpReports(ctx context.Context) {
+	if err := a.Reports.CatchUp(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		a.Log.Error("reports summary catch-up failed; tried again at the next sweep", "err", err)
+	}
 }
 
 func (a *App) stopPhotoSweep() {

@@ -85,7 +85,7 @@ func benchReports(b *testing.B, d store.Dialect, n int) (*reports.Service, *stor
 	// The history's closed hours join the summary once, as the first report after the
 	// history was loaded would do (docs/reports.md#summary; that one-off cost is logged).
 	start := time.Now()
-	if err := st.Reports().Rollup(ctx, now); err != nil {
+	if _, err := st.Reports().Rollup(ctx, now, 0); err != nil {
 		b.Fatal(err)
 	}
 	b.Logf("%s: summary of %d reservations rolled up in %s", d, n, time.Since(start).Round(time.Millisecond))

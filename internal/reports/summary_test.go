@@ -52,7 +52,7 @@ func TestReportSummaryExact(t *testing.T) {
 		receipts("id_reservation % 2 = 0")
 		rep := st.Reports()
 		// The summary ends ten days ago; then the history changes on both sides of it.
-		if err := rep.Rollup(ctx, now.AddDate(0, 0, -10)); err != nil {
+		if _, err := rep.Rollup(ctx, now.AddDate(0, 0, -10), 0); err != nil {
 			t.Fatal(err)
 		}
 		receipts("id_reservation % 2 = 1")
@@ -138,9 +138,28 @@ func TestReportSummaryExact(t *testing.T) {
 				}
 			}
 		}
-		// A rollup from nothing gives the same figures again.
-		if err := rep.Rollup(ctx, now); err != nil {
+		// A rollup from nothing goes a week per transaction from the first hour of the
+		// history (not from 1970); a summary still behind gives the same figures, and so
+		// does the whole rollup.
+		var first time.Time
+		if err := st.WriteDB().QueryRowContext(ctx, `SELECT reservation_date FROM reservation ORDER BY reservation_date LIMIT 1`).Scan(&first); err != nil {
 			t.Fatal(err)
+		}
+		done, err := rep.Rollup(ctx, now, 1)
+		if err != nil || done {
+			t.Fatalf("one week of a year's history: done %v, %v", done, err)
+		}
+		if err := st.WriteDB().QueryRowContext(ctx, `SELECT upto FROM report_summary`).Scan(&upto); err != nil {
+			t.Fatal(err)
+		}
+		if want := first.Unix()/3600 + store.RollupChunk; upto != want {
+			t.Errorf("after one chunk upto = %d, want the first hour + a week = %d", upto, want)
+		}
+		if partial := figures(); !reflect.DeepEqual(partial, want) {
+			t.Errorf("with the summary a week in the figures differ")
+		}
+		if done, err := rep.Rollup(ctx, now, 0); err != nil || !done {
+			t.Fatalf("the whole rollup: done %v, %v", done, err)
 		}
 		if again := figures(); !reflect.DeepEqual(again, want) {
 			t.Errorf("after a full rollup the figures differ")
