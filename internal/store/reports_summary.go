@@ -77,6 +77,17 @@ func (r Reports) Rollup(ctx context.Context, now time.Time, chunks int) (bool, e
 	if err := r.QueryRow(ctx, `SELECT upto FROM report_summary WHERE id = 1`).Scan(&upto); err != nil {
 		return false, fmt.Errorf("report summary: %w", err)
 	}
+	if upto == 0 {
+		// Nothing summed yet: no write transaction (which would hold SQLite's writer)
+		// while the history holds nothing before the current hour.
+		first, err := r.firstHour(ctx, r)
+		if err != nil {
+			return false, err
+		}
+		if first >= key {
+			return true, nil
+		}
+	}
 	for i := 0; upto < key && (chunks <= 0 || i < chunks); i++ {
 		next, err := r.rollupChunk(ctx, key)
 		if err != nil {

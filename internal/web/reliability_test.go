@@ -85,7 +85,8 @@ func lockTable(t *testing.T, d store.Dialect, dbURL, table string) func() {
 	var err error
 	lock := "LOCK TABLE " + table + " IN ACCESS EXCLUSIVE MODE"
 	if d == store.SQLite {
-		db, err = sql.Open("sqlite", "file:"+strings.TrimPrefix(dbURL, "sqlite:"))
+		// It waits for the service's own writer (a sweep at start may hold it).
+		db, err = sql.Open("sqlite", "file:"+strings.TrimPrefix(dbURL, "sqlite:")+"?_pragma=busy_timeout(10000)")
 		lock = "SELECT 1"
 	} else {
 		db, err = sql.Open("pgx", dbURL)
