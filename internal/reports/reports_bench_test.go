@@ -11,6 +11,7 @@ import (
 
 	"parking/internal/booking"
 	"parking/internal/datagen"
+	"parking/internal/pricing"
 	"parking/internal/reports"
 	"parking/internal/store"
 	"parking/internal/storetest"
@@ -51,19 +52,8 @@ func BenchmarkReport(b *testing.B) {
 
 func benchReports(b *testing.B, d store.Dialect, n int) (*reports.Service, *store.Store) {
 	b.Helper()
-	loc, err := time.LoadLocation("Europe/Madrid")
-	if err != nil {
-		b.Fatal(err)
-	}
-	st, clk := storetest.OpenClock(b, d)
-	now := time.Date(2026, 11, 20, 10, 0, 0, 0, loc)
-	clk.Set(now)
-	cat := storetest.Catalog(b, st)
-	ctx := context.Background()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if _, err := datagen.Generate(ctx, st, datagen.Options{Reservations: n, Places: 1000, Years: 3, Now: now, Seed: 7, Location: loc}, log); err != nil {
-		b.Fatal(err)
-	}
+	g := generate(b, d, 10*time.Hour, datagen.Options{Reservations: n, Places: 1000, Years: 3, Seed: 7})
+	st, cat, loc, now, ctx, log := g.st, g.cat, g.loc, g.now, context.Background(), g.log
 	for _, q := range []string{
 		`INSERT INTO receipt (number, year, seq, id_reservation, kind, issued_at, seller_name, seller_tax_id, seller_address,
 			vat_rate_bp, total_cents, base_cents, vat_cents, payment_method, chain_seq, issuer_id, issue_date, generated_at, prev_hash, hash)
@@ -91,4 +81,32 @@ func benchReports(b *testing.B, d store.Dialect, n int) (*reports.Service, *stor
 	b.Logf("%s: summary of %d reservations rolled up in %s", d, n, time.Since(start).Round(time.Millisecond))
 	bk := booking.New(st, cat, loc, log)
 	return reports.New(st, loc, bk.Availability), st
+}
+
+// generated is a store holding a history made by the generator behind `parking
+// generate`, in Europe/Madrid up to 2026-11-20 at the given time of day, the store's
+// clock set there.
+type generated struct {
+	st  *store.Store
+	cat *pricing.Holder
+	loc *time.Location
+	now time.Time
+	log *slog.Logger
+}
+
+func generate(tb testing.TB, d store.Dialect, timeOfDay time.Duration, o datagen.Options) generated {
+	tb.Helper()
+	loc, err := time.LoadLocation("Europe/Madrid")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st, clk := storetest.OpenClock(tb, d)
+	now := time.Date(2026, 11, 20, 0, 0, 0, 0, loc).Add(timeOfDay)
+	clk.Set(now)
+	g := generated{st: st, cat: storetest.Catalog(tb, st), loc: loc, now: now, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	o.Now, o.Location = now, loc
+	if _, err := datagen.Generate(context.Background(), st, o, g.log); err != nil {
+		tb.Fatal(err)
+	}
+	return g
 }

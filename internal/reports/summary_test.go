@@ -2,8 +2,6 @@ package reports_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"reflect"
 	"slices"
 	"testing"
@@ -22,19 +20,8 @@ import (
 // windows before, across and after the summary's end, on both databases.
 func TestReportSummaryExact(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
-		loc, err := time.LoadLocation("Europe/Madrid")
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, clk := storetest.OpenClock(t, d)
-		now := time.Date(2026, 11, 20, 10, 30, 0, 0, loc)
-		clk.Set(now)
-		storetest.Catalog(t, st)
-		ctx := context.Background()
-		log := slog.New(slog.NewTextHandler(io.Discard, nil))
-		if _, err := datagen.Generate(ctx, st, datagen.Options{Reservations: 3000, Places: 50, Years: 1, Now: now, Seed: 3, Location: loc}, log); err != nil {
-			t.Fatal(err)
-		}
+		g := generate(t, d, 10*time.Hour+30*time.Minute, datagen.Options{Reservations: 3000, Places: 50, Years: 1, Seed: 3})
+		st, loc, now, ctx := g.st, g.loc, g.now, context.Background()
 		exec := func(q string, args ...any) {
 			t.Helper()
 			if _, err := st.WriteDB().ExecContext(ctx, q, args...); err != nil {
