@@ -1,6 +1,10 @@
 package api
 
-import "parking/internal/web/httpx"
+import (
+	"slices"
+
+	"parking/internal/web/httpx"
+)
 
 // decodeQuick reads the usual quote body into q without reflection: one JSON object
 // whose members are the request's fields, each at most once and spelled as they are,
@@ -30,31 +34,18 @@ func (q *pricingRequest) decodeQuick(b []byte) bool {
 			return false
 		}
 		p.space()
-		var bit uint8
-		switch string(key) {
-		case "entry_date":
-			bit = 1
-			out.EntryDate, ok = p.str()
-		case "exit_date":
-			bit = 2
-			out.ExitDate, ok = p.str()
-		case "vehicle_type":
-			bit = 4
-			out.VehicleType, ok = p.str()
-		case "reference":
-			bit = 8
-			out.Reference, ok = p.str()
-		case "id_main_service":
-			bit = 16
-			out.IDMainService, ok = p.flexInt()
-		case "id_reservation":
-			bit = 32
-			out.IDReservation, ok = p.flexInt()
-		case "additional_services":
-			bit = 64
-			out.AdditionalServices, ok = p.ids()
-		default:
+		i := slices.Index(quoteFields[:], string(key))
+		if i < 0 {
 			return false
+		}
+		bit := uint8(1) << i
+		switch {
+		case i < 4:
+			*[4]*string{&out.EntryDate, &out.ExitDate, &out.VehicleType, &out.Reference}[i], ok = p.str()
+		case i < 6:
+			*[2]*httpx.FlexInt{&out.IDMainService, &out.IDReservation}[i-4], ok = p.flexInt()
+		default:
+			out.AdditionalServices, ok = p.ids()
 		}
 		if !ok || seen&bit != 0 {
 			return false
@@ -70,6 +61,10 @@ func (q *pricingRequest) decodeQuick(b []byte) bool {
 		p.space()
 	}
 }
+
+// quoteFields are the members decodeQuick reads, in the order of its switch: four
+// texts, two ids, the extras.
+var quoteFields = [...]string{"entry_date", "exit_date", "vehicle_type", "reference", "id_main_service", "id_reservation", "additional_services"}
 
 func (q *pricingRequest) set(v pricingRequest) bool {
 	*q = v
