@@ -7,7 +7,6 @@ package booking
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"parking/internal/audit"
@@ -73,7 +72,7 @@ func (s *Service) Start(ctx context.Context, id int64, hand ...handover.Input) (
 			}
 			r.Spot = &spot
 		}
-		if r.Spot == nil || strings.TrimSpace(*r.Spot) == "" {
+		if r.Spot == nil || input.Blank(*r.Spot) {
 			return fault.Coded(fault.Invalid, "err.booking.start_no_spot", "ID", id)
 		}
 		applied, err := tx.Reservations().MarkStarted(ctx, id, keys)

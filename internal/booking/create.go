@@ -111,9 +111,9 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 	}
 	// docs/errors.md#refusals-by-operation: entry_date, phone or license_plate missing; docs/input-rules.md#required-fields-of-a-booking adds, for
 	// the public flow, vehicle_type, id_main_service and exit_date.
-	missing := strings.TrimSpace(in.Phone) == "" || strings.TrimSpace(in.LicensePlate) == "" || in.Entry.IsZero()
+	missing := input.Blank(in.Phone) || input.Blank(in.LicensePlate) || in.Entry.IsZero()
 	if ch == Public {
-		missing = missing || strings.TrimSpace(in.VehicleType) == "" || in.MainService == 0 || in.Exit == nil
+		missing = missing || input.Blank(in.VehicleType) || in.MainService == 0 || in.Exit == nil
 	}
 	if missing {
 		return Created{}, fault.Coded(fault.Invalid, "err.booking.missing_data")
@@ -280,7 +280,7 @@ func bookingContact(ch Channel, in NewBooking, found reservation.Customer, email
 // for public bookings), texts within their limits and free of control characters.
 func (s *Service) readBooking(ch Channel, in *NewBooking) error {
 	var err error
-	if ch == Public || strings.TrimSpace(in.FullName) != "" {
+	if ch == Public || !input.Blank(in.FullName) {
 		if in.FullName, err = input.Name("full_name", in.FullName); err != nil {
 			return err
 		}
@@ -288,7 +288,7 @@ func (s *Service) readBooking(ch Channel, in *NewBooking) error {
 	if in.Phone, err = s.input.Phone("phone", in.Phone); err != nil {
 		return err
 	}
-	if strings.TrimSpace(in.Email) != "" {
+	if !input.Blank(in.Email) {
 		if in.Email, err = input.Email("email", in.Email); err != nil {
 			return err
 		}

@@ -158,6 +158,9 @@ func (r Rules) parsePhone(p string) (string, bool) {
 	return phonenumbers.Format(n, phonenumbers.E164), true
 }
 
+// Blank reports whether a value was left empty or holds only spaces: a field not given.
+func Blank(v string) bool { return strings.TrimSpace(v) == "" }
+
 // Plate returns the stored form of a licence plate: spaces and dashes removed,
 // upper-case, letters and digits only, 2 to 15 characters, so that "9988 LMN",
 // "9988-LMN" and "9988lmn" are one vehicle.
