@@ -156,6 +156,7 @@ func openSQLite(ctx context.Context, path string, opts Options) (*Engine, error)
 	read.SetMaxIdleConns(8)
 	read.SetConnMaxLifetime(0)
 	s := newEngine(SQLite, read, write)
+	s.writeStmts.owned = true // prepared by the writer between its transactions
 	s.group = newGroupWriter(s, opts.GroupCommit)
 	return s, nil
 }

@@ -259,6 +259,10 @@ func (g *groupWriter) loop() {
 		}
 		g.runTx(batch)
 		g.batch, g.next, g.sqlTx = nil, 0, nil
+		// The statements the transaction met unprepared, prepared now that the
+		// connection is free (stmtCache): from the next transaction on they run
+		// prepared.
+		g.s.writeStmts.preparePending()
 	}
 }
 

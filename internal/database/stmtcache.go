@@ -12,12 +12,19 @@ import (
 // no cache (a nil *stmtCache).
 //
 // get never blocks: a statement not yet prepared runs unprepared this time and is
-// queued to be prepared in the background. Preparing on the spot could deadlock,
-// because the caller may be a transaction holding the only write connection. Only
-// fixed query texts belong here; the cache stops growing at maxCached so generated
-// SQL can never make it unbounded.
+// queued to be prepared. Preparing on the spot could deadlock, because the caller
+// may be a transaction holding the only write connection. The read cache prepares
+// in the background. The write cache (SQLite's one write connection, used only by
+// the group writer) is prepared by the writer itself between two transactions
+// (groupWriter.loop): a background preparer had to wait for the connection between
+// the writer's transactions, so under load the first few hundred bookings after a
+// start ran their statements unprepared, each compiling every trigger of the
+// reservation table again (docs/performance.md#the-writers-statements). Only fixed
+// query texts belong here; the cache stops growing at maxCached so generated SQL
+// can never make it unbounded.
 type stmtCache struct {
 	db        *sql.DB
+	owned     bool // prepared by its owner calling preparePending, never in the background
 	mu        sync.Mutex
 	stmts     map[string]*sql.Stmt
 	pending   map[string]bool
@@ -43,7 +50,7 @@ func (c *stmtCache) get(q string) *sql.Stmt {
 	}
 	if !c.closed && !c.pending[q] && len(c.stmts)+len(c.pending) < maxCached {
 		c.pending[q] = true
-		if !c.preparing {
+		if !c.owned && !c.preparing {
 			c.preparing = true
 			go c.preparePending()
 		}
@@ -51,7 +58,9 @@ func (c *stmtCache) get(q string) *sql.Stmt {
 	return nil
 }
 
-// preparePending prepares the queued statements one by one, outside any transaction.
+// preparePending prepares the queued statements one by one, outside any
+// transaction: on its own goroutine, or, for an owned cache, called by its owner
+// while it holds no transaction.
 func (c *stmtCache) preparePending() {
 	for {
 		c.mu.Lock()

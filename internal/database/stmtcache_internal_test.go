@@ -67,3 +67,59 @@ func TestStmtCacheNeverBlocksAndStaysBounded(t *testing.T) {
 		t.Errorf("a closed cache holds %d statements", len(c.stmts))
 	}
 }
+
+// The write cache is prepared by the writer between its transactions: a statement a
+// transaction met unprepared is prepared before the next transaction starts, with
+// no preparer of its own competing for the write connection; a statement that
+// fails to prepare is not cached and does not stop the writer.
+func TestWriterPreparesItsStatementsBetweenTransactions(t *testing.T) {
+	ctx := context.Background()
+	st, err := OpenWith(ctx, "sqlite:"+filepath.Join(t.TempDir(), "w.db"), Options{SQLiteSync: SyncNormal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c := st.writeStmts
+	if !c.owned {
+		t.Fatal("the write cache of a SQLite store is not prepared by its writer")
+	}
+	const q = `SELECT COUNT(*) FROM vehicle WHERE license_plate = $1`
+	const bad = `SELECT no_such_column FROM vehicle`
+	if err := st.InTx(ctx, func(tx *Tx) error {
+		if tx.stmts.get(q) != nil {
+			t.Error("a statement never met is already prepared")
+		}
+		var n int
+		if err := tx.QueryRow(ctx, q, "1234BCD").Scan(&n); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, bad); err == nil {
+			t.Error("a statement naming no column ran")
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.preparing {
+			t.Error("a background preparer started on the write connection")
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.InTx(ctx, func(tx *Tx) error {
+		if tx.stmts.get(q) == nil {
+			t.Error("the statement met by the previous transaction is not prepared for the next one")
+		}
+		var n int
+		return tx.QueryRow(ctx, q, "1234BCD").Scan(&n)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.stmts[bad]; ok {
+		t.Error("a statement that fails to prepare was cached")
+	}
+}
