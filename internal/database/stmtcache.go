@@ -62,6 +62,9 @@ func (c *stmtCache) get(q string) *sql.Stmt {
 // transaction: on its own goroutine, or, for an owned cache, called by its owner
 // while it holds no transaction.
 func (c *stmtCache) preparePending() {
+	if c == nil {
+		return
+	}
 	for {
 		c.mu.Lock()
 		var q string
