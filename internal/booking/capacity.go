@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"errors"
 	"slices"
 
 	"parking/internal/audit"
@@ -81,6 +82,10 @@ func (s *Service) occupy(ctx context.Context, tx *store.Tx, id int64, before, af
 		Release:     nonEmpty(lb.Minus(la)), Claim: nonEmpty(la.Minus(lb)),
 		Today: today, TodayStart: today.Start(s.loc), Tomorrow: (today + 1).Start(s.loc),
 	}
+	// A new public stay is refused on a full day whatever follows: decided inside the
+	// database on PostgreSQL, in the round trip of the COMMIT (the caller maps the
+	// refusal with overLimit).
+	c.Final = check == publicCheck && before == (occupancy.Stay{})
 	switch check {
 	case publicCheck:
 		// The store reads the sellable places in the transaction itself: on
@@ -128,6 +133,16 @@ func fullDays(over []occupancy.Day) error {
 		code = "err.booking.full_day"
 	}
 	return coded(fault.Conflict, &occupancy.FullError{Days: over}, code, "Days", days)
+}
+
+// overLimit turns a final claim refused inside the database (store.OverLimitError,
+// the transaction's error) into the refusal naming the full days.
+func overLimit(err error) error {
+	var over *store.OverLimitError
+	if errors.As(err, &over) {
+		return fullDays(over.Days)
+	}
+	return err
 }
 
 func nonEmpty(spans []occupancy.Span) []occupancy.Span {

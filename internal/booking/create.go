@@ -245,7 +245,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		}
 	}
 	if err != nil {
-		err = s.spots.spotViolation(ctx, err, 0, in.Spot, in.Entry, in.Exit)
+		err = s.spots.spotViolation(ctx, overLimit(err), 0, in.Spot, in.Entry, in.Exit)
 		return Created{}, fmt.Errorf("create booking: %w", err)
 	}
 	return out, nil

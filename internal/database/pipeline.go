@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
@@ -37,8 +38,25 @@ type Stmt struct {
 	// the transaction. A COMMIT never goes out in the round trip of a checked
 	// statement.
 	Check func(rowsAffected int64) error
+	// Refused, when set, turns the statement's failure inside PostgreSQL (an
+	// exception it raised, a constraint it violated) into the operation's error;
+	// nil keeps the failure as it is. A refusal raised inside the database aborts
+	// the transaction: unlike Check, it lets a COMMIT share the statement's round
+	// trip (docs/performance.md#the-public-booking-in-two-round-trips).
+	Refused func(*pgconn.PgError) error
 	// What names the statement in its error ("insert reservation").
 	What string
+}
+
+// refused is err, turned by s.Refused when the database refused the statement.
+func (s Stmt) refused(err error) error {
+	var pe *pgconn.PgError
+	if s.Refused != nil && errors.As(err, &pe) {
+		if e := s.Refused(pe); e != nil {
+			return e
+		}
+	}
+	return err
 }
 
 func (s Stmt) wrap(err error) error {
@@ -174,7 +192,7 @@ func readBatch(br pgx.BatchResults, begin bool, all []Stmt, commit bool) (noRow,
 			}
 		}
 		if err != nil {
-			return nil, s.wrap(err)
+			return nil, s.wrap(s.refused(err))
 		}
 	}
 	if commit {

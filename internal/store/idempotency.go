@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"parking/internal/database"
 )
 
@@ -81,15 +83,28 @@ func (s Idempotency) PruneIdempotencyKeys(ctx context.Context, expiredBefore tim
 // expiredBefore and, if left running by an earlier version, younger than
 // staleBefore; otherwise it is overwritten. A row that counts is ErrKeyTaken.
 func (tx IdempotencyTx) SaveIdempotencyAnswer(ctx context.Context, route, key, bodyHash string, status int, contentType, location, body string, expiredBefore, staleBefore time.Time) error {
-	// Queued: on PostgreSQL it goes out with the transaction's next round trip, whose
-	// call returns ErrKeyTaken (before anything commits: a checked statement never
-	// shares its round trip with the COMMIT).
-	return tx.Queue(ctx, database.Stmt{Query: `INSERT INTO idempotency_key (route, idem_key, body_hash, state, status, content_type, location, body, created_at)
+	const save = `INSERT INTO idempotency_key (route, idem_key, body_hash, state, status, content_type, location, body, created_at)
 		VALUES ($1, $2, $3, 'done', $4, $5, $6, $7, $8)
 		ON CONFLICT (route, idem_key) DO UPDATE SET body_hash = excluded.body_hash, state = 'done', status = excluded.status,
 			content_type = excluded.content_type, location = excluded.location, body = excluded.body, created_at = excluded.created_at
-		WHERE idempotency_key.created_at < $9 OR (idempotency_key.state = 'running' AND idempotency_key.created_at < $10)`,
-		Args: []any{route, key, bodyHash, status, contentType, location, body, tx.Now, Time(expiredBefore), Time(staleBefore)},
+		WHERE idempotency_key.created_at < $9 OR (idempotency_key.state = 'running' AND idempotency_key.created_at < $10)`
+	args := []any{route, key, bodyHash, status, contentType, location, body, tx.Now, Time(expiredBefore), Time(staleBefore)}
+	if tx.Dialect() == Postgres {
+		// Queued, and refused inside the database (migration 0035): the transaction
+		// fails with ErrKeyTaken in whichever round trip carries it, the COMMIT's
+		// included (docs/performance.md#the-public-booking-in-two-round-trips).
+		return tx.Queue(ctx, database.Stmt{Query: `WITH w AS (` + save + ` RETURNING 1)
+			SELECT refuse_unless(EXISTS (SELECT 1 FROM w), '` + keyTakenCode + `', 'idempotency key taken')`,
+			Args: args,
+			Refused: func(pe *pgconn.PgError) error {
+				if pe.Code == keyTakenCode {
+					return ErrKeyTaken
+				}
+				return nil
+			},
+			What: "save idempotency key"})
+	}
+	return tx.Queue(ctx, database.Stmt{Query: save, Args: args,
 		Check: func(n int64) error {
 			if n != 1 {
 				return ErrKeyTaken
@@ -98,3 +113,7 @@ func (tx IdempotencyTx) SaveIdempotencyAnswer(ctx context.Context, route, key, b
 		},
 		What: "save idempotency key"})
 }
+
+// keyTakenCode is the SQLSTATE of a key answered by another request, raised by
+// SaveIdempotencyAnswer's statement on PostgreSQL.
+const keyTakenCode = "PK002"

@@ -5,8 +5,11 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"parking/internal/database"
 
@@ -76,6 +79,13 @@ type OccupancyChange struct {
 	// (settings.Facility.SellableLimit), read by ApplyOccupancy in the transaction (on
 	// PostgreSQL's fast path, in the same round trip as the claim); Limit is ignored.
 	SellableLimit bool
+	// Final: a day over the limit refuses the change (no override may keep it). On
+	// PostgreSQL a new stay's claim (the fast path's change) is then queued and decided
+	// inside the database on both paths (occupancy_claim_final, migration 0035): it goes
+	// out with the transaction's next round trip, its COMMIT's included, and a refusal
+	// fails the transaction with *OverLimitError; ApplyOccupancy returns no days
+	// (docs/performance.md#the-public-booking-in-two-round-trips).
+	Final bool
 	// Today and its bounds in the facility's zone: today's count adds the open stays.
 	Today      occupancy.Day
 	TodayStart time.Time
@@ -96,6 +106,9 @@ func (tx OccupancyTx) ApplyOccupancy(ctx context.Context, c OccupancyChange) ([]
 	stripe := int(c.Reservation % int64(tx.stripes()))
 	if tx.Dialect() == SQLite && c.fast() {
 		return tx.claimSQLite(ctx, c)
+	}
+	if tx.Dialect() == Postgres && c.fast() && c.Final {
+		return nil, tx.claimFinal(ctx, c, stripe)
 	}
 	if tx.Dialect() == Postgres && c.fast() {
 		claimed, f, err := tx.claimFast(ctx, c, stripe)
@@ -196,6 +209,46 @@ func (tx OccupancyTx) claimFast(ctx context.Context, c OccupancyChange, stripe i
 	}
 	f.Capacity, f.Sellable = int(capacity.Int64), int(sellable.Int64)
 	return claimed, f, nil
+}
+
+// OverLimitError is a final claim refused inside the database (OccupancyChange.Final):
+// the checked days over the limit, in day order.
+type OverLimitError struct{ Days []occupancy.Day }
+
+func (e *OverLimitError) Error() string { return fmt.Sprintf("occupancy over the limit on %v", e.Days) }
+
+// overLimitCode is the SQLSTATE occupancy_claim_final raises, its detail the days over
+// the limit, comma-separated.
+const overLimitCode = "PK001"
+
+// claimFinal queues a new stay's claim decided inside the database (OccupancyChange.Final).
+func (tx OccupancyTx) claimFinal(ctx context.Context, c OccupancyChange, stripe int) error {
+	sp := c.Claim[0]
+	check := occupancy.Span{First: 1, Last: 0} // empty: nothing to check
+	if len(c.Check) == 1 {
+		check = c.Check[0]
+	}
+	var limit *int
+	if !c.SellableLimit {
+		limit = &c.Limit
+	}
+	return tx.Queue(ctx, database.Stmt{Query: `SELECT occupancy_claim_final($1, $2, $3, $4, $5, $6, $7)`,
+		Args: []any{int(sp.First), int(sp.Last), stripe, int(check.First), int(check.Last), occupancyStripes, limit},
+		Refused: func(pe *pgconn.PgError) error {
+			if pe.Code != overLimitCode {
+				return nil
+			}
+			var over OverLimitError
+			for _, f := range strings.Split(pe.Detail, ",") {
+				d, err := strconv.Atoi(f)
+				if err != nil {
+					return fmt.Errorf("occupancy over the limit, days %q: %w", pe.Detail, err)
+				}
+				over.Days = append(over.Days, occupancy.Day(d))
+			}
+			return &over
+		},
+		What: "claim occupancy"})
 }
 
 // sumOccupancy adds each day's count over span (the sum of its stripes) to counts.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"parking/internal/database"
 	"parking/internal/reservation"
 )
@@ -39,13 +41,14 @@ func (tx ReservationsTx) queueReservation(ctx context.Context, r NewReservation,
 			(id_reservation, reservation_date, entry_date, exit_date, status, total_price_cents, is_paid, notes, cod_parking_spot,
 			 id_customer, id_vehicle, id_main_service, updated_at, contact_name, contact_email, contact_phone, booked_by, reference, claimed_at, language,
 			 channel, id_partner, partner_reference, commission_bp)
-			VALUES ($22, $1, $2, $3, 'PENDIENTE', $4, $5, $6, $7, $8, $9, $10, $1, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
-			ON CONFLICT (reference) DO NOTHING`,
+			VALUES ($22, $1, $2, $3, 'PENDIENTE', $4, $5, $6, $7, $8, $9, $10, $1, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
 		Args: []any{tx.Now, out.Entry, out.Exit, int64(r.TotalPrice), false, r.Notes, r.Spot,
 			r.CustomerID, r.VehicleID, r.MainServiceID, name, email, phone, bookedBy, out.Reference, out.ClaimedAt, out.Language,
 			out.Channel, partner, partnerRef, rate, r.ID},
-		Check: func(n int64) error {
-			if n != 1 {
+		// Refused inside the database, by the reference's unique index: a COMMIT may
+		// go out in the same round trip (docs/performance.md#the-public-booking-in-two-round-trips).
+		Refused: func(pe *pgconn.PgError) error {
+			if pe.Code == "23505" && pe.ConstraintName == "reservation_reference" {
 				return ErrReferenceTaken
 			}
 			return nil
