@@ -93,7 +93,9 @@ const maxReferenceDraws = 8
 func (s *Service) Create(ctx context.Context, ch Channel, in NewBooking, opts ...CreateOption) (Created, error) {
 	c, err := s.create(ctx, ch, in, opts...)
 	if err != nil {
-		s.events.BookingRefused(channelName(ch, in), refusalReason(err))
+		if answered := (*keyAnswered)(nil); !errors.As(err, &answered) { // a replay is no refusal
+			s.events.BookingRefused(channelName(ch, in), refusalReason(err))
+		}
 		return c, err
 	}
 	s.events.BookingCreated(channelName(ch, in))
@@ -153,14 +155,20 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		action = audit.ActionCreate
 		ctx = audit.WithActor(ctx, audit.ActorOr(ctx, audit.Public))
 	}
-	// On PostgreSQL the transaction is three round trips
-	// (docs/performance.md#the-public-booking-in-three-round-trips): BEGIN, the
-	// reservation's id and the booker; every write that names the reservation,
-	// queued, with the ledger's claim; COMMIT.
+	// On PostgreSQL the transaction is two round trips
+	// (docs/performance.md#the-public-booking-in-two-round-trips): BEGIN, the
+	// Idempotency-Key, the reservation's id and the booker; every write that names
+	// the reservation, queued, with the ledger's claim and the COMMIT (each refusal
+	// of that round trip is raised inside the database).
 	book := func(tx *store.Tx) error {
 		var email *string
 		if in.Email != "" {
 			email = &in.Email
+		}
+		// The Idempotency-Key, read with the booker on PostgreSQL (readKey).
+		judged, err := readKey(ctx, tx, co.once)
+		if err != nil {
+			return err
 		}
 		var id int64 // drawn with the booker on PostgreSQL; 0 on SQLite (store.ReservationsTx.ReserveID)
 		if err := tx.Reservations().ReserveID(ctx, &id); err != nil {
@@ -171,6 +179,9 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 		customer, vehicle, err := tx.Customers().FindOrCreateBooker(ctx, store.NewCustomer{FullName: in.FullName, Phone: in.Phone, Email: email},
 			reservation.Vehicle{LicensePlate: in.LicensePlate, Brand: in.Brand, Model: in.Model, Color: in.Color, Type: in.VehicleType})
 		if err != nil {
+			return err
+		}
+		if err := judged(); err != nil {
 			return err
 		}
 		customerID := customer.ID

@@ -41,6 +41,9 @@ type Answer struct {
 type Once struct {
 	Route, Key, BodyHash string
 	Answer               func(Created) (Answer, error)
+	// inTx: the booking reads the key in its transaction's first round trip
+	// (PostgreSQL), instead of CreateOnce on the pool before it; judged: it did.
+	inTx, judged bool
 }
 
 // ErrKeyReused refuses an Idempotency-Key sent again with another body (422).
@@ -58,7 +61,11 @@ func (s *Service) storedAnswer(ctx context.Context, o Once) (*Answer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("idempotency key: %w", err)
 	}
-	now := s.store.Clock()()
+	return judgeKey(o, rec, found, s.store.Clock()())
+}
+
+// judgeKey is storedAnswer's judgement of the key as read at now.
+func judgeKey(o Once, rec store.IdempotencyRecord, found bool, now time.Time) (*Answer, error) {
 	switch {
 	case !found || rec.CreatedAt.Before(now.Add(-IdempotencyTTL)):
 		return nil, nil
@@ -70,6 +77,36 @@ func (s *Service) storedAnswer(ctx context.Context, o Once) (*Answer, error) {
 		return nil, errKeyRunning
 	}
 	return &Answer{Status: rec.Status, ContentType: rec.ContentType, Location: rec.Location, Body: []byte(rec.Body)}, nil
+}
+
+// keyAnswered ends a booking whose key, read in its transaction, counts: the
+// transaction rolls back and CreateOnce sends the stored answer or the refusal.
+type keyAnswered struct {
+	answer *Answer
+	err    error
+}
+
+func (k *keyAnswered) Error() string { return "idempotency key answered before" }
+
+// readKey queues, on PostgreSQL, the read of o's key with the transaction's first
+// round trip (docs/performance.md#the-public-booking-in-two-round-trips); judged
+// reports, once that round trip is done, a key that counts as *keyAnswered.
+func readKey(ctx context.Context, tx *store.Tx, o *Once) (judged func() error, err error) {
+	if o == nil || !o.inTx {
+		return func() error { return nil }, nil
+	}
+	var q store.QueuedKey
+	if err := tx.Idempotency().QueueKey(ctx, o.Route, o.Key, &q); err != nil {
+		return nil, err
+	}
+	return func() error {
+		o.judged = true
+		rec, found := q.Record()
+		if a, err := judgeKey(*o, rec, found, tx.Now); a != nil || err != nil {
+			return &keyAnswered{answer: a, err: err}
+		}
+		return nil
+	}, nil
 }
 
 // PruneIdempotencyKeys deletes the keys past IdempotencyTTL (the hourly sweep):
@@ -130,8 +167,9 @@ func finishOnce(ctx context.Context, tx *store.Tx, o *Once, c Created) error {
 
 // CreateOnce runs one create under o's Idempotency-Key
 // (docs/public-booking.md#retries-idempotency-key). A key answered before is
-// answered again as it was (create does not run). Otherwise create runs with the
-// key's option, which stores its answer in the booking's own transaction: no
+// answered again as it was (create does not run, or, on PostgreSQL, its transaction
+// reads the key in its first round trip and rolls back). Otherwise create runs with
+// the key's option, which stores its answer in the booking's own transaction: no
 // transaction of the key's own, and nothing to undo when create fails. While it
 // runs, the same key in this instance is 409; a request with the same key that
 // another instance answered first rolls back and sends that answer. With no key
@@ -145,17 +183,30 @@ func (s *Service) CreateOnce(ctx context.Context, o Once, create func(...CreateO
 		return Created{}, nil, errKeyRunning
 	}
 	defer s.running.release(o.Route, o.Key)
-	stored, err := s.storedAnswer(ctx, o)
-	if err != nil || stored != nil {
-		return Created{}, stored, err
+	o.inTx, o.judged = s.store.Dialect() == store.Postgres, false
+	if !o.inTx {
+		stored, err := s.storedAnswer(ctx, o)
+		if err != nil || stored != nil {
+			return Created{}, stored, err
+		}
 	}
 	c, err := create(WithOnce(&o))
-	if errors.Is(err, store.ErrKeyTaken) {
-		stored, err = s.storedAnswer(ctx, o)
+	var answered *keyAnswered
+	switch {
+	case errors.As(err, &answered):
+		return Created{}, answered.answer, answered.err
+	case errors.Is(err, store.ErrKeyTaken):
+		stored, err := s.storedAnswer(ctx, o)
 		if err == nil && stored == nil {
 			err = errKeyRunning
 		}
 		return Created{}, stored, err
+	case err != nil && o.inTx && !o.judged:
+		// Refused before its transaction read the key: the key, if it counts, is
+		// answered first, as when it is read before the booking.
+		if stored, kerr := s.storedAnswer(ctx, o); kerr != nil || stored != nil {
+			return Created{}, stored, kerr
+		}
 	}
 	return c, nil, err
 }

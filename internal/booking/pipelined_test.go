@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"parking/internal/booking"
 	"parking/internal/occupancy"
@@ -198,6 +199,49 @@ func TestPipelinedKeyTakenConcurrently(t *testing.T) {
 		}
 		if now := stored(t, st); now != was {
 			t.Fatalf("the booking whose key was taken stored rows: %s, was %s", now, was)
+		}
+	})
+}
+
+// The key read in the booking's transaction (PostgreSQL) answers as the key read
+// before it (SQLite): a replay refused before its transaction reads the key (its
+// entry now past) still gets the stored answer, another body the key's refusal, and
+// a replay costs no write (two round trips on PostgreSQL: the first and the rollback).
+func TestKeyReadInTheTransaction(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, d store.Dialect) {
+		svc, st, clk := capacityService(t, d, 100, 0)
+		ctx := context.Background()
+		b := stayBooking(1, 1, 2)
+		exit := st.Clock()().Add(26 * time.Hour)
+		b.Entry, b.Exit = st.Clock()().Add(time.Hour), &exit
+		create := func(opts ...booking.CreateOption) (booking.Created, error) {
+			return svc.Create(ctx, booking.Public, b, opts...)
+		}
+		c, _, err := svc.CreateOnce(ctx, once("replay", "h"), create)
+		if err != nil {
+			t.Fatal(err)
+		}
+		was, trips := stored(t, st), st.RoundTrips()
+		_, a, err := svc.CreateOnce(ctx, once("replay", "h"), create)
+		if err != nil || a == nil || string(a.Body) != fmt.Sprint(c.Reservation.ID) {
+			t.Fatalf("replay: %+v, %v", a, err)
+		}
+		if want := map[store.Dialect]int64{store.SQLite: 0, store.Postgres: 2}[d]; st.RoundTrips()-trips != want {
+			t.Errorf("replay: %d round trips, want %d", st.RoundTrips()-trips, want)
+		}
+		clk.Advance(2 * time.Hour) // the entry is now past: the booking itself would be refused
+		if _, err := svc.Create(ctx, booking.Public, b); err == nil {
+			t.Fatal("a booking entering in the past was made")
+		}
+		_, a, err = svc.CreateOnce(ctx, once("replay", "h"), create)
+		if err != nil || a == nil || string(a.Body) != fmt.Sprint(c.Reservation.ID) {
+			t.Fatalf("replay refused before its transaction: %+v, %v", a, err)
+		}
+		if _, a, err := svc.CreateOnce(ctx, once("replay", "other"), create); a != nil || !errors.Is(err, booking.ErrKeyReused) {
+			t.Fatalf("another body refused before its transaction: %+v, %v, want ErrKeyReused", a, err)
+		}
+		if now := stored(t, st); now != was {
+			t.Fatalf("replays stored rows: %s, was %s", now, was)
 		}
 	})
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -50,6 +51,36 @@ func (s Idempotency) IdempotencyKey(ctx context.Context, route, key string) (rec
 	rec.Running, rec.Status, rec.CreatedAt = state == "running", intOr0(status), rec.CreatedAt.UTC()
 	rec.ContentType, rec.Location, rec.Body = ctype.String, loc.String, body.String
 	return rec, true, nil
+}
+
+// QueuedKey is an Idempotency-Key read queued in a write transaction
+// (IdempotencyTx.QueueKey): filled once the round trip that carries it is done.
+type QueuedKey struct {
+	state                  sql.NullString
+	hash, ctype, loc, body nullString
+	status                 *int64
+	createdAt              sql.NullTime
+}
+
+// Record is the key as read: found is false when there is none.
+func (q *QueuedKey) Record() (rec IdempotencyRecord, found bool) {
+	if !q.state.Valid {
+		return rec, false
+	}
+	return IdempotencyRecord{Running: q.state.String == "running", BodyHash: q.hash.String, Status: intOr0(q.status),
+		ContentType: q.ctype.String, Location: q.loc.String, Body: q.body.String, CreatedAt: q.createdAt.Time.UTC()}, true
+}
+
+// QueueKey queues the read of (route, key) into q with the transaction's next round
+// trip (docs/performance.md#the-public-booking-in-two-round-trips): the booking reads
+// its key in its first round trip instead of on the pool before the transaction. It
+// returns one row whether or not the key exists, so that it never fails its round trip.
+func (tx IdempotencyTx) QueueKey(ctx context.Context, route, key string, q *QueuedKey) error {
+	return tx.Queue(ctx, database.Stmt{Query: `SELECT k.state, k.body_hash, k.status, k.content_type, k.location, k.body, k.created_at
+		FROM (SELECT 1) one LEFT JOIN idempotency_key k ON k.route = $1 AND k.idem_key = $2`,
+		Args: []any{route, key},
+		Dest: []any{&q.state, &q.hash, &q.status, &q.ctype, &q.loc, &q.body, &q.createdAt},
+		What: "read idempotency key"})
 }
 
 func intOr0(p *int64) int {
