@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
-// Round trips on PostgreSQL (docs/performance.md#the-public-booking-in-three-round-trips).
+// Round trips on PostgreSQL (docs/performance.md#the-public-booking-in-two-round-trips).
 // A write transaction there is one connection of the pool and the statements sent
 // on it: BEGIN goes out with the transaction's first statement, and statements
 // whose outcome the operation needs only at the end (an insert whose failure fails
@@ -294,7 +294,7 @@ func (s *Engine) inTxPG(ctx context.Context, fn func(tx *Tx) error) (err error) 
 
 // RoundTrips is how many round trips PostgreSQL write transactions have sent, BEGIN
 // to COMMIT or ROLLBACK (0 on SQLite): what tests hold an operation's count to
-// (docs/performance.md#the-public-booking-in-three-round-trips).
+// (docs/performance.md#the-public-booking-in-two-round-trips).
 func (s *Engine) RoundTrips() int64 { return s.trips.Load() }
 
 // execResult is an Exec's result on PostgreSQL sent in a round trip of several.

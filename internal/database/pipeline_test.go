@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"parking/internal/database"
 	"parking/internal/store"
 	"parking/internal/storetest"
@@ -79,6 +81,35 @@ func TestQueuedStatementsAllOrNothing(t *testing.T) {
 			}
 			if n := count(); n != round*2 {
 				t.Fatalf("round %d: %d customers after the failed transactions, want %d", round, n, round*2)
+			}
+
+			// On PostgreSQL, a refusal raised inside the database shares the COMMIT's
+			// round trip (no check holds it back): Refused maps it, nothing commits,
+			// and the transaction is that round trip and its ROLLBACK.
+			if d == store.Postgres {
+				errRefused := errors.New("refused inside the database")
+				trips := st.RoundTrips()
+				err = st.InTx(ctx, func(tx *store.Tx) error {
+					if err := tx.Queue(ctx, database.Stmt{Query: insertCustomer, Args: []any{"G", phone(6), tx.Now}}); err != nil {
+						return err
+					}
+					return tx.Queue(ctx, database.Stmt{Query: `SELECT refuse_unless(false, 'PK999', 'refused')`,
+						Refused: func(pe *pgconn.PgError) error {
+							if pe.Code == "PK999" {
+								return errRefused
+							}
+							return nil
+						}})
+				})
+				if !errors.Is(err, errRefused) {
+					t.Fatalf("round %d: a refusal in the COMMIT's round trip: %v, want %v", round, err, errRefused)
+				}
+				if n := st.RoundTrips() - trips; n != 2 {
+					t.Fatalf("round %d: %d round trips, want the COMMIT's and the ROLLBACK", round, n)
+				}
+				if n := count(); n != round*2 {
+					t.Fatalf("round %d: %d customers after the refusal, want %d", round, n, round*2)
+				}
 			}
 
 			// Queued rows commit, the ones flushed by the commit itself included, and a

@@ -19,7 +19,7 @@ var ErrReferenceTaken = errors.New("booking reference already taken")
 
 // ReserveID draws, on PostgreSQL, the id of the reservation the transaction is about
 // to insert (NewReservation.ID), queued: *id is set by the transaction's next round
-// trip (docs/performance.md#the-public-booking-in-three-round-trips), so that the
+// trip (docs/performance.md#the-public-booking-in-two-round-trips), so that the
 // insert and every row that names the reservation can go out together. On SQLite it
 // leaves *id at 0: the insert numbers the reservation.
 func (tx ReservationsTx) ReserveID(ctx context.Context, id *int64) error {
