@@ -243,5 +243,24 @@ func TestKeyReadInTheTransaction(t *testing.T) {
 		if now := stored(t, st); now != was {
 			t.Fatalf("replays stored rows: %s, was %s", now, was)
 		}
+
+		// A walk-in's key (its claim is judged by the service: an override may keep a
+		// full day) is read the same way.
+		w := once("walk-in-key", "h")
+		w.Route = "walk-in"
+		walkIn := func(opts ...booking.CreateOption) (booking.Created, error) {
+			return svc.WalkIn(ctx, stayBooking(2, 3, 4), opts...)
+		}
+		c, _, err = svc.CreateOnce(ctx, w, walkIn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		was = stored(t, st)
+		if _, a, err := svc.CreateOnce(ctx, w, walkIn); err != nil || a == nil || string(a.Body) != fmt.Sprint(c.Reservation.ID) {
+			t.Fatalf("walk-in replay: %+v, %v", a, err)
+		}
+		if now := stored(t, st); now != was {
+			t.Fatalf("the walk-in's replay stored rows: %s, was %s", now, was)
+		}
 	})
 }
