@@ -1,7 +1,6 @@
 package httpx
 
 import (
-	"context"
 	"encoding/hex"
 	"log/slog"
 	"math/rand/v2"
@@ -212,8 +211,8 @@ func DBDeadline(d time.Duration, long ...string) func(http.Handler) http.Handler
 					return
 				}
 			}
-			ctx, cancel := context.WithTimeout(r.Context(), d)
-			defer cancel()
+			ctx, end := withDBDeadline(r.Context(), d) // its timer starts when the database waits on it
+			defer end()
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
