@@ -37,16 +37,24 @@ var closedDone = func() chan struct{} {
 	return c
 }()
 
-// withDBDeadline returns r's context with the deadline d from now and the function
-// that ends it (as a CancelFunc does). A parent with an earlier deadline gets the
-// plain context.WithDeadline.
-func withDBDeadline(parent context.Context, d time.Duration) (context.Context, func()) {
+// withDBDeadline returns parent with the deadline d from now and the function that
+// ends it (as a CancelFunc does). A parent with an earlier deadline gets the plain
+// context.WithDeadline.
+func withDBDeadline(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if c := newDeadlineCtx(parent, d); c != nil {
+		return c, c.end
+	}
+	return context.WithTimeout(parent, d)
+}
+
+// newDeadlineCtx is parent with the deadline d from now; nil when parent has an
+// earlier one (context.WithTimeout then gives it).
+func newDeadlineCtx(parent context.Context, d time.Duration) *deadlineCtx {
 	deadline := time.Now().Add(d)
 	if pd, ok := parent.Deadline(); ok && !pd.After(deadline) {
-		return context.WithDeadline(parent, deadline)
+		return nil
 	}
-	c := &deadlineCtx{parent: parent, deadline: deadline}
-	return c, c.end
+	return &deadlineCtx{parent: parent, deadline: deadline}
 }
 
 // start returns the timed context, starting its timer; nil once ended.

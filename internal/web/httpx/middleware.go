@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"context"
 	"encoding/hex"
 	"log/slog"
 	"math/rand/v2"
@@ -17,6 +18,8 @@ type statusRecorder struct {
 	http.ResponseWriter
 	status  int
 	pattern string
+	// id backs the X-Request-Id header's value slice (one allocation with the recorder).
+	id [1]string
 }
 
 func (r *statusRecorder) WriteHeader(code int) {
@@ -67,8 +70,8 @@ func (s *Kit) LogRequests(next http.Handler) http.Handler {
 		if id == "" || len(id) > 64 {
 			id = newRequestID()
 		}
-		w.Header()["X-Request-Id"] = []string{id}
-		rec := &statusRecorder{ResponseWriter: w}
+		rec := &statusRecorder{ResponseWriter: w, id: [1]string{id}}
+		w.Header()["X-Request-Id"] = rec.id[:]
 		next.ServeHTTP(rec, r)
 		if s.observe != nil {
 			route, status := rec.pattern, rec.status
@@ -211,8 +214,13 @@ func DBDeadline(d time.Duration, long ...string) func(http.Handler) http.Handler
 					return
 				}
 			}
-			ctx, end := withDBDeadline(r.Context(), d) // its timer starts when the database waits on it
-			defer end()
+			if c := newDeadlineCtx(r.Context(), d); c != nil { // its timer starts when the database waits on it
+				defer c.end()
+				next.ServeHTTP(w, r.WithContext(c))
+				return
+			}
+			ctx, cancel := context.WithTimeout(r.Context(), d)
+			defer cancel()
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
