@@ -3,6 +3,7 @@ package booking_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +22,14 @@ func quoteDays(t *testing.T, svc *services, first, last int) ([]int, []occupancy
 	a, err := svc.StayAvailability(context.Background(), clocktest.Day(first, 10, 0), clocktest.Day(last, 18, 0))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The quote's buffer for the days (StayAvailabilityIn), too short or long enough,
+	// answers the same days.
+	for _, n := range []int{1, 40} {
+		b, err := svc.StayAvailabilityIn(context.Background(), clocktest.Day(first, 10, 0), clocktest.Day(last, 18, 0), make([]booking.DayAvailability, n))
+		if err != nil || !reflect.DeepEqual(b, a) {
+			t.Fatalf("days %d-%d with a buffer of %d: %v, %v; without one %v", first, last, n, b, err, a)
+		}
 	}
 	var booked []int
 	var status []occupancy.Status

@@ -245,7 +245,8 @@ func appendPlainString(b []byte, s string) ([]byte, bool) {
 // when the facility sells without a limit, or when it cannot be read (the price still
 // answers).
 func (s *Server) quoteAvailability(r *http.Request, entry, exit time.Time, out *pricingAvailability) bool {
-	a, err := s.booking.StayAvailability(r.Context(), entry, exit)
+	var days [16]booking.DayAvailability // a stay of up to 15 nights, on the stack
+	a, err := s.booking.StayAvailabilityIn(r.Context(), entry, exit, days[:])
 	if err != nil {
 		if fault.KindOf(err) != fault.Invalid {
 			s.FailureStatus(r, err)

@@ -12,7 +12,7 @@ import (
 // only when something waits for it: the first Done, a child context (which asks for
 // Done), or Err once the deadline has passed. Until then it costs one allocation; a
 // request that never reaches the database (a price quote from the in-process
-// catalogue) never starts a timer (docs/performance.md#the-quotes-middleware). It
+// catalogue) never starts a timer (docs/performance.md#request-middleware). It
 // behaves as context.WithDeadline(parent, deadline) would, cancelled when the
 // request ends (end).
 type deadlineCtx struct {

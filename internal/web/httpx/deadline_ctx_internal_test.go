@@ -25,7 +25,7 @@ func waitDone(t *testing.T, ctx context.Context, what string) {
 // The request's deadline context (withDBDeadline) starts no timer while nothing
 // waits on it, and otherwise behaves as context.WithDeadline: Done closes at the
 // deadline, Err follows, values and children pass through, and it ends with the
-// request (docs/performance.md#the-quotes-middleware).
+// request (docs/performance.md#request-middleware).
 func TestDBDeadlineContext(t *testing.T) {
 	parent := context.WithValue(context.Background(), ctxKey("k"), "v")
 
