@@ -19,14 +19,13 @@ import (
 // 18:00: the booked count and status of each day.
 func quoteDays(t *testing.T, svc *services, first, last int) ([]int, []occupancy.Status) {
 	t.Helper()
-	a, err := svc.StayAvailability(context.Background(), clocktest.Day(first, 10, 0), clocktest.Day(last, 18, 0))
+	a, err := svc.StayAvailability(context.Background(), clocktest.Day(first, 10, 0), clocktest.Day(last, 18, 0), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The quote's buffer for the days (StayAvailabilityIn), too short or long enough,
-	// answers the same days.
+	// The quote's buffer for the days, too short or long enough, answers the same days.
 	for _, n := range []int{1, 40} {
-		b, err := svc.StayAvailabilityIn(context.Background(), clocktest.Day(first, 10, 0), clocktest.Day(last, 18, 0), make([]booking.DayAvailability, n))
+		b, err := svc.StayAvailability(context.Background(), clocktest.Day(first, 10, 0), clocktest.Day(last, 18, 0), make([]booking.DayAvailability, n))
 		if err != nil || !reflect.DeepEqual(b, a) {
 			t.Fatalf("days %d-%d with a buffer of %d: %v, %v; without one %v", first, last, n, b, err, a)
 		}

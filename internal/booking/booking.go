@@ -114,7 +114,7 @@ func (s *Service) Quote(ctx context.Context, ch Channel, r pricing.Request) (pri
 	}
 	exit := r.Exit
 	var extras [8]store.BookedExtra // the usual handful of extras, on the stack
-	p, err := s.priceInto(ctx, ch, stay{Entry: r.Entry, Exit: &exit, VehicleType: r.VehicleType, MainService: r.MainService, Extras: r.Extras}, nil, extras[:0])
+	p, err := s.price(ctx, ch, stay{Entry: r.Entry, Exit: &exit, VehicleType: r.VehicleType, MainService: r.MainService, Extras: r.Extras}, nil, extras[:0])
 	return p.Quote, err
 }
 

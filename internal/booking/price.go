@@ -75,13 +75,10 @@ type pricedStay struct {
 //   - An edit that changes no pricing input (dates, main service, extras, vehicle
 //     type) keeps its total; otherwise the spec's price rule runs with today's rates
 //     and coefficient.
-func (s *Service) price(ctx context.Context, ch Channel, st stay, prev *bookedStay) (pricedStay, error) {
-	return s.priceInto(ctx, ch, st, prev, nil)
-}
-
-// priceInto is price with the selected extras appended to buf: a quote, which
-// keeps only the total, passes a buffer of its own (on its stack); nil allocates them.
-func (s *Service) priceInto(ctx context.Context, ch Channel, st stay, prev *bookedStay, buf []store.BookedExtra) (pricedStay, error) {
+//
+// The selected extras are appended to buf: a quote, which keeps only the total, passes
+// a buffer of its own (on its stack); nil allocates them.
+func (s *Service) price(ctx context.Context, ch Channel, st stay, prev *bookedStay, buf []store.BookedExtra) (pricedStay, error) {
 	snap := s.catalog.Load()
 	if snap == nil {
 		return pricedStay{}, pricingFault(pricing.ErrNotLoaded)
@@ -222,6 +219,6 @@ func (s *Service) quoteEdit(ctx context.Context, id int64, customer bool, allowe
 	}
 	exit := r.Exit
 	p, err := s.price(ctx, ch, stay{Entry: entry, Exit: &exit, VehicleType: vehicleType, MainService: r.MainService, Extras: r.Extras},
-		bookedOf(res, v.Type, booked))
+		bookedOf(res, v.Type, booked), nil)
 	return p.Quote, err
 }

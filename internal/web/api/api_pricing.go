@@ -246,7 +246,7 @@ func appendPlainString(b []byte, s string) ([]byte, bool) {
 // answers).
 func (s *Server) quoteAvailability(r *http.Request, entry, exit time.Time, out *pricingAvailability) bool {
 	var days [16]booking.DayAvailability // a stay of up to 15 nights, on the stack
-	a, err := s.booking.StayAvailabilityIn(r.Context(), entry, exit, days[:])
+	a, err := s.booking.StayAvailability(r.Context(), entry, exit, days[:])
 	if err != nil {
 		if fault.KindOf(err) != fault.Invalid {
 			s.FailureStatus(r, err)
