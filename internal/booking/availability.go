@@ -104,8 +104,10 @@ func (s *Service) availability(ctx context.Context, span occupancy.Span, f setti
 // (docs/capacity.md#the-quotes-copy-of-the-settings); when the facility sells without a limit it
 // reads nothing else and answers no days. With a limit, the booked counts come from the
 // quote's copy of the occupancy (docs/capacity.md#the-quotes-copy-of-the-occupancy), and
-// from the database when a day of the stay is near full.
-func (s *Service) StayAvailability(ctx context.Context, entry, exit time.Time) (Availability, error) {
+// from the database when a day of the stay is near full. The days answered from the
+// copy are written into days when it is long enough (the quote's buffer, on its stack;
+// nil allocates them).
+func (s *Service) StayAvailability(ctx context.Context, entry, exit time.Time, days []DayAvailability) (Availability, error) {
 	sp := occupancy.Span{First: occupancy.DayOf(entry, s.loc), Last: occupancy.DayOf(exit, s.loc)}
 	if sp.Empty() || sp.Len() > MaxAvailabilityDays*4 {
 		return Availability{}, fault.Coded(fault.Invalid, "err.booking.stay_dates")
@@ -122,7 +124,7 @@ func (s *Service) StayAvailability(ctx context.Context, entry, exit time.Time) (
 		return Availability{}, err
 	}
 	if ok {
-		return availabilityOf(sp, f, booked), nil
+		return availabilityOf(sp, f, booked, days), nil
 	}
 	return s.availability(ctx, sp, f)
 }

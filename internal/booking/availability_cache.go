@@ -182,9 +182,13 @@ func (c *occupancyCache) drop() {
 	c.mu.Unlock()
 }
 
-// availabilityOf is the availability of sp's days with their booked counts under f.
-func availabilityOf(sp occupancy.Span, f settings.Facility, booked []int) Availability {
-	out := Availability{From: sp.First, To: sp.Last, Facility: f, Days: make([]DayAvailability, sp.Len())}
+// availabilityOf is the availability of sp's days with their booked counts under f,
+// written into days when it is long enough.
+func availabilityOf(sp occupancy.Span, f settings.Facility, booked []int, days []DayAvailability) Availability {
+	if cap(days) < sp.Len() {
+		days = make([]DayAvailability, sp.Len())
+	}
+	out := Availability{From: sp.First, To: sp.Last, Facility: f, Days: days[:sp.Len()]}
 	limit := f.SellableLimit()
 	for i := range out.Days {
 		out.Days[i] = DayAvailability{Day: sp.First + occupancy.Day(i), Booked: booked[i], Limit: limit,

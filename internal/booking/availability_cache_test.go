@@ -3,6 +3,7 @@ package booking_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -18,9 +19,16 @@ import (
 // 18:00: the booked count and status of each day.
 func quoteDays(t *testing.T, svc *services, first, last int) ([]int, []occupancy.Status) {
 	t.Helper()
-	a, err := svc.StayAvailability(context.Background(), clocktest.Day(first, 10, 0), clocktest.Day(last, 18, 0))
+	a, err := svc.StayAvailability(context.Background(), clocktest.Day(first, 10, 0), clocktest.Day(last, 18, 0), nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The quote's buffer for the days, too short or long enough, answers the same days.
+	for _, n := range []int{1, 40} {
+		b, err := svc.StayAvailability(context.Background(), clocktest.Day(first, 10, 0), clocktest.Day(last, 18, 0), make([]booking.DayAvailability, n))
+		if err != nil || !reflect.DeepEqual(b, a) {
+			t.Fatalf("days %d-%d with a buffer of %d: %v, %v; without one %v", first, last, n, b, err, a)
+		}
 	}
 	var booked []int
 	var status []occupancy.Status

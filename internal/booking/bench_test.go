@@ -89,7 +89,7 @@ func BenchmarkStayAvailability(b *testing.B) {
 				b.ReportAllocs()
 				b.RunParallel(func(pb *testing.PB) {
 					for pb.Next() {
-						if a, err := svc.StayAvailability(context.Background(), entry, exit); err != nil || len(a.Days) != 5 {
+						if a, err := svc.StayAvailability(context.Background(), entry, exit, nil); err != nil || len(a.Days) != 5 {
 							b.Errorf("%d days, %v", len(a.Days), err)
 							return
 						}

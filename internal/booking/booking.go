@@ -113,7 +113,8 @@ func (s *Service) Quote(ctx context.Context, ch Channel, r pricing.Request) (pri
 		return pricing.Quote{}, err
 	}
 	exit := r.Exit
-	p, err := s.price(ctx, ch, stay{Entry: r.Entry, Exit: &exit, VehicleType: r.VehicleType, MainService: r.MainService, Extras: r.Extras}, nil)
+	var extras [8]store.BookedExtra // the usual handful of extras, on the stack
+	p, err := s.price(ctx, ch, stay{Entry: r.Entry, Exit: &exit, VehicleType: r.VehicleType, MainService: r.MainService, Extras: r.Extras}, nil, extras[:0])
 	return p.Quote, err
 }
 

@@ -133,7 +133,7 @@ func (s *Service) create(ctx context.Context, ch Channel, in NewBooking, opts ..
 	}
 
 	// The one price path (price.go, docs/pricing.md#one-price-path): the same total as the quote.
-	priced, err := s.price(ctx, ch, stay{Entry: in.Entry, Exit: in.Exit, VehicleType: in.VehicleType, MainService: in.MainService, Extras: in.Extras}, nil)
+	priced, err := s.price(ctx, ch, stay{Entry: in.Entry, Exit: in.Exit, VehicleType: in.VehicleType, MainService: in.MainService, Extras: in.Extras}, nil, nil)
 	if err != nil {
 		return Created{}, err
 	}

@@ -217,7 +217,7 @@ func (s *Service) customerEdit(ctx context.Context, reservationID int64, allowed
 		// total is kept; otherwise repriced with today's rates, booked extras (even
 		// retired ones) at their booked price, new ones at today's.
 		priced, err := s.price(ctx, Public, stay{Entry: entry, Exit: exit, VehicleType: vehicle.Type, MainService: mainService, Extras: extraIDs},
-			bookedOf(r, vehicle.Type, extras))
+			bookedOf(r, vehicle.Type, extras), nil)
 		if err != nil {
 			return err
 		}

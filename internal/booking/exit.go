@@ -93,7 +93,7 @@ func (s *Service) exitCharge(ctx context.Context, rd exitReader, r reservation.R
 	// The one price path (price.go): the exit changed, so the stay is repriced with
 	// today's rates and coefficient; the booked extras keep their booked price.
 	priced, err := s.price(ctx, WalkIn, stay{Entry: r.Entry, Exit: &at, VehicleType: v.Type, MainService: r.MainServiceID, Extras: extraIDs(booked)},
-		bookedOf(r, v.Type, booked))
+		bookedOf(r, v.Type, booked), nil)
 	if err != nil {
 		return c, err
 	}

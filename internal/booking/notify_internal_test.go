@@ -42,7 +42,7 @@ func TestEnqueueFromOperations(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			p, err := s.price(ctx, Public, stay{Entry: r.Entry, Exit: &newExit, VehicleType: "SUV", MainService: 1}, nil)
+			p, err := s.price(ctx, Public, stay{Entry: r.Entry, Exit: &newExit, VehicleType: "SUV", MainService: 1}, nil, nil)
 			if err != nil {
 				return err
 			}

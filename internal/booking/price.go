@@ -75,7 +75,10 @@ type pricedStay struct {
 //   - An edit that changes no pricing input (dates, main service, extras, vehicle
 //     type) keeps its total; otherwise the spec's price rule runs with today's rates
 //     and coefficient.
-func (s *Service) price(ctx context.Context, ch Channel, st stay, prev *bookedStay) (pricedStay, error) {
+//
+// The selected extras are appended to buf: a quote, which keeps only the total, passes
+// a buffer of its own (on its stack); nil allocates them.
+func (s *Service) price(ctx context.Context, ch Channel, st stay, prev *bookedStay, buf []store.BookedExtra) (pricedStay, error) {
 	snap := s.catalog.Load()
 	if snap == nil {
 		return pricedStay{}, pricingFault(pricing.ErrNotLoaded)
@@ -85,7 +88,7 @@ func (s *Service) price(ctx context.Context, ch Channel, st stay, prev *bookedSt
 			return pricedStay{}, fault.Coded(fault.Invalid, "err.booking.service_unavailable", "Service", m.Name)
 		}
 	}
-	extras, skipped := s.selectExtras(ctx, snap, st.Extras, prev)
+	extras, skipped := s.selectExtras(ctx, snap, st.Extras, prev, buf)
 	if prev != nil && sameInputs(st, prev.Inputs, extras) {
 		return pricedStay{Quote: pricing.Quote{Total: prev.Total, UnknownExtras: skipped}, Extras: prev.Extras}, nil
 	}
@@ -108,10 +111,14 @@ func (s *Service) price(ctx context.Context, ch Channel, st stay, prev *bookedSt
 // selectExtras keeps the requested additional services once each, in the order
 // given: one already booked on prev at its booked price, a new one at today's
 // price. A new id that is unknown or retired is skipped with a warning (spec, price
-// rule 4; docs/pricing.md#one-price-path); skipped counts them.
-func (s *Service) selectExtras(ctx context.Context, snap *pricing.Snapshot, ids []int64, prev *bookedStay) (out []store.BookedExtra, skipped int) {
+// rule 4; docs/pricing.md#one-price-path); skipped counts them. They are appended to
+// out, made for them when nil.
+func (s *Service) selectExtras(ctx context.Context, snap *pricing.Snapshot, ids []int64, prev *bookedStay, out []store.BookedExtra) ([]store.BookedExtra, int) {
 	seen := make(map[int64]bool, len(ids))
-	out = make([]store.BookedExtra, 0, len(ids))
+	if out == nil {
+		out = make([]store.BookedExtra, 0, len(ids))
+	}
+	skipped := 0
 next:
 	for _, id := range ids {
 		if seen[id] {
@@ -212,6 +219,6 @@ func (s *Service) quoteEdit(ctx context.Context, id int64, customer bool, allowe
 	}
 	exit := r.Exit
 	p, err := s.price(ctx, ch, stay{Entry: entry, Exit: &exit, VehicleType: vehicleType, MainService: r.MainService, Extras: r.Extras},
-		bookedOf(res, v.Type, booked))
+		bookedOf(res, v.Type, booked), nil)
 	return p.Quote, err
 }

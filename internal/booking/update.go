@@ -150,7 +150,7 @@ func (s *Service) AdminUpdate(ctx context.Context, id int64, c AdminChange) (Upd
 		// input keeps the total and the booked extras; otherwise it is repriced with
 		// today's rates, booked extras keeping their booked price.
 		priced, err := s.price(ctx, WalkIn, stay{Entry: entry, Exit: exit, VehicleType: newVeh.Type, MainService: mainService, Extras: ids},
-			bookedOf(r, veh.Type, booked))
+			bookedOf(r, veh.Type, booked), nil)
 		if err != nil {
 			return err
 		}

@@ -22,6 +22,9 @@ func Parse(s string, loc *time.Location) (time.Time, error) {
 	if len(s) < 10 {
 		return time.Time{}, ErrFormat
 	}
+	if t, ok := parsePlain(s, loc); ok {
+		return checkYear(t)
+	}
 	if len(s) == 10 {
 		return parseIn("2006-01-02", s, loc)
 	}
@@ -58,6 +61,63 @@ func hasOffset(s string) bool {
 		return (c == '+' || c == '-') && s[n-3] == ':'
 	}
 	return false
+}
+
+// parsePlain reads the usual forms without an offset — "2026-11-21", "2026-11-21T10:00"
+// and "2026-11-21T10:00:30" (or with a space for the T) — as time.ParseInLocation
+// does, without its layout interpreter; false for any other text, or a field out of
+// range, which the layouts below then read or refuse (TestParsePlain).
+func parsePlain(s string, loc *time.Location) (time.Time, bool) {
+	if len(s) != 10 && len(s) != 16 && len(s) != 19 || s[4] != '-' || s[7] != '-' {
+		return time.Time{}, false
+	}
+	year, ok1 := digits(s[0:4])
+	month, ok2 := digits(s[5:7])
+	day, ok3 := digits(s[8:10])
+	if !ok1 || !ok2 || !ok3 || month < 1 || month > 12 || day < 1 || day > daysIn(time.Month(month), year) {
+		return time.Time{}, false
+	}
+	var hour, minute, sec int
+	if len(s) > 10 {
+		var ok4, ok5 bool
+		hour, ok4 = digits(s[11:13])
+		minute, ok5 = digits(s[14:16])
+		if s[10] != 'T' && s[10] != ' ' || s[13] != ':' || !ok4 || !ok5 || hour > 23 || minute > 59 {
+			return time.Time{}, false
+		}
+	}
+	if len(s) == 19 {
+		var ok6 bool
+		sec, ok6 = digits(s[17:19])
+		if s[16] != ':' || !ok6 || sec > 59 {
+			return time.Time{}, false
+		}
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, 0, loc), true
+}
+
+// digits is the value of s when it is all ASCII digits.
+func digits(s string) (int, bool) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// daysIn is the number of days of month m in year.
+func daysIn(m time.Month, year int) int {
+	if m == time.February {
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	}
+	return 31 - int(m-1)%7%2
 }
 
 func parseIn(layout, s string, loc *time.Location) (time.Time, error) {

@@ -214,7 +214,8 @@ func (s *Snapshot) Quote(r Request) (Quote, error) {
 	// Rule 3: the vehicle type's multiplier.
 	m, ok := s.Multiplier(r.VehicleType)
 	if !ok {
-		return Quote{}, &NoCoefficientError{VehicleType: r.VehicleType}
+		// A copy of the text: the request (its dates, its extras) stays on the caller's stack.
+		return Quote{}, &NoCoefficientError{VehicleType: strings.Clone(r.VehicleType)}
 	}
 	q.Multiplier = m
 

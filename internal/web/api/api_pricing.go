@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"parking/internal/booking"
@@ -63,7 +64,7 @@ func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
 	var req pricingRequest
 	body, err := httpx.ReadBody(w, r)
 	if err == nil && !req.decodeQuick(body) {
-		err = httpx.UnmarshalBody(body, &req)
+		req, err = unmarshalPricing(body)
 	}
 	if err != nil {
 		s.WriteSuccessFalse(w, r, err)
@@ -137,19 +138,53 @@ func (s *Server) apiPricing(w http.ResponseWriter, r *http.Request) {
 		s.WriteSuccessFalse(w, r, err)
 		return
 	}
+	// The answer's parts live on this stack; only WriteJSON's rare answer is copied out (detached).
 	out := pricingResponse{Success: true, TotalPrice: q.Total}
+	var breakdown pricingBreakdown
 	if q.Days > 0 {
-		out.Breakdown = &pricingBreakdown{Days: q.Days, DailyPrice: q.DailyPrice, Coefficient: q.Multiplier, BasePrice: q.Base, ExtrasPrice: q.ExtrasTotal}
+		breakdown = pricingBreakdown{Days: q.Days, DailyPrice: q.DailyPrice, Coefficient: q.Multiplier, BasePrice: q.Base, ExtrasPrice: q.ExtrasTotal}
+		out.Breakdown = &breakdown
 	}
+	var avail pricingAvailability
 	if !req.IDReservation.Set && strings.TrimSpace(req.Reference) == "" { // a new booking's quote only
-		out.Availability = s.quoteAvailability(r, entry, exit)
+		if s.quoteAvailability(r, entry, exit, &avail) {
+			out.Availability = &avail
+		}
 	}
-	var buf [256]byte
-	if body, ok := out.appendJSON(buf[:0]); ok {
+	buf := answerBuffers.Get().(*[]byte)
+	defer answerBuffers.Put(buf)
+	if body, ok := out.appendJSON((*buf)[:0]); ok {
+		*buf = body[:0]
 		httpx.WriteJSONBody(w, http.StatusOK, body)
 		return
 	}
-	httpx.WriteJSON(w, http.StatusOK, out)
+	httpx.WriteJSON(w, http.StatusOK, out.detached())
+}
+
+// answerBuffers hold the quote's answers while they are written (the server copies
+// them into its own buffer).
+var answerBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// unmarshalPricing decodes a body decodeQuick does not read.
+func unmarshalPricing(body []byte) (pricingRequest, error) {
+	var req pricingRequest
+	err := httpx.UnmarshalBody(body, &req)
+	return req, err
+}
+
+// detached is the answer with its parts copied, for WriteJSON (which keeps nothing,
+// but takes any value).
+func (p *pricingResponse) detached() pricingResponse {
+	out := pricingResponse{Success: p.Success, TotalPrice: p.TotalPrice}
+	if p.Breakdown != nil {
+		b := *p.Breakdown
+		out.Breakdown = &b
+	}
+	if p.Availability != nil {
+		a := *p.Availability
+		out.Availability = &a
+	}
+	return out
 }
 
 // appendJSON appends the answer as WriteJSON encodes it (the same bytes, tested by
@@ -206,23 +241,25 @@ func appendPlainString(b []byte, s string) ([]byte, bool) {
 	return append(b, '"'), true
 }
 
-// quoteAvailability is the quote's availability field: nil when the facility sells
-// without a limit, or when it cannot be read (the price still answers).
-func (s *Server) quoteAvailability(r *http.Request, entry, exit time.Time) *pricingAvailability {
-	a, err := s.booking.StayAvailability(r.Context(), entry, exit)
+// quoteAvailability sets out to the quote's availability field; false (no field)
+// when the facility sells without a limit, or when it cannot be read (the price still
+// answers).
+func (s *Server) quoteAvailability(r *http.Request, entry, exit time.Time, out *pricingAvailability) bool {
+	var days [16]booking.DayAvailability // a stay of up to 15 nights, on the stack
+	a, err := s.booking.StayAvailability(r.Context(), entry, exit, days[:])
 	if err != nil {
 		if fault.KindOf(err) != fault.Invalid {
 			s.FailureStatus(r, err)
 		}
-		return nil
+		return false
 	}
 	if a.Facility.SellableLimit() == 0 {
-		return nil
+		return false
 	}
 	status, full := a.Summary()
-	out := &pricingAvailability{Status: string(status), FullDays: make([]string, len(full))}
+	*out = pricingAvailability{Status: string(status), FullDays: make([]string, len(full))}
 	for i, d := range full {
 		out.FullDays[i] = d.String()
 	}
-	return out
+	return true
 }

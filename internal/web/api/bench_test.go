@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -10,17 +11,58 @@ import (
 	"parking/internal/store"
 )
 
+// quoteBenchBody is bench/pricing.lua's quote: 5 days, SUV, two extras.
+const quoteBenchBody = `{"entry_date":"2026-12-01T10:00","exit_date":"2026-12-05T13:00","vehicle_type":"SUV","id_main_service":2,"additional_services":[1,3]}`
+
 // BenchmarkPricingHandler measures one POST /api/pricing/dynamic through the whole
-// middleware stack, in process (no network), to see the handler's own cost.
+// middleware stack, in process (no network), to see the handler's own cost: on each
+// database, without a capacity and with one (set, never reached: the quote adds the
+// availability from its copy of the occupancy, docs/capacity.md). "bare" is
+// bench/bare's handler (decode the same JSON, answer a fixed body) under the same
+// harness: the ceiling docs/performance.md#targets compares the quote with.
 func BenchmarkPricingHandler(b *testing.B) {
-	cfg := apptest.Config(b, store.SQLite)
-	cfg.LogLevel = "warn"
-	a := apptest.StartWith(b, cfg)
-	h := a.Web.Handler()
-	body := `{"entry_date":"2026-12-01T10:00","exit_date":"2026-12-05T13:00","vehicle_type":"SUV","id_main_service":2,"additional_services":[1,3]}`
+	b.Run("bare", func(b *testing.B) {
+		type quote struct {
+			EntryDate          string  `json:"entry_date"`
+			ExitDate           string  `json:"exit_date"`
+			VehicleType        string  `json:"vehicle_type"`
+			IDMainService      int64   `json:"id_main_service"`
+			AdditionalServices []int64 `json:"additional_services"`
+		}
+		answer := []byte(`{"success":true,"total_price":12345}` + "\n")
+		mux := http.NewServeMux()
+		mux.HandleFunc("POST /api/pricing/dynamic", func(w http.ResponseWriter, r *http.Request) {
+			var q quote
+			if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&q); err != nil {
+				http.Error(w, `{"success":false}`, http.StatusBadRequest)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(answer)
+		})
+		benchQuote(b, mux)
+	})
+	for _, d := range []store.Dialect{store.SQLite, store.Postgres} {
+		for _, capacity := range []int{0, 100000} {
+			name := string(d) + "/capacity-off"
+			if capacity > 0 {
+				name = string(d) + "/capacity-on"
+			}
+			b.Run(name, func(b *testing.B) {
+				cfg := apptest.Config(b, d) // skips PostgreSQL when PARKING_TEST_POSTGRES_URL is not set
+				cfg.LogLevel = "warn"
+				cfg.Capacity = capacity
+				benchQuote(b, apptest.StartWith(b, cfg).Web.Handler())
+			})
+		}
+	}
+}
+
+func benchQuote(b *testing.B, h http.Handler) {
 	b.ReportAllocs()
 	for b.Loop() {
-		req := httptest.NewRequest("POST", "/api/pricing/dynamic", strings.NewReader(body))
+		req := httptest.NewRequest("POST", "/api/pricing/dynamic", strings.NewReader(quoteBenchBody))
+		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {

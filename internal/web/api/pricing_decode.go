@@ -75,6 +75,9 @@ func (q *pricingRequest) set(v pricingRequest) bool {
 type quickScan struct {
 	b []byte
 	i int
+	// s is b as a string, made at the first text kept: the texts are cut from it
+	// (one copy of the body, not one per field).
+	s string
 }
 
 func (p *quickScan) space() {
@@ -121,8 +124,16 @@ func (p *quickScan) text() ([]byte, bool) {
 }
 
 func (p *quickScan) str() (string, bool) {
+	at := p.i
 	t, ok := p.text()
-	return string(t), ok
+	if !ok {
+		return "", false
+	}
+	if p.s == "" {
+		p.s = string(p.b)
+	}
+	start := at + 1 // after the opening quote
+	return p.s[start : start+len(t)], true
 }
 
 // flexInt is null (not sent) or a JSON integer of at most 18 digits.

@@ -74,8 +74,13 @@ func (s *Kit) RequireAdminToken(next http.HandlerFunc) http.HandlerFunc {
 }
 
 // Viewer is the caller: the bearer token's user when the request presents one, the
-// session's otherwise.
+// session's otherwise. A request with neither an Authorization nor a Cookie header
+// (an anonymous price quote) has nothing to look up: only a guard's user is read.
 func (s *Kit) Viewer(r *http.Request) (account.User, bool) {
+	if len(r.Header["Authorization"]) == 0 && len(r.Header["Cookie"]) == 0 {
+		u, ok := r.Context().Value(userKey{}).(account.User)
+		return u, ok
+	}
 	if BearerToken(r) != "" {
 		return s.TokenUser(r)
 	}

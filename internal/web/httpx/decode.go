@@ -33,6 +33,15 @@ func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 // ReadBody reads a JSON body as DecodeJSON does, refusing one over 64 KiB: for a
 // handler that parses its usual bodies itself and hands the others to UnmarshalBody.
 func ReadBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if n := r.ContentLength; n >= 0 && n <= MaxBody {
+		// A declared length within the limit (the server's body reader stops there):
+		// read into a buffer of that size.
+		body := make([]byte, n)
+		if _, err := io.ReadFull(r.Body, body); err != nil {
+			return nil, errBodyUnreadable
+		}
+		return body, nil
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError

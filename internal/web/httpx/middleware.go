@@ -18,6 +18,8 @@ type statusRecorder struct {
 	http.ResponseWriter
 	status  int
 	pattern string
+	// id backs the X-Request-Id header's value slice (one allocation with the recorder).
+	id [1]string
 }
 
 func (r *statusRecorder) WriteHeader(code int) {
@@ -68,8 +70,8 @@ func (s *Kit) LogRequests(next http.Handler) http.Handler {
 		if id == "" || len(id) > 64 {
 			id = newRequestID()
 		}
-		w.Header()["X-Request-Id"] = []string{id}
-		rec := &statusRecorder{ResponseWriter: w}
+		rec := &statusRecorder{ResponseWriter: w, id: [1]string{id}}
+		w.Header()["X-Request-Id"] = rec.id[:]
 		next.ServeHTTP(rec, r)
 		if s.observe != nil {
 			route, status := rec.pattern, rec.status
@@ -211,6 +213,11 @@ func DBDeadline(d time.Duration, long ...string) func(http.Handler) http.Handler
 					next.ServeHTTP(w, r)
 					return
 				}
+			}
+			if c := newDeadlineCtx(r.Context(), d); c != nil { // its timer starts when the database waits on it
+				defer c.end()
+				next.ServeHTTP(w, r.WithContext(c))
+				return
 			}
 			ctx, cancel := context.WithTimeout(r.Context(), d)
 			defer cancel()
