@@ -190,6 +190,23 @@ func (c OccupancyChange) fast() bool {
 // the function (its locks with it) and answers claimed = false: the exact path
 // decides, with f when the function read the settings.
 func (tx OccupancyTx) claimFast(ctx context.Context, c OccupancyChange, stripe int) (claimed bool, f settings.Facility, err error) {
+	var capacity, sellable sql.NullInt64 // NULL when the limit was given
+	// Send: the statements the transaction queued go in the same round trip.
+	err = tx.Send(ctx, database.Stmt{Query: `SELECT claimed, f_capacity, f_sellable FROM occupancy_claim($1, $2, $3, $4, $5, $6, $7)`,
+		Args: claimArgs(c, stripe, occupancyStripes-1),
+		Dest: []any{&claimed, &capacity, &sellable}})
+	if err != nil {
+		return false, f, fmt.Errorf("claim occupancy: %w", err)
+	}
+	f.Capacity, f.Sellable = int(capacity.Int64), int(sellable.Int64)
+	return claimed, f, nil
+}
+
+// claimArgs are the arguments of occupancy_claim and occupancy_claim_final for a new
+// stay's claim c on stripe: the stay's days, the stripe, the checked days (an empty
+// span when there are none), stripes as the function takes it, and the limit (NULL:
+// the function reads the sellable places).
+func claimArgs(c OccupancyChange, stripe, stripes int) []any {
 	sp := c.Claim[0]
 	check := occupancy.Span{First: 1, Last: 0} // empty: nothing to check
 	if len(c.Check) == 1 {
@@ -199,16 +216,7 @@ func (tx OccupancyTx) claimFast(ctx context.Context, c OccupancyChange, stripe i
 	if !c.SellableLimit {
 		limit = &c.Limit
 	}
-	var capacity, sellable sql.NullInt64 // NULL when the limit was given
-	// Send: the statements the transaction queued go in the same round trip.
-	err = tx.Send(ctx, database.Stmt{Query: `SELECT claimed, f_capacity, f_sellable FROM occupancy_claim($1, $2, $3, $4, $5, $6, $7)`,
-		Args: []any{int(sp.First), int(sp.Last), stripe, int(check.First), int(check.Last), occupancyStripes - 1, limit},
-		Dest: []any{&claimed, &capacity, &sellable}})
-	if err != nil {
-		return false, f, fmt.Errorf("claim occupancy: %w", err)
-	}
-	f.Capacity, f.Sellable = int(capacity.Int64), int(sellable.Int64)
-	return claimed, f, nil
+	return []any{int(sp.First), int(sp.Last), stripe, int(check.First), int(check.Last), stripes, limit}
 }
 
 // OverLimitError is a final claim refused inside the database (OccupancyChange.Final):
@@ -223,17 +231,8 @@ const overLimitCode = "PK001"
 
 // claimFinal queues a new stay's claim decided inside the database (OccupancyChange.Final).
 func (tx OccupancyTx) claimFinal(ctx context.Context, c OccupancyChange, stripe int) error {
-	sp := c.Claim[0]
-	check := occupancy.Span{First: 1, Last: 0} // empty: nothing to check
-	if len(c.Check) == 1 {
-		check = c.Check[0]
-	}
-	var limit *int
-	if !c.SellableLimit {
-		limit = &c.Limit
-	}
 	return tx.Queue(ctx, database.Stmt{Query: `SELECT occupancy_claim_final($1, $2, $3, $4, $5, $6, $7)`,
-		Args: []any{int(sp.First), int(sp.Last), stripe, int(check.First), int(check.Last), occupancyStripes, limit},
+		Args: claimArgs(c, stripe, occupancyStripes),
 		Refused: func(pe *pgconn.PgError) error {
 			if pe.Code != overLimitCode {
 				return nil

@@ -1,12 +1,12 @@
 package api_test
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"parking/bench/bare/barequote"
 	"parking/internal/apptest"
 	"parking/internal/store"
 )
@@ -21,27 +21,7 @@ const quoteBenchBody = `{"entry_date":"2026-12-01T10:00","exit_date":"2026-12-05
 // bench/bare's handler (decode the same JSON, answer a fixed body) under the same
 // harness: the ceiling docs/performance.md#targets compares the quote with.
 func BenchmarkPricingHandler(b *testing.B) {
-	b.Run("bare", func(b *testing.B) {
-		type quote struct {
-			EntryDate          string  `json:"entry_date"`
-			ExitDate           string  `json:"exit_date"`
-			VehicleType        string  `json:"vehicle_type"`
-			IDMainService      int64   `json:"id_main_service"`
-			AdditionalServices []int64 `json:"additional_services"`
-		}
-		answer := []byte(`{"success":true,"total_price":12345}` + "\n")
-		mux := http.NewServeMux()
-		mux.HandleFunc("POST /api/pricing/dynamic", func(w http.ResponseWriter, r *http.Request) {
-			var q quote
-			if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&q); err != nil {
-				http.Error(w, `{"success":false}`, http.StatusBadRequest)
-				return
-			}
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(answer)
-		})
-		benchQuote(b, mux)
-	})
+	b.Run("bare", func(b *testing.B) { benchQuote(b, barequote.Handler()) })
 	for _, d := range []store.Dialect{store.SQLite, store.Postgres} {
 		for _, capacity := range []int{0, 100000} {
 			name := string(d) + "/capacity-off"
