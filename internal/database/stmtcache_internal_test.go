@@ -16,14 +16,7 @@ import (
 // prepares nothing.
 func TestStmtCacheNeverBlocksAndStaysBounded(t *testing.T) {
 	ctx := context.Background()
-	st, err := OpenWith(ctx, "sqlite:"+filepath.Join(t.TempDir(), "c.db"), Options{SQLiteSync: SyncNormal})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if err := st.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	st := migratedSQLite(t)
 	c := st.writeStmts
 	const q = `SELECT COUNT(*) FROM customer WHERE phone = $1`
 	done := make(chan error, 1)
@@ -74,14 +67,7 @@ func TestStmtCacheNeverBlocksAndStaysBounded(t *testing.T) {
 // fails to prepare is not cached and does not stop the writer.
 func TestWriterPreparesItsStatementsBetweenTransactions(t *testing.T) {
 	ctx := context.Background()
-	st, err := OpenWith(ctx, "sqlite:"+filepath.Join(t.TempDir(), "w.db"), Options{SQLiteSync: SyncNormal})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if err := st.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	st := migratedSQLite(t)
 	c := st.writeStmts
 	if !c.owned {
 		t.Fatal("the write cache of a SQLite store is not prepared by its writer")
@@ -122,4 +108,20 @@ func TestWriterPreparesItsStatementsBetweenTransactions(t *testing.T) {
 	if _, ok := c.stmts[bad]; ok {
 		t.Error("a statement that fails to prepare was cached")
 	}
+}
+
+// migratedSQLite is a new migrated SQLite store in the test's folder, closed with the
+// test.
+func migratedSQLite(t *testing.T) *Engine {
+	t.Helper()
+	ctx := context.Background()
+	st, err := OpenWith(ctx, "sqlite:"+filepath.Join(t.TempDir(), "s.db"), Options{SQLiteSync: SyncNormal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if err := st.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
