@@ -71,24 +71,24 @@ func parsePlain(s string, loc *time.Location) (time.Time, bool) {
 	if len(s) != 10 && len(s) != 16 && len(s) != 19 || s[4] != '-' || s[7] != '-' {
 		return time.Time{}, false
 	}
-	year, ok1 := digits(s[0:4])
-	month, ok2 := digits(s[5:7])
-	day, ok3 := digits(s[8:10])
+	year, ok1 := Digits(s[0:4])
+	month, ok2 := Digits(s[5:7])
+	day, ok3 := Digits(s[8:10])
 	if !ok1 || !ok2 || !ok3 || month < 1 || month > 12 || day < 1 || day > daysIn(time.Month(month), year) {
 		return time.Time{}, false
 	}
 	var hour, minute, sec int
 	if len(s) > 10 {
 		var ok4, ok5 bool
-		hour, ok4 = digits(s[11:13])
-		minute, ok5 = digits(s[14:16])
+		hour, ok4 = Digits(s[11:13])
+		minute, ok5 = Digits(s[14:16])
 		if s[10] != 'T' && s[10] != ' ' || s[13] != ':' || !ok4 || !ok5 || hour > 23 || minute > 59 {
 			return time.Time{}, false
 		}
 	}
 	if len(s) == 19 {
 		var ok6 bool
-		sec, ok6 = digits(s[17:19])
+		sec, ok6 = Digits(s[17:19])
 		if s[16] != ':' || !ok6 || sec > 59 {
 			return time.Time{}, false
 		}
@@ -96,8 +96,9 @@ func parsePlain(s string, loc *time.Location) (time.Time, bool) {
 	return time.Date(year, time.Month(month), day, hour, minute, sec, 0, loc), true
 }
 
-// digits is the value of s when it is all ASCII digits.
-func digits(s string) (int, bool) {
+// Digits is the value of s when it is all ASCII digits: a date's fields read
+// without strconv (here and in the store's reading of stored times).
+func Digits(s string) (int, bool) {
 	n := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]

@@ -9,9 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"parking/internal/database"
-
 	"parking/internal/audit"
+	"parking/internal/database"
 )
 
 // auditChange is the stored form of one audit.Change (a JSON array in

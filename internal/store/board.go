@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"parking/internal/database"
+	"parking/internal/localtime"
 
 	"parking/internal/reservation"
 )
@@ -266,17 +267,7 @@ func fastStoredTime(s string) (time.Time, bool) {
 	if len(s) < 20 || s[4] != '-' || s[7] != '-' || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':' {
 		return time.Time{}, false
 	}
-	num := func(p string) (int, bool) {
-		n := 0
-		for i := 0; i < len(p); i++ {
-			c := p[i]
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			n = n*10 + int(c-'0')
-		}
-		return n, true
-	}
+	num := localtime.Digits
 	year, ok1 := num(s[0:4])
 	month, ok2 := num(s[5:7])
 	day, ok3 := num(s[8:10])

@@ -157,3 +157,22 @@ type PartnersTx struct{ *database.Tx }
 
 // Partners is the transaction's partners queries.
 func (tx *Tx) Partners() PartnersTx { return PartnersTx{tx.Tx} }
+
+// Gate reads the plate-recognition cameras and their events (docs/gate.md).
+type Gate struct{ *database.Engine }
+
+// Gate is the store's gate queries.
+func (s *Store) Gate() Gate { return Gate{s.Engine} }
+
+// GateTx registers and removes cameras, records their events and marks arrivals,
+// inside the transaction.
+type GateTx struct{ *database.Tx }
+
+// Gate is the transaction's gate queries.
+func (tx *Tx) Gate() GateTx { return GateTx{tx.Tx} }
+
+// Reports reads the business figures (docs/reports.md).
+type Reports struct{ *database.Engine }
+
+// Reports is the store's report queries.
+func (s *Store) Reports() Reports { return Reports{s.Engine} }

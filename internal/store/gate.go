@@ -6,25 +6,11 @@ import (
 	"fmt"
 	"time"
 
-	"parking/internal/database"
 	"parking/internal/reservation"
 )
 
 // The gate (docs/gate.md, migration 0027): the plate-recognition cameras staff
 // register, the events they send, and the arrival they mark on a reservation.
-
-// Gate reads the cameras and their events.
-type Gate struct{ *database.Engine }
-
-// Gate is the store's gate queries.
-func (s *Store) Gate() Gate { return Gate{s.Engine} }
-
-// GateTx registers and removes cameras, records their events and marks arrivals,
-// inside the transaction.
-type GateTx struct{ *database.Tx }
-
-// Gate is the transaction's gate queries.
-func (tx *Tx) Gate() GateTx { return GateTx{tx.Tx} }
 
 // GateDevice is a registered camera; only the hash of its token is stored.
 type GateDevice struct {

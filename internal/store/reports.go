@@ -54,12 +54,6 @@ type InvoiceRow struct {
 	Base, VAT, Total       money.Cents
 }
 
-// Reports reads the business figures (docs/reports.md).
-type Reports struct{ *database.Engine }
-
-// Reports is the store's report queries.
-func (s *Store) Reports() Reports { return Reports{s.Engine} }
-
 // reservationChannel is the SQL of a reservation's sales channel (docs/reports.md#channels):
 // the channel the reservation stored when it was made (web, counter or partner:<id>).
 func reservationChannel(res string) string { return res + `.channel` }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"parking/internal/database"
-
 	"parking/internal/money"
 	"parking/internal/reservation"
 )
