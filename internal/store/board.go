@@ -42,8 +42,8 @@ type Movements struct {
 // the driver's generic DATETIME parsing tries several layouts and was a third of
 // the query's cost.
 //
-// With overdue, two more branches read the partial index reservation_in_course_exit
-// (migration 0019), which holds only the cars in the car park: the EN CURSO
+// With overdue, two more branches read the partial index reservation_in_car
+// (migration 0011), which holds only the cars in the car park: the EN CURSO
 // reservations whose exit is before $3 (kind 3), and the earliest exit at or after
 // $3 (kind 4, in the exit column).
 func boardQuery(d Dialect, overdue bool) string {
@@ -321,8 +321,8 @@ func fastStoredTime(s string) (time.Time, bool) {
 }
 
 // CountOverdue counts the cars still in after their exit date at now: EN CURSO
-// reservations whose exit is before now (the partial index
-// reservation_in_course_exit, migration 0019).
+// reservations whose exit is before now (the partial index reservation_in_car,
+// migration 0011).
 func (s Records) CountOverdue(ctx context.Context, now time.Time) (int, error) {
 	var n int
 	if err := s.QueryRow(ctx, `SELECT COUNT(*) FROM reservation WHERE status = 'EN CURSO' AND exit_date < $1`, Time(now)).Scan(&n); err != nil {
