@@ -13,9 +13,9 @@ import (
 
 // The reservation tallies (the history's count without a search, and each customer's
 // and vehicle's, with one) equal a count of the rows after inserts of one row (every
-// booking: on PostgreSQL the insert trigger's keyed path) and of many rows in one
-// statement (a bulk load: its grouped path), in every status, and after status changes
-// and deletes (docs/performance.md#cheaper-booking-triggers).
+// booking) and of many rows in one statement (a bulk load: on PostgreSQL the trigger
+// runs once for the statement), in every status, and after status changes and deletes
+// (docs/performance.md#history-search-tallies-and-two-page-plans).
 func TestTalliesCountTheRows(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, d store.Dialect) {
 		st := storetest.Open(t, d)
