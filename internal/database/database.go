@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -39,8 +40,9 @@ type Engine struct {
 	write      *sql.DB
 	readStmts  *stmtCache
 	writeStmts *stmtCache
-	group      *groupWriter // SQLite: the writer goroutine behind InTx (groupcommit.go)
-	now        clock.Clock  // the service's clock (Tx.Now, migration times)
+	group      *groupWriter  // SQLite: the writer goroutine behind InTx (groupcommit.go)
+	ckpt       *checkpointer // SQLite: the background checkpoints (checkpoint.go); nil when off
+	now        clock.Clock   // the service's clock (Tx.Now, migration times)
 	// PostgreSQL: the URL the LISTEN connection opens, and the channel instances
 	// signal each other on (signal.go).
 	pgURL, channel string
@@ -56,6 +58,8 @@ type Options struct {
 	SQLiteSync SQLiteSync
 	// GroupCommit bounds SQLite's group commit (groupcommit.go).
 	GroupCommit GroupCommit
+	// Checkpoints tunes SQLite's checkpoints (checkpoint.go).
+	Checkpoints Checkpoints
 	// Clock is the service's clock: every transaction's Now comes from it, and the
 	// operations built on the store read the same one (Engine.Clock), so the whole
 	// service agrees on the time. Default clock.Real; tests inject a fake one.
@@ -136,7 +140,9 @@ func openSQLite(ctx context.Context, path string, opts Options) (*Engine, error)
 	base := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
 		"&_synchronous=" + string(opts.SQLiteSync) + "&_pragma=mmap_size(1073741824)&_time_format=sqlite"
-	write, err := sql.Open("sqlite", base+"&_pragma=temp_store(MEMORY)&_txlock=immediate")
+	ckpt := opts.Checkpoints.withDefaults()
+	write, err := sql.Open("sqlite", base+"&_pragma=temp_store(MEMORY)&_txlock=immediate"+
+		"&_pragma=wal_autocheckpoint("+strconv.Itoa(ckpt.WriterPages)+")")
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
@@ -157,6 +163,15 @@ func openSQLite(ctx context.Context, path string, opts Options) (*Engine, error)
 	read.SetConnMaxLifetime(0)
 	s := newEngine(SQLite, read, write)
 	s.writeStmts.owned = true // prepared by the writer between its transactions
+	if ckpt.Every > 0 {
+		db, err := sql.Open("sqlite", base)
+		if err != nil {
+			read.Close()
+			write.Close()
+			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+		}
+		s.ckpt = startCheckpointer(db, ckpt)
+	}
 	s.group = newGroupWriter(s, opts.GroupCommit)
 	return s, nil
 }
@@ -219,9 +234,13 @@ func (s *Engine) Close() error {
 	if s.group != nil {
 		s.group.close()
 	}
+	var err error
+	if s.ckpt != nil {
+		err = s.ckpt.close()
+	}
 	s.readStmts.close()
 	s.writeStmts.close()
-	err := s.write.Close()
+	err = errors.Join(err, s.write.Close())
 	if s.read != s.write {
 		err = errors.Join(err, s.read.Close())
 	}

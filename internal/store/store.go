@@ -33,6 +33,9 @@ const (
 // GroupCommit bounds SQLite's group commit (database.GroupCommit).
 type GroupCommit = database.GroupCommit
 
+// Checkpoints tunes SQLite's checkpoints (database.Checkpoints).
+type Checkpoints = database.Checkpoints
+
 // ParseSQLiteSync reads a synchronous setting, FULL or NORMAL (any case).
 func ParseSQLiteSync(v string) (SQLiteSync, error) { return database.ParseSQLiteSync(v) }
 
@@ -57,6 +60,8 @@ type Options struct {
 	SQLiteSync SQLiteSync
 	// GroupCommit bounds SQLite's group commit (internal/database/groupcommit.go).
 	GroupCommit GroupCommit
+	// Checkpoints tunes SQLite's checkpoints (internal/database/checkpoint.go).
+	Checkpoints Checkpoints
 	// History steers the history search's choice of plan (history_plan.go).
 	History HistoryTuning
 	// Clock is the service's clock: every transaction's Now comes from it, and the
@@ -76,6 +81,7 @@ func OpenWith(ctx context.Context, rawURL string, opts Options) (*Store, error) 
 	e, err := database.OpenWith(ctx, rawURL, database.Options{
 		SQLiteSync:  opts.SQLiteSync,
 		GroupCommit: opts.GroupCommit,
+		Checkpoints: opts.Checkpoints,
 		Clock:       opts.Clock,
 	})
 	if err != nil {
