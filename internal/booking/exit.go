@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"parking/internal/audit"
@@ -12,6 +11,7 @@ import (
 	"parking/internal/feed"
 	"parking/internal/handover"
 	"parking/internal/i18n"
+	"parking/internal/input"
 	"parking/internal/money"
 	"parking/internal/notify"
 	"parking/internal/pricing"
@@ -230,12 +230,9 @@ func (s *Service) CheckOut(ctx context.Context, id int64, in CheckOutInput) (res
 		if !reservation.For(r.Status).Finalize {
 			return notInCourse(id, r.Status)
 		}
-		m, ok := reservation.ParsePaymentMethod(strings.TrimSpace(method))
-		if !ok {
-			if strings.TrimSpace(method) == "" {
-				return fault.Coded(fault.Invalid, "err.booking.payment_method_required", "Field", i18n.FieldName("paymentMethod"))
-			}
-			return fault.Coded(fault.Invalid, "err.booking.payment_method", "Value", method)
+		m, err := input.PaymentMethod("paymentMethod", method)
+		if err != nil {
+			return err
 		}
 		at, err := s.dates.checkOutMoment(r, tx.Now, in.CheckedOutAt)
 		if err != nil {

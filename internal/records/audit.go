@@ -3,12 +3,8 @@ package records
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"parking/internal/audit"
-	"parking/internal/fault"
-	"parking/internal/i18n"
 	"parking/internal/input"
 	"parking/internal/store"
 )
@@ -45,12 +41,8 @@ func (s *Service) AuditTrail(ctx context.Context, q AuditQuery) (AuditPage, erro
 	if f.Person, err = input.Text("person", q.Person, input.MaxEmail); err != nil {
 		return AuditPage{}, err
 	}
-	if r := strings.TrimSpace(q.Reservation); r != "" {
-		id, err := strconv.ParseInt(r, 10, 64)
-		if err != nil || id <= 0 {
-			return AuditPage{}, fault.Coded(fault.Invalid, "err.records.reservation_number", "Field", i18n.FieldName("reservation"), "Value", r)
-		}
-		f.ReservationID = id
+	if f.ReservationID, err = input.ReservationID("reservation", q.Reservation); err != nil {
+		return AuditPage{}, err
 	}
 	if f.From, f.To, err = s.dayRange("from", q.From, "to", q.To); err != nil {
 		return AuditPage{}, err

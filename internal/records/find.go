@@ -2,7 +2,6 @@ package records
 
 import (
 	"context"
-	"strconv"
 	"strings"
 
 	"parking/internal/input"
@@ -25,7 +24,7 @@ func (s *Service) Find(ctx context.Context, q string) (int64, bool, error) {
 		k.Plate = p
 	}
 	k.Phone, _ = s.input.PhoneLookup(q)
-	if id, err := strconv.ParseInt(strings.TrimPrefix(q, "#"), 10, 64); err == nil && id > 0 {
+	if id, ok := input.IDLookup(strings.TrimPrefix(q, "#")); ok {
 		k.ID = id
 	}
 	return s.find(ctx, k)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -100,7 +99,7 @@ func (s *Service) historyFilter(ctx context.Context, q HistoryQuery) (store.Hist
 		// a reservation by its id.
 		f.Phone, _ = s.input.PhoneLookup(search)
 		f.Plate = input.PlateForm(search)
-		if id, err := strconv.ParseInt(search, 10, 64); err == nil && id > 0 {
+		if id, ok := input.IDLookup(search); ok {
 			f.ID = id
 		}
 		// docs/admin.md#history: and a reservation by its booking reference, typed with
