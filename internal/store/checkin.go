@@ -2,7 +2,7 @@ package store
 
 // Check-in: the reservation moves to EN CURSO with the moment and the keys, and the
 // hand-over record of the entry (mileage, fuel, damage) is written in the same
-// transaction (booking/checkin.go; docs/reservations.md#transitions, docs/photos.md).
+// transaction (booking/transitions.go; docs/reservations.md#transitions, docs/photos.md).
 
 import (
 	"context"
