@@ -29,7 +29,10 @@ request = function()
     '"exit_date":"%s","id_main_service":1,"additional_services":[1]}', k, phone, k, plate, entry, exit)
   -- Every request with its own Idempotency-Key (docs/public-booking.md#retries-idempotency-key):
   -- the key is claimed and answered in the booking's transaction, as a careful client would.
-  local key = string.format("bench-%d-%02d-%d", stamp, tid, n)
-  return wrk.format("POST", "/api/reservations/public-new",
-    {["Content-Type"] = "application/json", ["Idempotency-Key"] = key}, body)
+  -- BOOKING_NO_KEY (bench/featurecost.sh's no-key variant) leaves it out.
+  local headers = {["Content-Type"] = "application/json"}
+  if (os.getenv("BOOKING_NO_KEY") or "") == "" then
+    headers["Idempotency-Key"] = string.format("bench-%d-%02d-%d", stamp, tid, n)
+  end
+  return wrk.format("POST", "/api/reservations/public-new", headers, body)
 end

@@ -52,6 +52,7 @@ PGDB=${PGDB:-parking_cmp}
 ADMIN_EMAIL=bench@parking.es
 ADMIN_PASSWORD=bench-password-1
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+. bench/lib.sh
 
 work=$(mktemp -d)
 old_tree="$work/old-tree"
@@ -67,12 +68,6 @@ cleanup() {
   esac
 }
 trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_ready() {
-  for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$1/readyz" >/dev/null && return 0; sleep 0.1; done
-  echo "server on port $1 did not start" >&2; return 1
-}
 
 echo "== building $REV ($(git rev-parse --short "$REV")) and the work tree ($(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ', with changes'))"
 git worktree add -q --detach "$old_tree" "$REV"
@@ -123,30 +118,12 @@ results="$work/results"
 : >"$results"
 from=$(date -u -d '+7 days' +%Y-%m-%d); to=$(date -u -d '+36 days' +%Y-%m-%d)
 
-# pgbench_prepare: the pgbench scenario's database and scratch tables (bench/pgbench-ten.sql).
-pgbench_prepare() {
-  psql "$PG/postgres" -qc "DROP DATABASE IF EXISTS ${PGDB}_pgbench WITH (FORCE)" -c "CREATE DATABASE ${PGDB}_pgbench" >/dev/null
-  psql "$PG/${PGDB}_pgbench" -q >/dev/null <<'SQL'
-CREATE TABLE pb_customer (id bigserial PRIMARY KEY, full_name text NOT NULL, phone bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
-CREATE TABLE pb_vehicle (id bigserial PRIMARY KEY, plate text NOT NULL, kind text NOT NULL);
-CREATE TABLE pb_link (customer bigint NOT NULL, vehicle bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
-CREATE TABLE pb_reservation (id bigserial PRIMARY KEY, customer bigint NOT NULL, vehicle bigint NOT NULL, total bigint NOT NULL, note text, created_at timestamptz NOT NULL DEFAULT now());
-CREATE TABLE pb_extra (reservation bigint NOT NULL, extra bigint NOT NULL, price bigint NOT NULL);
-CREATE TABLE pb_notification (id bigserial PRIMARY KEY, reservation bigint NOT NULL, kind text NOT NULL, payload text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
-CREATE TABLE pb_audit (id bigserial PRIMARY KEY, entity bigint NOT NULL, action text NOT NULL, changes text NOT NULL, at timestamptz NOT NULL DEFAULT now());
-CREATE TABLE pb_account (id bigint PRIMARY KEY, used bigint NOT NULL DEFAULT 0);
-INSERT INTO pb_account (id) SELECT generate_series(1, 100000);
-SQL
-}
-
-# run_pgbench DB ROUND: one pgbench run, its transactions per second appended to the results.
-run_pgbench() {
-  local db=$1 round=$2 out tps
+# run_pgbench_round DB ROUND: one pgbench run, its transactions per second appended to the results.
+run_pgbench_round() {
+  local db=$1 round=$2 tps
   echo "-- $db pgbench round $round: $(uptime | sed 's/^ *//')"
-  out=$(pgbench -n -c 50 -j 2 -M prepared -T "${DURATION%s}" -f bench/pgbench-ten.sql "$PG/${PGDB}_pgbench" 2>&1)
-  tps=$(awk '/^tps = / {print $3; exit}' <<<"$out")
-  [ -n "$tps" ] || { echo "$out" >&2; echo "pgbench gave no figure" >&2; exit 1; }
-  printf '   %-5s %10.0f tx/s  failed %s\n' pgbench "$tps" "$(awk -F': *' '/failed transactions/ {print $2}' <<<"$out")"
+  tps=$(run_pgbench "$PG" "${PGDB}_pgbench" "$DURATION")
+  printf '   %-5s %10.0f tx/s\n' pgbench "$tps"
   echo "$db booking pgbench $tps" >>"$results"
 }
 
@@ -185,14 +162,14 @@ for db in $DBS; do
   start old "$db"; start new "$db"
   prepare "$port_old" old; prepare "$port_new" new
   pgbench=
-  case " $SCENARIOS " in *" pgbench "*) [ "$db" = postgres ] && { pgbench=1; pgbench_prepare; } ;; esac
+  case " $SCENARIOS " in *" pgbench "*) [ "$db" = postgres ] && { pgbench=1; pgbench_prepare "$PG" "${PGDB}_pgbench"; } ;; esac
   for scenario in $SCENARIOS; do
     [ "$scenario" = pgbench ] && continue # run in the booking's alternation
     for round in $(seq 1 "$ROUNDS"); do
       run "$db" "$scenario" "$round" old "$port_old"
       run "$db" "$scenario" "$round" new "$port_new"
       [ "$scenario" = quote ] && run "$db" "$scenario" "$round" bare "$bare_port"
-      [ "$scenario" = booking ] && [ -n "$pgbench" ] && run_pgbench "$db" "$round"
+      [ "$scenario" = booking ] && [ -n "$pgbench" ] && run_pgbench_round "$db" "$round"
     done
   done
   kill "$pid_old" "$pid_new"; wait "$pid_old" "$pid_new" 2>/dev/null || true

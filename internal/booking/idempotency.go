@@ -41,9 +41,9 @@ type Answer struct {
 type Once struct {
 	Route, Key, BodyHash string
 	Answer               func(Created) (Answer, error)
-	// inTx: the booking reads the key in its transaction's first round trip
-	// (PostgreSQL), instead of CreateOnce on the pool before it; judged: it did.
-	inTx, judged bool
+	// judged: the booking's transaction read the key (PostgreSQL, readKey); nothing
+	// reads it before the booking (docs/performance.md#the-key-judged-with-the-booking).
+	judged bool
 }
 
 // ErrKeyReused refuses an Idempotency-Key sent again with another body (422).
@@ -90,9 +90,12 @@ func (k *keyAnswered) Error() string { return "idempotency key answered before" 
 
 // readKey queues, on PostgreSQL, the read of o's key with the transaction's first
 // round trip (docs/performance.md#the-public-booking-in-two-round-trips); judged
-// reports, once that round trip is done, a key that counts as *keyAnswered.
+// reports, once that round trip is done, a key that counts as *keyAnswered. On SQLite
+// the key is not read: the one writer runs the transactions one at a time, and a key
+// that counts makes the answer's save fail with store.ErrKeyTaken, which rolls the
+// booking back (docs/performance.md#the-key-judged-with-the-booking).
 func readKey(ctx context.Context, tx *store.Tx, o *Once) (judged func() error, err error) {
-	if o == nil || !o.inTx {
+	if o == nil || tx.Dialect() != store.Postgres {
 		return func() error { return nil }, nil
 	}
 	var q store.QueuedKey
@@ -167,8 +170,11 @@ func finishOnce(ctx context.Context, tx *store.Tx, o *Once, c Created) error {
 
 // CreateOnce runs one create under o's Idempotency-Key
 // (docs/public-booking.md#retries-idempotency-key). A key answered before is
-// answered again as it was (create does not run, or, on PostgreSQL, its transaction
-// reads the key in its first round trip and rolls back). Otherwise create runs with
+// answered again as it was: create's transaction rolls back, on PostgreSQL once it
+// has read the key in its first round trip, on SQLite when the answer's save finds
+// the key taken; a create refused before that reads the key, and a key that counts is
+// answered instead of the refusal. Nothing reads the key before create
+// (docs/performance.md#the-key-judged-with-the-booking). Otherwise create runs with
 // the key's option, which stores its answer in the booking's own transaction: no
 // transaction of the key's own, and nothing to undo when create fails. While it
 // runs, the same key in this instance is 409; a request with the same key that
@@ -183,13 +189,7 @@ func (s *Service) CreateOnce(ctx context.Context, o Once, create func(...CreateO
 		return Created{}, nil, errKeyRunning
 	}
 	defer s.running.release(o.Route, o.Key)
-	o.inTx, o.judged = s.store.Dialect() == store.Postgres, false
-	if !o.inTx {
-		stored, err := s.storedAnswer(ctx, o)
-		if err != nil || stored != nil {
-			return Created{}, stored, err
-		}
-	}
+	o.judged = false
 	c, err := create(WithOnce(&o))
 	var answered *keyAnswered
 	switch {
@@ -201,9 +201,9 @@ func (s *Service) CreateOnce(ctx context.Context, o Once, create func(...CreateO
 			err = errKeyRunning
 		}
 		return Created{}, stored, err
-	case err != nil && o.inTx && !o.judged:
-		// Refused before its transaction read the key: the key, if it counts, is
-		// answered first, as when it is read before the booking.
+	case err != nil && !o.judged:
+		// Refused before its transaction read the key, or on SQLite, where nothing
+		// reads it: the key, if it counts, is answered instead of the refusal.
 		if stored, kerr := s.storedAnswer(ctx, o); kerr != nil || stored != nil {
 			return Created{}, stored, kerr
 		}
