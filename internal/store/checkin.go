@@ -79,23 +79,34 @@ func (tx ReservationsTx) AssignSpot(ctx context.Context, id int64, spot string) 
 // FreeSpots lists up to limit spot codes used since since that no reservation
 // other than id, not terminal, holds over [entry, exit) (an open exit: to the end
 // of time), in code order: the check-in dialog's suggestions (docs/reservations.md#parking-spot).
-// The codes are grouped in the order of the reservation_spot index (spot, entry),
-// which holds each code's last entry, so the scan stops once limit free codes are
-// found; a range on the entry date read every booking of 180 days and every future
-// one first (docs/performance.md).
+// The codes in use are walked one by one, in order, in reservation_spot_used (spot,
+// entry: every stay with a spot), a seek each for the next code and for its last
+// entry, and each code's holders are looked up in reservation_spot (the pending and
+// running stays only; named on SQLite, whose planner cannot tell the two indexes
+// apart without statistics). The walk stops at the limit-th free code; a GROUP BY
+// read every stay of every code before it, the whole index when the car park is full
+// (docs/performance.md#free-spots-from-their-own-index).
 func (s Records) FreeSpots(ctx context.Context, id int64, entry time.Time, exit *time.Time, since time.Time, limit int) ([]string, error) {
 	end := time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
 	if exit != nil {
 		end = *exit
 	}
-	rows, err := s.Query(ctx, `SELECT r.cod_parking_spot FROM reservation r
-		WHERE r.cod_parking_spot > ''
-		GROUP BY r.cod_parking_spot
-		HAVING MAX(r.entry_date) >= $4
-		  AND NOT EXISTS (SELECT 1 FROM reservation o WHERE o.cod_parking_spot = r.cod_parking_spot
+	holders := "reservation o"
+	if s.Dialect() == SQLite {
+		holders = "reservation o INDEXED BY reservation_spot"
+	}
+	rows, err := s.Query(ctx, `WITH RECURSIVE codes (code) AS (
+			SELECT MIN(cod_parking_spot) FROM reservation WHERE cod_parking_spot > ''
+			UNION ALL
+			SELECT (SELECT MIN(n.cod_parking_spot) FROM reservation n WHERE n.cod_parking_spot > codes.code)
+			FROM codes WHERE codes.code IS NOT NULL)
+		SELECT code FROM codes
+		WHERE code IS NOT NULL
+		  AND (SELECT MAX(u.entry_date) FROM reservation u WHERE u.cod_parking_spot = codes.code) >= $4
+		  AND NOT EXISTS (SELECT 1 FROM `+holders+` WHERE o.cod_parking_spot = codes.code
 			AND o.status IN ('PENDIENTE', 'EN CURSO') AND o.id_reservation <> $1
 			AND o.entry_date < $3 AND (o.exit_date IS NULL OR o.exit_date > $2))
-		ORDER BY r.cod_parking_spot LIMIT $5`, id, Time(entry), Time(end), Time(since), limit)
+		LIMIT $5`, id, Time(entry), Time(end), Time(since), limit)
 	if err != nil {
 		return nil, fmt.Errorf("free spots for %d: %w", id, err)
 	}
