@@ -82,18 +82,13 @@ func (tx ReservationsTx) AssignSpot(ctx context.Context, id int64, spot string) 
 // The codes in use are walked one by one, in order, in reservation_spot_used (spot,
 // entry: every stay with a spot), a seek each for the next code and for its last
 // entry, and each code's holders are looked up in reservation_spot (the pending and
-// running stays only; named on SQLite, whose planner cannot tell the two indexes
-// apart without statistics). The walk stops at the limit-th free code; a GROUP BY
+// running stays only, spotHolders). The walk stops at the limit-th free code; a GROUP BY
 // read every stay of every code before it, the whole index when the car park is full
 // (docs/performance.md#free-spots-from-their-own-index).
 func (s Records) FreeSpots(ctx context.Context, id int64, entry time.Time, exit *time.Time, since time.Time, limit int) ([]string, error) {
 	end := time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
 	if exit != nil {
 		end = *exit
-	}
-	holders := "reservation o"
-	if s.Dialect() == SQLite {
-		holders = "reservation o INDEXED BY reservation_spot"
 	}
 	rows, err := s.Query(ctx, `WITH RECURSIVE codes (code) AS (
 			SELECT MIN(cod_parking_spot) FROM reservation WHERE cod_parking_spot > ''
@@ -103,7 +98,7 @@ func (s Records) FreeSpots(ctx context.Context, id int64, entry time.Time, exit 
 		SELECT code FROM codes
 		WHERE code IS NOT NULL
 		  AND (SELECT MAX(u.entry_date) FROM reservation u WHERE u.cod_parking_spot = codes.code) >= $4
-		  AND NOT EXISTS (SELECT 1 FROM `+holders+` WHERE o.cod_parking_spot = codes.code
+		  AND NOT EXISTS (SELECT 1 FROM `+spotHolders(s.Dialect(), "o")+` WHERE o.cod_parking_spot = codes.code
 			AND o.status IN ('PENDIENTE', 'EN CURSO') AND o.id_reservation <> $1
 			AND o.entry_date < $3 AND (o.exit_date IS NULL OR o.exit_date > $2))
 		LIMIT $5`, id, Time(entry), Time(end), Time(since), limit)

@@ -345,11 +345,22 @@ func (s Reservations) SpotConflict(ctx context.Context, spot string, entry time.
 	return spotConflict(ctx, s.Engine, spot, entry, exit, exclude)
 }
 
+// spotHolders is the reservation table as the holders of a spot are read from it,
+// named as alias: on SQLite with reservation_spot (the pending and running stays)
+// named, since its planner, without statistics, may take reservation_spot_used (every
+// stay with a spot, the same columns) and read a spot's whole history.
+func spotHolders(d Dialect, alias string) string {
+	if d == SQLite {
+		return "reservation " + alias + " INDEXED BY reservation_spot"
+	}
+	return "reservation " + alias
+}
+
 func spotConflict(ctx context.Context, q database.Runner, spot string, entry time.Time, exit *time.Time, exclude int64) (SpotHolder, error) {
 	// Overlap of [a1, a2) and [b1, b2): a1 < b2 and b1 < a2, where a NULL end is +∞.
 	// Two texts rather than "$4 IS NULL OR …", so each is a plain index range on
 	// reservation_spot (cod_parking_spot, entry_date).
-	query := `SELECT id_reservation, entry_date, exit_date FROM reservation
+	query := `SELECT id_reservation, entry_date, exit_date FROM ` + spotHolders(q.Dialect(), "r") + `
 		WHERE cod_parking_spot = $1 AND status IN ('PENDIENTE', 'EN CURSO') AND id_reservation <> $2
 		  AND (exit_date IS NULL OR exit_date > $3)`
 	args := []any{spot, exclude, Time(entry)}
