@@ -189,7 +189,6 @@ func (s *Service) CreateOnce(ctx context.Context, o Once, create func(...CreateO
 		return Created{}, nil, errKeyRunning
 	}
 	defer s.running.release(o.Route, o.Key)
-	o.judged = false
 	c, err := create(WithOnce(&o))
 	var answered *keyAnswered
 	switch {
